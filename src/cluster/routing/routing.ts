@@ -1,0 +1,32 @@
+import { Registry } from "../../util/registry.js";
+import type { Request } from "../../instance/request.js";
+import type { RouterState } from "../snapshot.js";
+import type { ScorerSpec } from "../scorers/scorer.js";
+import type { SloParams } from "../../policy/sloTiers.js";
+
+/** A routing decision; policies reuse one object per call (read it before the next call). */
+export class RoutingDecision {
+  target = 0;
+  reason = "";
+  /** Composite scores per instance (weighted policy only), else null. */
+  scores: Float64Array | null = null;
+  /** Priority hint applied to the request when non-zero (cluster.md §3.8). */
+  priorityHint = 0;
+}
+
+export interface RoutingPolicy {
+  readonly name: string;
+  route(req: Request, state: RouterState): RoutingDecision;
+}
+
+export interface RoutingContext {
+  numInstances: number;
+  blockSize: number;
+  scorers: readonly ScorerSpec[];
+  sloCacheWeights: readonly [number, number, number];
+  slo: SloParams;
+}
+
+export type RoutingFactory = (ctx: RoutingContext) => RoutingPolicy;
+
+export const routingPolicies = new Registry<RoutingFactory>("routing policy");

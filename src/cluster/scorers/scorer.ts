@@ -1,0 +1,43 @@
+import { Registry } from "../../util/registry.js";
+import type { Request } from "../../instance/request.js";
+import type { RouterState } from "../snapshot.js";
+import type { RoutingContext } from "../routing/routing.js";
+
+/** One signal of the weighted routing pipeline: a score in [0, 1] per instance. */
+export interface Scorer {
+  readonly name: string;
+  /** Writes one score per instance (index order) into `out` (pre-filled with 0). */
+  score(req: Request, state: RouterState, out: Float64Array): void;
+  /** Called after the argmax with the chosen instance (prefix-index updates). */
+  observe(req: Request, chosen: number): void;
+}
+
+export interface ScorerSpec {
+  name: string;
+  weight: number;
+}
+
+export type ScorerFactory = (ctx: RoutingContext) => Scorer;
+
+export const scorers = new Registry<ScorerFactory>("scorer");
+
+export function createScorer(name: string, ctx: RoutingContext): Scorer {
+  const f = scorers.get(name);
+  if (f === undefined) throw new Error(`unknown scorer "${name}"`);
+  return f(ctx);
+}
+
+/** The `queue-depth` normalization, shared by scorers that read load. */
+export function queueDepthScores(state: RouterState, out: Float64Array): void {
+  const s = state.snapshots;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    const l = s[i]!.effectiveLoad;
+    if (l < lo) lo = l;
+    if (l > hi) hi = l;
+  }
+  for (let i = 0; i < s.length; i++) {
+    out[i] = hi === lo ? 1.0 : (hi - s[i]!.effectiveLoad) / (hi - lo);
+  }
+}

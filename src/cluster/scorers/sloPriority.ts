@@ -1,0 +1,33 @@
+import { queueDepthScores, type Scorer } from "./scorer.js";
+import type { Request } from "../../instance/request.js";
+import type { RouterState } from "../snapshot.js";
+import { RouterPrefixIndex } from "./prefixIndex.js";
+import { tierOf } from "../../policy/sloTiers.js";
+
+/** Per-tier blend of prefix affinity and load: α_tier·prefix + (1 − α_tier)·load (cluster.md §3.9). */
+export class SloPriorityScorer implements Scorer {
+  readonly name = "slo-priority";
+  private readonly index: RouterPrefixIndex;
+  private readonly prefix: Float64Array;
+  private readonly load: Float64Array;
+  constructor(
+    numInstances: number,
+    blockSize: number,
+    /** α by tier rank: [sheddable, standard, critical]. */
+    private readonly alpha: readonly [number, number, number],
+  ) {
+    this.index = new RouterPrefixIndex(numInstances, blockSize);
+    this.prefix = new Float64Array(numInstances);
+    this.load = new Float64Array(numInstances);
+  }
+  score(req: Request, state: RouterState, out: Float64Array): void {
+    this.prefix.fill(0);
+    this.index.score(req, this.prefix);
+    queueDepthScores(state, this.load);
+    const a = this.alpha[tierOf(req.sloClass)]!;
+    for (let i = 0; i < out.length; i++) out[i] = a * this.prefix[i]! + (1 - a) * this.load[i]!;
+  }
+  observe(req: Request, chosen: number): void {
+    this.index.record(req, chosen);
+  }
+}

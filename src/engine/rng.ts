@@ -1,0 +1,113 @@
+// Seeded, partitioned pseudo-random generator.
+// xoshiro128** core (32-bit state words, fast in V8), seeded through splitmix64 so that any
+// 64-bit seed gives a well-mixed state. Bit-identity with Go's math/rand is not a goal;
+// the stream structure (which stream feeds which draw, in which order) is.
+
+const MASK64 = (1n << 64n) - 1n;
+const TWO_POW_53 = 9007199254740992;
+const TWO_POW_32 = 4294967296;
+
+/** 64-bit FNV-1a over the UTF-8 bytes of `label`, as a signed 64-bit integer. */
+export function fnv1a64(label: string): bigint {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(label, "utf8")) {
+    h ^= BigInt(byte);
+    h = (h * 0x100000001b3n) & MASK64;
+  }
+  return BigInt.asIntN(64, h);
+}
+
+/** Seed of a named sub-stream: master XOR fnv1a64(label), in 64-bit two's complement. */
+export function deriveStreamSeed(master: bigint, label: string): bigint {
+  return BigInt.asIntN(64, BigInt.asIntN(64, master) ^ fnv1a64(label));
+}
+
+function splitmix64(state: { s: bigint }): bigint {
+  state.s = (state.s + 0x9e3779b97f4a7c15n) & MASK64;
+  let z = state.s;
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+  return z ^ (z >> 31n);
+}
+
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: bigint | number) {
+    const st = { s: BigInt.asUintN(64, BigInt(seed)) };
+    const x = splitmix64(st);
+    const y = splitmix64(st);
+    this.a = Number(x & 0xffffffffn) | 0;
+    this.b = Number(x >> 32n) | 0;
+    this.c = Number(y & 0xffffffffn) | 0;
+    this.d = Number(y >> 32n) | 0;
+    if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
+  }
+
+  /** Uniform 32-bit unsigned integer. */
+  uint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
+    const t = this.b << 9;
+    this.c ^= this.a;
+    this.d ^= this.b;
+    this.b ^= this.c;
+    this.a ^= this.d;
+    this.c ^= t;
+    this.d = rotl(this.d, 11);
+    return result;
+  }
+
+  /** Uniform double in [0, 1) with 53 random bits. */
+  float64(): number {
+    const hi = this.uint32() >>> 5; // 27 bits
+    const lo = this.uint32() >>> 6; // 26 bits
+    return (hi * 67108864 + lo) / TWO_POW_53;
+  }
+
+  /** Uniform integer in [0, n) for 0 < n <= 2^32. */
+  intn(n: number): number {
+    return Math.floor((this.uint32() / TWO_POW_32) * n);
+  }
+
+  /** Non-negative 63-bit integer. */
+  int63(): bigint {
+    const hi = BigInt(this.uint32() >>> 1);
+    const lo = BigInt(this.uint32());
+    return (hi << 32n) | lo;
+  }
+
+  /** Standard normal deviate (Box-Muller, one value per call). */
+  normFloat64(): number {
+    let u = this.float64();
+    while (u === 0) u = this.float64();
+    const v = this.float64();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+
+  /** Exp(1) deviate. */
+  expFloat64(): number {
+    return -Math.log(1 - this.float64());
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+/** Named streams derived from one master seed; each is created on first use and reused. */
+export class PartitionedRng {
+  private readonly streams = new Map<string, Rng>();
+  constructor(readonly master: bigint) {}
+
+  stream(label: string): Rng {
+    let r = this.streams.get(label);
+    if (r === undefined) {
+      r = new Rng(label === "workload" ? this.master : deriveStreamSeed(this.master, label));
+      this.streams.set(label, r);
+    }
+    return r;
+  }
+}

@@ -1,0 +1,415 @@
+import { EventQueue, EV_ARRIVAL, EV_QUEUED, EV_STEP } from "../engine/eventQueue.js";
+import type { LatencyModel } from "../latency/model.js";
+import type { KvStore } from "../kv/kvStore.js";
+import type { PriorityPolicy } from "../policy/priority.js";
+import type { Scheduler } from "../policy/scheduler.js";
+import type { RequestLedger } from "../metrics/ledger.js";
+import { tierOf } from "../policy/sloTiers.js";
+import type { Logger } from "../util/log.js";
+import { Deque } from "./deque.js";
+import { COMPLETED, QUEUED, RUNNING, Request } from "./request.js";
+
+export interface InstanceConfig {
+  maxRunning: number;
+  maxScheduledTokens: number;
+  longPrefillThreshold: number;
+  blockSize: number;
+  /** Per-SLO-class chunking thresholds (extension); null = the global threshold for everyone. */
+  sloPrefillThresholds: ReadonlyMap<string, number> | null;
+  /** Victim choice when batch formation needs KV blocks: BLIS tail, or the SLO-aware extension. */
+  preemptionPolicy: "tail" | "slo-aware";
+  /** Apply priority floors set by the router priority bridge. */
+  priorityFloors: boolean;
+}
+
+/** Hooks for invariant checking in tests; null in production runs. */
+export interface InstanceObserver {
+  afterEvent(inst: Instance, time: number, kind: number): void;
+  afterStep(inst: Instance): void;
+}
+
+/**
+ * One vLLM-like inference instance (engine.md §1-§4): its own event queue, wait queue,
+ * running batch, KV cache and latency model.
+ */
+export class Instance {
+  readonly events = new EventQueue<Request>();
+  readonly waitQueue = new Deque<Request>(64);
+  running: Request[] = [];
+  clock = 0;
+  /** Last RequestLeft time (those trace events are not queued; they only bound sim_ended). */
+  lastLeave = 0;
+  private stepChainRegistered = false;
+
+  // Counters (engine.md §1.6, cluster.md §9.2)
+  completed = 0;
+  droppedUnservable = 0;
+  preemptionCount = 0;
+  totalInputTokens = 0;
+  totalOutputTokens = 0;
+  kvAllocationFailures = 0;
+  stepCount = 0;
+  queueSampleSum = 0;
+  queueSampleCount = 0;
+
+  /** Per-step ITL value (d + α2) and decode-run boundary counts, indexed by step number. */
+  stepVal = new Float64Array(1024);
+  runDiff = new Int32Array(1024);
+
+  observer: InstanceObserver | null = null;
+  horizon = Infinity;
+
+  private readonly alpha2: number;
+  private scratchOrig: Request[] = [];
+  private scratchRemaining: Request[] = [];
+  private scratchSort: Request[] = [];
+  private evicted: Request[] = [];
+  private admitted: Request[] = [];
+  private budget = 0;
+  private preempted = false;
+
+  constructor(
+    readonly index: number,
+    readonly cfg: InstanceConfig,
+    readonly kv: KvStore,
+    readonly latency: LatencyModel,
+    readonly priority: PriorityPolicy,
+    readonly scheduler: Scheduler,
+    readonly ledger: RequestLedger,
+    readonly log: Logger,
+  ) {
+    this.alpha2 = latency.outputTokenProcessingTime();
+  }
+
+  get id(): string {
+    return `instance_${this.index}`;
+  }
+
+  nextEventTime(): number {
+    return this.events.peekTime();
+  }
+
+  /** Router injection at the routing time (cluster.md §1.5 step 3). */
+  inject(req: Request, t: number): void {
+    this.events.push(t, EV_ARRIVAL, req);
+  }
+
+  /** Pops and executes exactly one event. */
+  processNext(): void {
+    const t = this.events.peekTime();
+    const kind = this.events.peekKind();
+    const req = this.events.peekPayload();
+    this.events.pop();
+    this.clock = t;
+    if (kind === EV_STEP) {
+      this.step(t);
+    } else if (kind === EV_QUEUED) {
+      this.onQueued(req!, t);
+    } else {
+      this.events.push(t + this.latency.queueingTime(req!.inputLen), EV_QUEUED, req);
+    }
+    if (this.observer !== null) this.observer.afterEvent(this, t, kind);
+  }
+
+  private onQueued(req: Request, now: number): void {
+    const needed = blocksToComplete(req.inputLen, req.outputLen, this.cfg.blockSize);
+    if (needed > this.kv.totalBlocks) {
+      this.log.warn(
+        `dropping request ${req.id} as unservable: it needs ${needed} KV blocks to complete but the instance has ${this.kv.totalBlocks}`,
+      );
+      this.droppedUnservable++;
+      this.ledger.drop(req);
+      req.dropPayload();
+    } else {
+      req.state = QUEUED;
+      this.waitQueue.pushBack(req);
+      this.totalInputTokens += req.inputLen;
+    }
+    // Compat (engine.md §4.7): this Step is not registered as the chain.
+    if (!this.stepChainRegistered) this.events.push(now, EV_STEP, null);
+  }
+
+  private step(now: number): void {
+    const stepIdx = ++this.stepCount;
+    this.kv.setClock(now);
+    this.prioritize(now);
+
+    this.formBatch();
+    const evicted = this.evicted;
+    for (let i = 0; i < evicted.length; i++) this.preemptionCount++;
+    const admitted = this.admitted;
+    for (let i = 0; i < admitted.length; i++) {
+      const r = admitted[i]!;
+      r.schedDelay = now - r.arrival;
+    }
+    this.queueSampleSum += this.waitQueue.length;
+    this.queueSampleCount++;
+
+    // Execution pass (engine.md §4.4)
+    const batch = this.running;
+    const n = batch.length;
+    const d = this.latency.stepTime(batch, n) + this.kv.consumeTransferLatency();
+    const itlVal = d + this.alpha2;
+    this.recordStep(stepIdx, itlVal);
+    for (let i = 0; i < n; i++) {
+      const r = batch[i]!;
+      const L = r.inputLen;
+      if (r.pi < L) {
+        r.pi = r.computed;
+      } else {
+        r.pi++;
+        this.totalOutputTokens++;
+        r.itlSum += itlVal;
+        r.itlCount++;
+        if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
+      }
+      if (r.pi === L) r.ttft = now + d + this.alpha2 - r.arrival;
+    }
+
+    // Completion pass (engine.md §4.5)
+    const remaining = this.scratchRemaining;
+    remaining.length = 0;
+    for (let i = 0; i < n; i++) {
+      const r = batch[i]!;
+      const O = r.outputLen;
+      if (r.pi === r.inputLen + (O > 1 ? O : 1) - 1) {
+        this.completeRequest(r, now, d, stepIdx, itlVal);
+      } else {
+        remaining.push(r);
+      }
+    }
+
+    // Next-step scheduling (engine.md §4.6)
+    this.scratchRemaining = batch;
+    this.running = remaining;
+    if (remaining.length > 0) {
+      this.events.push(now + d, EV_STEP, null);
+      this.stepChainRegistered = true;
+    } else {
+      this.stepChainRegistered = false;
+      if (this.waitQueue.length > 0) {
+        this.events.push(now + d, EV_STEP, null);
+        this.stepChainRegistered = true;
+      }
+    }
+    if (this.observer !== null) this.observer.afterStep(this);
+  }
+
+  private completeRequest(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
+    r.state = COMPLETED;
+    const O = r.outputLen;
+    if (O > 0) {
+      // Compat (Q3): the completion appends a duplicate of the final step's ITL entry.
+      r.itlSum += itlVal;
+      r.itlCount++;
+      if (!this.kv.allocate(r, r.pi, r.pi + 1, 0)) {
+        this.log.error(`KV allocation failed for the final token of ${r.id}`);
+        this.kvAllocationFailures++;
+      }
+    }
+    this.kv.release(r);
+    const leave = now + d;
+    if (leave > this.lastLeave && leave <= this.horizon) this.lastLeave = leave;
+    this.completed++;
+    // Pool this request's ITL entries: decode runs (the open one ends with this step) plus the
+    // duplicated completion entry at this step.
+    const diff = this.runDiff;
+    if (r.decodeRunStart >= 0) {
+      diff[r.decodeRunStart]!++;
+      diff[stepIdx + 1]!--;
+    }
+    if (O > 0) {
+      diff[stepIdx]!++;
+      diff[stepIdx + 1]!--;
+    }
+    if (r.decodeRuns !== null) {
+      const runs = r.decodeRuns;
+      for (let k = 0; k < runs.length; k += 2) {
+        diff[runs[k]!]!++;
+        diff[runs[k + 1]!]!--;
+      }
+    }
+    r.decodeRunStart = -1;
+    const e2e = r.ttft + r.itlSum;
+    const perReqItl = O > 0 ? (e2e - r.ttft) / Math.max(O - 1, 1) : 0;
+    this.ledger.complete(r, e2e, perReqItl);
+    r.dropPayload();
+  }
+
+  private recordStep(stepIdx: number, itlVal: number): void {
+    if (stepIdx + 2 > this.stepVal.length) {
+      const cap = this.stepVal.length * 2;
+      const v = new Float64Array(cap);
+      v.set(this.stepVal);
+      this.stepVal = v;
+      const rd = new Int32Array(cap);
+      rd.set(this.runDiff);
+      this.runDiff = rd;
+    }
+    this.stepVal[stepIdx] = itlVal;
+  }
+
+  private prioritize(now: number): void {
+    const wq = this.waitQueue;
+    const n = wq.length;
+    if (n === 0) return;
+    const policy = this.priority;
+    const floors = this.cfg.priorityFloors;
+    if (!policy.isConstant || floors) {
+      for (let i = 0; i < n; i++) {
+        const r = wq.at(i);
+        let p = policy.compute(r, now);
+        if (floors && r.priorityFloor !== 0 && r.priorityFloor > p) p = r.priorityFloor;
+        r.priority = p;
+      }
+    }
+    if (this.scheduler.reorders && n > 1) {
+      const arr = wq.toArray(this.scratchSort);
+      const sched = this.scheduler;
+      arr.sort((a, b) => sched.compare(a, b));
+      wq.assign(arr);
+    }
+  }
+
+  private thresholdFor(r: Request): number {
+    const m = this.cfg.sloPrefillThresholds;
+    if (m !== null) {
+      const v = m.get(r.sloClass === "" ? "default" : r.sloClass);
+      if (v !== undefined) return v;
+    }
+    return this.cfg.longPrefillThreshold;
+  }
+
+  /** Batch formation (engine.md §4.3). Fills this.evicted and this.admitted. */
+  private formBatch(): void {
+    this.evicted.length = 0;
+    this.admitted.length = 0;
+    this.budget = this.cfg.maxScheduledTokens;
+    this.preempted = false;
+    const running = this.running;
+    const orig = this.scratchOrig;
+    orig.length = running.length;
+    for (let i = 0; i < running.length; i++) orig[i] = running[i]!;
+
+    // Pass 1: requests already running. Requests evicted earlier in this pass are skipped: BLIS
+    // still visits them ("ghosts", Q9) and hands them KV blocks while they wait, which can wedge
+    // an instance; vLLM never gives waiting requests blocks.
+    for (let i = 0; i < orig.length; i++) {
+      const r = orig[i]!;
+      if (this.budget <= 0) {
+        this.log.debug(`instance_${this.index}: token budget exhausted in the running-batch pass`);
+        break;
+      }
+      if (r.state !== RUNNING) continue;
+      const L = r.inputLen;
+      if (r.pi < L) {
+        let n = L - r.pi;
+        const thr = this.thresholdFor(r);
+        if (thr > 0 && n > thr) n = thr;
+        if (n > this.budget) n = this.budget;
+        if (!this.makeRoom(r, n)) break;
+        this.budget -= n;
+        r.numNewTokens = n;
+        r.computed += n;
+      } else if (r.outputLen > 0) {
+        if (!this.makeRoom(r, 1)) break;
+        this.budget -= 1;
+        r.numNewTokens = 1;
+        r.computed += 1;
+      }
+    }
+
+    // Pass 2: admit from the head of the wait queue.
+    const wq = this.waitQueue;
+    const bs = this.cfg.blockSize;
+    while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
+      const r = wq.peekFront();
+      const nPrefix = this.kv.cachedPrefix(r);
+      const c = nPrefix * bs;
+      let n = r.inputLen - c;
+      const thr = this.thresholdFor(r);
+      if (thr > 0 && n > thr) n = thr;
+      if (n > this.budget) n = this.budget;
+      if (!this.kv.allocate(r, c, c + n, nPrefix)) break;
+      wq.popFront();
+      running.push(r);
+      r.scheduledStep = this.stepCount;
+      this.admitted.push(r);
+      this.budget -= n;
+      r.state = RUNNING;
+      r.numNewTokens = n;
+      r.computed = n + c;
+    }
+  }
+
+  /** Makes room for m tokens of r, preempting from the running batch (engine.md §4.3.4). */
+  private makeRoom(r: Request, m: number): boolean {
+    for (;;) {
+      if (this.kv.allocate(r, r.pi, r.pi + m, 0)) return true;
+      const running = this.running;
+      if (running.length === 0) {
+        this.log.warn(`instance_${this.index}: KV cache too small for ${r.id}`);
+        return false;
+      }
+      this.preempted = true;
+      const vi = this.cfg.preemptionPolicy === "slo-aware" ? this.sloAwareVictim() : running.length - 1;
+      const v = running[vi]!;
+      running.splice(vi, 1);
+      this.evicted.push(v);
+      v.state = QUEUED;
+      v.pi = 0;
+      this.kv.release(v);
+      v.computed = 0;
+      if (v.decodeRunStart >= 0) {
+        (v.decodeRuns ??= []).push(v.decodeRunStart, this.stepCount);
+        v.decodeRunStart = -1;
+      }
+      this.waitQueue.pushFront(v);
+      if (v === r) return false;
+    }
+  }
+
+  /** Lowest SLO tier; among equals the one closest to the tail. */
+  private sloAwareVictim(): number {
+    const running = this.running;
+    let best = running.length - 1;
+    let bestTier = tierOf(running[best]!.sloClass);
+    for (let i = running.length - 2; i >= 0; i--) {
+      const t = tierOf(running[i]!.sloClass);
+      if (t < bestTier) {
+        best = i;
+        bestTier = t;
+      }
+    }
+    return best;
+  }
+
+  /** Pooled inter-token gaps of completed requests as value → count (cluster.md §9.2 ITL). */
+  pooledItl(into: Map<number, number>): void {
+    let active = 0;
+    for (let s = 1; s <= this.stepCount; s++) {
+      active += this.runDiff[s]!;
+      if (active > 0) {
+        const v = this.stepVal[s]!;
+        into.set(v, (into.get(v) ?? 0) + active);
+      }
+    }
+  }
+
+  /** sim_ended: timestamp of the last event this instance executed (engine.md §1.6). */
+  simEnded(): number {
+    const last = this.clock > this.lastLeave ? this.clock : this.lastLeave;
+    return last > this.horizon ? this.horizon : last;
+  }
+}
+
+/**
+ * KV blocks a request must hold at once to complete: its prompt, plus the decode positions up to
+ * its last decode step (the completion-time token may fail to allocate; engine.md §4.5).
+ * BLIS checks the prompt alone (Q17), so a request whose output cannot fit preempts itself
+ * forever; here it is dropped as unservable instead.
+ */
+export function blocksToComplete(inputLen: number, outputLen: number, blockSize: number): number {
+  const positions = outputLen > 1 ? inputLen + outputLen - 1 : inputLen;
+  return Math.ceil(positions / blockSize);
+}

@@ -1,0 +1,90 @@
+import type { WorkloadRequest } from "../workload/request.js";
+import type { StepRequestView } from "../latency/model.js";
+import { NO_HASH } from "../kv/hash.js";
+
+export const QUEUED = 0;
+export const RUNNING = 1;
+export const COMPLETED = 2;
+
+/**
+ * One simulated request while it lives in the cluster. Every field is initialized here so that
+ * all Request objects share one hidden class (the step loop touches them constantly).
+ * Token arrays and KV block lists are dropped at completion; the metrics layer keeps scalars.
+ */
+export class Request implements StepRequestView {
+  readonly id: string;
+  /** Position in arrival order; used for stable tie-breaks that must not depend on string IDs. */
+  readonly seq: number;
+  readonly arrival: number;
+  readonly inputLen: number;
+  readonly outputLen: number;
+  tokens: Int32Array | null;
+  readonly sloClass: string;
+  readonly tenantId: string;
+  readonly model: string;
+
+  state = QUEUED;
+  pi = 0;
+  numNewTokens = 0;
+  /** Engine-side computed-token count (engine.md §3.2); 0 when "deleted". */
+  computed = 0;
+  priority = 0;
+  /** Priority floor set by the router priority bridge (0 = none). */
+  priorityFloor = 0;
+  /** Instance index this request was routed to (-1 = not routed). */
+  instance = -1;
+
+  /** TTFT duration in ticks, -1 if no first token yet. */
+  ttft = -1;
+  itlCount = 0;
+  itlSum = 0;
+  /** Scheduling delay in ticks, -1 if never scheduled. */
+  schedDelay = -1;
+  scheduledStep = 0;
+  /** Step index at which the current run of decode ITL entries began (-1 = none open). */
+  decodeRunStart = -1;
+  /** Closed decode runs as [start, end) step pairs (only after preemptions). */
+  decodeRuns: number[] | null = null;
+
+  /** KV block list. */
+  blocks: Int32Array;
+  nBlocks = 0;
+  /** Hash-lane state of the partially filled last block, and the chain value of the last full block. */
+  laneA = 0;
+  laneB = 0;
+  chainPrev = NO_HASH;
+  /** Chain hashes of the prompt's complete blocks (lazily computed). */
+  promptHashes: Float64Array | null = null;
+
+  constructor(w: WorkloadRequest, seq: number, blockSize: number) {
+    this.id = w.id;
+    this.seq = seq;
+    this.arrival = w.arrival;
+    this.inputLen = w.inputLen;
+    this.outputLen = w.outputLen;
+    this.tokens = w.tokens;
+    this.sloClass = w.sloClass;
+    this.tenantId = w.tenantId;
+    this.model = w.model;
+    this.blocks = new Int32Array(Math.ceil((w.inputLen + w.outputLen) / blockSize) + 2);
+  }
+
+  appendBlock(b: number): void {
+    if (this.nBlocks === this.blocks.length) {
+      const grown = new Int32Array(this.blocks.length * 2 + 4);
+      grown.set(this.blocks);
+      this.blocks = grown;
+    }
+    this.blocks[this.nBlocks++] = b;
+  }
+
+  /** Releases memory no longer needed once the request has left its instance. */
+  dropPayload(): void {
+    this.tokens = null;
+    this.promptHashes = null;
+    this.blocks = EMPTY_BLOCKS;
+    this.nBlocks = 0;
+  }
+}
+
+const EMPTY_BLOCKS = new Int32Array(0);

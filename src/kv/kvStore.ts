@@ -1,0 +1,338 @@
+import { FreeList, NIL } from "./freeList.js";
+import { NO_HASH, blockHashChain, finalizeHash, initLaneA, initLaneB, mixA, mixB } from "./hash.js";
+import type { Request } from "../instance/request.js";
+
+/**
+ * Paged KV cache with prefix caching, single tier (engine.md §7).
+ *
+ * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call
+ * created and keeps the request's earlier block list, so the request can be preempted and its
+ * blocks freed (BLIS deletes the list and leaks every block on it, quirk Q8).
+ */
+export class KvStore {
+  readonly totalBlocks: number;
+  readonly blockSize: number;
+  protected refCount: Int32Array;
+  protected fill: Int32Array;
+  protected hash: Float64Array;
+  protected inUse: Uint8Array;
+  protected readonly free: FreeList;
+  protected readonly index = new Map<number, number>();
+  used = 0;
+  hits = 0;
+  misses = 0;
+  /** Longest cached prefix found by the last cachedPrefix() call, as block IDs. */
+  prefixScratch: Int32Array = new Int32Array(64);
+
+  // Undo log of the allocation in progress (reused across calls).
+  private undoFresh: Int32Array = new Int32Array(64);
+  private undoFreshHash: Float64Array = new Float64Array(64);
+  private undoFreshFill: Int32Array = new Int32Array(64);
+  private undoAttach: Int32Array = new Int32Array(64);
+  private undoAttachWasUsed: Uint8Array = new Uint8Array(64);
+
+  constructor(totalBlocks: number, blockSize: number) {
+    this.totalBlocks = totalBlocks;
+    this.blockSize = blockSize;
+    const cap = Math.min(totalBlocks, 4096);
+    this.free = new FreeList(totalBlocks, cap);
+    this.refCount = new Int32Array(cap);
+    this.fill = new Int32Array(cap);
+    this.hash = new Float64Array(cap).fill(NO_HASH);
+    this.inUse = new Uint8Array(cap);
+    this.free.onGrow = (c) => this.growArrays(c);
+  }
+
+  private growArrays(cap: number): void {
+    const r = new Int32Array(cap);
+    r.set(this.refCount);
+    this.refCount = r;
+    const f = new Int32Array(cap);
+    f.set(this.fill);
+    this.fill = f;
+    const h = new Float64Array(cap).fill(NO_HASH);
+    h.set(this.hash);
+    this.hash = h;
+    const u = new Uint8Array(cap);
+    u.set(this.inUse);
+    this.inUse = u;
+  }
+
+  freeBlocks(): number {
+    return this.totalBlocks - this.used;
+  }
+
+  utilization(): number {
+    return this.used / this.totalBlocks;
+  }
+
+  /** Block-level cumulative hit rate (engine.md §7.8). */
+  cacheHitRate(): number {
+    const d = this.hits + this.misses;
+    return d === 0 ? 0 : this.hits / d;
+  }
+
+  thrashingRate(): number {
+    return 0;
+  }
+
+  /** Tells the store the step time (used by the tiered store for offload stamps). */
+  setClock(_now: number): void {}
+
+  /** Non-destructive read of reload latency not yet charged to a step. */
+  pendingTransferLatency(): number {
+    return 0;
+  }
+
+  /** Consuming read of the pending reload latency. */
+  consumeTransferLatency(): number {
+    return 0;
+  }
+
+  /** Chain hashes of the request's complete prompt blocks, computed once. */
+  promptHashes(req: Request): Float64Array {
+    let h = req.promptHashes;
+    if (h === null) {
+      h = blockHashChain(req.tokens!, req.inputLen, this.blockSize);
+      req.promptHashes = h;
+    }
+    return h;
+  }
+
+  /**
+   * Longest run of cached blocks matching the request's whole prompt (engine.md §7.4).
+   * Block IDs are left in prefixScratch[0 .. result).
+   */
+  cachedPrefix(req: Request): number {
+    const hashes = this.promptHashes(req);
+    if (this.prefixScratch.length < hashes.length) this.prefixScratch = new Int32Array(hashes.length * 2);
+    let n = 0;
+    for (let i = 0; i < hashes.length; i++) {
+      const b = this.index.get(hashes[i]!);
+      if (b === undefined) break;
+      this.prefixScratch[n++] = b;
+    }
+    return n;
+  }
+
+  /**
+   * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of
+   * prefixScratch on the request's first allocation (engine.md §7.5). Returns false on failure,
+   * with every change made by this call undone.
+   */
+  allocate(req: Request, start: number, end: number, nPrefix: number): boolean {
+    return this.allocateGpu(req, start, end, nPrefix);
+  }
+
+  protected allocateGpu(req: Request, start: number, end: number, nPrefix: number): boolean {
+    const bs = this.blockSize;
+    const prefill = req.pi < req.inputLen;
+    let pos: number;
+    let count: number;
+    if (prefill) {
+      pos = start;
+      count = end - start;
+      if (Math.ceil(count / bs) > this.totalBlocks - this.used) return false;
+    } else {
+      pos = start;
+      count = 1;
+    }
+    const tokens = req.tokens!;
+    const startBlocks = req.nBlocks;
+    const startLaneA = req.laneA;
+    const startLaneB = req.laneB;
+    const startChain = req.chainPrev;
+    let nFresh = 0;
+    let nAttach = 0;
+    let placed = 0;
+
+    while (placed < count) {
+      let latest = NIL;
+      if (req.nBlocks > 0) {
+        latest = req.blocks[req.nBlocks - 1]!;
+      } else {
+        for (let i = 0; i < nPrefix; i++) {
+          const b = this.prefixScratch[i]!;
+          this.ensureUndo(nAttach + 1);
+          this.undoAttach[nAttach] = b;
+          this.undoAttachWasUsed[nAttach] = this.inUse[b]!;
+          nAttach++;
+          this.refCount[b]!++;
+          if (this.inUse[b] === 0) {
+            this.inUse[b] = 1;
+            this.used++;
+            this.free.unlink(b);
+          }
+          this.hits++;
+          req.appendBlock(b);
+          req.chainPrev = this.hash[b]!;
+        }
+      }
+      if (latest !== NIL && this.fill[latest]! < bs) {
+        let f = this.fill[latest]!;
+        let a = req.laneA;
+        let b = req.laneB;
+        while (f < bs && placed < count) {
+          const t = tokens[pos++]!;
+          a = mixA(a, t);
+          b = mixB(b, t);
+          f++;
+          placed++;
+        }
+        this.fill[latest] = f;
+        req.laneA = a;
+        req.laneB = b;
+        if (f === bs) {
+          const h = finalizeHash(a, b);
+          req.chainPrev = h;
+          this.register(latest, h);
+        }
+      } else {
+        const r = count - placed;
+        if (r <= 0) break;
+        const nb = Math.ceil(r / bs);
+        for (let k = 0; k < nb; k++) {
+          const blk = this.takeFresh(nFresh);
+          if (blk === NIL) {
+            this.rollback(req, startBlocks, nFresh, nAttach);
+            req.laneA = startLaneA;
+            req.laneB = startLaneB;
+            req.chainPrev = startChain;
+            return false;
+          }
+          nFresh++;
+          let a = initLaneA(req.chainPrev);
+          let b = initLaneB(req.chainPrev);
+          let f = 0;
+          while (f < bs && placed < count) {
+            const t = tokens[pos++]!;
+            a = mixA(a, t);
+            b = mixB(b, t);
+            f++;
+            placed++;
+          }
+          this.fill[blk] = f;
+          this.refCount[blk] = 1;
+          this.inUse[blk] = 1;
+          this.used++;
+          this.misses++;
+          req.laneA = a;
+          req.laneB = b;
+          if (f === bs) {
+            const h = finalizeHash(a, b);
+            req.chainPrev = h;
+            // A fresh block taken during decode is never hashed when taken (engine.md §7.3).
+            if (prefill) this.register(blk, h);
+          }
+          req.appendBlock(blk);
+        }
+      }
+    }
+    return true;
+  }
+
+  private register(b: number, h: number): void {
+    this.hash[b] = h;
+    this.index.set(h, b);
+  }
+
+  /** Takes the free-list head, evicting its cached identity; records it for rollback. */
+  private takeFresh(undoSlot: number): number {
+    const b = this.free.popHead();
+    if (b === NIL) return NIL;
+    this.ensureUndo(undoSlot + 1);
+    this.undoFresh[undoSlot] = b;
+    this.undoFreshHash[undoSlot] = this.hash[b]!;
+    this.undoFreshFill[undoSlot] = this.fill[b]!;
+    const h = this.hash[b]!;
+    if (h !== NO_HASH) {
+      // Compat (Q13): the entry goes even if it points at another block.
+      this.index.delete(h);
+      this.hash[b] = NO_HASH;
+    }
+    this.fill[b] = 0;
+    return b;
+  }
+
+  private rollback(req: Request, startBlocks: number, nFresh: number, nAttach: number): void {
+    for (let i = nFresh - 1; i >= 0; i--) {
+      const b = this.undoFresh[i]!;
+      const h = this.hash[b]!;
+      if (h !== NO_HASH && this.index.get(h) === b) this.index.delete(h);
+      const old = this.undoFreshHash[i]!;
+      this.hash[b] = old;
+      if (old !== NO_HASH) this.index.set(old, b);
+      this.fill[b] = this.undoFreshFill[i]!;
+      this.refCount[b] = 0;
+      this.inUse[b] = 0;
+      this.used--;
+      this.misses--;
+      this.free.pushHead(b);
+    }
+    for (let i = nAttach - 1; i >= 0; i--) {
+      const b = this.undoAttach[i]!;
+      this.refCount[b]!--;
+      this.hits--;
+      if (this.undoAttachWasUsed[i] === 0 && this.refCount[b] === 0) {
+        this.inUse[b] = 0;
+        this.used--;
+        this.free.pushTail(b);
+      }
+    }
+    // Keep what the request held before this call (the fix for BLIS's Q8 leak).
+    req.nBlocks = startBlocks;
+  }
+
+  private ensureUndo(n: number): void {
+    if (n <= this.undoFresh.length) return;
+    const cap = n * 2;
+    const f = new Int32Array(cap);
+    f.set(this.undoFresh);
+    this.undoFresh = f;
+    const fh = new Float64Array(cap);
+    fh.set(this.undoFreshHash);
+    this.undoFreshHash = fh;
+    const ff = new Int32Array(cap);
+    ff.set(this.undoFreshFill);
+    this.undoFreshFill = ff;
+    const a = new Int32Array(cap);
+    a.set(this.undoAttach);
+    this.undoAttach = a;
+    const au = new Uint8Array(cap);
+    au.set(this.undoAttachWasUsed);
+    this.undoAttachWasUsed = au;
+  }
+
+  /** Frees the request's blocks, last to first; freed blocks keep their content (engine.md §7.7). */
+  release(req: Request): void {
+    for (let i = req.nBlocks - 1; i >= 0; i--) {
+      const b = req.blocks[i]!;
+      if (--this.refCount[b]! === 0) {
+        this.inUse[b] = 0;
+        this.used--;
+        this.free.pushTail(b);
+      }
+    }
+    req.nBlocks = 0;
+    req.chainPrev = NO_HASH;
+    this.afterRelease();
+  }
+
+  /** Hook for the tiered store (offload after every release). */
+  protected afterRelease(): void {}
+
+  // ---- Introspection for invariant checks and tests ----
+
+  refCountOf(b: number): number {
+    return b < this.refCount.length ? this.refCount[b]! : 0;
+  }
+  isInUse(b: number): boolean {
+    return b < this.inUse.length && this.inUse[b] === 1;
+  }
+  freeListIds(): number[] {
+    return this.free.toArray();
+  }
+  indexSize(): number {
+    return this.index.size;
+  }
+}

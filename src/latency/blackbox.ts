@@ -1,0 +1,64 @@
+import { ConstructionError } from "../util/errors.js";
+import type { LatencyModel, StepRequestView } from "./model.js";
+
+/** Checks a coefficient list as BLIS's latency-model constructor does (engine.md §5.5). */
+export function validateCoefficients(name: "AlphaCoeffs" | "BetaCoeffs", coeffs: readonly number[]): void {
+  if (coeffs.length < 3) {
+    throw new ConstructionError(`latency model: ${name} requires at least 3 elements, got ${coeffs.length}`);
+  }
+  coeffs.forEach((c, i) => {
+    if (Number.isNaN(c)) throw new ConstructionError(`latency model: ${name}[${i}] is NaN`);
+    if (!Number.isFinite(c)) throw new ConstructionError(`latency model: ${name}[${i}] is Inf`);
+  });
+}
+
+/** Queueing and output-processing terms shared by both latency models (engine.md §5.2). */
+export class AlphaTerms {
+  readonly a0: number;
+  readonly a1: number;
+  readonly outputProcessing: number;
+  constructor(alpha: readonly number[]) {
+    validateCoefficients("AlphaCoeffs", alpha);
+    this.a0 = alpha[0]!;
+    this.a1 = alpha[1]!;
+    this.outputProcessing = Math.trunc(alpha[2]!);
+  }
+  queueingTime(inputLen: number): number {
+    return Math.trunc(this.a0 + this.a1 * inputLen);
+  }
+}
+
+/** Trained alpha/beta regression model (engine.md §5). */
+export class BlackboxLatencyModel implements LatencyModel {
+  private readonly alpha: AlphaTerms;
+  private readonly b0: number;
+  private readonly b1: number;
+  private readonly b2: number;
+
+  constructor(alpha: readonly number[], beta: readonly number[]) {
+    this.alpha = new AlphaTerms(alpha);
+    validateCoefficients("BetaCoeffs", beta);
+    this.b0 = beta[0]!;
+    this.b1 = beta[1]!;
+    this.b2 = beta[2]!;
+  }
+
+  queueingTime(inputLen: number): number {
+    return this.alpha.queueingTime(inputLen);
+  }
+
+  outputTokenProcessingTime(): number {
+    return this.alpha.outputProcessing;
+  }
+
+  stepTime(batch: readonly StepRequestView[], count: number): number {
+    let prefill = 0;
+    let decode = 0;
+    for (let i = 0; i < count; i++) {
+      const r = batch[i]!;
+      if (r.pi < r.inputLen) prefill += r.numNewTokens;
+      else if (r.outputLen > 0) decode += r.numNewTokens;
+    }
+    return Math.trunc(this.b0 + this.b1 * prefill + this.b2 * decode);
+  }
+}

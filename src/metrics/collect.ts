@@ -1,0 +1,278 @@
+import type { Instance } from "../instance/instance.js";
+import type { ClusterRunStats } from "../cluster/cluster.js";
+import type { DecisionTrace } from "../trace/decisionTrace.js";
+import type { RequestLedger } from "./ledger.js";
+import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
+import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
+import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
+
+export interface PerSloEntry {
+  sloClass: string;
+  ttft: Distribution;
+  e2e: Distribution;
+}
+
+export interface TraceSummary {
+  totalDecisions: number;
+  admitted: number;
+  rejected: number;
+  uniqueTargets: number;
+  targetDistribution: [string, number][];
+  meanRegret: number;
+  maxRegret: number;
+}
+
+export interface RequestRecord {
+  arrived_at: number;
+  requestID: string;
+  num_prefill_tokens: number;
+  num_decode_tokens: number;
+  ttft_ms: number;
+  itl_ms: number;
+  e2e_ms: number;
+  scheduling_delay_ms: number;
+  slo_class?: string;
+  tenant_id?: string;
+  handled_by?: string;
+  model?: string;
+}
+
+/** Everything a run reports; stdout and the results file are rendered from this. */
+export interface SimulationMetrics {
+  numInstances: number;
+  /** Per-instance blocks in index order (all instances; stdout prints those with completions). */
+  instances: MetricsBlock[];
+  cluster: MetricsBlock;
+  anomalies: { priorityInversions: number; holBlocking: number; rejected: number; droppedUnservable: number };
+  kv: { preemptionRate: number; cacheHitRate: number; kvThrashingRate: number };
+  perSlo: PerSloEntry[];
+  /** Jain index over per-tenant throughput. */
+  tenantFairness: number;
+  trace: TraceSummary | null;
+  /** Raw-tick distributions for fitness evaluation. */
+  fitnessInputs: { ttft: Distribution; e2e: Distribution; completed: number; outputTokens: number; simEnded: number };
+  /** Requests the workload produced; routed; rejected. */
+  generated: number;
+  routed: number;
+  perInstanceRouted: number[];
+  /** Whether every generated request arrived by the horizon (pipeline conservation applies). */
+  allArrived: boolean;
+}
+
+export interface CollectOptions {
+  priorityPolicy: string;
+}
+
+export function collectMetrics(
+  instances: readonly Instance[],
+  ledger: RequestLedger,
+  stats: ClusterRunStats,
+  trace: DecisionTrace | null,
+  opts: CollectOptions,
+): SimulationMetrics {
+  ledger.finalize();
+  const n = instances.length;
+
+  // Per-request samples, per instance and for the cluster.
+  const e2e: number[][] = instances.map(() => []);
+  const ttft: number[][] = instances.map(() => []);
+  const sched: number[][] = instances.map(() => []);
+  for (let i = 0; i < ledger.size; i++) {
+    if (!ledger.isRegistered(i)) continue;
+    const k = ledger.instance[i]!;
+    if (ledger.ttft[i]! >= 0) ttft[k]!.push(ledger.ttft[i]!);
+    if (ledger.sched[i]! >= 0) sched[k]!.push(ledger.sched[i]!);
+    if (ledger.isCompleted(i)) e2e[k]!.push(ledger.e2e[i]!);
+  }
+  const sorted = (xs: number[]): Float64Array => Float64Array.from(xs).sort();
+  const itlMaps = instances.map((inst) => {
+    const m = new Map<number, number>();
+    inst.pooledItl(m);
+    return m;
+  });
+
+  const countsOf = (inst: Instance): BlockCounts => ({
+    completed: inst.completed,
+    stillQueued: inst.waitQueue.length,
+    stillRunning: inst.running.length,
+    dropped: inst.droppedUnservable,
+    inputTokens: inst.totalInputTokens,
+    outputTokens: inst.totalOutputTokens,
+    simEnded: inst.simEnded(),
+    preemptions: inst.preemptionCount,
+    kvAllocationFailures: inst.kvAllocationFailures,
+  });
+
+  const blocks = instances.map((inst, k) =>
+    buildMetricsBlock(inst.id, countsOf(inst), {
+      e2e: sorted(e2e[k]!),
+      ttft: sorted(ttft[k]!),
+      sched: sorted(sched[k]!),
+      itl: new Histogram(itlMaps[k]!),
+    }),
+  );
+
+  const total: BlockCounts = {
+    completed: 0,
+    stillQueued: 0,
+    stillRunning: 0,
+    dropped: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    simEnded: 0,
+    preemptions: 0,
+    kvAllocationFailures: 0,
+  };
+  for (const inst of instances) {
+    const c = countsOf(inst);
+    total.completed += c.completed;
+    total.stillQueued += c.stillQueued;
+    total.stillRunning += c.stillRunning;
+    total.dropped += c.dropped;
+    total.inputTokens += c.inputTokens;
+    total.outputTokens += c.outputTokens;
+    total.simEnded = Math.max(total.simEnded, c.simEnded);
+    total.preemptions += c.preemptions;
+    total.kvAllocationFailures += c.kvAllocationFailures;
+  }
+  const clusterItl = new Map<number, number>();
+  for (const m of itlMaps) for (const [v, c] of m) clusterItl.set(v, (clusterItl.get(v) ?? 0) + c);
+  const clusterE2e = sorted(e2e.flat());
+  const clusterTtft = sorted(ttft.flat());
+  const cluster = buildMetricsBlock("cluster", total, {
+    e2e: clusterE2e,
+    ttft: clusterTtft,
+    sched: sorted(sched.flat()),
+    itl: new Histogram(clusterItl),
+  });
+
+  // Anomalies and KV block.
+  const inversions =
+    opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, n);
+  const hol = countHolBlocking(
+    instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)),
+  );
+  let hit = 0;
+  let thrash = 0;
+  for (const inst of instances) {
+    hit += inst.kv.cacheHitRate();
+    thrash += inst.kv.thrashingRate();
+  }
+
+  // Per-SLO classes.
+  const sloTtft = new Map<string, number[]>();
+  const sloE2e = new Map<string, number[]>();
+  const tenantCompleted = new Map<string, number>();
+  for (let i = 0; i < ledger.size; i++) {
+    if (!ledger.isRegistered(i)) continue;
+    const cls = ledger.sloNames[ledger.slo[i]!]! || "default";
+    if (ledger.ttft[i]! >= 0) push(sloTtft, cls, ledger.ttft[i]!);
+    if (ledger.isCompleted(i)) {
+      push(sloE2e, cls, ledger.e2e[i]!);
+      const t = ledger.tenantNames[ledger.tenant[i]!]! || "default";
+      tenantCompleted.set(t, (tenantCompleted.get(t) ?? 0) + 1);
+    }
+  }
+  const classes = [...new Set([...sloTtft.keys(), ...sloE2e.keys()])].sort();
+  const perSlo = classes.map((cls) => ({
+    sloClass: cls,
+    ttft: distribution(sorted(sloTtft.get(cls) ?? [])),
+    e2e: distribution(sorted(sloE2e.get(cls) ?? [])),
+  }));
+  const duration = total.simEnded / 1e6;
+  const tenantThroughput = new Map<string, number>();
+  for (const [t, c] of tenantCompleted) tenantThroughput.set(t, duration > 0 ? c / duration : 0);
+
+  return {
+    numInstances: n,
+    instances: blocks,
+    cluster,
+    anomalies: {
+      priorityInversions: inversions,
+      holBlocking: hol,
+      rejected: stats.rejected,
+      droppedUnservable: total.dropped,
+    },
+    kv: {
+      preemptionRate: total.completed > 0 ? total.preemptions / total.completed : 0,
+      cacheHitRate: hit / n,
+      kvThrashingRate: thrash / n,
+    },
+    perSlo,
+    tenantFairness: jainIndex(tenantThroughput),
+    trace: trace !== null ? summarizeTrace(trace) : null,
+    fitnessInputs: {
+      ttft: distribution(clusterTtft),
+      e2e: distribution(clusterE2e),
+      completed: total.completed,
+      outputTokens: total.outputTokens,
+      simEnded: total.simEnded,
+    },
+    generated: stats.generated,
+    routed: stats.routed,
+    perInstanceRouted: Array.from(stats.routedPerInstance),
+    allArrived: stats.generated === stats.arrived,
+  };
+}
+
+function push(m: Map<string, number[]>, k: string, v: number): void {
+  let a = m.get(k);
+  if (a === undefined) m.set(k, (a = []));
+  a.push(v);
+}
+
+function summarizeTrace(trace: DecisionTrace): TraceSummary {
+  let admitted = 0;
+  for (const a of trace.admissions) if (a.admitted) admitted++;
+  const dist = new Map<string, number>();
+  let sum = 0;
+  let max = 0;
+  for (const r of trace.routings) {
+    dist.set(r.chosen, (dist.get(r.chosen) ?? 0) + 1);
+    sum += r.regret;
+    if (r.regret > max) max = r.regret;
+  }
+  return {
+    totalDecisions: trace.admissions.length,
+    admitted,
+    rejected: trace.admissions.length - admitted,
+    uniqueTargets: dist.size,
+    targetDistribution: [...dist.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+    meanRegret: trace.routings.length > 0 ? sum / trace.routings.length : 0,
+    maxRegret: max,
+  };
+}
+
+/** Per-request records for the results file, ordered by (arrived_at, ID) (cluster.md §9.9). */
+export function requestRecords(ledger: RequestLedger): RequestRecord[] {
+  const idx: number[] = [];
+  for (let i = 0; i < ledger.size; i++) if (ledger.isRegistered(i)) idx.push(i);
+  idx.sort((a, b) => {
+    const d = ledger.arrival[a]! - ledger.arrival[b]!;
+    if (d !== 0) return d;
+    const ia = ledger.ids[a]!;
+    const ib = ledger.ids[b]!;
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  });
+  return idx.map((i) => {
+    const done = ledger.isCompleted(i);
+    const rec: RequestRecord = {
+      arrived_at: ledger.arrival[i]! / 1e6,
+      requestID: ledger.ids[i]!,
+      num_prefill_tokens: ledger.inputLen[i]!,
+      num_decode_tokens: ledger.outputLen[i]!,
+      ttft_ms: ledger.ttft[i]! >= 0 ? ledger.ttft[i]! / 1000 : 0,
+      itl_ms: done ? ledger.itl[i]! / 1000 : 0,
+      e2e_ms: done ? ledger.e2e[i]! / 1000 : 0,
+      scheduling_delay_ms: ledger.sched[i]! >= 0 ? ledger.sched[i]! / 1000 : 0,
+    };
+    const slo = ledger.sloNames[ledger.slo[i]!]!;
+    if (slo !== "") rec.slo_class = slo;
+    const tenant = ledger.tenantNames[ledger.tenant[i]!]!;
+    if (tenant !== "") rec.tenant_id = tenant;
+    if (ledger.instance[i]! >= 0) rec.handled_by = `instance_${ledger.instance[i]}`;
+    const model = ledger.modelNames[ledger.model[i]!]!;
+    if (model !== "") rec.model = model;
+    return rec;
+  });
+}

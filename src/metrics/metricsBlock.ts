@@ -1,0 +1,89 @@
+import { Histogram, meanMs, percentileMs } from "./stats.js";
+
+/** The `=== Simulation Metrics ===` JSON object, keys in BLIS order (cluster.md §9.2). */
+export interface MetricsBlock {
+  instance_id: string;
+  completed_requests: number;
+  still_queued: number;
+  still_running: number;
+  injected_requests: number;
+  total_input_tokens: number;
+  total_output_tokens: number;
+  vllm_estimated_duration_s: number;
+  responses_per_sec: number;
+  tokens_per_sec: number;
+  e2e_mean_ms: number;
+  e2e_p90_ms: number;
+  e2e_p95_ms: number;
+  e2e_p99_ms: number;
+  ttft_mean_ms: number;
+  ttft_p90_ms: number;
+  ttft_p95_ms: number;
+  ttft_p99_ms: number;
+  itl_mean_ms: number;
+  itl_p90_ms: number;
+  itl_p95_ms: number;
+  itl_p99_ms: number;
+  scheduling_delay_p99_ms: number;
+  kv_allocation_failures?: number;
+  preemption_count: number;
+  dropped_unservable: number;
+}
+
+export interface BlockCounts {
+  completed: number;
+  stillQueued: number;
+  stillRunning: number;
+  dropped: number;
+  inputTokens: number;
+  outputTokens: number;
+  simEnded: number;
+  preemptions: number;
+  kvAllocationFailures: number;
+}
+
+/** Sorted tick values feeding one block. */
+export interface BlockSamples {
+  e2e: Float64Array;
+  ttft: Float64Array;
+  sched: Float64Array;
+  itl: Histogram;
+}
+
+export function buildMetricsBlock(id: string, c: BlockCounts, s: BlockSamples): MetricsBlock {
+  const duration = c.simEnded / 1e6;
+  const rate = (x: number): number => (duration > 0 ? x / duration : 0);
+  const b: MetricsBlock = {
+    instance_id: id,
+    completed_requests: c.completed,
+    still_queued: c.stillQueued,
+    still_running: c.stillRunning,
+    injected_requests: c.completed + c.stillQueued + c.stillRunning + c.dropped,
+    total_input_tokens: c.inputTokens,
+    total_output_tokens: c.outputTokens,
+    vllm_estimated_duration_s: duration,
+    responses_per_sec: rate(c.completed),
+    tokens_per_sec: rate(c.outputTokens),
+    e2e_mean_ms: meanMs(s.e2e),
+    e2e_p90_ms: percentileMs(s.e2e, 90),
+    e2e_p95_ms: percentileMs(s.e2e, 95),
+    e2e_p99_ms: percentileMs(s.e2e, 99),
+    ttft_mean_ms: meanMs(s.ttft),
+    ttft_p90_ms: percentileMs(s.ttft, 90),
+    ttft_p95_ms: percentileMs(s.ttft, 95),
+    ttft_p99_ms: percentileMs(s.ttft, 99),
+    itl_mean_ms: s.itl.meanMs(),
+    itl_p90_ms: s.itl.percentileMs(90),
+    itl_p95_ms: s.itl.percentileMs(95),
+    itl_p99_ms: s.itl.percentileMs(99),
+    scheduling_delay_p99_ms: percentileMs(s.sched, 99),
+    preemption_count: c.preemptions,
+    dropped_unservable: c.dropped,
+  };
+  if (c.kvAllocationFailures > 0) {
+    // Keep BLIS key order: kv_allocation_failures sits before preemption_count.
+    const { preemption_count, dropped_unservable, ...head } = b;
+    return { ...head, kv_allocation_failures: c.kvAllocationFailures, preemption_count, dropped_unservable };
+  }
+  return b;
+}

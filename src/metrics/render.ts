@@ -1,0 +1,78 @@
+import type { SimulationMetrics } from "./collect.js";
+import type { MetricsBlock } from "./metricsBlock.js";
+import type { FitnessResult } from "./fitness.js";
+import { formatFixed, goJson } from "./format.js";
+
+export function renderMetricsBlock(b: MetricsBlock): string {
+  return `=== Simulation Metrics ===\n${goJson(b)}\n`;
+}
+
+/** Blocks printed before the results file is written (cluster.md §9.1 items 1-2). */
+export function renderMetricBlocks(m: SimulationMetrics): string {
+  let out = "";
+  if (m.numInstances > 1) {
+    for (const b of m.instances) if (b.completed_requests > 0) out += renderMetricsBlock(b);
+  }
+  if (m.cluster.completed_requests > 0) out += renderMetricsBlock(m.cluster);
+  return out;
+}
+
+export function renderFitness(f: FitnessResult): string {
+  let out = `=== Fitness Evaluation ===\nScore: ${formatFixed(f.score, 6)}\n`;
+  for (const [k, v] of f.components) out += `  ${k}: ${formatFixed(v, 6)}\n`;
+  return out;
+}
+
+export interface TailOptions {
+  printFairness: boolean;
+  summarizeTrace: boolean;
+}
+
+/** Blocks after the fitness block (cluster.md §9.1 items 4-7). */
+export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
+  let out = "";
+  const a = m.anomalies;
+  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0) {
+    out +=
+      "=== Anomaly Counters ===\n" +
+      `Priority Inversions: ${a.priorityInversions}\n` +
+      `HOL Blocking Events: ${a.holBlocking}\n` +
+      `Rejected Requests: ${a.rejected}\n` +
+      `Dropped Unservable: ${a.droppedUnservable}\n`;
+  }
+  const kv = m.kv;
+  if (kv.preemptionRate !== 0 || kv.cacheHitRate !== 0 || kv.kvThrashingRate !== 0) {
+    out +=
+      "=== KV Cache Metrics ===\n" +
+      `Preemption Rate: ${formatFixed(kv.preemptionRate, 4)}\n` +
+      `Cache Hit Rate: ${formatFixed(kv.cacheHitRate, 4)}\n` +
+      `KV Thrashing Rate: ${formatFixed(kv.kvThrashingRate, 4)}\n`;
+  }
+  if (m.perSlo.length > 1) {
+    out += "=== Per-SLO Metrics ===\n";
+    for (const e of m.perSlo) {
+      out +=
+        `  ${e.sloClass}:\n` +
+        `    TTFT: mean=${formatFixed(e.ttft.mean, 2)} p99=${formatFixed(e.ttft.p99, 2)} (n=${e.ttft.count})\n` +
+        `    E2E:  mean=${formatFixed(e.e2e.mean, 2)} p99=${formatFixed(e.e2e.p99, 2)} (n=${e.e2e.count})\n`;
+    }
+  }
+  if (opts.printFairness) {
+    out += `=== Fairness ===\nJain Index (tenants): ${formatFixed(m.tenantFairness, 4)}\n`;
+  }
+  if (opts.summarizeTrace && m.trace !== null) {
+    const t = m.trace;
+    out +=
+      "=== Trace Summary ===\n" +
+      `Total Decisions: ${t.totalDecisions}\n` +
+      `  Admitted: ${t.admitted}\n` +
+      `  Rejected: ${t.rejected}\n` +
+      `Unique Targets: ${t.uniqueTargets}\n`;
+    if (t.targetDistribution.length > 0) {
+      out += "Target Distribution:\n";
+      for (const [id, c] of t.targetDistribution) out += `  ${id}: ${c}\n`;
+    }
+    out += `Mean Regret: ${formatFixed(t.meanRegret, 6)}\nMax Regret: ${formatFixed(t.maxRegret, 6)}\n`;
+  }
+  return out;
+}

@@ -1,0 +1,19 @@
+import { Registry } from "../util/registry.js";
+import type { Request } from "../instance/request.js";
+import type { SloParams } from "./sloTiers.js";
+
+/** Computes a waiting request's priority at the start of every step (cluster.md §5.1). */
+export interface PriorityPolicy {
+  readonly name: string;
+  /** True when the value never changes (lets the step skip recomputation). */
+  readonly isConstant: boolean;
+  compute(req: Request, now: number): number;
+}
+
+export interface PriorityContext {
+  slo: SloParams;
+}
+
+export type PriorityFactory = (ctx: PriorityContext) => PriorityPolicy;
+
+export const priorityPolicies = new Registry<PriorityFactory>("priority policy");

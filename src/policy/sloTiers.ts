@@ -1,0 +1,47 @@
+// SLO tiers shared by the SLO-aware extensions (cluster.md §2.5 tier table).
+
+export const TIER_SHEDDABLE = 0;
+export const TIER_STANDARD = 1;
+export const TIER_CRITICAL = 2;
+
+export function tierOf(sloClass: string): number {
+  switch (sloClass) {
+    case "critical":
+      return TIER_CRITICAL;
+    case "sheddable":
+    case "batch":
+    case "background":
+      return TIER_SHEDDABLE;
+    default:
+      return TIER_STANDARD;
+  }
+}
+
+/** Parameters of slo-tiered / slo-class priority and the priority bridge (cluster.md §5.5). */
+export interface SloParams {
+  baseCritical: number;
+  baseStandard: number;
+  baseSheddable: number;
+  ageWeight: number;
+  thresholdCritical: number;
+  thresholdStandard: number;
+  thresholdSheddable: number;
+}
+
+export const DEFAULT_SLO_PARAMS: SloParams = {
+  baseCritical: 10,
+  baseStandard: 5,
+  baseSheddable: 1,
+  ageWeight: 0.00001,
+  thresholdCritical: 0,
+  thresholdStandard: 100000,
+  thresholdSheddable: 100000,
+};
+
+export function baseScore(p: SloParams, tier: number): number {
+  return tier === TIER_CRITICAL ? p.baseCritical : tier === TIER_STANDARD ? p.baseStandard : p.baseSheddable;
+}
+
+export function urgencyThreshold(p: SloParams, tier: number): number {
+  return tier === TIER_CRITICAL ? p.thresholdCritical : tier === TIER_STANDARD ? p.thresholdStandard : p.thresholdSheddable;
+}

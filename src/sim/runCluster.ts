@@ -1,0 +1,109 @@
+import "../policy/builtins.js";
+import "../cluster/builtins.js";
+import { Instance, type InstanceObserver } from "../instance/instance.js";
+import { KvStore } from "../kv/kvStore.js";
+import { createKvStore } from "../kv/createKvStore.js";
+import { RequestLedger } from "../metrics/ledger.js";
+import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
+import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+import { DecisionTrace } from "../trace/decisionTrace.js";
+import type { RequestSource } from "../workload/request.js";
+import type { Logger } from "../util/log.js";
+import type { SimConfig } from "./simConfig.js";
+
+export interface RunHooks {
+  instanceObserver?: InstanceObserver;
+  clusterObserver?: ClusterObserver;
+}
+
+export interface ClusterRun {
+  metrics: SimulationMetrics;
+  ledger: RequestLedger;
+  instances: Instance[];
+  trace: DecisionTrace | null;
+}
+
+/** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
+export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, hooks: RunHooks = {}): ClusterRun {
+  const ledger = new RequestLedger();
+  const instances: Instance[] = [];
+  const prioFactory = priorityPolicies.get(cfg.priorityPolicy || "constant")!;
+  const schedFactory = schedulers.get(cfg.scheduler || "fcfs")!;
+  for (let k = 0; k < cfg.numInstances; k++) {
+    const kv: KvStore = createKvStore(cfg);
+    const inst = new Instance(
+      k,
+      {
+        maxRunning: cfg.maxRunning,
+        maxScheduledTokens: cfg.maxScheduledTokens,
+        longPrefillThreshold: cfg.longPrefillThreshold,
+        blockSize: cfg.blockSize,
+        sloPrefillThresholds: cfg.sloPrefillThresholds,
+        preemptionPolicy: cfg.preemptionPolicy,
+        priorityFloors: cfg.priorityBridge === "floor",
+      },
+      kv,
+      cfg.latency(),
+      prioFactory({ slo: cfg.slo }),
+      schedFactory(),
+      ledger,
+      log,
+    );
+    if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
+    instances.push(inst);
+  }
+  const admission = admissionPolicies.get(cfg.admissionPolicy || "always-admit")!({
+    tokenBucketCapacity: cfg.tokenBucketCapacity,
+    tokenBucketRefillRate: cfg.tokenBucketRefillRate,
+    admissionLoadThreshold: cfg.admissionLoadThreshold,
+  });
+  const routing = routingPolicies.get(cfg.routingPolicy || "round-robin")!({
+    numInstances: cfg.numInstances,
+    blockSize: cfg.blockSize,
+    scorers: cfg.scorers,
+    sloCacheWeights: cfg.sloCacheWeights,
+    slo: cfg.slo,
+  });
+  const trace = cfg.traceLevel === "decisions" ? new DecisionTrace(cfg.counterfactualK) : null;
+  const cluster = new ClusterSimulator(
+    instances,
+    admission,
+    routing,
+    source,
+    ledger,
+    {
+      horizon: cfg.horizon,
+      admissionLatency: cfg.admissionLatency,
+      routingLatency: cfg.routingLatency,
+      snapshotRefreshInterval: cfg.snapshotRefreshInterval,
+      blockSize: cfg.blockSize,
+      priorityBridge: cfg.priorityBridge,
+      slo: cfg.slo,
+      trace,
+    },
+    log,
+  );
+  if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
+  const stats = cluster.run();
+  for (const inst of instances) {
+    const expect = inst.waitQueue.length + inst.running.length;
+    if (stats.inFlight[inst.index] !== expect) {
+      log.warn(
+        `${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`,
+      );
+    }
+  }
+  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: cfg.priorityPolicy });
+  if (metrics.cluster.completed_requests === 0) {
+    log.warn(
+      stats.rejected > 0
+        ? `all ${stats.rejected} requests rejected by admission policy "${cfg.admissionPolicy}" — no requests completed`
+        : "no requests completed — horizon may be too short or workload too small",
+    );
+  }
+  return { metrics, ledger, instances, trace };
+}

@@ -1,0 +1,45 @@
+import type { LatencyModel } from "../latency/model.js";
+import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import type { SloParams } from "../policy/sloTiers.js";
+
+/** A fully resolved and validated simulation setup (what the cluster is built from). */
+export interface SimConfig {
+  numInstances: number;
+  /** Last tick that is still simulated; Infinity = unbounded. */
+  horizon: number;
+  maxRunning: number;
+  maxScheduledTokens: number;
+  longPrefillThreshold: number;
+  blockSize: number;
+  totalKvBlocks: number;
+  kvCpuBlocks: number;
+  kvOffloadThreshold: number;
+  kvTransferBandwidth: number;
+  kvTransferBaseLatency: number;
+  /** Builds one latency model per instance. */
+  latency: () => LatencyModel;
+  admissionPolicy: string;
+  admissionLatency: number;
+  tokenBucketCapacity: number;
+  tokenBucketRefillRate: number;
+  admissionLoadThreshold: number;
+  routingPolicy: string;
+  routingLatency: number;
+  scorers: ScorerSpec[];
+  sloCacheWeights: [number, number, number];
+  priorityPolicy: string;
+  scheduler: string;
+  snapshotRefreshInterval: number;
+  priorityBridge: "none" | "hint" | "floor";
+  slo: SloParams;
+  sloPrefillThresholds: Map<string, number> | null;
+  preemptionPolicy: "tail" | "slo-aware";
+  traceLevel: "none" | "decisions";
+  counterfactualK: number;
+}
+
+export const DEFAULT_SCORERS: ScorerSpec[] = [
+  { name: "prefix-affinity", weight: 3 },
+  { name: "queue-depth", weight: 2 },
+  { name: "kv-utilization", weight: 2 },
+];

@@ -1,0 +1,77 @@
+import type { InstanceSnapshot } from "../cluster/snapshot.js";
+
+export interface AdmissionRecord {
+  requestId: string;
+  clock: number;
+  admitted: boolean;
+  reason: string;
+}
+
+export interface CandidateRecord {
+  instanceId: string;
+  score: number;
+  queueDepth: number;
+  batchSize: number;
+  inFlight: number;
+  kvUtilization: number;
+  freeKvBlocks: number;
+}
+
+export interface RoutingRecord {
+  requestId: string;
+  clock: number;
+  chosen: string;
+  reason: string;
+  scores: Record<string, number> | null;
+  candidates: CandidateRecord[];
+  regret: number;
+}
+
+/** In-memory decision trace (cluster.md §7). Tracing never changes behavior. */
+export class DecisionTrace {
+  readonly admissions: AdmissionRecord[] = [];
+  readonly routings: RoutingRecord[] = [];
+  constructor(readonly counterfactualK: number) {}
+
+  recordAdmission(requestId: string, clock: number, admitted: boolean, reason: string): void {
+    this.admissions.push({ requestId, clock, admitted, reason });
+  }
+
+  recordRouting(
+    requestId: string,
+    clock: number,
+    chosen: number,
+    reason: string,
+    scores: Float64Array | null,
+    snaps: readonly InstanceSnapshot[],
+  ): void {
+    let scoreMap: Record<string, number> | null = null;
+    if (scores !== null) {
+      scoreMap = {};
+      for (const s of snaps) scoreMap[s.id] = scores[s.index]!;
+    }
+    let candidates: CandidateRecord[] = [];
+    let regret = 0;
+    const k = this.counterfactualK;
+    if (k > 0) {
+      const scored = snaps.map((s) => ({
+        snap: s,
+        score: scores !== null ? scores[s.index]! : -s.effectiveLoad,
+      }));
+      scored.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.snap.id < b.snap.id ? -1 : a.snap.id > b.snap.id ? 1 : 0));
+      candidates = scored.slice(0, Math.min(k, snaps.length)).map(({ snap, score }) => ({
+        instanceId: snap.id,
+        score,
+        queueDepth: snap.queueDepth,
+        batchSize: snap.batchSize,
+        inFlight: snap.inFlight,
+        kvUtilization: snap.kvUtilization,
+        freeKvBlocks: snap.freeKvBlocks,
+      }));
+      const best = scored[0]!.score;
+      const chosenScore = scores !== null ? scores[chosen]! : -snaps[chosen]!.effectiveLoad;
+      regret = Math.max(0, best - chosenScore);
+    }
+    this.routings.push({ requestId, clock, chosen: snaps[chosen]!.id, reason, scores: scoreMap, candidates, regret });
+  }
+}
