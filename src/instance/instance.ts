@@ -40,6 +40,8 @@ export class Instance {
   /** Last RequestLeft time (those trace events are not queued; they only bound sim_ended). */
   lastLeave = 0;
   private stepChainRegistered = false;
+  /** Step events currently queued (work-conservation checks). */
+  pendingSteps = 0;
 
   // Counters (engine.md §1.6, cluster.md §9.2)
   completed = 0;
@@ -102,6 +104,7 @@ export class Instance {
     this.events.pop();
     this.clock = t;
     if (kind === EV_STEP) {
+      this.pendingSteps--;
       this.step(t);
     } else if (kind === EV_QUEUED) {
       this.onQueued(req!, t);
@@ -126,7 +129,7 @@ export class Instance {
       this.totalInputTokens += req.inputLen;
     }
     // Compat (engine.md §4.7): this Step is not registered as the chain.
-    if (!this.stepChainRegistered) this.events.push(now, EV_STEP, null);
+    if (!this.stepChainRegistered) this.pushStep(now);
   }
 
   private step(now: number): void {
@@ -183,16 +186,21 @@ export class Instance {
     this.scratchRemaining = batch;
     this.running = remaining;
     if (remaining.length > 0) {
-      this.events.push(now + d, EV_STEP, null);
+      this.pushStep(now + d);
       this.stepChainRegistered = true;
     } else {
       this.stepChainRegistered = false;
       if (this.waitQueue.length > 0) {
-        this.events.push(now + d, EV_STEP, null);
+        this.pushStep(now + d);
         this.stepChainRegistered = true;
       }
     }
     if (this.observer !== null) this.observer.afterStep(this);
+  }
+
+  private pushStep(t: number): void {
+    this.events.push(t, EV_STEP, null);
+    this.pendingSteps++;
   }
 
   private completeRequest(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
@@ -407,9 +415,12 @@ export class Instance {
  * KV blocks a request must hold at once to complete: its prompt, plus the decode positions up to
  * its last decode step (the completion-time token may fail to allocate; engine.md §4.5).
  * BLIS checks the prompt alone (Q17), so a request whose output cannot fit preempts itself
- * forever; here it is dropped as unservable instead.
+ * forever; here it is dropped as unservable instead. Empty prompts are unservable too.
  */
 export function blocksToComplete(inputLen: number, outputLen: number, blockSize: number): number {
+  // An empty prompt never reaches the completion condition (BLIS loops on it forever); vLLM
+  // rejects empty prompts, so it is unservable.
+  if (inputLen <= 0) return Infinity;
   const positions = outputLen > 1 ? inputLen + outputLen - 1 : inputLen;
   return Math.ceil(positions / blockSize);
 }

@@ -1,4 +1,6 @@
 import { KvStore } from "./kvStore.js";
+import { TieredKvStore } from "./tieredKvStore.js";
+import type { Logger } from "../util/log.js";
 
 export interface KvSettings {
   totalKvBlocks: number;
@@ -10,6 +12,17 @@ export interface KvSettings {
 }
 
 /** Single-tier store, or the GPU+CPU tiered store when CPU blocks are configured. */
-export function createKvStore(s: KvSettings): KvStore {
+export function createKvStore(s: KvSettings, log?: Logger): KvStore {
+  if (s.kvCpuBlocks > 0) {
+    return new TieredKvStore(
+      s.totalKvBlocks,
+      s.blockSize,
+      s.kvCpuBlocks,
+      s.kvOffloadThreshold,
+      s.kvTransferBandwidth,
+      s.kvTransferBaseLatency,
+      (req) => log?.warn(`reload extended the cached prefix of ${req.id} past its chunk; treated as an empty range`),
+    );
+  }
   return new KvStore(s.totalKvBlocks, s.blockSize);
 }

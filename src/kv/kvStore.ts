@@ -231,7 +231,7 @@ export class KvStore {
     return true;
   }
 
-  private register(b: number, h: number): void {
+  protected register(b: number, h: number): void {
     this.hash[b] = h;
     this.index.set(h, b);
   }

@@ -5,6 +5,7 @@ import type { RequestLedger } from "./ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
+import { TieredKvStore } from "../kv/tieredKvStore.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -44,7 +45,13 @@ export interface SimulationMetrics {
   instances: MetricsBlock[];
   cluster: MetricsBlock;
   anomalies: { priorityInversions: number; holBlocking: number; rejected: number; droppedUnservable: number };
-  kv: { preemptionRate: number; cacheHitRate: number; kvThrashingRate: number };
+  kv: {
+    preemptionRate: number;
+    cacheHitRate: number;
+    kvThrashingRate: number;
+    /** CPU-tier activity, summed over instances (null when no instance has a CPU tier). */
+    tiered: { offloads: number; reloads: number; cpuHits: number; cpuMisses: number } | null;
+  };
   perSlo: PerSloEntry[];
   /** Jain index over per-tenant throughput. */
   tenantFairness: number;
@@ -154,9 +161,17 @@ export function collectMetrics(
   );
   let hit = 0;
   let thrash = 0;
+  let tiered: SimulationMetrics["kv"]["tiered"] = null;
   for (const inst of instances) {
     hit += inst.kv.cacheHitRate();
     thrash += inst.kv.thrashingRate();
+    if (inst.kv instanceof TieredKvStore) {
+      tiered ??= { offloads: 0, reloads: 0, cpuHits: 0, cpuMisses: 0 };
+      tiered.offloads += inst.kv.offloadCount;
+      tiered.reloads += inst.kv.reloadCount;
+      tiered.cpuHits += inst.kv.cpuHits;
+      tiered.cpuMisses += inst.kv.cpuMisses;
+    }
   }
 
   // Per-SLO classes.
@@ -197,6 +212,7 @@ export function collectMetrics(
       preemptionRate: total.completed > 0 ? total.preemptions / total.completed : 0,
       cacheHitRate: hit / n,
       kvThrashingRate: thrash / n,
+      tiered,
     },
     perSlo,
     tenantFairness: jainIndex(tenantThroughput),

@@ -25,6 +25,8 @@ export interface ClusterRun {
   ledger: RequestLedger;
   instances: Instance[];
   trace: DecisionTrace | null;
+  /** Router in-flight counters at the end of the run. */
+  inFlight: Int32Array;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -34,7 +36,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const prioFactory = priorityPolicies.get(cfg.priorityPolicy || "constant")!;
   const schedFactory = schedulers.get(cfg.scheduler || "fcfs")!;
   for (let k = 0; k < cfg.numInstances; k++) {
-    const kv: KvStore = createKvStore(cfg);
+    const kv: KvStore = createKvStore(cfg, log);
     const inst = new Instance(
       k,
       {
@@ -105,5 +107,5 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
         : "no requests completed — horizon may be too short or workload too small",
     );
   }
-  return { metrics, ledger, instances, trace };
+  return { metrics, ledger, instances, trace, inFlight: stats.inFlight };
 }

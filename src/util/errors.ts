@@ -24,3 +24,11 @@ export class InvariantError extends Error {
     this.name = "InvariantError";
   }
 }
+
+/** A user plugin misbehaved (threw, wrong shape, non-finite value): exit status 1. */
+export class PluginError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = "PluginError";
+  }
+}

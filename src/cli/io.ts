@@ -1,0 +1,37 @@
+import { CommanderError } from "commander";
+import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderrLine(line: string): void;
+}
+
+export const processIo: CliIo = {
+  stdout: (t) => {
+    process.stdout.write(t);
+  },
+  stderrLine: (l) => {
+    process.stderr.write(l + "\n");
+  },
+};
+
+/** Maps an error to one stderr line and an exit status (cluster.md §9.10, spec decision 9). */
+export function reportError(e: unknown, io: CliIo): number {
+  if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
+  if (e instanceof UserError) {
+    io.stderrLine(`error: ${e.message}`);
+    return 1;
+  }
+  if (e instanceof ConstructionError) {
+    io.stderrLine(`panic: ${e.message}`);
+    return 2;
+  }
+  if (e instanceof InvariantError) {
+    io.stderrLine(`internal error: simulator invariant broken: ${e.message}`);
+    return 2;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  io.stderrLine(`internal error: ${msg.split("\n")[0]}`);
+  if (process.env["BLIS_DEBUG"] && e instanceof Error && e.stack) io.stderrLine(e.stack);
+  return 2;
+}

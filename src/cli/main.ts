@@ -1,0 +1,30 @@
+import { Command } from "commander";
+import { registerRunCommand } from "./runCommand.js";
+import { registerWorkloadCommands } from "./workloadCommands.js";
+import { processIo, reportError, type CliIo } from "./io.js";
+import { Logger } from "../util/log.js";
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("blis")
+    .description("Fast, deterministic discrete-event simulator of LLM inference serving (BLIS-compatible)")
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout(s),
+      writeErr: (s) => io.stderrLine(s.replace(/\n$/, "")),
+    });
+  registerRunCommand(program, io);
+  registerWorkloadCommands(program, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) });
+  return program;
+}
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+

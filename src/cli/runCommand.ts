@@ -1,0 +1,59 @@
+import { Command, Option } from "commander";
+import { RUN_FLAGS, type FlagDef } from "./runFlags.js";
+import { flagParser } from "./parseFlagValue.js";
+import { simulate } from "../sim/simulate.js";
+import type { RunInput } from "../config/runOptions.js";
+import { Logger, parseLogLevel } from "../util/log.js";
+import { UserError } from "../util/errors.js";
+import { renderStdout } from "../sim/renderStdout.js";
+import { goJson } from "../metrics/format.js";
+import { writeFileAtomic } from "../util/atomicWrite.js";
+import type { CliIo } from "./io.js";
+
+function optionFor(f: FlagDef): Option {
+  const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
+  const help = f.def !== "" && f.type !== "strings" ? `${f.help} (default ${f.def})` : f.help;
+  const o = new Option(f.flag + value, help).argParser(flagParser(f.type, f.flag));
+  if (f.type === "bool") o.preset("true");
+  return o;
+}
+
+/** Adds `blis run` with every simulation flag. */
+export function registerRunCommand(program: Command, io: CliIo): void {
+  const cmd = program
+    .command("run")
+    .description("run a simulation and print its metrics")
+    .addHelpText(
+      "after",
+      "\nTimes are in ticks (1 tick = 1 µs). Metrics go to stdout, logs to stderr.\n" +
+        "Example: blis run --model meta-llama/llama-3.1-8b-instruct --rate 10 --num-requests 200",
+    );
+  for (const f of RUN_FLAGS) cmd.addOption(optionFor(f));
+  cmd.action(async (opts: Record<string, unknown>) => {
+    const input: Record<string, unknown> = {};
+    for (const f of RUN_FLAGS) {
+      if (opts[f.key] === undefined) continue;
+      input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
+    }
+    await runCli(input as RunInput, io);
+  });
+}
+
+export async function runCli(input: RunInput, io: CliIo): Promise<void> {
+  const level = parseLogLevel(input.log ?? "warn");
+  if (level === null) throw new UserError(`Invalid log level: ${input.log}`);
+  const logger = new Logger(level, io.stderrLine);
+  const res = await simulate(input, { logger });
+  const out = renderStdout(res);
+  io.stdout(out.head);
+  if (res.options.resultsPath !== "") {
+    try {
+      writeFileAtomic(res.options.resultsPath, goJson(res.resultsObject()));
+      logger.info(`Metrics written to: ${res.options.resultsPath}`);
+    } catch (e) {
+      logger.error(`writing results file ${res.options.resultsPath}: ${(e as Error).message}`);
+    }
+  }
+  if (out.fitnessError !== null) throw out.fitnessError;
+  io.stdout(out.tail);
+}

@@ -1,0 +1,86 @@
+import type { RunOptions } from "../config/runOptions.js";
+
+export type FlagType = "string" | "int" | "int64" | "float" | "floats" | "bool" | "strings";
+
+export interface FlagDef {
+  key: keyof RunOptions;
+  flag: string;
+  type: FlagType;
+  def: string;
+  help: string;
+  group: "model" | "workload" | "engine" | "kv" | "cluster" | "policy" | "output" | "extension";
+}
+
+/** Every `blis run` flag (cluster.md §10.2 and §10.5, plus this simulator's own). */
+export const RUN_FLAGS: FlagDef[] = [
+  { key: "model", flag: "--model", type: "string", def: "", group: "model", help: "model name (required); lower-cased before use" },
+  { key: "hardware", flag: "--hardware", type: "string", def: "", group: "model", help: "GPU type (default from the defaults file)" },
+  { key: "tp", flag: "--tp", type: "int", def: "0", group: "model", help: "tensor parallelism (default from the defaults file)" },
+  { key: "vllmVersion", flag: "--vllm-version", type: "string", def: "", group: "model", help: "vLLM version of the trained coefficients (default from the defaults file)" },
+  { key: "roofline", flag: "--roofline", type: "bool", def: "false", group: "model", help: "analytical roofline step times; requires --hardware and --tp > 0" },
+  { key: "modelConfigFolder", flag: "--model-config-folder", type: "string", def: "", group: "model", help: "folder with a HuggingFace config.json (roofline)" },
+  { key: "hardwareConfig", flag: "--hardware-config", type: "string", def: "", group: "model", help: "hardware JSON path (roofline; default: bundled hardware_config.json)" },
+  { key: "defaultsFilepath", flag: "--defaults-filepath", type: "string", def: "bundled data/defaults.yaml", group: "model", help: "model registry, presets and trained coefficients" },
+  { key: "alphaCoeffs", flag: "--alpha-coeffs", type: "floats", def: "0,0,0", group: "model", help: "alpha0,alpha1,alpha2: queueing (ticks, ticks/prompt token) and output-processing (ticks) terms; three values required" },
+  { key: "betaCoeffs", flag: "--beta-coeffs", type: "floats", def: "0,0,0", group: "model", help: "beta0,beta1,beta2: step time = beta0 + beta1*prefill tokens + beta2*decode tokens (ticks)" },
+  { key: "seed", flag: "--seed", type: "int64", def: "42", group: "workload", help: "random seed (overrides a workload spec's seed when given)" },
+  { key: "horizon", flag: "--horizon", type: "int64", def: "9223372036854775807", group: "workload", help: "stop after the first event beyond this tick (1 tick = 1 µs)" },
+  { key: "workload", flag: "--workload", type: "string", def: "distribution", group: "workload", help: "distribution, traces, or a preset name (chatbot, contentgen, summarization, multidoc)" },
+  { key: "workloadSpec", flag: "--workload-spec", type: "string", def: "", group: "workload", help: "workload-spec v2 YAML file; overrides --workload" },
+  { key: "workloadTracesFilepath", flag: "--workload-traces-filepath", type: "string", def: "", group: "workload", help: "CSV trace for --workload traces (converted to average rate and lengths)" },
+  { key: "replayTrace", flag: "--replay-trace", type: "string", def: "", group: "workload", help: "replay a trace v2 (header YAML) request by request; overrides the other workload flags" },
+  { key: "replayTraceData", flag: "--replay-trace-data", type: "string", def: "", group: "workload", help: "data CSV of the --replay-trace (default: the header path with .csv)" },
+  { key: "rate", flag: "--rate", type: "float", def: "1.0", group: "workload", help: "arrival rate, requests/s (distribution mode and presets)" },
+  { key: "numRequests", flag: "--num-requests", type: "int", def: "100", group: "workload", help: "number of requests" },
+  { key: "prefixTokens", flag: "--prefix-tokens", type: "int", def: "0", group: "workload", help: "shared prefix length" },
+  { key: "promptTokens", flag: "--prompt-tokens", type: "int", def: "512", group: "workload", help: "mean prompt length" },
+  { key: "promptTokensStdev", flag: "--prompt-tokens-stdev", type: "int", def: "256", group: "workload", help: "prompt standard deviation (must lie within [min, max], as in BLIS)" },
+  { key: "promptTokensMin", flag: "--prompt-tokens-min", type: "int", def: "2", group: "workload", help: "prompt minimum" },
+  { key: "promptTokensMax", flag: "--prompt-tokens-max", type: "int", def: "7000", group: "workload", help: "prompt maximum" },
+  { key: "outputTokens", flag: "--output-tokens", type: "int", def: "512", group: "workload", help: "mean output length" },
+  { key: "outputTokensStdev", flag: "--output-tokens-stdev", type: "int", def: "256", group: "workload", help: "output standard deviation (must lie within [min, max])" },
+  { key: "outputTokensMin", flag: "--output-tokens-min", type: "int", def: "2", group: "workload", help: "output minimum" },
+  { key: "outputTokensMax", flag: "--output-tokens-max", type: "int", def: "7000", group: "workload", help: "output maximum" },
+  { key: "totalKvBlocks", flag: "--total-kv-blocks", type: "int64", def: "1000000", group: "kv", help: "GPU KV blocks per instance (replaced by the trained value unless given)" },
+  { key: "blockSizeInTokens", flag: "--block-size-in-tokens", type: "int64", def: "16", group: "kv", help: "tokens per KV block" },
+  { key: "maxNumRunningReqs", flag: "--max-num-running-reqs", type: "int64", def: "256", group: "engine", help: "maximum running batch size" },
+  { key: "maxNumScheduledTokens", flag: "--max-num-scheduled-tokens", type: "int64", def: "2048", group: "engine", help: "token budget per step" },
+  { key: "longPrefillTokenThreshold", flag: "--long-prefill-token-threshold", type: "int64", def: "0", group: "engine", help: "chunked-prefill cap per request per step; 0 = no chunking" },
+  { key: "maxModelLen", flag: "--max-model-len", type: "int", def: "2048", group: "engine", help: "accepted and ignored (as in BLIS)" },
+  { key: "kvCpuBlocks", flag: "--kv-cpu-blocks", type: "int64", def: "0", group: "kv", help: "CPU-tier KV blocks; 0 = single tier" },
+  { key: "kvOffloadThreshold", flag: "--kv-offload-threshold", type: "float", def: "0.9", group: "kv", help: "GPU utilization above which freed cached blocks move to the CPU tier" },
+  { key: "kvTransferBandwidth", flag: "--kv-transfer-bandwidth", type: "float", def: "100.0", group: "kv", help: "CPU→GPU reload bandwidth; each block costs ceil(block size / this) ticks (tokens per tick, despite BLIS's 'blocks per tick')" },
+  { key: "kvTransferBaseLatency", flag: "--kv-transfer-base-latency", type: "int64", def: "0", group: "kv", help: "fixed ticks per reloaded block" },
+  { key: "numInstances", flag: "--num-instances", type: "int", def: "1", group: "cluster", help: "instances in the cluster" },
+  { key: "admissionPolicy", flag: "--admission-policy", type: "string", def: "always-admit", group: "policy", help: "always-admit, token-bucket, reject-all, slo-gated" },
+  { key: "admissionLatency", flag: "--admission-latency", type: "int64", def: "0", group: "cluster", help: "ticks from arrival to the admission decision" },
+  { key: "routingLatency", flag: "--routing-latency", type: "int64", def: "0", group: "cluster", help: "ticks from admission to the routing decision" },
+  { key: "tokenBucketCapacity", flag: "--token-bucket-capacity", type: "float", def: "10000", group: "policy", help: "token-bucket capacity (prompt tokens)" },
+  { key: "tokenBucketRefillRate", flag: "--token-bucket-refill-rate", type: "float", def: "1000", group: "policy", help: "token-bucket refill, tokens per simulated second" },
+  { key: "routingPolicy", flag: "--routing-policy", type: "string", def: "round-robin", group: "policy", help: "round-robin, least-loaded, always-busiest, weighted" },
+  { key: "routingScorers", flag: "--routing-scorers", type: "string", def: "", group: "policy", help: 'weighted routing scorers "name:weight,..." (default prefix-affinity:3,queue-depth:2,kv-utilization:2)' },
+  { key: "priorityPolicy", flag: "--priority-policy", type: "string", def: "constant", group: "policy", help: "constant, slo-based, inverted-slo, slo-tiered, slo-class" },
+  { key: "scheduler", flag: "--scheduler", type: "string", def: "fcfs", group: "policy", help: "fcfs, priority-fcfs, sjf, reverse-priority" },
+  { key: "policyConfig", flag: "--policy-config", type: "string", def: "", group: "policy", help: "policy bundle YAML; explicit flags win over its values" },
+  { key: "snapshotRefreshInterval", flag: "--snapshot-refresh-interval", type: "int64", def: "0", group: "cluster", help: "ticks between refreshes of instance-reported routing signals; 0 = always fresh" },
+  { key: "traceLevel", flag: "--trace-level", type: "string", def: "none", group: "output", help: "none or decisions" },
+  { key: "counterfactualK", flag: "--counterfactual-k", type: "int", def: "0", group: "output", help: "candidates kept per routing decision for regret (needs --trace-level decisions)" },
+  { key: "summarizeTrace", flag: "--summarize-trace", type: "bool", def: "false", group: "output", help: "print the decision-trace summary" },
+  { key: "fitnessWeights", flag: "--fitness-weights", type: "string", def: "", group: "output", help: '"key:weight,..." over throughput, tokens_per_sec, p99_ttft, p50_ttft, mean_ttft, p99_e2e, p50_e2e, mean_e2e' },
+  { key: "log", flag: "--log", type: "string", def: "warn", group: "output", help: "stderr log level: trace, debug, info, warn, error, fatal, panic" },
+  { key: "resultsPath", flag: "--results-path", type: "string", def: "", group: "output", help: "write the cluster metrics and per-request records (JSON) here" },
+  { key: "admissionLoadThreshold", flag: "--admission-load-threshold", type: "float", def: "50", group: "extension", help: "slo-gated: mean effective load above which sheddable requests are rejected" },
+  { key: "sloCacheWeights", flag: "--slo-cache-weights", type: "string", def: "critical:0.25,standard:0.5,sheddable:0.75", group: "extension", help: "slo-priority scorer: per-tier weight of prefix affinity vs load, each in [0, 1]" },
+  { key: "sloBaseCritical", flag: "--slo-base-critical", type: "float", def: "10", group: "extension", help: "slo-tiered/slo-class base score of critical requests" },
+  { key: "sloBaseStandard", flag: "--slo-base-standard", type: "float", def: "5", group: "extension", help: "base score of standard (and unlabeled) requests" },
+  { key: "sloBaseSheddable", flag: "--slo-base-sheddable", type: "float", def: "1", group: "extension", help: "base score of sheddable, batch and background requests" },
+  { key: "sloAgeWeight", flag: "--slo-age-weight", type: "float", def: "0.00001", group: "extension", help: "slo-tiered urgency per tick waited past the tier threshold" },
+  { key: "sloThresholdCritical", flag: "--slo-threshold-critical", type: "int64", def: "0", group: "extension", help: "slo-tiered grace ticks before urgency grows (critical)" },
+  { key: "sloThresholdStandard", flag: "--slo-threshold-standard", type: "int64", def: "100000", group: "extension", help: "grace ticks (standard)" },
+  { key: "sloThresholdSheddable", flag: "--slo-threshold-sheddable", type: "int64", def: "100000", group: "extension", help: "grace ticks (sheddable)" },
+  { key: "priorityBridge", flag: "--priority-bridge", type: "string", def: "none", group: "extension", help: "router priority hint from the SLO tier: none, hint, floor" },
+  { key: "sloPrefillThresholds", flag: "--slo-prefill-thresholds", type: "string", def: "", group: "extension", help: 'per-class chunking thresholds "class:tokens,..." (classes critical, standard, sheddable, batch, background, default)' },
+  { key: "preemptionPolicy", flag: "--preemption-policy", type: "string", def: "tail", group: "extension", help: "preemption victim: tail (BLIS) or slo-aware" },
+  { key: "printFairness", flag: "--print-fairness", type: "bool", def: "false", group: "extension", help: "print Jain fairness over tenants" },
+  { key: "plugin", flag: "--plugin", type: "strings", def: "", group: "extension", help: "ES module adding policies or scorers (repeatable)" },
+];

@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { UserError } from "../util/errors.js";
+
+const DefaultEntry = z.strictObject({
+  GPU: z.string(),
+  tensor_parallelism: z.number().int(),
+  vllm_version: z.string(),
+  hf_repo: z.string().optional(),
+});
+
+const ModelEntry = z.strictObject({
+  id: z.string(),
+  GPU: z.string(),
+  tensor_parallelism: z.number().int(),
+  vllm_version: z.string(),
+  alpha_coeffs: z.array(z.number()),
+  beta_coeffs: z.array(z.number()),
+  total_kv_blocks: z.number().int(),
+  best_loss: z.number().optional(),
+});
+
+const PresetEntry = z.strictObject({
+  prefix_tokens: z.number().int().optional(),
+  prompt_tokens: z.number().int().optional(),
+  prompt_tokens_stdev: z.number().int().optional(),
+  prompt_tokens_min: z.number().int().optional(),
+  prompt_tokens_max: z.number().int().optional(),
+  output_tokens: z.number().int().optional(),
+  output_tokens_stdev: z.number().int().optional(),
+  output_tokens_min: z.number().int().optional(),
+  output_tokens_max: z.number().int().optional(),
+});
+
+export const DefaultsFileSchema = z.strictObject({
+  defaults: z.record(z.string(), DefaultEntry).optional(),
+  models: z.array(ModelEntry).optional(),
+  workloads: z.record(z.string(), PresetEntry).optional(),
+  version: z.union([z.string(), z.number()]).optional(),
+});
+
+export type DefaultsFile = z.infer<typeof DefaultsFileSchema>;
+export type PresetSpec = z.infer<typeof PresetEntry>;
+export type ModelCoefficients = z.infer<typeof ModelEntry>;
+
+const cache = new Map<string, DefaultsFile>();
+
+/** Reads and strictly decodes a defaults file (engine.md §9.1). */
+export function loadDefaultsFile(file: string): DefaultsFile {
+  const hit = cache.get(file);
+  if (hit) return hit;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UserError(`Failed to read defaults file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  const doc = parseDocument(text, { uniqueKeys: false });
+  if (doc.errors.length > 0) {
+    throw new UserError(`Failed to parse defaults YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
+  }
+  const parsed = DefaultsFileSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.join(".");
+    const what = issue.code === "unrecognized_keys" ? `unknown field ${JSON.stringify(issue.keys[0])}` : issue.message;
+    throw new UserError(`Failed to parse defaults YAML: ${where ? where + ": " : ""}${what}`);
+  }
+  cache.set(file, parsed.data);
+  return parsed.data;
+}
+
+/** First `models` entry matching (id, GPU, TP, vLLM version) exactly (engine.md §9.2 step 3). */
+export function lookupCoefficients(
+  d: DefaultsFile,
+  model: string,
+  gpu: string,
+  tp: number,
+  vllmVersion: string,
+): ModelCoefficients | undefined {
+  return (d.models ?? []).find(
+    (m) => m.id === model && m.GPU === gpu && m.tensor_parallelism === tp && m.vllm_version === vllmVersion,
+  );
+}

@@ -1,0 +1,136 @@
+import fs from "node:fs";
+import path from "node:path";
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import { loadDefaultsFile, lookupCoefficients, type DefaultsFile } from "./defaultsFile.js";
+
+export interface LatencyInputs {
+  model: string;
+  hardware: string;
+  tp: number;
+  vllmVersion: string;
+  roofline: boolean;
+  modelConfigFolder: string;
+  hardwareConfig: string;
+  defaultsFilepath: string;
+  alpha: number[];
+  beta: number[];
+  totalKvBlocks: number;
+  totalKvBlocksExplicit: boolean;
+}
+
+/** Outcome of latency-model resolution (cluster.md §10.4, engine.md §9). */
+export interface LatencyResolution {
+  roofline: boolean;
+  alpha: number[];
+  beta: number[];
+  totalKvBlocks: number;
+  hardware: string;
+  tp: number;
+  vllmVersion: string;
+  /** Set when roofline is active: explicit folder or "" to use the bundled/hub lookup. */
+  modelConfigFolder: string;
+  hardwareConfig: string;
+  /** Directory of the defaults file (where model_configs/ and hardware_config.json are looked for). */
+  defaultsDir: string;
+  hfRepo: string;
+}
+
+const allZero = (xs: readonly number[]): boolean => xs.every((x) => x === 0);
+
+export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResolution {
+  const r: LatencyResolution = {
+    roofline: inp.roofline,
+    alpha: [...inp.alpha],
+    beta: [...inp.beta],
+    totalKvBlocks: inp.totalKvBlocks,
+    hardware: inp.hardware,
+    tp: inp.tp,
+    vllmVersion: inp.vllmVersion,
+    modelConfigFolder: inp.modelConfigFolder,
+    hardwareConfig: inp.hardwareConfig,
+    defaultsDir: path.dirname(inp.defaultsFilepath),
+    hfRepo: "",
+  };
+  const model = inp.model;
+  const defaultsExists = fs.existsSync(inp.defaultsFilepath);
+
+  // 1. Explicit roofline.
+  if (r.roofline) {
+    if (r.hardware === "") throw new UserError("--roofline requires --hardware (GPU type)");
+    if (r.tp <= 0) throw new UserError("--roofline requires --tp > 0");
+    if (!allZero(r.beta)) log.warn("--roofline: beta coefficients are ignored (the roofline model computes step times)");
+    if (r.hardwareConfig === "") r.hardwareConfig = path.join(r.defaultsDir, "hardware_config.json");
+    if (defaultsExists) {
+      const d = loadDefaultsFile(inp.defaultsFilepath);
+      const def = d.defaults?.[model];
+      r.hfRepo = def?.hf_repo ?? "";
+      if (r.vllmVersion === "" && def) r.vllmVersion = def.vllm_version;
+      const hit = lookupCoefficients(d, model, r.hardware, r.tp, r.vllmVersion);
+      if (hit && allZero(r.alpha)) r.alpha = [...hit.alpha_coeffs];
+      if (!inp.totalKvBlocksExplicit) {
+        if (hit && hit.total_kv_blocks > 0) r.totalKvBlocks = hit.total_kv_blocks;
+        else log.warn(`no trained KV block count for ${model} on ${r.hardware} TP ${r.tp}; using ${r.totalKvBlocks}`);
+      }
+      if (allZero(r.alpha)) log.warn("alpha coefficients are all zero: queueing and output-processing overheads are 0");
+    } else {
+      log.warn(`defaults file ${inp.defaultsFilepath} not found; roofline runs without trained alpha coefficients`);
+    }
+    return r;
+  }
+
+  // 2. Blackbox lookup in defaults.yaml.
+  if (allZero(r.alpha) && allZero(r.beta) && r.modelConfigFolder === "" && r.hardwareConfig === "") {
+    const d: DefaultsFile = loadDefaultsFile(inp.defaultsFilepath);
+    const def = d.defaults?.[model];
+    if (def) {
+      if (r.tp === 0) {
+        r.tp = def.tensor_parallelism;
+        log.warn(`Using default tensor parallelism ${r.tp} for ${model}`);
+      }
+      if (r.hardware === "") {
+        r.hardware = def.GPU;
+        log.warn(`Using default GPU ${r.hardware} for ${model}`);
+      }
+      if (r.vllmVersion === "") {
+        r.vllmVersion = def.vllm_version;
+        log.warn(`Using default vLLM version ${r.vllmVersion} for ${model}`);
+      }
+    }
+    const hit = lookupCoefficients(d, model, r.hardware, r.tp, r.vllmVersion);
+    if (hit) {
+      r.alpha = [...hit.alpha_coeffs];
+      r.beta = [...hit.beta_coeffs];
+      if (!inp.totalKvBlocksExplicit) r.totalKvBlocks = hit.total_kv_blocks;
+    } else {
+      r.alpha = [];
+      r.beta = [];
+      if (!inp.totalKvBlocksExplicit) r.totalKvBlocks = 0;
+    }
+  }
+
+  // 3. Implicit roofline when no coefficients are known.
+  if (allZero(r.alpha) && allZero(r.beta)) {
+    log.warn(`No trained coefficients for model=${model}; trying roofline approach`);
+    if (r.modelConfigFolder !== "" && r.hardwareConfig !== "" && r.hardware !== "" && r.tp > 0) {
+      r.roofline = true;
+      // Compat (Q20): implicit roofline keeps zero alpha and the flag's block count.
+      if (r.alpha.length === 0) r.alpha = [0, 0, 0];
+      return r;
+    }
+    if (r.modelConfigFolder === "") {
+      throw new UserError(
+        `Please provide model config folder containing config.json for model=${model} ` +
+          `(no trained coefficients for this model/GPU/TP in the defaults file; use --model-config-folder with --hardware and --tp, or --alpha-coeffs/--beta-coeffs)`,
+      );
+    }
+    if (r.hardwareConfig === "") {
+      throw new UserError(`Please provide hardware config path (--hardware-config) for model=${model}`);
+    }
+    // Compat (Q20/Q21): both paths but no GPU or TP: an all-zero blackbox model.
+    log.warn("roofline needs --hardware and --tp > 0; running with an all-zero latency model");
+    if (r.alpha.length === 0) r.alpha = [0, 0, 0];
+    if (r.beta.length === 0) r.beta = [0, 0, 0];
+  }
+  return r;
+}

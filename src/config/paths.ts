@@ -1,0 +1,9 @@
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+/** Package root (this file lives at dist/src/config/paths.js once built). */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** The bundled data folder: defaults.yaml, hardware_config.json, model_configs/. */
+export const BUNDLED_DATA_DIR = path.join(PACKAGE_ROOT, "data");
+export const BUNDLED_DEFAULTS = path.join(BUNDLED_DATA_DIR, "defaults.yaml");

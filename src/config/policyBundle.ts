@@ -1,0 +1,137 @@
+import fs from "node:fs";
+import { parseDocument, LineCounter } from "yaml";
+import { z } from "zod";
+import { UserError } from "../util/errors.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { scorers } from "../cluster/scorers/scorer.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+
+const TierMap = z.record(z.string(), z.number());
+
+export const PolicyBundleSchema = z.strictObject({
+  admission: z
+    .strictObject({
+      policy: z.string().optional(),
+      token_bucket_capacity: z.number().optional(),
+      token_bucket_refill_rate: z.number().optional(),
+      load_threshold: z.number().optional(),
+    })
+    .optional(),
+  routing: z
+    .strictObject({
+      policy: z.string().optional(),
+      scorers: z.array(z.strictObject({ name: z.string(), weight: z.number() })).optional(),
+      slo_cache_weights: TierMap.optional(),
+    })
+    .optional(),
+  priority: z
+    .strictObject({
+      policy: z.string().optional(),
+      base_scores: TierMap.optional(),
+      age_weight: z.number().optional(),
+      urgency_thresholds_us: TierMap.optional(),
+      bridge: z.string().optional(),
+    })
+    .optional(),
+  scheduler: z.string().optional(),
+  slo_prefill_thresholds: TierMap.optional(),
+  preemption: z.string().optional(),
+});
+
+export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;
+
+/** Loads, strictly decodes and validates a policy bundle (cluster.md §6.2). */
+export function loadPolicyBundle(file: string): PolicyBundle {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UserError(
+      `Failed to load policy config: reading policy config: open ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : String(e)}`,
+    );
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new UserError(`Failed to load policy config: parsing policy config: ${e.message.split("\n")[0]}`);
+  }
+  if (doc.contents === null) throw new UserError("Failed to load policy config: parsing policy config: EOF");
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw new UserError(`Failed to load policy config: parsing policy config: ${(e as Error).message}`);
+  }
+  const parsed = PolicyBundleSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const keyPath = [...issue.path, ...(issue.code === "unrecognized_keys" ? [issue.keys[0]!] : [])];
+    const where = locate(doc, lc, keyPath);
+    const what =
+      issue.code === "unrecognized_keys" ? `unknown field "${issue.keys[0]}"` : `${issue.path.join(".")}: ${issue.message}`;
+    throw new UserError(`Failed to load policy config: parsing policy config: ${what}${where}`);
+  }
+  validateBundle(parsed.data);
+  return parsed.data;
+}
+
+function locate(doc: ReturnType<typeof parseDocument>, lc: LineCounter, keyPath: PropertyKey[]): string {
+  try {
+    const node = doc.getIn(keyPath.map((k) => (typeof k === "symbol" ? String(k) : k)), true) as
+      | { range?: [number, number, number] }
+      | undefined;
+    const parent = keyPath.length > 1 ? (doc.getIn(keyPath.slice(0, -1) as (string | number)[], true) as unknown) : doc.contents;
+    let offset = node?.range?.[0];
+    if (offset === undefined && parent && typeof parent === "object" && "items" in parent) {
+      const items = (parent as { items: { key?: { value?: unknown; range?: [number, number, number] } }[] }).items;
+      const last = keyPath[keyPath.length - 1];
+      const item = items.find((it) => it.key?.value === last);
+      offset = item?.key?.range?.[0];
+    }
+    if (offset === undefined) return "";
+    const p = lc.linePos(offset);
+    return ` (line ${p.line}, column ${p.col})`;
+  } catch {
+    return "";
+  }
+}
+
+function checkName(kind: string, name: string | undefined, valid: string[]): void {
+  if (name === undefined || name === "") return;
+  if (!valid.includes(name)) {
+    throw new UserError(`Invalid policy config: unknown ${kind} "${name}"; valid options: ${valid.join(", ")}`);
+  }
+}
+
+function validateBundle(b: PolicyBundle): void {
+  checkName("admission policy", b.admission?.policy, admissionPolicies.names());
+  checkName("routing policy", b.routing?.policy, routingPolicies.names());
+  checkName("priority policy", b.priority?.policy, priorityPolicies.names());
+  checkName("scheduler", b.scheduler, schedulers.names());
+  for (const key of ["token_bucket_capacity", "token_bucket_refill_rate"] as const) {
+    const v = b.admission?.[key];
+    if (v === undefined) continue;
+    if (!Number.isFinite(v)) throw new UserError(`Invalid policy config: ${key} must be a finite number`);
+    if (v < 0) throw new UserError(`Invalid policy config: ${key} must be non-negative`);
+  }
+  const seen = new Set<string>();
+  (b.routing?.scorers ?? []).forEach((s, k) => {
+    if (!scorers.has(s.name)) {
+      throw new UserError(
+        `Invalid policy config: routing scorer[${k}]: unknown scorer "${s.name}"; valid: ${scorers.names().join(", ")}`,
+      );
+    }
+    if (seen.has(s.name)) {
+      throw new UserError(`Invalid policy config: routing scorer[${k}]: duplicate scorer "${s.name}"`);
+    }
+    seen.add(s.name);
+    if (!Number.isFinite(s.weight) || s.weight <= 0) {
+      throw new UserError(
+        `Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`,
+      );
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import { scorers } from "../cluster/scorers/scorer.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import type { Registry } from "../util/registry.js";
+import type { PluginApi, PluginModule } from "./types.js";
+import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
+
+const loaded = new Set<string>();
+
+/** Imports each plugin module once per process and lets it register its policies. */
+export async function loadPlugins(files: readonly string[], log: Logger, options: Record<string, Record<string, string>> = {}): Promise<void> {
+  for (const file of files) {
+    const abs = path.resolve(file);
+    if (loaded.has(abs)) continue;
+    let mod: Partial<PluginModule> & { default?: Partial<PluginModule> };
+    try {
+      mod = (await import(pathToFileURL(abs).href)) as typeof mod;
+    } catch (e) {
+      throw new UserError(`--plugin ${file}: cannot load module: ${firstLine(e)}`);
+    }
+    const register = mod.register ?? mod.default?.register;
+    if (typeof register !== "function") {
+      throw new UserError(`--plugin ${file}: module must export a register(api) function`);
+    }
+    const pluginName = mod.name ?? mod.default?.name ?? path.basename(file);
+    const add = <F>(reg: Registry<F>, kind: string, name: string, factory: F): void => {
+      if (typeof name !== "string" || name === "") throw new UserError(`plugin ${pluginName}: ${kind} name must be a non-empty string`);
+      if (typeof factory !== "function") throw new UserError(`plugin ${pluginName}: ${kind} "${name}" factory must be a function`);
+      if (reg.has(name)) throw new UserError(`plugin ${pluginName}: ${kind} "${name}" is already registered`);
+      reg.register(name, factory);
+    };
+    const api: PluginApi = {
+      options: options[pluginName] ?? {},
+      registerScorer: (n, f) => add(scorers, "scorer", n, guardScorer(pluginName, n, f)),
+      registerAdmissionPolicy: (n, f) => add(admissionPolicies, "admission policy", n, guardAdmission(pluginName, n, f)),
+      registerPriorityPolicy: (n, f) => add(priorityPolicies, "priority policy", n, guardPriority(pluginName, n, f)),
+      registerScheduler: (n, f) => add(schedulers, "scheduler", n, guardScheduler(pluginName, n, f)),
+      registerRoutingPolicy: (n, f) => add(routingPolicies, "routing policy", n, guardRouting(pluginName, n, f)),
+    };
+    try {
+      await register(api);
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw new UserError(`plugin ${pluginName}: register() failed: ${firstLine(e)}`);
+    }
+    loaded.add(abs);
+    log.info(`Loaded plugin ${pluginName} from ${file}`);
+  }
+}
+
+export function firstLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split("\n")[0]!;
+}

@@ -1,0 +1,97 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { KvStore } from "../../src/kv/kvStore.js";
+import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
+import { blockHashChain } from "../../src/kv/hash.js";
+import { Request } from "../../src/instance/request.js";
+import { makeRequest } from "../../src/workload/request.js";
+
+function mk(id: string, input: number[], output: number[], bs: number): Request {
+  return new Request(makeRequest(id, 0, input, output), 0, bs);
+}
+const range = (a: number, n: number): number[] => Array.from({ length: n }, (_, i) => a + i);
+
+test("block hashes identify whole prefixes: equal iff the sequences up to the block end are equal", () => {
+  const a = blockHashChain(Int32Array.from(range(0, 48)), 48, 16);
+  const b = blockHashChain(Int32Array.from([...range(0, 32), ...range(100, 16)]), 48, 16);
+  const c = blockHashChain(Int32Array.from([...range(0, 16), 999, ...range(17, 31)]), 48, 16);
+  assert.equal(a[0], b[0]);
+  assert.equal(a[1], b[1]);
+  assert.notEqual(a[2], b[2]);
+  assert.equal(a[0], c[0]);
+  assert.notEqual(a[1], c[1]);
+  assert.notEqual(a[2], c[2], "a difference in an earlier block changes every later hash");
+});
+
+test("prefix lookup, reference counts and LRU reuse of freed cached blocks", () => {
+  const kv = new KvStore(6, 4);
+  const x = mk("x", range(1, 8), [50, 51], 4);
+  assert.equal(kv.cachedPrefix(x), 0);
+  assert.ok(kv.allocate(x, 0, 8, 0));
+  assert.equal(kv.used, 2);
+  assert.equal(kv.misses, 2);
+  // An identical prompt finds both full blocks, shared by reference.
+  const y = mk("y", range(1, 8), [60], 4);
+  y.pi = 0;
+  const n = kv.cachedPrefix(y);
+  assert.equal(n, 2);
+  assert.ok(kv.allocate(y, 8, 8, n) || true);
+  kv.release(x);
+  assert.equal(kv.used, 0, "released blocks are free but keep their content");
+  assert.equal(kv.cachedPrefix(y), 2, "freed blocks still match as a cached prefix");
+  // Freed blocks go to the tail: fresh allocations take untouched blocks first.
+  const z = mk("z", range(200, 16), [], 4);
+  assert.ok(kv.allocate(z, 0, 16, 0));
+  assert.equal(kv.cachedPrefix(y), 2, "4 fresh blocks came from the untouched ones");
+  const w = mk("w", range(300, 4), [], 4);
+  assert.ok(kv.allocate(w, 0, 4, 0));
+  // The LRU victim is x's last block (released first among x's blocks... released last-to-first).
+  assert.equal(kv.cachedPrefix(y), 1, "evicting the second cached block cuts the prefix at block 1");
+});
+
+test("a failed allocation rolls back only its own work and keeps earlier blocks", () => {
+  const kv = new KvStore(3, 4);
+  const p = mk("p", range(1, 4), range(10, 10), 4);
+  assert.ok(kv.allocate(p, 0, 4, 0));
+  p.pi = 4; // decoding
+  assert.ok(kv.allocate(p, 4, 5, 0));
+  const q = mk("q", range(20, 4), [], 4);
+  assert.ok(kv.allocate(q, 0, 4, 0));
+  assert.equal(kv.used, 3);
+  // p's decode block (holding 1 of 4) still has room; fill it, then the next block fails.
+  for (let pos = 5; pos < 8; pos++) assert.ok(kv.allocate(p, pos, pos + 1, 0));
+  assert.equal(kv.allocate(p, 8, 9, 0), false);
+  assert.equal(p.nBlocks, 2, "p keeps its blocks after the failure (BLIS would leak them)");
+  assert.equal(kv.used, 3);
+  kv.release(p);
+  assert.equal(kv.used, 1, "p's blocks are freed on release");
+});
+
+test("tiered store: offload after release, reload on failure, transfer latency by hand", () => {
+  // bs 16, bandwidth 10, base latency 100: each reloaded block costs 100 + ceil(16 / 10) = 102 ticks.
+  const kv = new TieredKvStore(4, 16, 10, 0.0, 10, 100);
+  const a = mk("a", range(1, 32), [], 16);
+  const b = mk("b", range(500, 16), [], 16);
+  assert.ok(kv.allocate(a, 0, 32, 0));
+  assert.ok(kv.allocate(b, 0, 16, 0));
+  kv.setClock(5000);
+  kv.release(a);
+  // used 1/4 > threshold 0: both of a's hashed blocks move to the CPU tier.
+  assert.equal(kv.offloadCount, 2);
+  assert.equal(kv.cpuUsed, 2);
+  assert.equal(kv.indexSize(), 1, "only b's block remains in the GPU prefix index");
+  // A request with a's 32 tokens plus 48 more needs 4 blocks > 3 free: the GPU allocation fails
+  // and both CPU entries are reloaded into free slots.
+  const c = mk("c", [...range(1, 32), ...range(900, 48)], [], 16);
+  kv.setClock(5500);
+  assert.equal(kv.allocate(c, 0, 80, 0), false);
+  assert.equal(kv.reloadCount, 2);
+  assert.equal(kv.pendingTransferLatency(), 204);
+  assert.equal(kv.thrashCount, 2, "reloaded within 1000 ticks of the offload");
+  assert.equal(kv.thrashingRate(), 1);
+  assert.equal(kv.cachedPrefix(c), 2, "the reloaded blocks are back in the GPU index");
+  assert.equal(kv.consumeTransferLatency(), 204);
+  assert.equal(kv.pendingTransferLatency(), 0);
+  // hits + cpu hits over everything: (0 + 2) / (0 + 2 + 3 misses + 0 cpu misses)
+  assert.equal(kv.cacheHitRate(), 2 / 5);
+});
