@@ -1,0 +1,118 @@
+import fs from "node:fs";
+import type { RunOptions } from "../config/runOptions.js";
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import {
+  ArrayRequestSource,
+  checkGenerationBound,
+  createRequestSource,
+  decodeWorkloadSpec,
+  loadTraceV2,
+  loadWorkloadSpec,
+  readPresetsFromDefaults,
+  specFromCsvTraceMode,
+  specFromDistribution,
+  specFromPreset,
+  traceReplaySource,
+  type RequestSource,
+  type WorkloadRequest,
+  type WorkloadSpec,
+} from "../workload/index.js";
+
+export interface ResolvedWorkload {
+  source: RequestSource;
+  /** Effective simulation horizon (a spec's horizon replaces the default). */
+  horizon: number;
+}
+
+const prefixed = (prefix: string, e: unknown): never => {
+  if (e instanceof UserError) throw new UserError(`${prefix}${e.message}`);
+  throw e;
+};
+
+/** Workload selection and generation for `run` (workload.md §1, cluster.md §10.3 step 4). */
+export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
+  const seed = BigInt.asIntN(64, BigInt(o.seed));
+  let horizon = o.horizon;
+
+  // Extension: request-by-request replay of a trace v2 (header YAML + data CSV).
+  if (o.replayTrace !== "") {
+    const dataPath = o.replayTraceData !== "" ? o.replayTraceData : o.replayTrace.replace(/\.ya?ml$/i, "") + ".csv";
+    if (!fs.existsSync(dataPath)) {
+      throw new UserError(`--replay-trace-data: trace data file ${dataPath} not found (give it with --replay-trace-data)`);
+    }
+    const trace = (() => {
+      try {
+        return loadTraceV2(o.replayTrace, dataPath);
+      } catch (e) {
+        return prefixed("Failed to load trace: ", e);
+      }
+    })();
+    const src = traceReplaySource(trace, seed);
+    const all: WorkloadRequest[] = [];
+    for (let r = src.next(); r !== null; r = src.next()) all.push(r);
+    // Trace rows need not be sorted; the cluster consumes arrivals in time order (stable).
+    all.sort((a, b) => a.arrival - b.arrival);
+    const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
+    return { source: new ArrayRequestSource(capped.filter((r) => r.arrival < horizon)), horizon };
+  }
+
+  let spec: WorkloadSpec;
+  let maxRequests: number;
+  if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") {
+    try {
+      spec =
+        o.workloadSpecObject !== undefined
+          ? decodeWorkloadSpec(o.workloadSpecObject, "parsing workload spec")
+          : loadWorkloadSpec(o.workloadSpec, { logger: log });
+    } catch (e) {
+      return prefixed("Failed to load workload spec: ", e);
+    }
+    if (explicit.has("seed")) {
+      log.info(`--seed ${seed} overrides the workload spec's seed ${spec.seed}`);
+      spec.seed = seed;
+    } else {
+      log.info(`using the workload spec's seed ${spec.seed}`);
+    }
+    if (spec.horizon > 0 && !explicit.has("horizon")) horizon = spec.horizon;
+    maxRequests = explicit.has("numRequests") ? o.numRequests : spec.num_requests;
+  } else if (o.workload === "traces") {
+    try {
+      spec = specFromCsvTraceMode(o.workloadTracesFilepath, horizon === Infinity ? 0 : horizon, seed, log);
+    } catch (e) {
+      if (o.workloadTracesFilepath === "") throw e;
+      return prefixed("Failed to load CSV trace: ", e);
+    }
+    maxRequests = explicit.has("numRequests") ? o.numRequests : spec.num_requests;
+  } else if (o.workload === "distribution" || o.workload === "") {
+    spec = specFromDistribution({
+      rate: o.rate,
+      numRequests: o.numRequests,
+      prefixTokens: o.prefixTokens,
+      promptTokens: o.promptTokens,
+      promptTokensStdev: o.promptTokensStdev,
+      promptTokensMin: o.promptTokensMin,
+      promptTokensMax: o.promptTokensMax,
+      outputTokens: o.outputTokens,
+      outputTokensStdev: o.outputTokensStdev,
+      outputTokensMin: o.outputTokensMin,
+      outputTokensMax: o.outputTokensMax,
+      seed,
+    });
+    maxRequests = o.numRequests;
+  } else {
+    if (!Number.isFinite(o.rate) || o.rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${o.rate}`);
+    const presets = readPresetsFromDefaults(o.defaultsFilepath);
+    spec = specFromPreset(o.workload, presets, o.rate, o.numRequests, seed);
+    maxRequests = o.numRequests;
+  }
+
+  checkGenerationBound(maxRequests, horizon);
+  let source: RequestSource;
+  try {
+    source = createRequestSource(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log });
+  } catch (e) {
+    return prefixed("Failed to generate workload: ", e);
+  }
+  return { source, horizon };
+}
