@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import path from "node:path";
+import { BUNDLED_DEFAULTS, BUNDLED_DEFAULTS_CACHE } from "./paths.js";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
@@ -50,6 +52,14 @@ const cache = new Map<string, DefaultsFile>();
 export function loadDefaultsFile(file: string): DefaultsFile {
   const hit = cache.get(file);
   if (hit) return hit;
+  const cached = readBuildCache(file);
+  if (cached !== undefined) {
+    const parsedCache = DefaultsFileSchema.safeParse(cached);
+    if (parsedCache.success) {
+      cache.set(file, parsedCache.data);
+      return parsedCache.data;
+    }
+  }
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -69,6 +79,21 @@ export function loadDefaultsFile(file: string): DefaultsFile {
   }
   cache.set(file, parsed.data);
   return parsed.data;
+}
+
+/** The build-time JSON copy of the bundled defaults file, if it is current (see scripts/). */
+function readBuildCache(file: string): unknown {
+  if (path.resolve(file) !== BUNDLED_DEFAULTS) return undefined;
+  try {
+    const c = JSON.parse(fs.readFileSync(BUNDLED_DEFAULTS_CACHE, "utf8")) as {
+      source: { size: number; mtimeMs: number };
+      data: unknown;
+    };
+    const st = fs.statSync(file);
+    return c.source.size === st.size && c.source.mtimeMs === st.mtimeMs ? c.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** First `models` entry matching (id, GPU, TP, vLLM version) exactly (engine.md §9.2 step 3). */

@@ -7,3 +7,5 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 /** The bundled data folder: defaults.yaml, hardware_config.json, model_configs/. */
 export const BUNDLED_DATA_DIR = path.join(PACKAGE_ROOT, "data");
 export const BUNDLED_DEFAULTS = path.join(BUNDLED_DATA_DIR, "defaults.yaml");
+/** JSON copy of the bundled defaults made at build time (scripts/buildDataCache.mjs). */
+export const BUNDLED_DEFAULTS_CACHE = path.join(PACKAGE_ROOT, "dist", "data", "defaults.json");

@@ -31,32 +31,33 @@ function splitmix64(state: { s: bigint }): bigint {
 }
 
 export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  /** xoshiro128** state words a, b, c, d (typed storage keeps them unboxed). */
+  private readonly s = new Int32Array(4);
 
   constructor(seed: bigint | number) {
     const st = { s: BigInt.asUintN(64, BigInt(seed)) };
     const x = splitmix64(st);
     const y = splitmix64(st);
-    this.a = Number(x & 0xffffffffn) | 0;
-    this.b = Number(x >> 32n) | 0;
-    this.c = Number(y & 0xffffffffn) | 0;
-    this.d = Number(y >> 32n) | 0;
-    if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
+    const s = this.s;
+    s[0] = Number(x & 0xffffffffn) | 0;
+    s[1] = Number(x >> 32n) | 0;
+    s[2] = Number(y & 0xffffffffn) | 0;
+    s[3] = Number(y >> 32n) | 0;
+    if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
   }
 
   /** Uniform 32-bit unsigned integer. */
   uint32(): number {
-    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
-    const t = this.b << 9;
-    this.c ^= this.a;
-    this.d ^= this.b;
-    this.b ^= this.c;
-    this.a ^= this.d;
-    this.c ^= t;
-    this.d = rotl(this.d, 11);
+    const s = this.s;
+    const a = s[0]!;
+    const b = s[1]!;
+    const c = s[2]! ^ a;
+    const d = s[3]! ^ b;
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    s[0] = a ^ d;
+    s[1] = b ^ c;
+    s[2] = c ^ (b << 9);
+    s[3] = rotl(d, 11);
     return result;
   }
 

@@ -154,6 +154,11 @@ export class Instance {
     const d = this.latency.stepTime(batch, n) + this.kv.consumeTransferLatency();
     const itlVal = d + this.alpha2;
     this.recordStep(stepIdx, itlVal);
+    // Completion is decided per request right after its update; updates never touch the KV
+    // store, so this equals running the completion pass after all updates (engine.md §4.5).
+    const remaining = this.scratchRemaining;
+    remaining.length = 0;
+    const a2 = this.alpha2;
     for (let i = 0; i < n; i++) {
       const r = batch[i]!;
       const L = r.inputLen;
@@ -166,20 +171,10 @@ export class Instance {
         r.itlCount++;
         if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
       }
-      if (r.pi === L) r.ttft = now + d + this.alpha2 - r.arrival;
-    }
-
-    // Completion pass (engine.md §4.5)
-    const remaining = this.scratchRemaining;
-    remaining.length = 0;
-    for (let i = 0; i < n; i++) {
-      const r = batch[i]!;
+      if (r.pi === L) r.ttft = now + d + a2 - r.arrival;
       const O = r.outputLen;
-      if (r.pi === r.inputLen + (O > 1 ? O : 1) - 1) {
-        this.completeRequest(r, now, d, stepIdx, itlVal);
-      } else {
-        remaining.push(r);
-      }
+      if (r.pi === L + (O > 1 ? O : 1) - 1) this.completeRequest(r, now, d, stepIdx, itlVal);
+      else remaining.push(r);
     }
 
     // Next-step scheduling (engine.md §4.6)
@@ -299,6 +294,7 @@ export class Instance {
     orig.length = running.length;
     for (let i = 0; i < running.length; i++) orig[i] = running[i]!;
 
+    const bs = this.cfg.blockSize;
     // Pass 1: requests already running. Requests evicted earlier in this pass are skipped: BLIS
     // still visits them ("ghosts", Q9) and hands them KV blocks while they wait, which can wedge
     // an instance; vLLM never gives waiting requests blocks.
@@ -320,7 +316,8 @@ export class Instance {
         r.numNewTokens = n;
         r.computed += n;
       } else if (r.outputLen > 0) {
-        if (!this.makeRoom(r, 1)) break;
+        if (r.nBlocks > 0 && r.tailFill < bs) this.kv.appendDecodeToken(r, r.pi);
+        else if (!this.makeRoom(r, 1)) break;
         this.budget -= 1;
         r.numNewTokens = 1;
         r.computed += 1;
@@ -329,7 +326,6 @@ export class Instance {
 
     // Pass 2: admit from the head of the wait queue.
     const wq = this.waitQueue;
-    const bs = this.cfg.blockSize;
     while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
       const r = wq.peekFront();
       const nPrefix = this.kv.cachedPrefix(r);

@@ -49,6 +49,8 @@ export class Request implements StepRequestView {
   /** KV block list. */
   blocks: Int32Array;
   nBlocks = 0;
+  /** Tokens held by the last block of the list (meaningful when nBlocks > 0). */
+  tailFill = 0;
   /** Hash-lane state of the partially filled last block, and the chain value of the last full block. */
   laneA = 0;
   laneB = 0;

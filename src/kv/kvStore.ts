@@ -1,4 +1,5 @@
 import { FreeList, NIL } from "./freeList.js";
+import { HashIndex } from "./hashIndex.js";
 import { NO_HASH, blockHashChain, finalizeHash, initLaneA, initLaneB, mixA, mixB } from "./hash.js";
 import type { Request } from "../instance/request.js";
 
@@ -13,11 +14,10 @@ export class KvStore {
   readonly totalBlocks: number;
   readonly blockSize: number;
   protected refCount: Int32Array;
-  protected fill: Int32Array;
   protected hash: Float64Array;
   protected inUse: Uint8Array;
   protected readonly free: FreeList;
-  protected readonly index = new Map<number, number>();
+  protected readonly index = new HashIndex(1024);
   used = 0;
   hits = 0;
   misses = 0;
@@ -27,7 +27,6 @@ export class KvStore {
   // Undo log of the allocation in progress (reused across calls).
   private undoFresh: Int32Array = new Int32Array(64);
   private undoFreshHash: Float64Array = new Float64Array(64);
-  private undoFreshFill: Int32Array = new Int32Array(64);
   private undoAttach: Int32Array = new Int32Array(64);
   private undoAttachWasUsed: Uint8Array = new Uint8Array(64);
 
@@ -37,7 +36,6 @@ export class KvStore {
     const cap = Math.min(totalBlocks, 4096);
     this.free = new FreeList(totalBlocks, cap);
     this.refCount = new Int32Array(cap);
-    this.fill = new Int32Array(cap);
     this.hash = new Float64Array(cap).fill(NO_HASH);
     this.inUse = new Uint8Array(cap);
     this.free.onGrow = (c) => this.growArrays(c);
@@ -47,9 +45,6 @@ export class KvStore {
     const r = new Int32Array(cap);
     r.set(this.refCount);
     this.refCount = r;
-    const f = new Int32Array(cap);
-    f.set(this.fill);
-    this.fill = f;
     const h = new Float64Array(cap).fill(NO_HASH);
     h.set(this.hash);
     this.hash = h;
@@ -109,7 +104,7 @@ export class KvStore {
     let n = 0;
     for (let i = 0; i < hashes.length; i++) {
       const b = this.index.get(hashes[i]!);
-      if (b === undefined) break;
+      if (b < 0) break;
       this.prefixScratch[n++] = b;
     }
     return n;
@@ -124,9 +119,31 @@ export class KvStore {
     return this.allocateGpu(req, start, end, nPrefix);
   }
 
+  /**
+   * Fast path of a decode allocation: one token at sequence position `pos` into the request's
+   * partially filled last block (caller checks nBlocks > 0 and tailFill < blockSize). Never fails.
+   */
+  appendDecodeToken(req: Request, pos: number): void {
+    const t = req.tokens![pos]!;
+    const a = mixA(req.laneA, t);
+    const b = mixB(req.laneB, t);
+    req.laneA = a;
+    req.laneB = b;
+    const f = ++req.tailFill;
+    if (f === this.blockSize) {
+      const h = finalizeHash(a, b);
+      req.chainPrev = h;
+      this.register(req.blocks[req.nBlocks - 1]!, h);
+    }
+  }
+
   protected allocateGpu(req: Request, start: number, end: number, nPrefix: number): boolean {
     const bs = this.blockSize;
     const prefill = req.pi < req.inputLen;
+    if (!prefill && req.nBlocks > 0 && req.tailFill < bs) {
+      this.appendDecodeToken(req, start);
+      return true;
+    }
     let pos: number;
     let count: number;
     if (prefill) {
@@ -142,6 +159,7 @@ export class KvStore {
     const startLaneA = req.laneA;
     const startLaneB = req.laneB;
     const startChain = req.chainPrev;
+    const startTailFill = req.tailFill;
     let nFresh = 0;
     let nAttach = 0;
     let placed = 0;
@@ -166,10 +184,11 @@ export class KvStore {
           this.hits++;
           req.appendBlock(b);
           req.chainPrev = this.hash[b]!;
+          req.tailFill = bs;
         }
       }
-      if (latest !== NIL && this.fill[latest]! < bs) {
-        let f = this.fill[latest]!;
+      if (latest !== NIL && req.tailFill < bs) {
+        let f = req.tailFill;
         let a = req.laneA;
         let b = req.laneB;
         while (f < bs && placed < count) {
@@ -179,7 +198,7 @@ export class KvStore {
           f++;
           placed++;
         }
-        this.fill[latest] = f;
+        req.tailFill = f;
         req.laneA = a;
         req.laneB = b;
         if (f === bs) {
@@ -191,6 +210,9 @@ export class KvStore {
         const r = count - placed;
         if (r <= 0) break;
         const nb = Math.ceil(r / bs);
+        // In prefill the request's blocks hold exactly the sequence prefix, so a block that this
+        // call fills completely inside the prompt takes the prompt's precomputed chain hash.
+        const ph = prefill ? this.promptHashes(req) : null;
         for (let k = 0; k < nb; k++) {
           const blk = this.takeFresh(nFresh);
           if (blk === NIL) {
@@ -198,32 +220,42 @@ export class KvStore {
             req.laneA = startLaneA;
             req.laneB = startLaneB;
             req.chainPrev = startChain;
+            req.tailFill = startTailFill;
             return false;
           }
           nFresh++;
-          let a = initLaneA(req.chainPrev);
-          let b = initLaneB(req.chainPrev);
-          let f = 0;
-          while (f < bs && placed < count) {
-            const t = tokens[pos++]!;
-            a = mixA(a, t);
-            b = mixB(b, t);
-            f++;
-            placed++;
+          const take = count - placed < bs ? count - placed : bs;
+          const blockIdx = req.nBlocks;
+          if (ph !== null && take === bs && blockIdx < ph.length && pos === blockIdx * bs) {
+            pos += bs;
+            placed += bs;
+            req.tailFill = bs;
+            const h = ph[blockIdx]!;
+            req.chainPrev = h;
+            this.register(blk, h);
+          } else {
+            let a = initLaneA(req.chainPrev);
+            let b = initLaneB(req.chainPrev);
+            for (let j = 0; j < take; j++) {
+              const t = tokens[pos++]!;
+              a = mixA(a, t);
+              b = mixB(b, t);
+            }
+            placed += take;
+            req.tailFill = take;
+            req.laneA = a;
+            req.laneB = b;
+            if (take === bs) {
+              const h = finalizeHash(a, b);
+              req.chainPrev = h;
+              // A fresh block taken during decode is never hashed when taken (engine.md §7.3).
+              if (prefill) this.register(blk, h);
+            }
           }
-          this.fill[blk] = f;
           this.refCount[blk] = 1;
           this.inUse[blk] = 1;
           this.used++;
           this.misses++;
-          req.laneA = a;
-          req.laneB = b;
-          if (f === bs) {
-            const h = finalizeHash(a, b);
-            req.chainPrev = h;
-            // A fresh block taken during decode is never hashed when taken (engine.md §7.3).
-            if (prefill) this.register(blk, h);
-          }
           req.appendBlock(blk);
         }
       }
@@ -243,14 +275,12 @@ export class KvStore {
     this.ensureUndo(undoSlot + 1);
     this.undoFresh[undoSlot] = b;
     this.undoFreshHash[undoSlot] = this.hash[b]!;
-    this.undoFreshFill[undoSlot] = this.fill[b]!;
     const h = this.hash[b]!;
     if (h !== NO_HASH) {
       // Compat (Q13): the entry goes even if it points at another block.
       this.index.delete(h);
       this.hash[b] = NO_HASH;
     }
-    this.fill[b] = 0;
     return b;
   }
 
@@ -262,7 +292,6 @@ export class KvStore {
       const old = this.undoFreshHash[i]!;
       this.hash[b] = old;
       if (old !== NO_HASH) this.index.set(old, b);
-      this.fill[b] = this.undoFreshFill[i]!;
       this.refCount[b] = 0;
       this.inUse[b] = 0;
       this.used--;
@@ -292,9 +321,6 @@ export class KvStore {
     const fh = new Float64Array(cap);
     fh.set(this.undoFreshHash);
     this.undoFreshHash = fh;
-    const ff = new Int32Array(cap);
-    ff.set(this.undoFreshFill);
-    this.undoFreshFill = ff;
     const a = new Int32Array(cap);
     a.set(this.undoAttach);
     this.undoAttach = a;

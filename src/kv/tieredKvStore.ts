@@ -82,7 +82,6 @@ export class TieredKvStore extends KvStore {
       this.offloadCount++;
       this.index.delete(h);
       this.hash[b] = NO_HASH;
-      this.fill[b] = 0;
       this.free.unlink(b);
       this.free.pushTail(b);
     }
@@ -132,7 +131,6 @@ export class TieredKvStore extends KvStore {
           this.index.delete(old);
         }
         this.hash[b] = h;
-        this.fill[b] = this.blockSize;
         this.refCount[b] = 0;
         this.inUse[b] = 0;
         this.index.set(h, b);

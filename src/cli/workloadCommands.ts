@@ -1,0 +1,129 @@
+// `blis convert …` and `blis compose`: turn external workload descriptions into v2 workload
+// specs printed as YAML on stdout (logs go to the logger, i.e. stderr).
+
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import {
+  checkRateFlag,
+  composeFiles,
+  convertCsvTrace,
+  convertInferencePerf,
+  convertPreset,
+  convertScenario,
+  convertServeGen,
+  readPresetsFromDefaults,
+  SCENARIO_NAMES,
+  serializeWorkloadSpec,
+  type WorkloadSpec,
+} from "../workload/index.js";
+
+export interface WorkloadCommandIo {
+  stdout: (s: string) => void;
+  logger: Logger;
+}
+
+/** The defaults.yaml shipped with the package (dist/src/cli → package root/data). */
+export function bundledDefaultsPath(): string {
+  return fileURLToPath(new URL("../../../data/defaults.yaml", import.meta.url));
+}
+
+function parseFloatFlag(flag: string): (v: string) => number {
+  return (v) => {
+    const t = v.trim();
+    const n = t === "" ? NaN : Number(t);
+    if (Number.isNaN(n) && !/^[+-]?nan$/i.test(t)) {
+      throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`);
+    }
+    return n;
+  };
+}
+
+function parseBigIntFlag(flag: string, v: string): bigint {
+  if (!/^[+-]?\d+$/.test(v.trim())) {
+    throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  }
+  const b = BigInt(v.trim());
+  if (b > 9223372036854775807n || b < -9223372036854775808n) {
+    throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  }
+  return b;
+}
+
+function parseIntFlag(flag: string): (v: string) => number {
+  return (v) => Number(parseBigIntFlag(flag, v));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo): void {
+  const print = (spec: WorkloadSpec): void => io.stdout(serializeWorkloadSpec(spec));
+
+  const convert = program
+    .command("convert")
+    .description("convert external workload descriptions into a v2 workload-spec YAML on stdout");
+
+  convert
+    .command("preset")
+    .description("named preset from the defaults file → v2 spec")
+    .requiredOption("--name <name>", "preset name (a key of workloads: in the defaults file, e.g. chatbot)")
+    .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
+    .option("--num-requests <n>", "number of requests (> 0)", parseIntFlag("--num-requests"), 100)
+    .option("--defaults-filepath <path>", "defaults file holding the workloads: presets (default: the bundled data/defaults.yaml)")
+    .action((opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string }) => {
+      // Flags are checked before the defaults file is read.
+      checkRateFlag(opts.rate);
+      if (!(opts.numRequests > 0)) throw new UserError(`--num-requests must be > 0, got ${opts.numRequests}`);
+      const presets = readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
+      print(convertPreset(opts.name, presets, opts.rate, opts.numRequests));
+    });
+
+  convert
+    .command("csv-trace")
+    .description("legacy CSV trace → v2 spec (lossy: average rate and lengths, arrivals not replayed)")
+    .requiredOption("--file <path>", "CSV trace file")
+    .option("--horizon <ticks>", "ignore rows arriving after this tick (0 = no truncation)", parseIntFlag("--horizon"), 0)
+    .action((opts: { file: string; horizon: number }) => {
+      print(convertCsvTrace(opts.file, opts.horizon));
+    });
+
+  convert
+    .command("servegen")
+    .description("ServeGen data directory → v2 spec (aggregate_rate written as the placeholder 1.0)")
+    .requiredOption("--path <dir>", "directory with chunk-*-trace.csv and chunk-*-dataset.json files")
+    .action((opts: { path: string }) => {
+      print(convertServeGen(opts.path, io.logger));
+    });
+
+  convert
+    .command("inference-perf")
+    .description("inference-perf YAML (inference_perf: section) → v2 spec")
+    .requiredOption("--spec <path>", "YAML file with an inference_perf section")
+    .action((opts: { spec: string }) => {
+      print(convertInferencePerf(opts.spec, io.logger));
+    });
+
+  convert
+    .command("scenario")
+    .description(`built-in scenario → v2 spec (extension beyond BLIS): ${SCENARIO_NAMES.join(", ")}`)
+    .requiredOption("--name <name>", `scenario name (${SCENARIO_NAMES.join(", ")})`)
+    .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
+    .option("--seed <seed>", "workload seed written into the spec", (v: string) => parseBigIntFlag("--seed", v), 42n)
+    .action((opts: { name: string; rate: number; seed: bigint }) => {
+      print(convertScenario(opts.name, opts.rate, opts.seed));
+    });
+
+  program
+    .command("compose")
+    .description(
+      "merge v2 workload specs: clients concatenated, aggregate rate = sum of rates, each client's rate_fraction scaled by its spec's share (seeds, horizons, caps and cohorts of the inputs are dropped)",
+    )
+    .option("--from <path>", "workload spec to merge (repeatable; at least one)", collect, [] as string[])
+    .action((opts: { from: string[] }) => {
+      if (opts.from.length === 0) throw new UserError("at least one --from flag is required");
+      print(composeFiles(opts.from, io.logger));
+    });
+}

@@ -1,0 +1,77 @@
+// `blis convert …` (workload.md §7.4) as pure functions returning a validated spec.
+
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import { fmtV } from "./util/format.js";
+import { expandInferencePerf, findInferencePerfFailure } from "./spec/inferencePerf.js";
+import { loadWorkloadSpec } from "./spec/load.js";
+import { loadServeGenClients, ServeGenError } from "./spec/servegen.js";
+import { makeSpec, type WorkloadSpec } from "./spec/types.js";
+import { findValidationFailure } from "./spec/validate.js";
+import { presetToSpec, type PresetLike } from "./sources/preset.js";
+import { convertCsvTraceFile } from "./trace/csvTrace.js";
+import { scenarioSpec } from "./scenarios.js";
+
+/** Every convert/compose output is validated before printing. */
+export function assertGeneratedSpecValid(spec: WorkloadSpec): void {
+  const f = findValidationFailure(spec);
+  if (f !== null) throw new UserError(`generated spec is invalid: ${f.message}`);
+}
+
+export function convertPreset(
+  name: string,
+  presets: Readonly<Record<string, PresetLike>>,
+  rate = 1.0,
+  numRequests = 100,
+): WorkloadSpec {
+  const spec = presetToSpec(name, presets, rate, numRequests);
+  assertGeneratedSpecValid(spec);
+  return spec;
+}
+
+export function convertCsvTrace(file: string, horizon = 0): WorkloadSpec {
+  if (!(horizon >= 0)) throw new UserError(`--horizon must be >= 0 (0 = no truncation), got ${horizon}`);
+  const spec = convertCsvTraceFile(file, horizon);
+  assertGeneratedSpecValid(spec);
+  return spec;
+}
+
+/** ServeGen directory → spec with the placeholder aggregate rate 1.0 (§9 Q17). */
+export function convertServeGen(path: string, logger?: Logger): WorkloadSpec {
+  let clients;
+  try {
+    clients = loadServeGenClients(path, 0, 0, logger);
+  } catch (err) {
+    if (err instanceof ServeGenError) throw new UserError(`loading servegen data: ${err.message}`);
+    throw err;
+  }
+  const spec = makeSpec({ version: "2", seed: 0n, aggregate_rate: 1.0, clients });
+  assertGeneratedSpecValid(spec);
+  return spec;
+}
+
+/** inference-perf file → spec with version, seed, category, stage-average rate and clients only. */
+export function convertInferencePerf(specPath: string, logger?: Logger): WorkloadSpec {
+  const file = loadWorkloadSpec(specPath, logger === undefined ? {} : { logger });
+  if (file.inference_perf === undefined) throw new UserError(`file ${specPath} does not contain an inference_perf section`);
+  const failure = findInferencePerfFailure(file.inference_perf);
+  if (failure !== null) throw new UserError(`expanding inference-perf spec: validating inference-perf spec: ${failure.message}`);
+  const expansion = expandInferencePerf(file.inference_perf);
+  const spec = makeSpec({
+    version: "2",
+    seed: file.seed,
+    category: file.category === "" ? expansion.category : file.category,
+    aggregate_rate: expansion.aggregateRate,
+    clients: expansion.clients,
+  });
+  assertGeneratedSpecValid(spec);
+  return spec;
+}
+
+/** Extension: one of the §7.6 scenarios as a spec. */
+export function convertScenario(name: string, rate = 1.0, seed = 42n): WorkloadSpec {
+  if (!Number.isFinite(rate) || rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${fmtV(rate)}`);
+  const spec = scenarioSpec(name, seed, rate);
+  assertGeneratedSpecValid(spec);
+  return spec;
+}

@@ -1,0 +1,267 @@
+// The single workload generator (workload.md §6): expansion, upgrade, validation, stream
+// derivation and per-client generators, merged lazily into a RequestSource.
+
+import { deriveStreamSeed, Rng } from "../../engine/rng.js";
+import { UserError } from "../../util/errors.js";
+import type { Logger } from "../../util/log.js";
+import type { RequestSource, WorkloadRequest } from "../request.js";
+import { buildArrivalSampler, type ArrivalSampler } from "../samplers/arrival.js";
+import { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "../samplers/length.js";
+import { cohortMemberCount, expandCohorts } from "../spec/cohorts.js";
+import { positionSuffix, type PositionMap } from "../spec/decode.js";
+import { expandInferencePerf, findInferencePerfFailure, MAX_EXPANDED_CLIENTS } from "../spec/inferencePerf.js";
+import { decodeWorkloadSpec, specPositions } from "../spec/load.js";
+import { loadServeGenClients, ServeGenError } from "../spec/servegen.js";
+import type { ClientSpec, DistSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
+import { upgradeV1ToV2 } from "../spec/upgrade.js";
+import { validateWorkloadSpec } from "../spec/validate.js";
+import { EmptySource, MergedSource } from "./merge.js";
+import { ClientStream, OrdinaryStream, SessionStream, type Modality, type MultimodalSamplers, type StreamCommon } from "./streams.js";
+import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
+import { ActiveWindows, WindowSet } from "./windows.js";
+
+export interface RequestSourceOptions {
+  /** Horizon in ticks; Infinity (or ≥ 2^63−1) = unbounded. Default: spec horizon if > 0, else unbounded. */
+  horizon?: number;
+  /** Request cap N; 0 = none. Default: spec num_requests. */
+  maxRequests?: number;
+  /** Workload seed. Default: spec seed. */
+  seed?: bigint;
+  logger?: Logger;
+}
+
+/** The CLI's unbounded horizon default, 2^63−1, as a double. */
+const INT64_MAX_AS_DOUBLE = 9223372036854775807;
+const DEFAULT_PREFIX_LENGTH = 50;
+/** Guard against sessions that could never be generated (not in the reference). */
+const MAX_ROUNDS = 1_000_000;
+
+export const BOUND_ERROR = "Workload requires either num_requests or --horizon to bound generation";
+
+/** §1.6: a finite cap or a finite horizon is required. */
+export function checkGenerationBound(maxRequests: number, horizon: number): void {
+  if (maxRequests <= 0 && normalizeHorizon(horizon) === Infinity) throw new UserError(BOUND_ERROR);
+}
+
+function normalizeHorizon(h: number): number {
+  return h >= INT64_MAX_AS_DOUBLE ? Infinity : h;
+}
+
+/**
+ * Creates a lazy request source. Validation, expansion and sampler construction happen here
+ * (UserError on failure; validation messages are prefixed `invalid workload spec: `).
+ * Request token arrays may be views into a shared per-session buffer: treat them as read-only.
+ */
+export function createRequestSource(spec: unknown, opts: RequestSourceOptions = {}): RequestSource {
+  const positions = spec !== null && typeof spec === "object" ? specPositions(spec) : undefined;
+  const s = decodeWorkloadSpec(spec);
+  const horizon = normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity));
+  const maxRequests = opts.maxRequests ?? s.num_requests;
+  const seed = opts.seed ?? s.seed;
+  const logger = opts.logger;
+
+  if (Number.isNaN(horizon)) throw new UserError("horizon must be a number, got NaN");
+  if (!Number.isInteger(maxRequests)) throw new UserError(`maxRequests must be an integer, got ${maxRequests}`);
+  checkGenerationBound(maxRequests, horizon);
+  if (horizon <= 0) return new EmptySource();
+  if (maxRequests < 0) throw new UserError(`maxRequests must be non-negative, got ${maxRequests}`);
+
+  prepareSpec(s, positions, logger);
+  const members = cohortMemberCount(s.cohorts);
+  if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {
+    throw new UserError(`workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`);
+  }
+  // concat, not push(...): spreading 100,000s of members overflows the argument limit.
+  const clients = s.clients.concat(expandCohorts(s.cohorts));
+
+  const w = new Rng(deriveStreamSeed(BigInt.asIntN(64, seed), "workload-gen"));
+  const prefixes = drawPrefixGroups(clients, w);
+  let fractionSum = 0;
+  for (const c of clients) fractionSum += c.rate_fraction;
+  const cap = maxRequests > 0 ? 2 * maxRequests : Infinity;
+
+  // Cohort members share distribution, arrival and window objects: build each once.
+  const shared: SharedBuilds = { lengths: new Map(), arrivals: new Map(), windows: new Map() };
+  const streams: ClientStream[] = [];
+  for (const c of clients) {
+    const rng = new Rng(w.int63());
+    let lambda = (s.aggregate_rate * (c.rate_fraction / fractionSum)) / 1e6;
+    if (!(lambda >= 1e-15)) lambda = 1e-15;
+    const label = `client "${c.id}"`;
+    const arrivalKey = `${c.arrival.process}|${c.arrival.cv}|${lambda}`;
+    let arrival = shared.arrivals.get(arrivalKey);
+    if (arrival === undefined) {
+      arrival = buildArrivalSampler(c.arrival.process, c.arrival.cv, lambda, label, logger);
+      shared.arrivals.set(arrivalKey, arrival);
+    }
+    const common: StreamCommon = {
+      label,
+      rng,
+      arrival,
+      cap,
+      horizon,
+      tenantId: c.tenant_id,
+      sloClass: c.slo_class,
+      model: c.model,
+    };
+    streams.push(buildStream(c, common, prefixes, shared));
+  }
+  return new MergedSource(streams, maxRequests > 0 ? maxRequests : Infinity);
+}
+
+/** Eager convenience over createRequestSource (tests, small workloads). */
+export function generateAll(spec: unknown, opts: RequestSourceOptions = {}): WorkloadRequest[] {
+  const source = createRequestSource(spec, opts);
+  const out: WorkloadRequest[] = [];
+  for (let r = source.next(); r !== null; r = source.next()) out.push(r);
+  return out;
+}
+
+/** §6 steps 3–5 on our private copy of the spec. */
+function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined, logger: Logger | undefined): void {
+  if (s.inference_perf !== undefined && s.clients.length === 0) {
+    const failure = findInferencePerfFailure(s.inference_perf);
+    if (failure !== null) {
+      throw new UserError(
+        `expanding inference-perf spec: validating inference-perf spec: ${failure.message}${positionSuffix(positions, failure.path)}`,
+      );
+    }
+    const expansion = expandInferencePerf(s.inference_perf);
+    s.clients = expansion.clients;
+    if (s.aggregate_rate <= 0) s.aggregate_rate = expansion.aggregateRate;
+    if (s.category === "") s.category = expansion.category;
+  }
+  if (s.servegen_data !== undefined && s.clients.length === 0) {
+    try {
+      s.clients = loadServeGenClients(s.servegen_data.path, s.servegen_data.span_start, s.servegen_data.span_end, logger);
+    } catch (err) {
+      if (err instanceof ServeGenError) throw new UserError(`loading servegen data: ${err.message}`);
+      throw err;
+    }
+  }
+  upgradeV1ToV2(s, logger);
+  validateWorkloadSpec(s, positions);
+}
+
+/** §5.3: group tokens from W in order of first appearance; the first member fixes the length. */
+function drawPrefixGroups(clients: readonly ClientSpec[], w: Rng): Map<string, Int32Array> {
+  const groups = new Map<string, Int32Array>();
+  for (const c of clients) {
+    if (c.prefix_group === "" || groups.has(c.prefix_group)) continue;
+    const len = c.prefix_length > 0 ? c.prefix_length : DEFAULT_PREFIX_LENGTH;
+    if (len > MAX_SAMPLED_LENGTH) {
+      throw new UserError(`client "${c.id}": prefix_length ${len} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`);
+    }
+    const tokens = new Int32Array(len);
+    fillTokens(w, tokens, 0, len);
+    groups.set(c.prefix_group, tokens);
+  }
+  return groups;
+}
+
+interface SharedBuilds {
+  /** Samplers are stateless (the stream is passed in), so equal dist objects share one. */
+  lengths: Map<DistSpec, LengthSampler>;
+  arrivals: Map<string, ArrivalSampler>;
+  windows: Map<readonly WindowSpec[], WindowSet>;
+}
+
+function sampler(d: DistSpec, what: string, label: string, isLength: boolean, shared: SharedBuilds): LengthSampler {
+  let built = shared.lengths.get(d);
+  if (built === undefined) {
+    try {
+      built = buildLengthSampler(d);
+    } catch (err) {
+      if (err instanceof SamplerBuildError) throw new UserError(`${label} ${what}: ${err.message}`);
+      throw err;
+    }
+    shared.lengths.set(d, built);
+  }
+  if (isLength) {
+    // README decision 10: negative lengths are an error (the reference crashes).
+    if (built.lowest < 0) throw new UserError(`${label} ${what}: can produce a negative length (${built.lowest})`);
+    if (built.lowest > MAX_SAMPLED_LENGTH) {
+      throw new UserError(`${label} ${what}: length ${built.lowest} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`);
+    }
+  }
+  return built;
+}
+
+function modality(item: DistSpec, count: DistSpec, name: string, label: string, shared: SharedBuilds): Modality | null {
+  if (item.type === "" || count.type === "") return null;
+  return {
+    count: sampler(count, `multimodal: ${name} count distribution`, label, false, shared),
+    item: sampler(item, `multimodal: ${name} distribution`, label, true, shared),
+  };
+}
+
+function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, Int32Array>, shared: SharedBuilds): ClientStream {
+  const label = common.label;
+  const input = sampler(c.input_distribution, "input distribution", label, true, shared);
+  const output = sampler(c.output_distribution, "output distribution", label, true, shared);
+  const multiTurn = c.reasoning?.multi_turn;
+  if (multiTurn !== undefined) {
+    if (multiTurn.max_rounds > MAX_ROUNDS) {
+      throw new UserError(`${label} reasoning: max_rounds ${multiTurn.max_rounds} exceeds the supported maximum of ${MAX_ROUNDS}`);
+    }
+    // Multi-turn clients ignore prefix group, streaming, lifecycle and multimodal (§9 Q5).
+    const rr = c.reasoning!.reason_ratio_distribution;
+    const reason =
+      rr.type === "" ? null : new ReasonRatioSampler(sampler(rr, "reasoning: reason ratio distribution", label, false, shared));
+    return new SessionStream({
+      label: common.label,
+      rng: common.rng,
+      arrival: common.arrival,
+      cap: common.cap,
+      horizon: common.horizon,
+      tenantId: common.tenantId,
+      sloClass: common.sloClass,
+      model: common.model,
+      input,
+      output,
+      rounds: multiTurn.max_rounds,
+      thinkTime: multiTurn.think_time_us,
+      accumulate: multiTurn.context_growth === "accumulate",
+      reason,
+    });
+  }
+  let multimodal: MultimodalSamplers | null = null;
+  if (c.multimodal !== undefined) {
+    const mm = c.multimodal;
+    const text = mm.text_distribution.type === "" ? null : sampler(mm.text_distribution, "multimodal: text distribution", label, true, shared);
+    multimodal = {
+      text,
+      image: modality(mm.image_distribution, mm.image_count_distribution, "image", label, shared),
+      audio: modality(mm.audio_distribution, mm.audio_count_distribution, "audio", label, shared),
+      video: modality(mm.video_distribution, mm.video_count_distribution, "video", label, shared),
+    };
+  }
+  const prefix = c.prefix_group === "" ? EMPTY_TOKENS : prefixes.get(c.prefix_group)!;
+  let windows: ActiveWindows | null = null;
+  if (c.lifecycle !== undefined) {
+    let set = shared.windows.get(c.lifecycle.windows);
+    if (set === undefined) {
+      set = new WindowSet(c.lifecycle.windows);
+      shared.windows.set(c.lifecycle.windows, set);
+    }
+    windows = new ActiveWindows(set);
+  }
+  // Explicit fields rather than a spread: V8 clones spreads slowly, and 100,000-member cohorts
+  // build this once per member.
+  return new OrdinaryStream({
+    label: common.label,
+    rng: common.rng,
+    arrival: common.arrival,
+    cap: common.cap,
+    horizon: common.horizon,
+    tenantId: common.tenantId,
+    sloClass: common.sloClass,
+    model: common.model,
+    input,
+    output,
+    prefix,
+    streaming: c.streaming,
+    windows,
+    multimodal,
+  });
+}

@@ -1,0 +1,344 @@
+// Per-client lazy request generators (workload.md §5, §6 step 8). Each owns the client's
+// private random stream and draws in the specified order; a stream exposes the arrival of
+// its next request (`head`) so the merge can interleave clients without buffering tokens.
+// Ordinary clients defer the non-IAT draws of an event until it is emitted, which is safe
+// because nothing else is drawn from that stream in between.
+
+import type { Rng } from "../../engine/rng.js";
+import { UserError } from "../../util/errors.js";
+import type { WorkloadRequest } from "../request.js";
+import type { ArrivalSampler } from "../samplers/arrival.js";
+import type { LengthSampler, ReasonRatioSampler } from "../samplers/length.js";
+import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH, MAX_TOKENS_PER_BUFFER, newRequest, type RequestMeta } from "./tokens.js";
+import type { ActiveWindows } from "./windows.js";
+
+export interface StreamCommon extends RequestMeta {
+  /** `client "<id>"`, used in error messages. */
+  readonly label: string;
+  readonly rng: Rng;
+  readonly arrival: ArrivalSampler;
+  /** Per-client cap K in requests (Infinity = none). */
+  readonly cap: number;
+  /** Horizon in ticks (Infinity = unbounded). */
+  readonly horizon: number;
+}
+
+export interface Modality {
+  readonly count: LengthSampler;
+  readonly item: LengthSampler;
+}
+export interface MultimodalSamplers {
+  readonly text: LengthSampler | null;
+  readonly image: Modality | null;
+  readonly audio: Modality | null;
+  readonly video: Modality | null;
+}
+
+export interface OrdinaryConfig extends StreamCommon {
+  readonly input: LengthSampler;
+  readonly output: LengthSampler;
+  readonly prefix: Int32Array;
+  readonly streaming: boolean;
+  readonly windows: ActiveWindows | null;
+  readonly multimodal: MultimodalSamplers | null;
+}
+
+export interface SessionConfig extends StreamCommon {
+  readonly input: LengthSampler;
+  readonly output: LengthSampler;
+  readonly rounds: number;
+  readonly thinkTime: number;
+  readonly accumulate: boolean;
+  readonly reason: ReasonRatioSampler | null;
+}
+
+export abstract class ClientStream {
+  /** Arrival of the next request; meaningful only while !done. */
+  head = 0;
+  done = false;
+  /** Emits the request at `head` and advances. */
+  abstract take(): WorkloadRequest;
+}
+
+function lengthError(label: string, what: string, n: number): UserError {
+  return new UserError(
+    `Failed to generate workload: ${label} ${what}: sampled length ${n} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`,
+  );
+}
+
+function checked(label: string, what: string, n: number): number {
+  if (n > MAX_SAMPLED_LENGTH) throw lengthError(label, what, n);
+  return n;
+}
+
+/** Standard and multimodal clients: one request per kept arrival. */
+export class OrdinaryStream extends ClientStream {
+  private t = 0;
+  private count = 0;
+  /** Multimodal input IDs before the output length is known (allocated on first use). */
+  private scratch: Int32Array = EMPTY_TOKENS;
+
+  constructor(private readonly cfg: OrdinaryConfig) {
+    super();
+    this.advance();
+  }
+
+  private advance(): void {
+    const cfg = this.cfg;
+    const windows = cfg.windows;
+    for (;;) {
+      if (this.count >= cfg.cap) break;
+      this.t += cfg.arrival.next(cfg.rng);
+      if (!(this.t < cfg.horizon)) break;
+      if (windows !== null) {
+        if (this.t >= windows.lastEnd) break; // §9 Q7: nothing can be kept any more.
+        if (!windows.contains(this.t)) continue;
+      }
+      this.head = this.t;
+      return;
+    }
+    this.done = true;
+  }
+
+  take(): WorkloadRequest {
+    const req = this.cfg.multimodal === null ? this.buildStandard() : this.buildMultimodal(this.cfg.multimodal);
+    this.count++;
+    this.advance();
+    return req;
+  }
+
+  private buildStandard(): WorkloadRequest {
+    const cfg = this.cfg;
+    const rng = cfg.rng;
+    const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
+    const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
+    const p = cfg.prefix.length;
+    const tokens = new Int32Array(p + inLen + outLen);
+    if (p > 0) tokens.set(cfg.prefix, 0);
+    fillTokens(rng, tokens, p, p + inLen);
+    fillTokens(rng, tokens, p + inLen, p + inLen + outLen);
+    return newRequest(cfg, this.head, tokens, p + inLen, outLen, cfg.streaming, "", 0, 0, 0, 0, 0, 0);
+  }
+
+  private modalityTotal(m: Modality | null, what: string): number {
+    if (m === null) return 0;
+    const rng = this.cfg.rng;
+    const count = checked(this.cfg.label, `multimodal: ${what} count distribution`, m.count.sample(rng));
+    let sum = 0;
+    for (let i = 0; i < count; i++) sum += checked(this.cfg.label, `multimodal: ${what} distribution`, m.item.sample(rng));
+    return sum;
+  }
+
+  private buildMultimodal(mm: MultimodalSamplers): WorkloadRequest {
+    const cfg = this.cfg;
+    const rng = cfg.rng;
+    const text = mm.text === null ? 0 : checked(cfg.label, "multimodal: text distribution", mm.text.sample(rng));
+    const image = this.modalityTotal(mm.image, "image");
+    const audio = this.modalityTotal(mm.audio, "audio");
+    const video = this.modalityTotal(mm.video, "video");
+    let total = text + image + audio + video;
+    if (total === 0) total = 1;
+    if (total > MAX_TOKENS_PER_BUFFER) throw lengthError(cfg.label, "multimodal input", total);
+    // Input IDs are drawn before the output length, so they go to scratch first.
+    if (this.scratch.length < total) this.scratch = new Int32Array(Math.max(total, this.scratch.length * 2));
+    fillTokens(rng, this.scratch, 0, total);
+    const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
+    const p = cfg.prefix.length;
+    const tokens = new Int32Array(p + total + outLen);
+    if (p > 0) tokens.set(cfg.prefix, 0);
+    tokens.set(this.scratch.subarray(0, total), p);
+    fillTokens(rng, tokens, p + total, p + total + outLen);
+    return newRequest(cfg, this.head, tokens, p + total, outLen, cfg.streaming, "", 0, 0, text, image, audio, video);
+  }
+}
+
+/** Pending session rounds ordered by (arrival, generation sequence). */
+class PendingRounds {
+  private readonly reqs: WorkloadRequest[] = [];
+  private readonly seqs: number[] = [];
+
+  get size(): number {
+    return this.reqs.length;
+  }
+  peekArrival(): number {
+    return this.reqs[0]!.arrival;
+  }
+  private less(i: number, j: number): boolean {
+    const a = this.reqs[i]!.arrival;
+    const b = this.reqs[j]!.arrival;
+    return a < b || (a === b && this.seqs[i]! < this.seqs[j]!);
+  }
+  private swap(i: number, j: number): void {
+    const r = this.reqs[i]!;
+    this.reqs[i] = this.reqs[j]!;
+    this.reqs[j] = r;
+    const s = this.seqs[i]!;
+    this.seqs[i] = this.seqs[j]!;
+    this.seqs[j] = s;
+  }
+  push(req: WorkloadRequest, seq: number): void {
+    this.reqs.push(req);
+    this.seqs.push(seq);
+    let i = this.reqs.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      this.swap(i, parent);
+      i = parent;
+    }
+  }
+  pop(): WorkloadRequest {
+    const top = this.reqs[0]!;
+    const last = this.reqs.length - 1;
+    this.swap(0, last);
+    this.reqs.pop();
+    this.seqs.pop();
+    let i = 0;
+    const n = this.reqs.length;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const m = r < n && this.less(r, l) ? r : l;
+      if (!this.less(m, i)) break;
+      this.swap(i, m);
+      i = m;
+    }
+    return top;
+  }
+}
+
+/**
+ * Multi-turn clients (§5.4): the arrival process spaces session starts; each session emits
+ * all its rounds at once (their draws are interleaved in the stream). Rounds wait in a heap
+ * until no later session can produce an earlier request.
+ */
+export class SessionStream extends ClientStream {
+  private readonly pending = new PendingRounds();
+  private t = 0;
+  private nextStart = 0;
+  private more = true;
+  private count = 0;
+  private seq = 0;
+  /** `head` is the start of a session not generated yet. */
+  private deferred = false;
+  /** How far before its start a session's rounds can arrive (negative think times). */
+  private readonly earliestOffset: number;
+  private scratch: Int32Array = EMPTY_TOKENS;
+  private readonly roundIn: number[] = [];
+  private readonly roundOut: number[] = [];
+  private readonly roundRatio: number[] = [];
+
+  constructor(private readonly cfg: SessionConfig) {
+    super();
+    this.earliestOffset = Math.min(0, (cfg.rounds - 1) * cfg.thinkTime);
+    if (cfg.rounds <= 0) {
+      // Empty sessions produce nothing; stop at once (§9 Q7 fix).
+      this.more = false;
+    } else {
+      this.drawNextStart();
+    }
+    this.refresh();
+  }
+
+  private drawNextStart(): void {
+    const cfg = this.cfg;
+    if (this.count >= cfg.cap) {
+      this.more = false;
+      return;
+    }
+    this.t += cfg.arrival.next(cfg.rng);
+    if (!(this.t < cfg.horizon)) {
+      this.more = false;
+      return;
+    }
+    this.nextStart = this.t;
+  }
+
+  /**
+   * Sets `head`. With non-negative think times round 0 of the next session arrives exactly at
+   * its start and precedes everything later, so the session is generated only when taken.
+   */
+  private refresh(): void {
+    for (;;) {
+      if (this.pending.size > 0 && (!this.more || this.pending.peekArrival() <= this.nextStart + this.earliestOffset)) {
+        this.head = this.pending.peekArrival();
+        return;
+      }
+      if (!this.more) {
+        this.done = true;
+        return;
+      }
+      if (this.earliestOffset === 0) {
+        this.head = this.nextStart;
+        this.deferred = true;
+        return;
+      }
+      this.realizeNext();
+    }
+  }
+
+  private realizeNext(): void {
+    this.generateSession(this.nextStart);
+    this.count += this.cfg.rounds;
+    this.drawNextStart();
+  }
+
+  take(): WorkloadRequest {
+    if (this.deferred) {
+      this.deferred = false;
+      this.realizeNext();
+    }
+    const req = this.pending.pop();
+    this.refresh();
+    return req;
+  }
+
+  private generateSession(start: number): void {
+    const cfg = this.cfg;
+    const rng = cfg.rng;
+    const sessionId = "sess_" + rng.int63().toString();
+    const R = cfg.rounds;
+    let used = 0;
+    this.roundIn.length = 0;
+    this.roundOut.length = 0;
+    this.roundRatio.length = 0;
+    for (let r = 0; r < R; r++) {
+      const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
+      const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
+      const need = used + inLen + outLen;
+      if (need > MAX_TOKENS_PER_BUFFER) {
+        throw new UserError(
+          `Failed to generate workload: ${cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`,
+        );
+      }
+      if (need > this.scratch.length) {
+        const grown = new Int32Array(Math.max(need, 1024, this.scratch.length * 2));
+        grown.set(this.scratch.subarray(0, used));
+        this.scratch = grown;
+      }
+      fillTokens(rng, this.scratch, used, used + inLen);
+      fillTokens(rng, this.scratch, used + inLen, need);
+      used = need;
+      this.roundIn.push(inLen);
+      this.roundOut.push(outLen);
+      this.roundRatio.push(cfg.reason === null ? 0 : cfg.reason.sample(rng));
+    }
+    // One exact buffer per session; rounds are views into it (accumulated contexts share it).
+    const buf = this.scratch.slice(0, used);
+    let offset = 0;
+    let priorOut = 0;
+    for (let r = 0; r < R; r++) {
+      const inLen = this.roundIn[r]!;
+      const outLen = this.roundOut[r]!;
+      const end = offset + inLen + outLen;
+      const tokens = cfg.accumulate ? buf.subarray(0, end) : buf.subarray(offset, end);
+      const inputLen = cfg.accumulate ? end - outLen : inLen;
+      const arrival = start + r * cfg.thinkTime + priorOut;
+      const req = newRequest(cfg, arrival, tokens, inputLen, outLen, false, sessionId, r, this.roundRatio[r]!, 0, 0, 0, 0);
+      this.pending.push(req, this.seq++);
+      priorOut += outLen;
+      offset = end;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// Public API of the workload layer.
+
+export type { RequestSource, WorkloadRequest, SloClass } from "./request.js";
+export { ArrayRequestSource, makeRequest } from "./request.js";
+
+export * from "./spec/types.js";
+export type { PositionMap } from "./spec/decode.js";
+export type { Pos } from "./spec/ynode.js";
+export {
+  copySpecPositions,
+  decodeWorkloadSpec,
+  loadWorkloadSpec,
+  parseWorkloadSpec,
+  specPositions,
+  type LoadOptions,
+} from "./spec/load.js";
+export { upgradeV1ToV2 } from "./spec/upgrade.js";
+export { findValidationFailure, validateWorkloadSpec, type ValidationFailure } from "./spec/validate.js";
+export { cohortWindows, diurnalWindows, drainWindows, expandCohorts, spikeWindows } from "./spec/cohorts.js";
+export { expandInferencePerf, findInferencePerfFailure } from "./spec/inferencePerf.js";
+export { loadServeGenClients, parsePdfDict } from "./spec/servegen.js";
+
+export {
+  buildArrivalSampler,
+  sampleGamma,
+  weibullCv,
+  weibullShapeFromCv,
+  type ArrivalSampler,
+} from "./samplers/arrival.js";
+export { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "./samplers/length.js";
+export { gammaFn, lnGamma } from "./samplers/gammaFn.js";
+
+export {
+  BOUND_ERROR,
+  checkGenerationBound,
+  createRequestSource,
+  generateAll,
+  type RequestSourceOptions,
+} from "./gen/generator.js";
+export { TOKEN_VOCABULARY } from "./gen/tokens.js";
+
+export {
+  checkRateFlag,
+  DEFAULT_DISTRIBUTION_FLAGS,
+  specFromDistribution,
+  type DistributionFlags,
+} from "./sources/distribution.js";
+export { presetToSpec, readPresetsFromDefaults, specFromPreset, type PresetEntry, type PresetLike } from "./sources/preset.js";
+
+export { convertCsvTraceFile, specFromCsvTraceMode, summarizeCsvTrace } from "./trace/csvTrace.js";
+export {
+  exportTraceV2,
+  formatTraceV2Data,
+  formatTraceV2Header,
+  loadTraceV2,
+  parseTraceV2Data,
+  parseTraceV2Header,
+  TRACE_V2_COLUMNS,
+  type TraceHeader,
+  type TraceRecord,
+  type TraceV2,
+} from "./trace/traceV2.js";
+export { traceReplaySource } from "./trace/replay.js";
+
+export {
+  assertGeneratedSpecValid,
+  convertCsvTrace,
+  convertInferencePerf,
+  convertPreset,
+  convertScenario,
+  convertServeGen,
+} from "./convert.js";
+export { composeFiles, composeSpecs } from "./compose.js";
+export { isScenarioName, scenarioSpec, SCENARIO_NAMES, type ScenarioName } from "./scenarios.js";
+export { serializeWorkloadSpec } from "./serialize.js";

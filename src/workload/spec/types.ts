@@ -1,0 +1,156 @@
+// Workload-spec v2 schemas (workload.md §2) and the types inferred from them.
+// Keys are the YAML keys (snake_case) so spec paths like `clients[0].arrival.cv` address fields.
+
+import { bool, float, floatMap, int, int64, list, obj, opt, str, type Infer } from "./schema.js";
+
+export const DistSchema = obj("distribution", { type: str, params: floatMap, file: str });
+export const ArrivalSchema = obj("arrival", { process: str, cv: opt(float) });
+export const NetworkSchema = obj("network", { rtt_ms: float, bandwidth_mbps: float });
+export const WindowSchema = obj("window", { start_us: int, end_us: int });
+export const LifecycleSchema = obj("lifecycle", { windows: list(WindowSchema) });
+export const MultimodalSchema = obj("multimodal", {
+  text_distribution: DistSchema,
+  image_distribution: DistSchema,
+  image_count_distribution: DistSchema,
+  audio_distribution: DistSchema,
+  audio_count_distribution: DistSchema,
+  video_distribution: DistSchema,
+  video_count_distribution: DistSchema,
+});
+export const MultiTurnSchema = obj("multi_turn", { max_rounds: int, think_time_us: int, context_growth: str });
+export const ReasoningSchema = obj("reasoning", {
+  reason_ratio_distribution: DistSchema,
+  multi_turn: opt(MultiTurnSchema),
+});
+
+export const ClientSchema = obj("client", {
+  id: str,
+  tenant_id: str,
+  slo_class: str,
+  model: str,
+  rate_fraction: float,
+  arrival: ArrivalSchema,
+  input_distribution: DistSchema,
+  output_distribution: DistSchema,
+  prefix_group: str,
+  prefix_length: int,
+  streaming: bool,
+  network: opt(NetworkSchema),
+  lifecycle: opt(LifecycleSchema),
+  multimodal: opt(MultimodalSchema),
+  reasoning: opt(ReasoningSchema),
+});
+
+export const DiurnalSchema = obj("diurnal", { peak_hour: int, peak_to_trough_ratio: float });
+export const SpikeSchema = obj("spike", { start_time_us: int, duration_us: int });
+export const DrainSchema = obj("drain", { start_time_us: int, ramp_duration_us: int });
+
+export const CohortSchema = obj("cohort", {
+  id: str,
+  population: int,
+  tenant_id: str,
+  slo_class: str,
+  model: str,
+  arrival: ArrivalSchema,
+  input_distribution: DistSchema,
+  output_distribution: DistSchema,
+  prefix_group: str,
+  streaming: bool,
+  rate_fraction: float,
+  diurnal: opt(DiurnalSchema),
+  spike: opt(SpikeSchema),
+  drain: opt(DrainSchema),
+});
+
+export const ServeGenDataSchema = obj("servegen_data", { path: str, span_start: int, span_end: int });
+export const StageSchema = obj("stage", { rate: float, duration: int });
+export const SharedPrefixSchema = obj("shared_prefix", {
+  num_unique_system_prompts: int,
+  num_users_per_system_prompt: int,
+  system_prompt_len: int,
+  question_len: int,
+  output_len: int,
+  enable_multi_turn_chat: bool,
+});
+export const InferencePerfSchema = obj("inference_perf", {
+  stages: list(StageSchema),
+  shared_prefix: opt(SharedPrefixSchema),
+});
+
+export const WorkloadSpecSchema = obj("workload spec", {
+  version: str,
+  seed: int64,
+  category: str,
+  clients: list(ClientSchema),
+  cohorts: list(CohortSchema),
+  aggregate_rate: float,
+  horizon: int,
+  num_requests: int,
+  servegen_data: opt(ServeGenDataSchema),
+  inference_perf: opt(InferencePerfSchema),
+});
+
+export type DistSpec = Infer<typeof DistSchema>;
+export type ArrivalSpec = Infer<typeof ArrivalSchema>;
+export type NetworkSpec = Infer<typeof NetworkSchema>;
+export type WindowSpec = Infer<typeof WindowSchema>;
+export type LifecycleSpec = Infer<typeof LifecycleSchema>;
+export type MultimodalSpec = Infer<typeof MultimodalSchema>;
+export type MultiTurnSpec = Infer<typeof MultiTurnSchema>;
+export type ReasoningSpec = Infer<typeof ReasoningSchema>;
+export type ClientSpec = Infer<typeof ClientSchema>;
+export type DiurnalSpec = Infer<typeof DiurnalSchema>;
+export type SpikeSpec = Infer<typeof SpikeSchema>;
+export type DrainSpec = Infer<typeof DrainSchema>;
+export type CohortSpec = Infer<typeof CohortSchema>;
+export type ServeGenDataSpec = Infer<typeof ServeGenDataSchema>;
+export type StageSpec = Infer<typeof StageSchema>;
+export type SharedPrefixSpec = Infer<typeof SharedPrefixSchema>;
+export type InferencePerfSpec = Infer<typeof InferencePerfSchema>;
+export type WorkloadSpec = Infer<typeof WorkloadSpecSchema>;
+
+export const VALID_CATEGORIES = ["", "language", "multimodal", "reasoning"] as const;
+export const VALID_SLO_CLASSES = ["", "critical", "standard", "sheddable", "batch", "background"] as const;
+export const VALID_PROCESSES = ["poisson", "gamma", "weibull", "constant"] as const;
+export const VALID_DIST_TYPES = ["gaussian", "exponential", "pareto_lognormal", "empirical", "constant"] as const;
+
+/** A distribution with every field at its zero value. */
+export function emptyDist(): DistSpec {
+  return { type: "", params: {}, file: "" };
+}
+export function dist(type: string, params: Record<string, number>): DistSpec {
+  return { type, params, file: "" };
+}
+
+/** A client with zero values everywhere, overridden by `fields`. */
+export function makeClient(fields: Partial<ClientSpec>): ClientSpec {
+  return {
+    id: "",
+    tenant_id: "",
+    slo_class: "",
+    model: "",
+    rate_fraction: 0,
+    arrival: { process: "" },
+    input_distribution: emptyDist(),
+    output_distribution: emptyDist(),
+    prefix_group: "",
+    prefix_length: 0,
+    streaming: false,
+    ...fields,
+  };
+}
+
+/** A spec with zero values everywhere (version "2"), overridden by `fields`. */
+export function makeSpec(fields: Partial<WorkloadSpec>): WorkloadSpec {
+  return {
+    version: "2",
+    seed: 0n,
+    category: "",
+    clients: [],
+    cohorts: [],
+    aggregate_rate: 0,
+    horizon: 0,
+    num_requests: 0,
+    ...fields,
+  };
+}

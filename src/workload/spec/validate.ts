@@ -1,0 +1,146 @@
+// Spec validation (workload.md §2.9): fixed order, first failure wins, exact messages.
+// Returns the offending key path too, so callers can point at the line in the file.
+
+import { UserError } from "../../util/errors.js";
+import { fmtF } from "../util/format.js";
+import { positionSuffix, type PositionMap } from "./decode.js";
+import {
+  VALID_CATEGORIES,
+  VALID_DIST_TYPES,
+  VALID_PROCESSES,
+  VALID_SLO_CLASSES,
+  type ArrivalSpec,
+  type DistSpec,
+  type WorkloadSpec,
+} from "./types.js";
+
+export interface ValidationFailure {
+  message: string;
+  /** Spec path of the offending key (for position lookup); "" when none. */
+  path: string;
+}
+
+class Fail {
+  constructor(readonly failure: ValidationFailure) {}
+}
+
+function fail(message: string, path: string): never {
+  throw new Fail({ message, path });
+}
+
+const has = (list: readonly string[], v: string): boolean => list.includes(v);
+
+function checkRate(label: string, v: number, path: string): void {
+  if (!Number.isFinite(v)) fail(`${label}.rate_fraction must be a finite number, got ${fmtF(v)}`, path);
+  if (v <= 0) fail(`${label}.rate_fraction must be positive, got ${fmtF(v)}`, path);
+}
+
+function checkClass(label: string, cls: string, path: string): void {
+  if (!has(VALID_SLO_CLASSES, cls)) {
+    fail(`${label}: unknown slo_class "${cls}"; valid: critical, standard, sheddable, batch, background, or empty`, path);
+  }
+}
+
+function checkProcess(label: string, arrival: ArrivalSpec, path: string): void {
+  if (!has(VALID_PROCESSES, arrival.process)) {
+    fail(`${label}: unknown arrival process "${arrival.process}"; valid: poisson, gamma, weibull, constant`, `${path}.process`);
+  }
+}
+
+function checkDist(label: string, d: DistSpec, path: string): void {
+  if (!has(VALID_DIST_TYPES, d.type)) {
+    fail(
+      `${label}: unknown distribution type "${d.type}"; valid: gaussian, exponential, pareto_lognormal, empirical, constant`,
+      `${path}.type`,
+    );
+  }
+  // Sorted so that the reported parameter does not depend on key order.
+  for (const name of Object.keys(d.params).sort()) {
+    const v = d.params[name]!;
+    if (!Number.isFinite(v)) fail(`${label}.params.${name} must be a finite number, got ${fmtF(v)}`, `${path}.params.${name}`);
+  }
+}
+
+function validateOrThrow(spec: WorkloadSpec): void {
+  if (!has(VALID_CATEGORIES, spec.category)) {
+    fail(`unknown category "${spec.category}"; valid: language, multimodal, reasoning`, "category");
+  }
+  if (!Number.isFinite(spec.aggregate_rate)) {
+    fail(`aggregate_rate must be a finite number, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
+  }
+  if (spec.aggregate_rate <= 0) fail(`aggregate_rate must be positive, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
+  if (spec.clients.length === 0 && spec.cohorts.length === 0 && spec.servegen_data === undefined) {
+    fail("at least one client, cohort, or servegen_data path required", "");
+  }
+  spec.clients.forEach((c, i) => {
+    const label = `client[${i}]`;
+    const path = `clients[${i}]`;
+    checkClass(label, c.slo_class, `${path}.slo_class`);
+    checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
+    checkProcess(label, c.arrival, `${path}.arrival`);
+    const cv = c.arrival.cv;
+    if (c.arrival.process === "weibull" && cv !== undefined && (cv < 0.01 || cv > 10.4)) {
+      fail(`${label}: weibull CV must be in [0.01, 10.4], got ${fmtF(cv)}`, `${path}.arrival.cv`);
+    }
+    if (cv !== undefined) {
+      if (!Number.isFinite(cv)) fail(`${label}.cv must be a finite number, got ${fmtF(cv)}`, `${path}.arrival.cv`);
+      if (cv <= 0) fail(`${label}.cv must be positive, got ${fmtF(cv)}`, `${path}.arrival.cv`);
+    }
+    if (c.prefix_length < 0) fail(`${label}: prefix_length must be non-negative, got ${c.prefix_length}`, `${path}.prefix_length`);
+    checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
+    checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
+  });
+  spec.cohorts.forEach((c, i) => {
+    const label = `cohort[${i}]`;
+    const path = `cohorts[${i}]`;
+    if (c.population <= 0) fail(`${label}: population must be positive, got ${c.population}`, `${path}.population`);
+    if (c.population > 100000) fail(`${label}: population ${c.population} exceeds maximum 100000`, `${path}.population`);
+    checkRate(label, c.rate_fraction, `${path}.rate_fraction`);
+    checkClass(label, c.slo_class, `${path}.slo_class`);
+    checkProcess(label, c.arrival, `${path}.arrival`);
+    checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
+    checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
+    if (c.diurnal !== undefined) {
+      const r = c.diurnal.peak_to_trough_ratio;
+      if (!Number.isFinite(r) || r < 1) {
+        fail(`${label}: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got ${fmtF(r)}`, `${path}.diurnal.peak_to_trough_ratio`);
+      }
+      const h = c.diurnal.peak_hour;
+      if (h < 0 || h > 23) fail(`${label}: diurnal peak_hour must be 0-23, got ${h}`, `${path}.diurnal.peak_hour`);
+    }
+    if (c.spike !== undefined) {
+      if (c.spike.start_time_us < 0) {
+        fail(`${label}: spike start_time_us must be non-negative, got ${c.spike.start_time_us}`, `${path}.spike.start_time_us`);
+      }
+      if (c.spike.duration_us <= 0) fail(`${label}: spike duration_us must be > 0, got ${c.spike.duration_us}`, `${path}.spike.duration_us`);
+    }
+    if (c.drain !== undefined) {
+      if (c.drain.start_time_us < 0) {
+        fail(`${label}: drain start_time_us must be non-negative, got ${c.drain.start_time_us}`, `${path}.drain.start_time_us`);
+      }
+      if (c.drain.ramp_duration_us <= 0) {
+        fail(`${label}: drain ramp_duration_us must be > 0, got ${c.drain.ramp_duration_us}`, `${path}.drain.ramp_duration_us`);
+      }
+    }
+  });
+}
+
+/** First validation failure in §2.9 order, or null when the spec is valid. */
+export function findValidationFailure(spec: WorkloadSpec): ValidationFailure | null {
+  try {
+    validateOrThrow(spec);
+    return null;
+  } catch (err) {
+    if (err instanceof Fail) return err.failure;
+    throw err;
+  }
+}
+
+/**
+ * Throws UserError(`<prefix>: <message>`) with ` (line L, column C)` appended when the
+ * offending key's position is known.
+ */
+export function validateWorkloadSpec(spec: WorkloadSpec, positions?: PositionMap, prefix = "invalid workload spec"): void {
+  const f = findValidationFailure(spec);
+  if (f !== null) throw new UserError(`${prefix}: ${f.message}${f.path === "" ? "" : positionSuffix(positions, f.path)}`);
+}
