@@ -83,4 +83,7 @@ export const RUN_FLAGS: FlagDef[] = [
   { key: "preemptionPolicy", flag: "--preemption-policy", type: "string", def: "tail", group: "extension", help: "preemption victim: tail (BLIS) or slo-aware" },
   { key: "printFairness", flag: "--print-fairness", type: "bool", def: "false", group: "extension", help: "print Jain fairness over tenants" },
   { key: "plugin", flag: "--plugin", type: "strings", def: "", group: "extension", help: "ES module adding policies or scorers (repeatable)" },
+  { key: "pluginOption", flag: "--plugin-option", type: "strings", def: "", group: "extension", help: "plugin option as plugin.key=value (repeatable); read by the plugin through api.options" },
+  { key: "report", flag: "--report", type: "string", def: "", group: "output", help: "write a self-contained HTML report (charts, time series, metrics) to this file" },
+  { key: "reportInterval", flag: "--report-interval", type: "int64", def: "100000", group: "output", help: "simulated ticks between time-series samples in the report" },
 ];

@@ -10,6 +10,7 @@ import { ClusterEventQueue, RANK_ADMISSION, RANK_ROUTING } from "./clusterEvents
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
+import type { TimeSeriesRecorder } from "../metrics/timeSeries.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -51,6 +52,8 @@ export class ClusterSimulator {
   private readonly events = new ClusterEventQueue();
   private readonly popped = { rank: 0, req: null as Request | null, time: 0 };
   observer: ClusterObserver | null = null;
+  /** Optional fixed-grid sampler of instance state (reports). */
+  recorder: TimeSeriesRecorder | null = null;
   private seq = 0;
   private rejected = 0;
   private routed = 0;
@@ -94,6 +97,10 @@ export class ClusterSimulator {
         }
       }
       if (tc === Infinity && te === Infinity) break;
+      if (this.recorder !== null) {
+        const tn = tc <= te ? tc : te;
+        if (tn >= this.recorder.next && tn <= horizon) this.recorder.sampleUntil(tn);
+      }
       if (tc <= te) {
         clock = tc;
         if (clock > horizon) break;

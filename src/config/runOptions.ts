@@ -80,6 +80,11 @@ export const RunOptionsSchema = z.strictObject({
   preemptionPolicy: z.string().default("tail"),
   printFairness: z.boolean().default(false),
   plugin: z.array(z.string()).default([]),
+  pluginOption: z.array(z.string()).default([]),
+  /** Write a self-contained HTML report of the run here. */
+  report: z.string().default(""),
+  /** Simulated ticks between time-series samples (reports). */
+  reportInterval: z.number().int().default(100000),
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

@@ -51,6 +51,8 @@ export class Instance {
   totalOutputTokens = 0;
   kvAllocationFailures = 0;
   stepCount = 0;
+  /** Duration of the most recent step, ticks (time-series sampling). */
+  lastStepDuration = 0;
   queueSampleSum = 0;
   queueSampleCount = 0;
 
@@ -153,6 +155,7 @@ export class Instance {
     const n = batch.length;
     const d = this.latency.stepTime(batch, n) + this.kv.consumeTransferLatency();
     const itlVal = d + this.alpha2;
+    this.lastStepDuration = d;
     this.recordStep(stepIdx, itlVal);
     // Completion is decided per request right after its update; updates never touch the KV
     // store, so this equals running the completion pass after all updates (engine.md §4.5).

@@ -14,10 +14,13 @@ import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../workload/request.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
+import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
   clusterObserver?: ClusterObserver;
+  /** Sample instance state every this many ticks of simulated time (0 = off). */
+  timeSeriesIntervalUs?: number;
 }
 
 export interface ClusterRun {
@@ -27,6 +30,7 @@ export interface ClusterRun {
   trace: DecisionTrace | null;
   /** Router in-flight counters at the end of the run. */
   inFlight: Int32Array;
+  timeSeries: TimeSeries | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -90,6 +94,11 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     log,
   );
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
+  const recorder =
+    hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
+      : null;
+  cluster.recorder = recorder;
   const stats = cluster.run();
   for (const inst of instances) {
     const expect = inst.waitQueue.length + inst.running.length;
@@ -107,5 +116,5 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
         : "no requests completed — horizon may be too short or workload too small",
     );
   }
-  return { metrics, ledger, instances, trace, inFlight: stats.inFlight };
+  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
 }

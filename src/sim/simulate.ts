@@ -33,6 +33,8 @@ export interface SimulationResult {
 export interface SimulateOptions {
   logger?: Logger;
   hooks?: RunHooks;
+  /** Record time series (as --report does) even without a report path. */
+  recordTimeSeries?: boolean;
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
 }
@@ -115,7 +117,7 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
   }
 
   // 6. Plugins register extra policies before names are checked; then the policy bundle.
-  if (o.plugin.length > 0) await loadPlugins(o.plugin, log);
+  if (o.plugin.length > 0) await loadPlugins(o.plugin, log, parsePluginOptions(o.pluginOption));
   let bundleScorers: { name: string; weight: number }[] = [];
   if (o.policyConfig !== "") {
     const b = loadPolicyBundle(o.policyConfig);
@@ -309,7 +311,9 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
   };
 
   const wallStart = process.hrtime.bigint();
-  const run = runCluster(config, wl.source, log, so.hooks);
+  if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
+  const sampling = o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
+  const run = runCluster(config, wl.source, log, { ...so.hooks, timeSeriesIntervalUs: sampling });
   const wall = Number(process.hrtime.bigint() - wallStart) / 1e9;
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
@@ -327,6 +331,17 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
       return base;
     },
   };
+}
+
+/** `plugin.key=value` entries → options per plugin name. */
+function parsePluginOptions(entries: readonly string[]): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const e of entries) {
+    const m = /^([^.=]+)\.([^=]+)=(.*)$/.exec(e);
+    if (m === null) throw new UserError(`--plugin-option: expected plugin.key=value, got "${e}"`);
+    (out[m[1]!] ??= {})[m[2]!] = m[3]!;
+  }
+  return out;
 }
 
 function checkName(kind: string, name: string, valid: string[]): void {

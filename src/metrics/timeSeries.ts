@@ -1,0 +1,107 @@
+import type { Instance } from "../instance/instance.js";
+import { TieredKvStore } from "../kv/tieredKvStore.js";
+
+export const SERIES_FIELDS = [
+  "queueDepth",
+  "batchSize",
+  "kvUtilization",
+  "cpuKvUtilization",
+  "inFlight",
+  "completed",
+  "preempted",
+  "stepTimeUs",
+] as const;
+export type SeriesField = (typeof SERIES_FIELDS)[number];
+
+export type SeriesBlock = Record<SeriesField, number[]>;
+
+/** Samples on a fixed simulated-time grid: per instance, and the cluster (sums; utilizations averaged). */
+export interface TimeSeries {
+  intervalUs: number;
+  timesUs: number[];
+  instances: SeriesBlock[];
+  cluster: SeriesBlock;
+}
+
+function emptyBlock(): SeriesBlock {
+  return {
+    queueDepth: [],
+    batchSize: [],
+    kvUtilization: [],
+    cpuKvUtilization: [],
+    inFlight: [],
+    completed: [],
+    preempted: [],
+    stepTimeUs: [],
+  };
+}
+
+/**
+ * Records instance state at t = interval, 2·interval, … as seen just before the first event at or
+ * after each grid point. Costs O(instances) per grid point and nothing per event.
+ */
+export class TimeSeriesRecorder {
+  next: number;
+  readonly series: TimeSeries;
+
+  constructor(
+    private readonly instances: readonly Instance[],
+    private readonly inFlight: Int32Array,
+    readonly intervalUs: number,
+  ) {
+    this.next = intervalUs;
+    this.series = { intervalUs, timesUs: [], instances: instances.map(emptyBlock), cluster: emptyBlock() };
+  }
+
+  /** Takes every grid sample up to and including `t`. */
+  sampleUntil(t: number): void {
+    while (this.next <= t) {
+      this.sample(this.next);
+      this.next += this.intervalUs;
+    }
+  }
+
+  private sample(t: number): void {
+    const s = this.series;
+    s.timesUs.push(t);
+    const c = s.cluster;
+    let q = 0;
+    let b = 0;
+    let kv = 0;
+    let cpu = 0;
+    let fl = 0;
+    let done = 0;
+    let pre = 0;
+    let step = 0;
+    for (let i = 0; i < this.instances.length; i++) {
+      const inst = this.instances[i]!;
+      const blk = s.instances[i]!;
+      const cpuUtil = inst.kv instanceof TieredKvStore ? inst.kv.cpuUsed / inst.kv.cpuCapacity : 0;
+      blk.queueDepth.push(inst.waitQueue.length);
+      blk.batchSize.push(inst.running.length);
+      blk.kvUtilization.push(inst.kv.utilization());
+      blk.cpuKvUtilization.push(cpuUtil);
+      blk.inFlight.push(this.inFlight[i]!);
+      blk.completed.push(inst.completed);
+      blk.preempted.push(inst.preemptionCount);
+      blk.stepTimeUs.push(inst.lastStepDuration);
+      q += inst.waitQueue.length;
+      b += inst.running.length;
+      kv += inst.kv.utilization();
+      cpu += cpuUtil;
+      fl += this.inFlight[i]!;
+      done += inst.completed;
+      pre += inst.preemptionCount;
+      step += inst.lastStepDuration;
+    }
+    const n = this.instances.length;
+    c.queueDepth.push(q);
+    c.batchSize.push(b);
+    c.kvUtilization.push(kv / n);
+    c.cpuKvUtilization.push(cpu / n);
+    c.inFlight.push(fl);
+    c.completed.push(done);
+    c.preempted.push(pre);
+    c.stepTimeUs.push(step / n);
+  }
+}
