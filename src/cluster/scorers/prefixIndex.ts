@@ -1,21 +1,22 @@
 import { blockHashChain } from "../../kv/hash.js";
 import type { Request } from "../../instance/request.js";
+import { LruHashSet } from "./lruHashSet.js";
 
 /** Fixed per-instance capacity of the router-side prefix index (cluster.md §3.6.1). */
 export const PREFIX_INDEX_CAPACITY = 10000;
 
 /**
- * Router-side per-instance LRU sets of prompt block hashes. A Map keeps insertion order, so
- * re-inserting a touched hash moves it to the "newest" end and the first key is the LRU entry.
+ * Router-side per-instance LRU sets of prompt block hashes (touch order = the per-set counter of
+ * cluster.md §3.6.1: the entry with the smallest counter is the least recently touched).
  */
 export class RouterPrefixIndex {
-  private readonly sets: Map<number, true>[];
+  private readonly sets: LruHashSet[];
   constructor(
     numInstances: number,
     private readonly blockSize: number,
     private readonly capacity = PREFIX_INDEX_CAPACITY,
   ) {
-    this.sets = Array.from({ length: numInstances }, () => new Map<number, true>());
+    this.sets = Array.from({ length: numInstances }, () => new LruHashSet(capacity));
   }
 
   /** Chain hashes of the prompt's complete blocks (shared with the KV cache: same equality). */
@@ -45,15 +46,6 @@ export class RouterPrefixIndex {
   record(req: Request, chosen: number): void {
     const h = this.hashes(req);
     const set = this.sets[chosen]!;
-    for (let i = 0; i < h.length; i++) {
-      const x = h[i]!;
-      if (set.has(x)) {
-        set.delete(x);
-      } else if (set.size >= this.capacity) {
-        const oldest = set.keys().next().value as number;
-        set.delete(oldest);
-      }
-      set.set(x, true);
-    }
+    for (let i = 0; i < h.length; i++) set.touch(h[i]!);
   }
 }
