@@ -26,12 +26,14 @@ function runCase(kind: string, n: number): Row {
 const only = process.argv[2];
 const plan: [string, number[]][] = [
   ["default", [1000, 10000, 100000]],
+  ["reportsampling", [10000, 100000]],
   ["cluster8", [10000, 100000]],
+  ["cluster8sampling", [10000, 100000]],
   ["weighted8", [10000, 100000]],
   ["multiturn", [10000, 100000]],
 ];
 
-process.stdout.write("case        requests   wall_s   req_per_s   peak_rss_MB   steps\n");
+process.stdout.write("case             requests   wall_s   req_per_s   peak_rss_MB   steps\n");
 for (const [kind, sizes] of plan) {
   if (only && only !== kind) continue;
   let last: Row | null = null;
@@ -45,7 +47,7 @@ for (const [kind, sizes] of plan) {
 
 function print(r: Row): void {
   process.stdout.write(
-    `${r.kind.padEnd(10)} ${String(r.n).padStart(9)} ${r.wall.toFixed(3).padStart(8)} ${Math.round(r.n / r.wall)
+    `${r.kind.padEnd(16)} ${String(r.n).padStart(9)} ${r.wall.toFixed(3).padStart(8)} ${Math.round(r.n / r.wall)
       .toString()
       .padStart(11)} ${r.rssMb.toFixed(0).padStart(13)} ${String(r.steps).padStart(7)}\n`,
   );

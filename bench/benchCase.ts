@@ -9,8 +9,10 @@ function inputFor(kind: string, n: number): RunInput {
   const base: RunInput = { model: "meta-llama/llama-3.1-8b-instruct", rate: 100, numRequests: n, seed: 42 };
   switch (kind) {
     case "default":
+    case "reportsampling":
       return base;
     case "cluster8":
+    case "cluster8sampling":
       return { ...base, numInstances: 8, rate: 800, routingPolicy: "least-loaded" };
     case "weighted8":
       return { ...base, numInstances: 8, rate: 800, routingPolicy: "weighted" };
@@ -42,10 +44,13 @@ function inputFor(kind: string, n: number): RunInput {
   }
 }
 
+// The *sampling cases are their base case with the time series of `--report` recorded (at the
+// default --report-interval), to measure what sampling costs.
+const sampling = kind.endsWith("sampling");
 const t0 = process.hrtime.bigint();
-const res = await simulate(inputFor(kind, n));
+const res = await simulate(inputFor(kind, n), { recordTimeSeries: sampling });
 const wall = Number(process.hrtime.bigint() - t0) / 1e9;
 const rssMb = process.resourceUsage().maxRSS / 1024;
 process.stdout.write(
-  JSON.stringify({ kind, n, wall, rssMb, completed: res.metrics.cluster.completed_requests, steps: res.run.instances.reduce((s, i) => s + i.stepCount, 0) }) + "\n",
+  JSON.stringify({ kind, n, wall, rssMb, completed: res.metrics.cluster.completed_requests, steps: res.run.instances.reduce((s, i) => s + i.stepCount, 0), samples: res.run.timeSeries?.timesUs.length ?? 0 }) + "\n",
 );

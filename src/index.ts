@@ -8,3 +8,6 @@ export type { SimulationMetrics } from "./metrics/collect.js";
 export type { MetricsBlock } from "./metrics/metricsBlock.js";
 export * as workload from "./workload/index.js";
 export type { PluginApi, PluginModule } from "./plugin/types.js";
+export * as experiment from "./experiment/index.js";
+export * as optimizer from "./optimize/index.js";
+export * as report from "./report/index.js";

@@ -1,5 +1,6 @@
 import { CommanderError } from "commander";
-import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
+import { PlanError } from "../experiment/errors.js";
+import { ConstructionError, ExitStatus, InvariantError, UserError } from "../util/errors.js";
 
 export interface CliIo {
   stdout(text: string): void;
@@ -21,6 +22,11 @@ export function reportError(e: unknown, io: CliIo): number {
   if (e instanceof UserError) {
     io.stderrLine(`error: ${e.message}`);
     return 1;
+  }
+  if (e instanceof ExitStatus) return e.code;
+  if (e instanceof PlanError) {
+    io.stderrLine(`error: ${e.message}`);
+    return e.exitCode;
   }
   if (e instanceof ConstructionError) {
     io.stderrLine(`panic: ${e.message}`);

@@ -1,6 +1,9 @@
 import { Command } from "commander";
 import { registerRunCommand } from "./runCommand.js";
 import { registerWorkloadCommands } from "./workloadCommands.js";
+import { registerSweepCommand } from "./sweepCommand.js";
+import { registerReportCommand } from "./reportCommand.js";
+import { registerOptimizeCommand } from "./optimizeCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 
@@ -15,6 +18,9 @@ export function buildProgram(io: CliIo): Command {
     });
   registerRunCommand(program, io);
   registerWorkloadCommands(program, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) });
+  registerSweepCommand(program, io);
+  registerReportCommand(program, io);
+  registerOptimizeCommand(program, io);
   return program;
 }
 

@@ -9,6 +9,7 @@ import { renderStdout } from "../sim/renderStdout.js";
 import { goJson } from "../metrics/format.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { CliIo } from "./io.js";
+import { writeRunReport } from "../report/runReport.js";
 
 function optionFor(f: FlagDef): Option {
   const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
@@ -56,4 +57,8 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   }
   if (out.fitnessError !== null) throw out.fitnessError;
   io.stdout(out.tail);
+  if (res.options.report !== "") {
+    const written = writeRunReport(res.options.report, res);
+    logger.info(`Report written to: ${written.html} (data: ${written.data})`);
+  }
 }

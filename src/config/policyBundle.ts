@@ -8,21 +8,28 @@ import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 
-const TierMap = z.record(z.string(), z.number());
+/**
+ * Any YAML float, including .inf and .nan: Go decodes them into float64 and the validation step
+ * reports them ("must be a finite number"), so decoding must not reject them (zod's number does).
+ */
+const Num = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
+const TierMap = z.record(z.string(), Num);
+/** Integer-valued maps (tick thresholds, token thresholds), as the corresponding int64 flags. */
+const IntMap = z.record(z.string(), z.number().int());
 
 export const PolicyBundleSchema = z.strictObject({
   admission: z
     .strictObject({
       policy: z.string().optional(),
-      token_bucket_capacity: z.number().optional(),
-      token_bucket_refill_rate: z.number().optional(),
-      load_threshold: z.number().optional(),
+      token_bucket_capacity: Num.optional(),
+      token_bucket_refill_rate: Num.optional(),
+      load_threshold: Num.optional(),
     })
     .optional(),
   routing: z
     .strictObject({
       policy: z.string().optional(),
-      scorers: z.array(z.strictObject({ name: z.string(), weight: z.number() })).optional(),
+      scorers: z.array(z.strictObject({ name: z.string(), weight: Num })).optional(),
       slo_cache_weights: TierMap.optional(),
     })
     .optional(),
@@ -30,13 +37,13 @@ export const PolicyBundleSchema = z.strictObject({
     .strictObject({
       policy: z.string().optional(),
       base_scores: TierMap.optional(),
-      age_weight: z.number().optional(),
-      urgency_thresholds_us: TierMap.optional(),
+      age_weight: Num.optional(),
+      urgency_thresholds_us: IntMap.optional(),
       bridge: z.string().optional(),
     })
     .optional(),
   scheduler: z.string().optional(),
-  slo_prefill_thresholds: TierMap.optional(),
+  slo_prefill_thresholds: IntMap.optional(),
   preemption: z.string().optional(),
 });
 

@@ -1,4 +1,8 @@
 import { z } from "zod";
+
+// Float options accept Infinity and NaN here so that the range checks downstream
+// produce the specified messages (and NaN coefficients reach their exit-2 path).
+const anyNumber = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
 import { BUNDLED_DEFAULTS } from "./paths.js";
 
 /**
@@ -14,11 +18,11 @@ export const RunOptionsSchema = z.strictObject({
   modelConfigFolder: z.string().default(""),
   hardwareConfig: z.string().default(""),
   defaultsFilepath: z.string().default(BUNDLED_DEFAULTS),
-  alphaCoeffs: z.array(z.number()).default([0, 0, 0]),
-  betaCoeffs: z.array(z.number()).default([0, 0, 0]),
+  alphaCoeffs: z.array(anyNumber).default([0, 0, 0]),
+  betaCoeffs: z.array(anyNumber).default([0, 0, 0]),
   seed: z.union([z.number().int(), z.bigint()]).default(42),
   /** Ticks; Infinity stands for the default 9223372036854775807 (unbounded). */
-  horizon: z.number().default(Infinity),
+  horizon: anyNumber.default(Infinity),
   log: z.string().default("warn"),
   resultsPath: z.string().default(""),
   workload: z.string().default("distribution"),
@@ -28,7 +32,7 @@ export const RunOptionsSchema = z.strictObject({
   workloadTracesFilepath: z.string().default(""),
   replayTrace: z.string().default(""),
   replayTraceData: z.string().default(""),
-  rate: z.number().default(1.0),
+  rate: anyNumber.default(1.0),
   numRequests: z.number().int().default(100),
   prefixTokens: z.number().int().default(0),
   promptTokens: z.number().int().default(512),
@@ -46,15 +50,15 @@ export const RunOptionsSchema = z.strictObject({
   longPrefillTokenThreshold: z.number().int().default(0),
   maxModelLen: z.number().int().default(2048),
   kvCpuBlocks: z.number().int().default(0),
-  kvOffloadThreshold: z.number().default(0.9),
-  kvTransferBandwidth: z.number().default(100.0),
+  kvOffloadThreshold: anyNumber.default(0.9),
+  kvTransferBandwidth: anyNumber.default(100.0),
   kvTransferBaseLatency: z.number().int().default(0),
   numInstances: z.number().int().default(1),
   admissionPolicy: z.string().default("always-admit"),
   admissionLatency: z.number().int().default(0),
   routingLatency: z.number().int().default(0),
-  tokenBucketCapacity: z.number().default(10000),
-  tokenBucketRefillRate: z.number().default(1000),
+  tokenBucketCapacity: anyNumber.default(10000),
+  tokenBucketRefillRate: anyNumber.default(1000),
   routingPolicy: z.string().default("round-robin"),
   routingScorers: z.string().default(""),
   priorityPolicy: z.string().default("constant"),
@@ -66,12 +70,12 @@ export const RunOptionsSchema = z.strictObject({
   summarizeTrace: z.boolean().default(false),
   fitnessWeights: z.string().default(""),
   // Extensions beyond BLIS (all default to BLIS behavior).
-  admissionLoadThreshold: z.number().default(50),
+  admissionLoadThreshold: anyNumber.default(50),
   sloCacheWeights: z.string().default("critical:0.25,standard:0.5,sheddable:0.75"),
-  sloBaseCritical: z.number().default(10),
-  sloBaseStandard: z.number().default(5),
-  sloBaseSheddable: z.number().default(1),
-  sloAgeWeight: z.number().default(0.00001),
+  sloBaseCritical: anyNumber.default(10),
+  sloBaseStandard: anyNumber.default(5),
+  sloBaseSheddable: anyNumber.default(1),
+  sloAgeWeight: anyNumber.default(0.00001),
   sloThresholdCritical: z.number().int().default(0),
   sloThresholdStandard: z.number().int().default(100000),
   sloThresholdSheddable: z.number().int().default(100000),

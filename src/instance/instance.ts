@@ -40,6 +40,8 @@ export class Instance {
   /** Last RequestLeft time (those trace events are not queued; they only bound sim_ended). */
   lastLeave = 0;
   private stepChainRegistered = false;
+  /** Set once a request arrives carrying a routing priority hint. */
+  private hintSeen = false;
   /** Step events currently queued (work-conservation checks). */
   pendingSteps = 0;
 
@@ -127,6 +129,9 @@ export class Instance {
       req.dropPayload();
     } else {
       req.state = QUEUED;
+      // A routing hint must be overwritten by the per-step recomputation (cluster.md §5.6),
+      // even under a constant policy that otherwise never needs recomputing.
+      if (req.priority !== 0) this.hintSeen = true;
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
     }
@@ -261,7 +266,7 @@ export class Instance {
     if (n === 0) return;
     const policy = this.priority;
     const floors = this.cfg.priorityFloors;
-    if (!policy.isConstant || floors) {
+    if (!policy.isConstant || floors || this.hintSeen) {
       for (let i = 0; i < n; i++) {
         const r = wq.at(i);
         let p = policy.compute(r, now);

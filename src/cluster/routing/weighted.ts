@@ -2,6 +2,7 @@ import { RoutingDecision, type RoutingContext, type RoutingPolicy } from "./rout
 import type { RouterState } from "../snapshot.js";
 import type { Request } from "../../instance/request.js";
 import { createScorer, type Scorer } from "../scorers/scorer.js";
+import { formatFixed } from "../../metrics/format.js";
 
 /** Composable weighted scorer pipeline with first-maximum argmax (cluster.md §3.5). */
 export class WeightedRouting implements RoutingPolicy {
@@ -47,7 +48,7 @@ export class WeightedRouting implements RoutingPolicy {
     }
     for (let k = 0; k < this.scorers.length; k++) this.scorers[k]!.observe(req, best);
     this.d.target = best;
-    this.d.reason = `weighted-scoring (score=${bestScore.toFixed(3)})`;
+    this.d.reason = `weighted-scoring (score=${formatFixed(bestScore, 3)})`; // Go %.3f: half to even
     this.d.scores = comp;
     return this.d;
   }

@@ -1,0 +1,77 @@
+// `blis optimize SPACE.yaml --out DIR`: Bayesian optimization of policy parameters (src/optimize/).
+
+import fs from "node:fs";
+import path from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import { defaultJobs } from "../experiment/index.js";
+import { loadSpace } from "../optimize/space.js";
+import { optimize } from "../optimize/search.js";
+import { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } from "../optimize/output.js";
+import { writeFileAtomic } from "../util/atomicWrite.js";
+import type { CliIo } from "./io.js";
+
+interface OptimizeCliOptions {
+  out: string;
+  jobs?: number;
+  restart?: boolean;
+  progress?: boolean;
+}
+
+function parseJobs(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
+  return n;
+}
+
+/** Runs the search and writes its results; errors (invalid space, changed space) are thrown as UserErrors. */
+export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
+  const space = loadSpace(spaceFile);
+  const res = await optimize(space, {
+    outDir: opts.out,
+    jobs: opts.jobs ?? defaultJobs(),
+    restart: opts.restart === true,
+    progress: opts.progress !== false,
+    stderr: io.stderrLine,
+  });
+  const best = summarizeBest(res);
+  const put = (name: string, data: string): void => writeFileAtomic(path.join(opts.out, name), data);
+  put("evaluations.csv", renderEvaluationsCsv(res));
+  put("evaluations.json", renderEvaluationsJson(res, best));
+  put(
+    "convergence.md",
+    `# Convergence of ${space.name}\n\n${space.objective.direction} ${space.objective.metric} (mean over seeds ${space.seeds.join(", ")}); ` +
+      `"best so far" counts feasible evaluations only.\n\n${renderConvergence(res, true)}`,
+  );
+  if (best !== null) {
+    if (best.workloadYaml !== null) put("workload.yaml", best.workloadYaml);
+    put("best.yaml", best.bundleYaml);
+    put("best-command.txt", `${best.command}\n`);
+  } else {
+    for (const f of ["best.yaml", "best-command.txt"]) fs.rmSync(path.join(opts.out, f), { force: true });
+  }
+  io.stdout(renderSummary(res, best));
+  io.stderrLine(
+    `optimize: ${res.simulations} simulations run, ${res.reused} evaluations reused; results in ${opts.out} (evaluations.csv, evaluations.json, convergence.md${best !== null ? ", best.yaml, best-command.txt" : ""})`,
+  );
+}
+
+/** Adds `blis optimize`. */
+export function registerOptimizeCommand(program: Command, io: CliIo): void {
+  program
+    .command("optimize")
+    .description("search policy parameters by Bayesian optimization (GP + expected improvement) over simulated runs")
+    .argument("<space>", "search-space YAML file")
+    .requiredOption("--out <dir>", "output directory: evaluations.jsonl (resume log), evaluations.csv/json, convergence.md, best.yaml; rerunning resumes")
+    .option("--jobs <n>", `worker threads, and points proposed per step of a new search (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
+    .option("--restart", "discard the evaluations already in --out (needed when the space changed)")
+    .option("--no-progress", "no per-evaluation lines on stderr")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 done (also when nothing feasible was found), 1 invalid space, space changed since the\n" +
+        "evaluations in --out (use --restart), or the baseline failed.\n" +
+        "Example: blis optimize examples/optimize/strategy.yaml --out out/strategy-opt --jobs 2",
+    )
+    .action(async (spaceFile: string, opts: OptimizeCliOptions) => {
+      await optimizeCli(spaceFile, opts, io);
+    });
+}

@@ -1,0 +1,23 @@
+// `blis report RESULTS [--out FILE]`: rebuilds an HTML report from saved results.
+
+import type { Command } from "commander";
+import { rebuildReport } from "../report/rebuild.js";
+import type { CliIo } from "./io.js";
+
+export function registerReportCommand(program: Command, io: CliIo): void {
+  program
+    .command("report")
+    .description("rebuild an HTML report from saved results, without rerunning")
+    .argument("<results>", "a run report's JSON (beside the HTML of blis run --report), or a sweep --out directory or its summary.json")
+    .option("--out <file>", "where to write the HTML (default: beside the results: x.json → x.html, DIR → DIR/report.html)")
+    .addHelpText(
+      "after",
+      "\nThe page is self-contained (charts embedded, no network access) and opens from disk.\n" +
+        "Examples:\n  blis run --model meta-llama/llama-3.1-8b-instruct --report out/run.html   # also writes out/run.json\n" +
+        "  blis report out/run.json --out out/run-again.html\n  blis report out/hscale        # a sweep directory → out/hscale/report.html",
+    )
+    .action((results: string, opts: { out?: string }) => {
+      const r = rebuildReport(results, opts.out);
+      io.stderrLine(`report: ${r.kind} report written to ${r.html}`);
+    });
+}

@@ -1,0 +1,86 @@
+// `blis sweep` (alias `blis experiment`): native multi-run experiments (workload.md §8).
+
+import { Command, InvalidArgumentError, Option } from "commander";
+import { loadPlanWithReport } from "../report/planOptions.js";
+import { writeSweepReport } from "../report/sweepReport.js";
+import { runSweep } from "../experiment/sweep.js";
+import { renderReport, type OutputFormat } from "../experiment/render.js";
+import { PlanError } from "../experiment/errors.js";
+import { defaultJobs } from "../experiment/pool.js";
+import { ExitStatus, UserError } from "../util/errors.js";
+import type { CliIo } from "./io.js";
+
+interface SweepCliOptions {
+  plan?: string;
+  out?: string;
+  jobs?: number;
+  format: OutputFormat;
+  restart?: boolean;
+  progress?: boolean;
+  report?: boolean;
+}
+
+function parseJobs(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
+  return n;
+}
+
+/**
+ * Runs the sweep command and returns its exit status: 0 every check passed, 1 a check failed,
+ * 2 the plan is invalid (or does not match the output directory). Errors are one line on stderr.
+ */
+export async function sweepCli(planArg: string | undefined, opts: SweepCliOptions, io: CliIo): Promise<number> {
+  try {
+    if (planArg !== undefined && opts.plan !== undefined && planArg !== opts.plan) {
+      throw new PlanError(`give the plan once (either as an argument or with --plan): "${planArg}" vs "${opts.plan}"`);
+    }
+    const planPath = planArg ?? opts.plan;
+    if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
+    if (opts.report === true && opts.out === undefined) throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+    const { plan, report: reportOptions } = loadPlanWithReport(planPath);
+    const res = await runSweep(plan, {
+      outDir: opts.out ?? null,
+      jobs: opts.jobs ?? defaultJobs(),
+      restart: opts.restart === true,
+      progress: opts.progress === false ? "none" : "auto",
+      stderr: io.stderrLine,
+    });
+    io.stdout(renderReport(res.report, opts.format));
+    if (res.outDir !== null) io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
+    if (opts.report === true) io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
+    return res.exitStatus;
+  } catch (e) {
+    if (e instanceof PlanError) {
+      io.stderrLine(`error: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+/** Adds `blis sweep` and its alias `blis experiment`. */
+export function registerSweepCommand(program: Command, io: CliIo): void {
+  program
+    .command("sweep")
+    .alias("experiment")
+    .description("run a plan of configurations × seeds in parallel and print comparison tables and checks")
+    .argument("[plan]", "plan YAML file")
+    .option("--plan <path>", "plan YAML file (instead of the argument)")
+    .option("--out <dir>", "output directory: runs.jsonl, <config>/<seed>.txt, tables.md, tables.csv, summary.json; rerunning resumes")
+    .option("--jobs <n>", `worker threads (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
+    .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]).default("text"))
+    .option("--restart", "discard the results already in --out (needed when the plan changed)")
+    .option("--no-progress", "no progress output on stderr")
+    .option("--report", "also write DIR/report.html (charts of the tables, Pareto front) and DIR/report.json; needs --out")
+    .addHelpText(
+      "after",
+      "\nExit status: 0 every check passed, 1 a check failed, 2 the plan is invalid.\n" +
+        "Example: blis sweep examples/experiments/horizontal-scaling.yaml --out out/hscale --jobs 2",
+    )
+    .action(async (planArg: string | undefined, opts: SweepCliOptions) => {
+      const code = await sweepCli(planArg, opts, io);
+      if (code === 1) throw new UserError("sweep: a check failed (see the Checks table)");
+      if (code === 2) throw new ExitStatus(2);
+    });
+}

@@ -1,0 +1,11 @@
+/**
+ * An invalid sweep plan (or a plan that does not match the output directory): one line naming the
+ * item, exit status 2 (workload.md §8.4).
+ */
+export class PlanError extends Error {
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = "PlanError";
+  }
+}

@@ -1,0 +1,78 @@
+// A pool of worker threads (tinypool) running one simulation per task, with a wall-clock limit
+// per task: a task past its limit is aborted, which terminates its worker thread.
+
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import Tinypool from "tinypool";
+import type { RunInput } from "../config/runOptions.js";
+import type { WorkerResult, WorkerTask } from "./worker.js";
+
+export type RunOutcome =
+  | { kind: "done"; result: WorkerResult }
+  | { kind: "timeout" }
+  | { kind: "crash"; message: string }
+  | { kind: "cancelled" };
+
+const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
+
+export function defaultJobs(): number {
+  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+}
+
+/**
+ * Worker threads for sweep runs. Reusable across sweeps (an optimizer can keep one open and pass
+ * it to every runSweep call); close() when done.
+ */
+export class SweepPool {
+  readonly jobs: number;
+  private readonly pool: Tinypool;
+  private closed = false;
+
+  constructor(jobs: number = defaultJobs()) {
+    if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be an integer >= 1, got ${jobs}`);
+    this.jobs = jobs;
+    this.pool = new Tinypool({
+      filename: WORKER_FILE,
+      // Workers start (and import the simulator) right away and stay warm between sweeps.
+      minThreads: jobs,
+      maxThreads: jobs,
+      concurrentTasksPerWorker: 1,
+      isolateWorkers: false,
+    });
+  }
+
+  /**
+   * Runs one simulation. The limit counts from the call, so callers should keep at most `jobs`
+   * tasks in flight (runSweep does). `signal` cancels the task (its worker is terminated).
+   */
+  async run(input: RunInput, timeoutMs: number, signal?: AbortSignal): Promise<RunOutcome> {
+    if (this.closed) throw new Error("SweepPool is closed");
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, timeoutMs);
+    const onCancel = (): void => ac.abort();
+    signal?.addEventListener("abort", onCancel, { once: true });
+    try {
+      const task: WorkerTask = { input };
+      const result = (await this.pool.run(task, { signal: ac.signal })) as WorkerResult;
+      return { kind: "done", result };
+    } catch (e) {
+      if (timedOut) return { kind: "timeout" };
+      if (signal?.aborted) return { kind: "cancelled" };
+      const msg = e instanceof Error ? e.message : String(e);
+      return { kind: "crash", message: msg.split("\n")[0]! };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onCancel);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.destroy();
+  }
+}

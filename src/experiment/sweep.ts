@@ -1,0 +1,181 @@
+// The sweep engine: runs every (configuration, seed) of a plan on a worker-thread pool, records
+// each finished run durably, resumes from an output directory, and builds the report.
+
+import fs from "node:fs";
+import path from "node:path";
+import { planFromCells, planHashes, type CellSpec, type CellsPlanOptions, type SweepConfig, type SweepPlan } from "./plan.js";
+import { defaultJobs, SweepPool, type RunOutcome } from "./pool.js";
+import { createProgress, type ProgressMode } from "./progress.js";
+import { buildReport, indexRecords, type SweepReport } from "./report.js";
+import { renderCsvTable, renderCsv, renderJson, renderMarkdown, renderText, reportTables } from "./render.js";
+import { CSV_DIR, OutDir, runKey, type RunRecord } from "./store.js";
+
+export interface SweepOptions {
+  /** Output directory (results, stdout files, tables); omitted = nothing is written, no resume. */
+  outDir?: string | null;
+  /** Worker threads; default: the number of CPUs. Ignored when `pool` is given. */
+  jobs?: number;
+  /** Discard the results already in outDir instead of refusing a changed plan. */
+  restart?: boolean;
+  /** Progress on stderr; default "none" for the library ("auto" = bar on a terminal, else lines). */
+  progress?: ProgressMode;
+  /** Sink for notes, warnings and progress lines (default: process.stderr). */
+  stderr?: (line: string) => void;
+  /** A pool kept open by the caller (e.g. an optimizer evaluating many plans). */
+  pool?: SweepPool;
+  /** Cancels the sweep: in-flight runs are terminated and not recorded; runSweep rejects. */
+  signal?: AbortSignal;
+  /**
+   * Called once per run executed by this call, as soon as it is recorded (after runs.jsonl, when
+   * an output directory is used), with the run's configuration. Not called for reused runs.
+   */
+  onRecord?: (record: RunRecord, config: SweepConfig) => void;
+}
+
+export interface SweepResult {
+  plan: SweepPlan;
+  report: SweepReport;
+  /** The run records the report was built from (latest per run), in config, seed, repetition order. */
+  records: RunRecord[];
+  /** Runs executed by this call / taken over from the output directory. */
+  executed: number;
+  reused: number;
+  /** 0 when every requested check passed, 1 when one failed (§8.4). */
+  exitStatus: 0 | 1;
+  outDir: string | null;
+}
+
+interface Task {
+  config: SweepConfig;
+  seed: number;
+  rep: number;
+  key: string;
+}
+
+/** Runs a parsed plan (see loadPlan / parsePlan / planFromCells). */
+export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Promise<SweepResult> {
+  const say = options.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
+  const hashes = planHashes(plan);
+  const outDir = options.outDir ?? null;
+  let out: OutDir | null = null;
+  if (outDir !== null) {
+    const opened = OutDir.open(outDir, plan, hashes, options.restart === true);
+    out = opened.out;
+    for (const n of opened.notes) say(`note: ${n}`);
+  }
+  try {
+    const reps = plan.checks.determinism ? [0, 1] : [0];
+    const tasks: Task[] = [];
+    for (const config of plan.configs) {
+      for (const seed of plan.seeds) {
+        for (const rep of reps) tasks.push({ config, seed, rep, key: runKey(config.label, seed, rep) });
+      }
+    }
+    const records = indexRecords(out?.loadRecords() ?? []);
+    const wanted = new Set(tasks.map((t) => t.key));
+    const todo: Task[] = [];
+    let reused = 0;
+    for (const t of tasks) {
+      const r = records.get(t.key);
+      if (r !== undefined && !(r.status === "timeout" && r.timeout_s < plan.timeoutS)) {
+        reused++;
+        out?.writeRunFiles(t.config, r, true);
+      } else todo.push(t);
+    }
+    for (const k of [...records.keys()]) if (!wanted.has(k)) records.delete(k);
+    for (const w of plan.warnings) say(`warning: ${w}`);
+
+    let executed = 0;
+    if (todo.length === 0 && (options.progress ?? "none") !== "none") {
+      say(`sweep: ${tasks.length} runs, ${reused} already finished, 0 to run`);
+    }
+    if (todo.length > 0) {
+      const jobs = options.pool?.jobs ?? Math.max(1, Math.min(options.jobs ?? defaultJobs(), todo.length));
+      const pool = options.pool ?? new SweepPool(jobs);
+      const progress = createProgress(options.progress ?? "none", process.stderr, say);
+      let failed = 0;
+      progress.start(tasks.length, reused);
+      try {
+        await dispatch(todo, jobs, options.signal, async (t) => {
+          const t0 = performance.now();
+          const input = { ...t.config.input, seed: t.seed };
+          const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
+          if (outcome.kind === "cancelled") return;
+          let rec = toRecord(t, outcome, (performance.now() - t0) / 1000, plan.timeoutS);
+          rec = out !== null ? out.append(rec) : (JSON.parse(JSON.stringify(rec)) as RunRecord);
+          out?.writeRunFiles(t.config, rec);
+          records.set(t.key, rec);
+          options.onRecord?.(rec, t.config);
+          executed++;
+          if (rec.status !== "ok") failed++;
+          progress.tick(reused + executed, failed);
+        });
+      } finally {
+        progress.stop();
+        if (options.pool === undefined) await pool.close();
+      }
+      if (options.signal?.aborted) throw new Error("sweep cancelled");
+    }
+
+    const report = buildReport(plan, records);
+    const MAX_WARNINGS = 20;
+    for (const f of report.failures.slice(0, MAX_WARNINGS)) {
+      say(`warning: run ${f.config} seed ${f.seed}${f.run > 1 ? ` (repetition)` : ""}: ${f.status}: ${f.error}`);
+    }
+    if (report.failures.length > MAX_WARNINGS) {
+      say(`warning: … and ${report.failures.length - MAX_WARNINGS} more failed runs (see the failed-runs table)`);
+    }
+    if (out !== null) writeTables(out, report);
+    const ordered = tasks.map((t) => records.get(t.key)).filter((r): r is RunRecord => r !== undefined);
+    return { plan, report, records: ordered, executed, reused, exitStatus: report.exit_status, outDir };
+  } finally {
+    out?.close();
+  }
+}
+
+/** Builds a plan from in-memory cells and runs it (see planFromCells). */
+export async function runCells(cells: CellSpec[], options: CellsPlanOptions & SweepOptions = {}): Promise<SweepResult> {
+  return runSweep(planFromCells(cells, options), options);
+}
+
+/** Keeps at most `jobs` tasks in flight, in task order. */
+async function dispatch<T>(items: T[], jobs: number, signal: AbortSignal | undefined, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !signal?.aborted) {
+      const t = items[next++]!;
+      await fn(t);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
+}
+
+function toRecord(t: Task, o: Exclude<RunOutcome, { kind: "cancelled" }>, wall: number, timeoutS: number): RunRecord {
+  const base = { v: 1 as const, config: t.config.label, config_index: t.config.index, seed: t.seed, rep: t.rep, timeout_s: timeoutS, wall_s: Math.round(wall * 1000) / 1000 };
+  switch (o.kind) {
+    case "done": {
+      const r = o.result;
+      return {
+        ...base,
+        status: r.exitCode === 0 ? "ok" : `error:${r.exitCode}`,
+        error: r.error,
+        stdout: r.stdout,
+        stderr: r.stderr,
+        metrics: r.metrics,
+      };
+    }
+    case "timeout":
+      return { ...base, status: "timeout", error: `timeout after ${timeoutS}s (worker terminated)`, stdout: "", stderr: [], metrics: null };
+    case "crash":
+      return { ...base, status: "error:2", error: `internal error: worker crashed: ${o.message}`, stdout: "", stderr: [], metrics: null };
+  }
+}
+
+function writeTables(out: OutDir, report: SweepReport): void {
+  out.writeFile("tables.md", renderMarkdown(report));
+  out.writeFile("tables.txt", renderText(report));
+  out.writeFile("tables.csv", renderCsv(report));
+  out.writeFile("summary.json", renderJson(report));
+  fs.rmSync(path.join(out.dir, CSV_DIR), { recursive: true, force: true });
+  for (const t of reportTables(report, true)) out.writeFile(path.join(CSV_DIR, `${t.id}.csv`), renderCsvTable(t));
+}

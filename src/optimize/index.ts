@@ -1,0 +1,51 @@
+// Public API of `blis optimize`: Bayesian optimization of policy parameters over the sweep engine.
+
+export { SpaceError } from "./yamlSource.js";
+export {
+  DEFAULT_BUDGET,
+  DEFAULT_SEARCH_SEED,
+  defaultInitial,
+  loadSpace,
+  parseBound,
+  parseSpace,
+  type Bound,
+  type Category,
+  type Constraint,
+  type Objective,
+  type OptimizeSpace,
+  type Parameter,
+  type ParamTarget,
+  type ParamType,
+  type ParamValue,
+  type ParseSpaceOptions,
+} from "./space.js";
+export {
+  SIGNIFICANT_DIGITS,
+  decodePoint,
+  decodeUnit,
+  encodePoint,
+  featureCount,
+  featureGroups,
+  latinHypercube,
+  perturbPoint,
+  pointKey,
+  randomPoint,
+  type Point,
+} from "./design.js";
+export {
+  DEFAULT_LENGTH_GRID,
+  DEFAULT_NOISE_GRID,
+  GaussianProcess,
+  correlation,
+  fitSurrogate,
+  kernel,
+  type GpHyper,
+  type KernelKind,
+  type Surrogate,
+  type SurrogateOptions,
+} from "./gp.js";
+export { expectedImprovement, normCdf, normPdf, proposeBatch, type Proposal, type ProposeOptions } from "./acquisition.js";
+export { assess, inputFor, type ConstraintResult, type Evaluated } from "./evaluate.js";
+export { bestOf, optimize, type OptimizeOptions, type OptimizeResult } from "./search.js";
+export { bundleFor, commandLine, convergenceRows, renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest, type BestSummary } from "./output.js";
+export type { EvalRecord, SeedRun } from "./store.js";

@@ -1,0 +1,8 @@
+// HTML reports of runs and sweeps (self-contained pages with embedded charts).
+
+export { RUN_REPORT_FORMAT, runReportData, checkRunReportData, type RunReportData, type RunRequests } from "./runData.js";
+export { renderRunReport, writeRunReport, reportDataPath } from "./runReport.js";
+export { SWEEP_REPORT_FORMAT, sweepReportData, sweepDataFromSummary, isSweepReportData, type SweepReportData } from "./sweepData.js";
+export { renderSweepReport, writeSweepReport, paretoCells } from "./sweepReport.js";
+export { loadPlanWithReport, splitReportKey, DEFAULT_PARETO, type SweepReportOptions } from "./planOptions.js";
+export { rebuildReport } from "./rebuild.js";

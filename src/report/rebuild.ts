@@ -1,0 +1,102 @@
+// `blis report RESULTS`: rebuilds a report from saved results without rerunning anything. RESULTS
+// is a run report's JSON (written beside the HTML by `blis run --report`), a sweep's --out
+// directory, its summary.json or report.json, or a report HTML file whose JSON sits beside it.
+
+import fs from "node:fs";
+import path from "node:path";
+import { writeFileAtomic } from "../util/atomicWrite.js";
+import { UserError } from "../util/errors.js";
+import { RUN_REPORT_FORMAT, checkRunReportData } from "./runData.js";
+import { renderRunReport, reportDataPath } from "./runReport.js";
+import { isSweepReportData, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
+import { renderSweepReport } from "./sweepReport.js";
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UserError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new UserError(`${file}: not valid JSON (${(e as Error).message.split("\n")[0]})`);
+  }
+}
+
+/** A valid report.json of a sweep directory, if there is one. */
+function sweepDataIn(dir: string): SweepReportData | null {
+  const p = path.join(dir, "report.json");
+  if (!fs.existsSync(p)) return null;
+  const v = readJson(p);
+  return isSweepReportData(v) ? v : null;
+}
+
+function sweepFromDir(dir: string): SweepReportData {
+  const saved = sweepDataIn(dir);
+  if (saved !== null) return saved;
+  const summary = path.join(dir, "summary.json");
+  if (!fs.existsSync(summary)) throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);
+  return sweepDataFromSummary(readJson(summary), dir, summary);
+}
+
+export interface Rebuilt {
+  kind: "run" | "sweep";
+  html: string;
+}
+
+/** Rebuilds the report for `results`, writing it to `out` (default: beside the results). */
+export function rebuildReport(results: string, out?: string): Rebuilt {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(results);
+  } catch {
+    throw new UserError(`${results}: no such file or directory`);
+  }
+  let kind: "run" | "sweep";
+  let html: string;
+  let target: string;
+  if (st.isDirectory()) {
+    kind = "sweep";
+    html = renderSweepReport(sweepFromDir(results));
+    target = out ?? path.join(results, "report.html");
+  } else {
+    let file = results;
+    if (/\.html?$/i.test(file)) {
+      file = reportDataPath(file);
+      if (!fs.existsSync(file)) throw new UserError(`${results}: the report's data file ${file} is missing (give the JSON that --report wrote)`);
+    }
+    const v = readJson(file);
+    const dir = path.dirname(file);
+    const format = v !== null && typeof v === "object" ? (v as Record<string, unknown>)["format"] : undefined;
+    if (format === RUN_REPORT_FORMAT) {
+      kind = "run";
+      html = renderRunReport(checkRunReportData(v, file));
+      target = out ?? (/\.json$/i.test(file) ? file.replace(/\.json$/i, ".html") : `${file}.html`);
+    } else if (isSweepReportData(v)) {
+      kind = "sweep";
+      html = renderSweepReport(v);
+      target = out ?? path.join(dir, "report.html");
+    } else if (v !== null && typeof v === "object" && "per_seed" in v) {
+      kind = "sweep";
+      const saved = sweepDataIn(dir);
+      html = renderSweepReport(saved !== null && saved.report.name === (v as { name?: unknown }).name ? { ...saved, report: sweepDataFromSummary(v, dir, file).report } : sweepDataFromSummary(v, dir, file));
+      target = out ?? path.join(dir, "report.html");
+    } else {
+      throw new UserError(
+        `${file}: not a report data file (expected the JSON that blis run --report writes, or a sweep's summary.json / report.json${
+          typeof format === "string" ? `; format is "${format}"` : ""
+        })`,
+      );
+    }
+    if (path.resolve(target) === path.resolve(file)) throw new UserError(`${target}: the report would overwrite its own data; give --out`);
+  }
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    writeFileAtomic(target, html);
+  } catch (e) {
+    throw new UserError(`writing report ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return { kind, html: target };
+}

@@ -1,0 +1,109 @@
+// Shared fixtures for the cluster-layer tests: hand-built requests, snapshots and router states.
+import "../../src/policy/builtins.js";
+import "../../src/cluster/builtins.js";
+import { Request } from "../../src/instance/request.js";
+import { InstanceSnapshot, type RouterState } from "../../src/cluster/snapshot.js";
+import { makeRequest, type WorkloadRequest } from "../../src/workload/request.js";
+import type { RoutingContext } from "../../src/cluster/routing/routing.js";
+import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
+import { cli } from "../helpers/cli.js";
+
+let seq = 0;
+
+/** Token IDs 1..n shifted by `base` (equal bases → identical prompts). */
+export function tokens(n: number, base = 0): number[] {
+  return Array.from({ length: n }, (_, i) => base + i + 1);
+}
+
+export interface ReqOpts {
+  arrival?: number;
+  output?: number;
+  blockSize?: number;
+  extra?: Partial<WorkloadRequest>;
+}
+
+/** A live cluster Request built from explicit prompt tokens. */
+export function mkReq(id: string, prompt: number[], o: ReqOpts = {}): Request {
+  const w = makeRequest(id, o.arrival ?? 0, prompt, tokens(o.output ?? 4, 900000), o.extra ?? {});
+  return new Request(w, seq++, o.blockSize ?? 16);
+}
+
+export type SnapFields = Partial<
+  Pick<
+    InstanceSnapshot,
+    | "queueDepth"
+    | "batchSize"
+    | "inFlight"
+    | "kvUtilization"
+    | "freeKvBlocks"
+    | "cacheHitRate"
+    | "pendingTransferLatency"
+    | "kvThrashingRate"
+  >
+>;
+
+export function snap(index: number, f: SnapFields = {}): InstanceSnapshot {
+  const s = new InstanceSnapshot(`instance_${index}`, index);
+  Object.assign(s, f);
+  return s;
+}
+
+export function state(fields: SnapFields[], clock = 0): RouterState {
+  return { snapshots: fields.map((f, i) => snap(i, f)), clock };
+}
+
+/** Snapshots whose only non-zero signal is the in-flight count (EffectiveLoad = load). */
+export function loads(...l: number[]): RouterState {
+  return state(l.map((inFlight) => ({ inFlight })));
+}
+
+export function routingCtx(numInstances: number, over: Partial<RoutingContext> = {}): RoutingContext {
+  return {
+    numInstances,
+    blockSize: 16,
+    scorers: [],
+    sloCacheWeights: [0.75, 0.5, 0.25],
+    slo: DEFAULT_SLO_PARAMS,
+    ...over,
+  };
+}
+
+/**
+ * Quiet base command line: explicit coefficients (no defaults-file warnings), a small
+ * deterministic distribution workload.
+ */
+export const BASE = [
+  "run",
+  "--model",
+  "test-model",
+  "--alpha-coeffs",
+  "100,1,100",
+  "--beta-coeffs",
+  "1000,2,1",
+  "--total-kv-blocks",
+  "20000",
+  "--num-requests",
+  "12",
+  "--rate",
+  "20",
+  "--prompt-tokens",
+  "64",
+  "--prompt-tokens-stdev",
+  "16",
+  "--prompt-tokens-min",
+  "8",
+  "--prompt-tokens-max",
+  "128",
+  "--output-tokens",
+  "16",
+  "--output-tokens-stdev",
+  "4",
+  "--output-tokens-min",
+  "2",
+  "--output-tokens-max",
+  "32",
+];
+
+export function runCli(...extra: string[]) {
+  return cli([...BASE, ...extra]);
+}
