@@ -3,10 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command, InvalidArgumentError } from "commander";
-import { defaultJobs } from "../experiment/index.js";
-import { loadSpace } from "../optimize/space.js";
-import { optimize } from "../optimize/search.js";
-import { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } from "../optimize/output.js";
+import { defaultJobs } from "../experiment/jobs.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { CliIo } from "./io.js";
 
@@ -25,6 +22,9 @@ function parseJobs(text: string): number {
 
 /** Runs the search and writes its results; errors (invalid space, changed space) are thrown as UserErrors. */
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
+  const { loadSpace } = await import("../optimize/space.js");
+  const { optimize } = await import("../optimize/search.js");
+  const { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } = await import("../optimize/output.js");
   const space = loadSpace(spaceFile);
   const res = await optimize(space, {
     outDir: opts.out,

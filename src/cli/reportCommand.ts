@@ -1,7 +1,6 @@
 // `blis report RESULTS [--out FILE]`: rebuilds an HTML report from saved results.
 
 import type { Command } from "commander";
-import { rebuildReport } from "../report/rebuild.js";
 import type { CliIo } from "./io.js";
 
 export function registerReportCommand(program: Command, io: CliIo): void {
@@ -16,7 +15,8 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         "Examples:\n  blis run --model meta-llama/llama-3.1-8b-instruct --report out/run.html   # also writes out/run.json\n" +
         "  blis report out/run.json --out out/run-again.html\n  blis report out/hscale        # a sweep directory → out/hscale/report.html",
     )
-    .action((results: string, opts: { out?: string }) => {
+    .action(async (results: string, opts: { out?: string }) => {
+      const { rebuildReport } = await import("../report/rebuild.js");
       const r = rebuildReport(results, opts.out);
       io.stderrLine(`report: ${r.kind} report written to ${r.html}`);
     });

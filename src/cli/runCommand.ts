@@ -1,15 +1,10 @@
 import { Command, Option } from "commander";
 import { RUN_FLAGS, type FlagDef } from "./runFlags.js";
 import { flagParser } from "./parseFlagValue.js";
-import { simulate } from "../sim/simulate.js";
 import type { RunInput } from "../config/runOptions.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
-import { renderStdout } from "../sim/renderStdout.js";
-import { goJson } from "../metrics/format.js";
-import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { CliIo } from "./io.js";
-import { writeRunReport } from "../report/runReport.js";
 
 function optionFor(f: FlagDef): Option {
   const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
@@ -44,11 +39,16 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   const level = parseLogLevel(input.log ?? "warn");
   if (level === null) throw new UserError(`Invalid log level: ${input.log}`);
   const logger = new Logger(level, io.stderrLine);
+  // Loaded on demand so that other commands (and --help) start quickly.
+  const { simulate } = await import("../sim/simulate.js");
+  const { renderStdout } = await import("../sim/renderStdout.js");
   const res = await simulate(input, { logger });
   const out = renderStdout(res);
   io.stdout(out.head);
   if (res.options.resultsPath !== "") {
     try {
+      const { writeFileAtomic } = await import("../util/atomicWrite.js");
+      const { goJson } = await import("../metrics/format.js");
       writeFileAtomic(res.options.resultsPath, goJson(res.resultsObject()));
       logger.info(`Metrics written to: ${res.options.resultsPath}`);
     } catch (e) {
@@ -58,6 +58,7 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   if (out.fitnessError !== null) throw out.fitnessError;
   io.stdout(out.tail);
   if (res.options.report !== "") {
+    const { writeRunReport } = await import("../report/runReport.js");
     const written = writeRunReport(res.options.report, res);
     logger.info(`Report written to: ${written.html} (data: ${written.data})`);
   }

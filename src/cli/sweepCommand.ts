@@ -1,12 +1,9 @@
 // `blis sweep` (alias `blis experiment`): native multi-run experiments (workload.md §8).
 
 import { Command, InvalidArgumentError, Option } from "commander";
-import { loadPlanWithReport } from "../report/planOptions.js";
-import { writeSweepReport } from "../report/sweepReport.js";
-import { runSweep } from "../experiment/sweep.js";
-import { renderReport, type OutputFormat } from "../experiment/render.js";
+import type { OutputFormat } from "../experiment/render.js";
 import { PlanError } from "../experiment/errors.js";
-import { defaultJobs } from "../experiment/pool.js";
+import { defaultJobs } from "../experiment/jobs.js";
 import { ExitStatus, UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
@@ -38,6 +35,9 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
     const planPath = planArg ?? opts.plan;
     if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
     if (opts.report === true && opts.out === undefined) throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+    const { loadPlanWithReport } = await import("../report/planOptions.js");
+    const { runSweep } = await import("../experiment/sweep.js");
+    const { renderReport } = await import("../experiment/render.js");
     const { plan, report: reportOptions } = loadPlanWithReport(planPath);
     const res = await runSweep(plan, {
       outDir: opts.out ?? null,
@@ -48,7 +48,10 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
     });
     io.stdout(renderReport(res.report, opts.format));
     if (res.outDir !== null) io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
-    if (opts.report === true) io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
+    if (opts.report === true) {
+      const { writeSweepReport } = await import("../report/sweepReport.js");
+      io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
+    }
     return res.exitStatus;
   } catch (e) {
     if (e instanceof PlanError) {

@@ -5,19 +5,11 @@ import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import {
-  checkRateFlag,
-  composeFiles,
-  convertCsvTrace,
-  convertInferencePerf,
-  convertPreset,
-  convertScenario,
-  convertServeGen,
-  readPresetsFromDefaults,
-  SCENARIO_NAMES,
-  serializeWorkloadSpec,
-  type WorkloadSpec,
-} from "../workload/index.js";
+import type { WorkloadSpec } from "../workload/index.js";
+import { SCENARIO_NAMES } from "../workload/scenarios.js";
+
+/** The workload layer, loaded when a workload command runs (keeps other commands starting fast). */
+const wl = () => import("../workload/index.js");
 
 export interface WorkloadCommandIo {
   stdout: (s: string) => void;
@@ -60,7 +52,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo): void {
-  const print = (spec: WorkloadSpec): void => io.stdout(serializeWorkloadSpec(spec));
+  const print = async (spec: WorkloadSpec): Promise<void> => io.stdout((await wl()).serializeWorkloadSpec(spec));
 
   const convert = program
     .command("convert")
@@ -73,12 +65,13 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
     .option("--num-requests <n>", "number of requests (> 0)", parseIntFlag("--num-requests"), 100)
     .option("--defaults-filepath <path>", "defaults file holding the workloads: presets (default: the bundled data/defaults.yaml)")
-    .action((opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string }) => {
+    .action(async (opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string }) => {
       // Flags are checked before the defaults file is read.
-      checkRateFlag(opts.rate);
+      const w = await wl();
+      w.checkRateFlag(opts.rate);
       if (!(opts.numRequests > 0)) throw new UserError(`--num-requests must be > 0, got ${opts.numRequests}`);
-      const presets = readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
-      print(convertPreset(opts.name, presets, opts.rate, opts.numRequests));
+      const presets = w.readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
+      await print(w.convertPreset(opts.name, presets, opts.rate, opts.numRequests));
     });
 
   convert
@@ -86,24 +79,24 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .description("legacy CSV trace → v2 spec (lossy: average rate and lengths, arrivals not replayed)")
     .requiredOption("--file <path>", "CSV trace file")
     .option("--horizon <ticks>", "ignore rows arriving after this tick (0 = no truncation)", parseIntFlag("--horizon"), 0)
-    .action((opts: { file: string; horizon: number }) => {
-      print(convertCsvTrace(opts.file, opts.horizon));
+    .action(async (opts: { file: string; horizon: number }) => {
+      await print((await wl()).convertCsvTrace(opts.file, opts.horizon));
     });
 
   convert
     .command("servegen")
     .description("ServeGen data directory → v2 spec (aggregate_rate written as the placeholder 1.0)")
     .requiredOption("--path <dir>", "directory with chunk-*-trace.csv and chunk-*-dataset.json files")
-    .action((opts: { path: string }) => {
-      print(convertServeGen(opts.path, io.logger));
+    .action(async (opts: { path: string }) => {
+      await print((await wl()).convertServeGen(opts.path, io.logger));
     });
 
   convert
     .command("inference-perf")
     .description("inference-perf YAML (inference_perf: section) → v2 spec")
     .requiredOption("--spec <path>", "YAML file with an inference_perf section")
-    .action((opts: { spec: string }) => {
-      print(convertInferencePerf(opts.spec, io.logger));
+    .action(async (opts: { spec: string }) => {
+      await print((await wl()).convertInferencePerf(opts.spec, io.logger));
     });
 
   convert
@@ -112,8 +105,8 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .requiredOption("--name <name>", `scenario name (${SCENARIO_NAMES.join(", ")})`)
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
     .option("--seed <seed>", "workload seed written into the spec", (v: string) => parseBigIntFlag("--seed", v), 42n)
-    .action((opts: { name: string; rate: number; seed: bigint }) => {
-      print(convertScenario(opts.name, opts.rate, opts.seed));
+    .action(async (opts: { name: string; rate: number; seed: bigint }) => {
+      await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed));
     });
 
   program
@@ -122,8 +115,8 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
       "merge v2 workload specs: clients concatenated, aggregate rate = sum of rates, each client's rate_fraction scaled by its spec's share (seeds, horizons, caps and cohorts of the inputs are dropped)",
     )
     .option("--from <path>", "workload spec to merge (repeatable; at least one)", collect, [] as string[])
-    .action((opts: { from: string[] }) => {
+    .action(async (opts: { from: string[] }) => {
       if (opts.from.length === 0) throw new UserError("at least one --from flag is required");
-      print(composeFiles(opts.from, io.logger));
+      await print((await wl()).composeFiles(opts.from, io.logger));
     });
 }

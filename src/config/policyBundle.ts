@@ -2,6 +2,9 @@ import fs from "node:fs";
 import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
+// Names in a bundle are checked against the registries, so the built-ins must be registered.
+import "../policy/builtins.js";
+import "../cluster/builtins.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";

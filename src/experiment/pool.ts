@@ -1,7 +1,6 @@
 // A pool of worker threads (tinypool) running one simulation per task, with a wall-clock limit
 // per task: a task past its limit is aborted, which terminates its worker thread.
 
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import Tinypool from "tinypool";
 import type { RunInput } from "../config/runOptions.js";
@@ -15,9 +14,9 @@ export type RunOutcome =
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 
-export function defaultJobs(): number {
-  return typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-}
+import { defaultJobs } from "./jobs.js";
+
+export { defaultJobs };
 
 /**
  * Worker threads for sweep runs. Reusable across sweeps (an optimizer can keep one open and pass

@@ -319,24 +319,24 @@ test("trace v2: strict header, 22 columns, export and reload, replay", () => {
   assert.deepStrictEqual(ids, ["request_0", "request_1", "request_2"]);
 });
 
-test("CLI commands print specs that re-load; errors are UserErrors", () => {
-  const run = (...args: string[]): string => {
+test("CLI commands print specs that re-load; errors are UserErrors", async () => {
+  const run = async (...args: string[]): Promise<string> => {
     let out = "";
     const program = new Command("blis").exitOverride();
     registerWorkloadCommands(program, { stdout: (s) => (out += s), logger: capturingLogger().logger });
-    program.parse(args, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return out;
   };
-  const preset = run("convert", "preset", "--name", "summarization", "--rate", "3", "--defaults-filepath", ROOT + "data/defaults.yaml");
+  const preset = await run("convert", "preset", "--name", "summarization", "--rate", "3", "--defaults-filepath", ROOT + "data/defaults.yaml");
   assert.equal(parseWorkloadSpec(preset).clients[0]!.id, "preset-summarization");
-  const csv = run("convert", "csv-trace", "--file", FIXTURES + "trace.csv", "--horizon", "600000");
+  const csv = await run("convert", "csv-trace", "--file", FIXTURES + "trace.csv", "--horizon", "600000");
   assert.equal(parseWorkloadSpec(csv).num_requests, 2);
-  assert.equal(parseWorkloadSpec(run("convert", "servegen", "--path", FIXTURES + "servegen")).clients.length, 2);
-  assert.equal(parseWorkloadSpec(run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length, 45);
-  assert.equal(parseWorkloadSpec(run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed, 9n);
-  const composed = run("compose", "--from", EXAMPLES + "prefix-affinity-demo.yaml", "--from", EXAMPLES + "multiturn-chat-demo.yaml");
+  assert.equal(parseWorkloadSpec(await run("convert", "servegen", "--path", FIXTURES + "servegen")).clients.length, 2);
+  assert.equal(parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length, 45);
+  assert.equal(parseWorkloadSpec(await run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed, 9n);
+  const composed = await run("compose", "--from", EXAMPLES + "prefix-affinity-demo.yaml", "--from", EXAMPLES + "multiturn-chat-demo.yaml");
   assert.equal(parseWorkloadSpec(composed).aggregate_rate, 1000);
-  assert.throws(() => run("compose"), { name: "UserError", message: "at least one --from flag is required" });
-  assert.throws(() => run("convert", "preset", "--name", "chatbot", "--rate", "abc"), UserError);
-  assert.throws(() => run("convert", "preset", "--name", "chatbot", "--num-requests", "0"), { message: "--num-requests must be > 0, got 0" });
+  await assert.rejects(() => run("compose"), { name: "UserError", message: "at least one --from flag is required" });
+  await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--rate", "abc"), UserError);
+  await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--num-requests", "0"), { message: "--num-requests must be > 0, got 0" });
 });
