@@ -96,20 +96,28 @@ export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Pro
       let failed = 0;
       progress.start(tasks.length, reused);
       try {
-        await dispatch(todo, jobs, options.signal, async (t) => {
-          const t0 = performance.now();
-          const input = { ...t.config.input, seed: t.seed };
-          const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
-          if (outcome.kind === "cancelled") return;
-          let rec = toRecord(t, outcome, (performance.now() - t0) / 1000, plan.timeoutS);
-          rec = out !== null ? out.append(rec) : (JSON.parse(JSON.stringify(rec)) as RunRecord);
-          out?.writeRunFiles(t.config, rec);
-          records.set(t.key, rec);
-          options.onRecord?.(rec, t.config);
-          executed++;
-          if (rec.status !== "ok") failed++;
-          progress.tick(reused + executed, failed);
-        });
+        await dispatch(
+          todo,
+          jobs,
+          options.signal,
+          async (t) => {
+            const t0 = performance.now();
+            const input = { ...t.config.input, seed: t.seed };
+            const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
+            return { outcome, wall: (performance.now() - t0) / 1000 };
+          },
+          (t, { outcome, wall }) => {
+            if (outcome.kind === "cancelled") return;
+            let rec = toRecord(t, outcome, wall, plan.timeoutS);
+            rec = out !== null ? out.append(rec) : (JSON.parse(JSON.stringify(rec)) as RunRecord);
+            out?.writeRunFiles(t.config, rec);
+            records.set(t.key, rec);
+            options.onRecord?.(rec, t.config);
+            executed++;
+            if (rec.status !== "ok") failed++;
+            progress.tick(reused + executed, failed);
+          },
+        );
       } finally {
         progress.stop();
         if (options.pool === undefined) await pool.close();
@@ -138,13 +146,34 @@ export async function runCells(cells: CellSpec[], options: CellsPlanOptions & Sw
   return runSweep(planFromCells(cells, options), options);
 }
 
-/** Keeps at most `jobs` tasks in flight, in task order. */
-async function dispatch<T>(items: T[], jobs: number, signal: AbortSignal | undefined, fn: (t: T) => Promise<void>): Promise<void> {
+/**
+ * Keeps at most `jobs` tasks in flight, in task order. A lane hands its worker the next task
+ * before doing the bookkeeping of the one that just finished, so workers do not wait for the
+ * main thread's file writes.
+ */
+async function dispatch<T, R>(
+  items: T[],
+  jobs: number,
+  signal: AbortSignal | undefined,
+  run: (t: T) => Promise<R>,
+  finish: (t: T, r: R) => void,
+): Promise<void> {
   let next = 0;
+  const take = (): T | undefined => (next < items.length && !signal?.aborted ? items[next++] : undefined);
   const lane = async (): Promise<void> => {
-    while (next < items.length && !signal?.aborted) {
-      const t = items[next++]!;
-      await fn(t);
+    let t = take();
+    let pending = t === undefined ? null : run(t);
+    while (t !== undefined && pending !== null) {
+      const r = await pending;
+      const n = take();
+      pending = n === undefined ? null : run(n);
+      try {
+        finish(t, r);
+      } catch (e) {
+        await pending?.catch(() => undefined);
+        throw e;
+      }
+      t = n;
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));

@@ -236,9 +236,12 @@ export function latencySection(charts: ChartSet, d: RunReportData): string {
   const ttft = groups(d, r.ttftUs);
   const e2e = groups(d, r.e2eUs);
   const itl = groups(d, r.itlUs);
-  const classes = ttft.classes.length > 1 ? `${ttft.classes.length} SLO classes (${ttft.classes.map((g) => esc(g.name)).join(", ")})` : "one SLO class";
+  const classes =
+    ttft.classes.length > 1
+      ? `Requests fall into ${ttft.classes.length} SLO classes (${ttft.classes.map((g) => esc(g.name)).join(", ")}), shown beside the overall distribution.`
+      : "All requests are in one SLO class.";
   return (
-    `<p class="lead">All latencies in milliseconds of simulated time. ${classes}.</p>` +
+    `<p class="lead">All latencies in milliseconds of simulated time. ${classes}</p>` +
     metricBlock(charts, "ttft", "TTFT", "requests", ttft.all, ttft.classes, "Time to first token: arrival to the first output token (requests that got one, finished or not).") +
     `<h3 id="lat-itl">ITL</h3><p class="note">Inter-token latency. First the per-token distribution (every gap between two output tokens), then the mean ITL of each completed request, per SLO class.</p>` +
     perTokenItl(charts, d) +

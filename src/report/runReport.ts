@@ -1,3 +1,4 @@
+import fs from "node:fs";
 // The HTML report of one run (`blis run --report FILE`): summary, configuration, latency
 // distributions, instances, time series, KV cache and the metric JSON.
 
@@ -172,6 +173,7 @@ export function writeRunReport(htmlPath: string, res: SimulationResult): { html:
   const dataPath = reportDataPath(htmlPath);
   const html = renderRunReport(data);
   try {
+    fs.mkdirSync(path.dirname(path.resolve(htmlPath)), { recursive: true });
     writeFileAtomic(dataPath, JSON.stringify(data) + "\n");
     writeFileAtomic(htmlPath, html);
   } catch (e) {
