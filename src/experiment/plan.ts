@@ -5,12 +5,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
 import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
-import { flagParser } from "../cli/parseFlagValue.js";
 import type { RunInput } from "../config/runOptions.js";
 import { decodeWorkloadSpec, loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import { canonicalHash, didYouMean } from "./canonical.js";
 import { PlanError } from "./errors.js";
 import { DEFAULT_METRICS, fixedMetricNames, metricProblem } from "./metrics.js";
+import { flagFromText, resolvePath } from "./flagText.js";
 
 export const DEFAULT_SEEDS = [42, 123, 456];
 export const DEFAULT_TIMEOUT_S = 300;
@@ -91,18 +91,6 @@ export interface SweepPlan {
 
 const FLAG_BY_NAME = new Map<string, FlagDef>(RUN_FLAGS.map((f) => [f.flag.slice(2), f]));
 const FLAG_NAMES = [...FLAG_BY_NAME.keys()];
-/** Flags whose value is a file or directory: resolved against the plan file's directory. */
-const PATH_KEYS = new Set<string>([
-  "workloadSpec",
-  "workloadTracesFilepath",
-  "replayTrace",
-  "replayTraceData",
-  "policyConfig",
-  "defaultsFilepath",
-  "modelConfigFolder",
-  "hardwareConfig",
-  "plugin",
-]);
 const FORBIDDEN_FLAGS: Record<string, string> = {
   seed: "seeds come from the plan's seeds list",
   "results-path": "every run would overwrite the same file; runs.jsonl keeps each run's full metrics",
@@ -568,21 +556,7 @@ function flagValue(src: Src, node: Node | null, def: FlagDef, item: string, base
     if (s.value === null || s.value === undefined) src.fail(node, item, `missing value for ${def.flag}`);
     text = scalarText(s);
   }
-  let v: unknown;
-  try {
-    v = flagParser(def.type, def.flag)(text, undefined);
-  } catch (e) {
-    src.fail(node, item, `invalid value for ${def.flag}: ${(e as Error).message.replace(/\.$/, "")}`);
-  }
-  if (PATH_KEYS.has(def.key) && typeof v === "string" && v !== "") {
-    v = resolvePath(v, baseDir);
-    if (def.key === "workloadSpec" && !fs.existsSync(v as string)) src.fail(node, item, `workload spec ${v as string} does not exist`);
-  }
-  return v;
-}
-
-function resolvePath(p: string, baseDir: string): string {
-  return p === "" || path.isAbsolute(p) ? p : path.resolve(baseDir, p);
+  return flagFromText(def, text, baseDir, (msg) => src.fail(node, item, msg));
 }
 
 /** base.workload_spec: a path (relative to the plan) or an inline spec mapping. */

@@ -7,7 +7,6 @@ import path from "node:path";
 import type { Node } from "yaml";
 import "../cluster/builtins.js";
 import { scorers } from "../cluster/scorers/scorer.js";
-import { flagParser } from "../cli/parseFlagValue.js";
 import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
 import { canonicalHash, didYouMean } from "../experiment/canonical.js";
@@ -16,6 +15,7 @@ import { fixedMetricNames, metricProblem } from "../experiment/metrics.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import { loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import { SpaceError, YamlSource } from "./yamlSource.js";
+import { flagFromText, resolvePath } from "../experiment/flagText.js";
 
 export type ParamType = "continuous" | "integer" | "categorical";
 
@@ -104,18 +104,6 @@ const TOP_KEYS = ["name", "seed", "seeds", "budget", "initial", "timeout_s", "ba
 const PARAM_KEYS = ["name", "type", "min", "max", "values", "log", "target"];
 const TARGET_KINDS = ["flag", "scorer", "plugin_option"];
 
-/** Flags whose value is a file or directory: resolved against the space file's directory. */
-const PATH_FLAGS = new Set<string>([
-  "workloadSpec",
-  "workloadTracesFilepath",
-  "replayTrace",
-  "replayTraceData",
-  "policyConfig",
-  "defaultsFilepath",
-  "modelConfigFolder",
-  "hardwareConfig",
-  "plugin",
-]);
 
 export const DEFAULT_BUDGET = 30;
 export const DEFAULT_SEARCH_SEED = 1;
@@ -417,21 +405,7 @@ function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: string,
   let text: string;
   if (def.type === "floats" && y.isSeq(node)) text = y.seq(node, item).map((n, i) => y.text(n, `${item}[${i}]`)).join(",");
   else text = y.text(node, item);
-  let v: unknown;
-  try {
-    v = flagParser(def.type, def.flag)(text, undefined);
-  } catch (e) {
-    y.fail(node, item, `invalid value for ${def.flag}: ${(e as Error).message.replace(/\.$/, "")}`);
-  }
-  if (PATH_FLAGS.has(def.key) && typeof v === "string" && v !== "") {
-    v = resolvePath(v, baseDir);
-    if (def.key === "workloadSpec" && !fs.existsSync(v as string)) y.fail(node, item, `workload spec ${v as string} does not exist`);
-  }
-  return v;
-}
-
-function resolvePath(p: string, baseDir: string): string {
-  return p === "" || path.isAbsolute(p) ? p : path.resolve(baseDir, p);
+  return flagFromText(def, text, baseDir, (msg) => y.fail(node, item, msg));
 }
 
 /** base.workload_spec: a path relative to the space file, or an inline spec mapping. */
