@@ -62,7 +62,7 @@ export function registerOptimizeCommand(program: Command, io: CliIo): void {
     .description("search policy parameters by Bayesian optimization (GP + expected improvement) over simulated runs")
     .argument("<space>", "search-space YAML file")
     .requiredOption("--out <dir>", "output directory: evaluations.jsonl (resume log), evaluations.csv/json, convergence.md, best.yaml; rerunning resumes")
-    .option("--jobs <n>", `worker threads, and points proposed per step of a new search (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
+    .option("--jobs <n>", `worker processes, and points proposed per step of a new search (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
     .option("--restart", "discard the evaluations already in --out (needed when the space changed)")
     .option("--no-progress", "no per-evaluation lines on stderr")
     .addHelpText(

@@ -71,7 +71,7 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
     .argument("[plan]", "plan YAML file")
     .option("--plan <path>", "plan YAML file (instead of the argument)")
     .option("--out <dir>", "output directory: runs.jsonl, <config>/<seed>.txt, tables.md, tables.csv, summary.json; rerunning resumes")
-    .option("--jobs <n>", `worker threads (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
+    .option("--jobs <n>", `worker processes (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
     .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]).default("text"))
     .option("--restart", "discard the results already in --out (needed when the plan changed)")
     .option("--no-progress", "no progress output on stderr")

@@ -40,3 +40,8 @@ export function flagFromText(def: FlagDef, text: string, baseDir: string, fail: 
   }
   return v;
 }
+
+/** One value of a repeatable flag (--plugin, --plugin-option): only file flags are paths. */
+export function repeatedValue(def: FlagDef, text: string, baseDir: string): string {
+  return PATH_FLAG_KEYS.has(def.key) ? resolvePath(text, baseDir) : text;
+}

@@ -10,7 +10,7 @@ import { decodeWorkloadSpec, loadWorkloadSpec, parseWorkloadSpec, type WorkloadS
 import { canonicalHash, didYouMean } from "./canonical.js";
 import { PlanError } from "./errors.js";
 import { DEFAULT_METRICS, fixedMetricNames, metricProblem } from "./metrics.js";
-import { flagFromText, resolvePath } from "./flagText.js";
+import { flagFromText, repeatedValue, resolvePath } from "./flagText.js";
 
 export const DEFAULT_SEEDS = [42, 123, 456];
 export const DEFAULT_TIMEOUT_S = 300;
@@ -309,7 +309,8 @@ interface AxisDef {
   valueNodes: Node[];
 }
 
-const TOP_KEYS = ["name", "seeds", "timeout_s", "base", "axes", "variants", "baseline", "metrics", "ratios", "checks"];
+// `report` belongs to the report layer (report/planOptions.ts); the plan itself ignores it.
+const TOP_KEYS = ["name", "seeds", "timeout_s", "base", "axes", "variants", "baseline", "metrics", "ratios", "checks", "report"];
 
 /** Parses plan YAML text. Throws PlanError naming the offending item and its line/column. */
 export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan {
@@ -545,7 +546,7 @@ function flagValue(src: Src, node: Node | null, def: FlagDef, item: string, base
   let text: string;
   if (def.type === "strings") {
     const list = node !== null && isSeq(node) ? seqItems(src, node, item) : [node];
-    return list.map((n, i) => resolvePath(str(src, n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
+    return list.map((n, i) => repeatedValue(def, str(src, n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
   }
   if (def.type === "floats" && node !== null && isSeq(node)) {
     text = seqItems(src, node, item)

@@ -37,6 +37,8 @@ export const PLAN_FILE = "plan.json";
 export const RUNS_FILE = "runs.jsonl";
 export const TABLE_FILES = ["tables.md", "tables.csv", "tables.txt", "summary.json"];
 export const CSV_DIR = "csv";
+/** Written by `--report` from the tables; stale as soon as the tables are rewritten. */
+export const REPORT_FILES = ["report.html", "report.json"];
 
 interface PlanFile {
   format: string;
@@ -107,7 +109,7 @@ export class OutDir {
   /** Removes what earlier sweeps wrote here (never other files). */
   private clear(old: PlanFile | null, plan: SweepPlan): void {
     const rm = (p: string): void => fs.rmSync(path.join(this.dir, p), { recursive: true, force: true });
-    for (const f of [PLAN_FILE, RUNS_FILE, ...TABLE_FILES, CSV_DIR]) rm(f);
+    for (const f of [PLAN_FILE, RUNS_FILE, ...TABLE_FILES, ...REPORT_FILES, CSV_DIR]) rm(f);
     const dirs = new Set<string>([...(old?.configs ?? []).map((c) => c.dir), ...plan.configs.map((c) => c.dir)]);
     for (const d of dirs) if (d !== "" && !d.includes("/") && !d.startsWith(".")) rm(d);
   }

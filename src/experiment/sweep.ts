@@ -1,4 +1,4 @@
-// The sweep engine: runs every (configuration, seed) of a plan on a worker-thread pool, records
+// The sweep engine: runs every (configuration, seed) of a plan on a pool of worker processes, records
 // each finished run durably, resumes from an output directory, and builds the report.
 
 import fs from "node:fs";
@@ -8,7 +8,7 @@ import { defaultJobs, SweepPool, type RunOutcome } from "./pool.js";
 import { createProgress, type ProgressMode } from "./progress.js";
 import { buildReport, indexRecords, type SweepReport } from "./report.js";
 import { renderCsvTable, renderCsv, renderJson, renderMarkdown, renderText, reportTables } from "./render.js";
-import { CSV_DIR, OutDir, runKey, type RunRecord } from "./store.js";
+import { CSV_DIR, OutDir, REPORT_FILES, runKey, type RunRecord } from "./store.js";
 
 export interface SweepOptions {
   /** Output directory (results, stdout files, tables); omitted = nothing is written, no resume. */
@@ -201,6 +201,7 @@ function toRecord(t: Task, o: Exclude<RunOutcome, { kind: "cancelled" }>, wall: 
 }
 
 function writeTables(out: OutDir, report: SweepReport): void {
+  for (const f of REPORT_FILES) fs.rmSync(path.join(out.dir, f), { force: true });
   out.writeFile("tables.md", renderMarkdown(report));
   out.writeFile("tables.txt", renderText(report));
   out.writeFile("tables.csv", renderCsv(report));

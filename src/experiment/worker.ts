@@ -1,4 +1,4 @@
-// Worker-thread entry (tinypool): runs one simulation exactly like `blis run` and returns its
+// Worker entry (tinypool, one child process per worker): runs one simulation exactly like `blis run` and returns its
 // stdout, captured stderr lines and structured metrics. Compiled to dist/src/experiment/worker.js.
 
 import { simulate } from "../sim/simulate.js";

@@ -97,7 +97,8 @@ export async function optimize(space: OptimizeSpace, opts: OptimizeOptions): Pro
   const report = (e: Evaluated): void => {
     if (!progress) return;
     const v = e.objective === null ? "-" : fmtValue(e.objective);
-    const best = bestOf(space, evaluations);
+    // `e` may not be in `evaluations` yet (reported as it finishes): count it too.
+    const best = bestOf(space, evaluations.includes(e) ? evaluations : [...evaluations, e]);
     const tail = e.feasible ? "" : `  infeasible: ${e.reason}`;
     say(`optimize: ${label(e)} [${e.rec.source}] ${space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`);
   };

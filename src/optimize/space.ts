@@ -15,7 +15,7 @@ import { fixedMetricNames, metricProblem } from "../experiment/metrics.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import { loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import { SpaceError, YamlSource } from "./yamlSource.js";
-import { flagFromText, resolvePath } from "../experiment/flagText.js";
+import { flagFromText, repeatedValue, resolvePath } from "../experiment/flagText.js";
 
 export type ParamType = "continuous" | "integer" | "categorical";
 
@@ -400,7 +400,7 @@ function readFlags(y: YamlSource, node: Node | null, item: string, baseDir: stri
 function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: string, baseDir: string): unknown {
   if (def.type === "strings") {
     const list = y.isSeq(node) ? y.seq(node, item) : [node];
-    return list.map((n, i) => resolvePath(y.str(n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
+    return list.map((n, i) => repeatedValue(def, y.str(n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
   }
   let text: string;
   if (def.type === "floats" && y.isSeq(node)) text = y.seq(node, item).map((n, i) => y.text(n, `${item}[${i}]`)).join(",");

@@ -91,7 +91,7 @@ export class OptimizeDir {
         );
       }
       if (Number.isInteger(old.batch) && old.batch >= 1 && old.batch !== batch) {
-        notes.push(`resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker threads)`);
+        notes.push(`resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`);
         useBatch = old.batch;
       }
     } else if (old !== null || hasLog) {

@@ -11,13 +11,39 @@ import type { Registry } from "../util/registry.js";
 import type { PluginApi, PluginModule } from "./types.js";
 import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
 
-const loaded = new Set<string>();
+/**
+ * Imports each plugin module (Node caches the module itself) and calls its register(api) with this
+ * run's options. Returns a function that removes everything registered, so that a plugin's
+ * policies and options belong to one simulation, not to the process (sweep workers run many).
+ */
+export async function loadPlugins(
+  files: readonly string[],
+  log: Logger,
+  options: Record<string, Record<string, string>> = {},
+): Promise<() => void> {
+  const registered: [Registry<unknown>, string][] = [];
+  const dispose = (): void => {
+    for (const [reg, name] of registered) reg.unregister(name);
+    registered.length = 0;
+  };
+  try {
+    await registerAll(files, log, options, registered);
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+  return dispose;
+}
 
-/** Imports each plugin module once per process and lets it register its policies. */
-export async function loadPlugins(files: readonly string[], log: Logger, options: Record<string, Record<string, string>> = {}): Promise<void> {
+async function registerAll(
+  files: readonly string[],
+  log: Logger,
+  options: Record<string, Record<string, string>>,
+  registered: [Registry<unknown>, string][],
+): Promise<void> {
+  const names: string[] = [];
   for (const file of files) {
     const abs = path.resolve(file);
-    if (loaded.has(abs)) continue;
     let mod: Partial<PluginModule> & { default?: Partial<PluginModule> };
     try {
       mod = (await import(pathToFileURL(abs).href)) as typeof mod;
@@ -34,6 +60,7 @@ export async function loadPlugins(files: readonly string[], log: Logger, options
       if (typeof factory !== "function") throw new UserError(`plugin ${pluginName}: ${kind} "${name}" factory must be a function`);
       if (reg.has(name)) throw new UserError(`plugin ${pluginName}: ${kind} "${name}" is already registered`);
       reg.register(name, factory);
+      registered.push([reg as Registry<unknown>, name]);
     };
     const api: PluginApi = {
       options: options[pluginName] ?? {},
@@ -49,8 +76,13 @@ export async function loadPlugins(files: readonly string[], log: Logger, options
       if (e instanceof UserError) throw e;
       throw new UserError(`plugin ${pluginName}: register() failed: ${firstLine(e)}`);
     }
-    loaded.add(abs);
+    names.push(pluginName);
     log.info(`Loaded plugin ${pluginName} from ${file}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!names.includes(name)) {
+      throw new UserError(`--plugin-option ${name}.KEY=VALUE: no loaded plugin is named "${name}" (loaded: ${names.join(", ")})`);
+    }
   }
 }
 

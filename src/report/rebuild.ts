@@ -3,6 +3,7 @@
 // directory, its summary.json or report.json, or a report HTML file whose JSON sits beside it.
 
 import fs from "node:fs";
+import { splitReportKey } from "./planOptions.js";
 import path from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { UserError } from "../util/errors.js";
@@ -38,7 +39,18 @@ function sweepFromDir(dir: string): SweepReportData {
   if (saved !== null) return saved;
   const summary = path.join(dir, "summary.json");
   if (!fs.existsSync(summary)) throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);
-  return sweepDataFromSummary(readJson(summary), dir, summary);
+  return sweepDataFromSummary(readJson(summary), dir, summary, planPareto(dir));
+}
+
+/** The Pareto metrics of the plan this directory's runs came from (its `report:` key), if readable. */
+function planPareto(dir: string): [string, string] | undefined {
+  try {
+    const source = (readJson(path.join(dir, "plan.json")) as { source?: unknown }).source;
+    if (typeof source !== "string" || !fs.existsSync(source)) return undefined;
+    return splitReportKey(fs.readFileSync(source, "utf8"), source).report.pareto;
+  } catch {
+    return undefined; // the plan moved or changed shape: fall back to the default metrics
+  }
 }
 
 export interface Rebuilt {

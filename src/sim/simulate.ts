@@ -46,6 +46,15 @@ export const HORIZON_MAX_TEXT = "9223372036854775807";
  * CLI's order (cluster.md §10.3), so the first problem reported is the one BLIS would report.
  */
 export async function simulate(input: RunInput, so: SimulateOptions = {}): Promise<SimulationResult> {
+  const scope: { dispose: () => void } = { dispose: () => undefined };
+  try {
+    return await simulateIn(scope, input, so);
+  } finally {
+    scope.dispose();
+  }
+}
+
+async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
   const explicit = new Set(Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined));
   const parsed = RunOptionsSchema.safeParse(input);
   if (!parsed.success) {
@@ -117,7 +126,9 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
   }
 
   // 6. Plugins register extra policies before names are checked; then the policy bundle.
-  if (o.plugin.length > 0) await loadPlugins(o.plugin, log, parsePluginOptions(o.pluginOption));
+  const pluginOptions = parsePluginOptions(o.pluginOption);
+  if (o.plugin.length > 0) scope.dispose = await loadPlugins(o.plugin, log, pluginOptions);
+  else if (o.pluginOption.length > 0) throw new UserError("--plugin-option needs --plugin (no plugin is loaded)");
   let bundleScorers: { name: string; weight: number }[] = [];
   if (o.policyConfig !== "") {
     const b = loadPolicyBundle(o.policyConfig);

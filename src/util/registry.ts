@@ -10,7 +10,11 @@ export class Registry<F> {
     this.entries.set(name, factory);
   }
 
-  /** Replaces or adds (plugins may shadow nothing built in; see plugin loader). */
+  /** Removes a name (plugin policies are registered for one simulation at a time). */
+  unregister(name: string): void {
+    this.entries.delete(name);
+  }
+
   has(name: string): boolean {
     return this.entries.has(name);
   }

@@ -153,3 +153,12 @@ test("the CLI reports a bad plan in one line with exit status 2", () => {
   assert.equal(r2.code, 2);
   assert.match(r2.stderr, /missing\.yaml: cannot read the plan file/);
 });
+
+test("repeatable flags: plugin files resolve against the plan, plugin options stay as written; report key accepted", () => {
+  const plan = parse(
+    BASE + "    plugin: ../plugins/least-kv-scorer.mjs\n    plugin-option: [free-kv.floor=0.1, other.k=v]\nreport:\n  pareto: [ttft_p99, throughput]\n",
+  );
+  const input = plan.configs[0]!.input;
+  assert.deepEqual(input.plugin, [path.join(ROOT, "examples/plugins/least-kv-scorer.mjs")]);
+  assert.deepEqual(input.pluginOption, ["free-kv.floor=0.1", "other.k=v"]);
+});

@@ -50,3 +50,19 @@ test("non-finite scores and wrong shapes are reported, exit 1", async () => {
   assert.equal(missing.code, 1);
   assert.match(missing.stderr.join("\n"), /--plugin .*does-not-exist\.mjs: cannot load module/);
 });
+
+test("plugin options and registrations belong to one simulation, not to the process", async () => {
+  const { simulate } = await import("../../src/sim/simulate.js");
+  const base = {
+    model: "meta-llama/llama-3.1-8b-instruct", numRequests: 40, rate: 20,
+    plugin: [root("examples/plugins/tenant-priority.mjs")], admissionPolicy: "tenant-quota",
+  };
+  const completed = async (quota: number) =>
+    (await simulate({ ...base, pluginOption: [`tenant-priority.quota=${quota}`] })).metrics.cluster.completed_requests;
+  // Each call sees its own option value, in any order, in the same process.
+  assert.deepEqual([await completed(12), await completed(34), await completed(5), await completed(12)], [12, 34, 5, 12]);
+  // After a run, the plugin's policies are gone: a run without --plugin cannot name them.
+  await assert.rejects(simulate({ model: base.model, numRequests: 5, admissionPolicy: "tenant-quota" }), /tenant-quota/);
+  // Options for a plugin that is not loaded are refused rather than ignored.
+  await assert.rejects(simulate({ ...base, pluginOption: ["tenant-prio.quota=3"] }), /no loaded plugin is named "tenant-prio"/);
+});
