@@ -46,6 +46,32 @@ export class Rng {
     if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
   }
 
+  /**
+   * Fills arr[start, end) with intn(n) draws: the same values, in the same order, as calling
+   * intn(n) per slot, with the state kept in locals (token IDs are most of the draws).
+   */
+  fillIntn(arr: Int32Array, start: number, end: number, n: number): void {
+    const s = this.s;
+    let a = s[0]!;
+    let b = s[1]!;
+    let c = s[2]!;
+    let d = s[3]!;
+    for (let i = start; i < end; i++) {
+      const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+      const t2 = c ^ a;
+      const t3 = d ^ b;
+      a ^= t3;
+      c = t2 ^ (b << 9);
+      b ^= t2;
+      d = rotl(t3, 11);
+      arr[i] = Math.floor((r / TWO_POW_32) * n);
+    }
+    s[0] = a;
+    s[1] = b;
+    s[2] = c;
+    s[3] = d;
+  }
+
   /** Uniform 32-bit unsigned integer. */
   uint32(): number {
     const s = this.s;

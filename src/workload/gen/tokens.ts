@@ -15,7 +15,7 @@ export const EMPTY_TOKENS = new Int32Array(0);
 
 /** Draws one uniform token ID per slot of arr[start, end). */
 export function fillTokens(rng: Rng, arr: Int32Array, start: number, end: number): void {
-  for (let i = start; i < end; i++) arr[i] = rng.intn(TOKEN_VOCABULARY);
+  rng.fillIntn(arr, start, end, TOKEN_VOCABULARY);
 }
 
 export interface RequestMeta {
