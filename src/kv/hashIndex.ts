@@ -1,31 +1,31 @@
 // Open-addressing hash map from block hash (a non-negative 53-bit integer stored in a double) to
 // block ID. Linear probing with backward-shift deletion: no tombstones, no per-entry allocation.
-// Block hashes are already well mixed, so their low bits index the table directly.
+// Block hashes are already well mixed, so their low bits index the table directly. Each slot keeps
+// its key and value side by side (one Float64Array), so a probe touches one cache line.
 
 const EMPTY = -1;
 
 export class HashIndex {
-  private keys: Float64Array;
-  private vals: Int32Array;
+  /** slots[2i] = key (EMPTY when free), slots[2i + 1] = block ID. */
+  private slots: Float64Array;
   private mask: number;
   size = 0;
 
   constructor(capacity = 1024) {
     let cap = 16;
     while (cap < capacity * 2) cap *= 2;
-    this.keys = new Float64Array(cap).fill(EMPTY);
-    this.vals = new Int32Array(cap);
+    this.slots = new Float64Array(cap * 2).fill(EMPTY);
     this.mask = cap - 1;
   }
 
   /** Block ID for hash h, or -1. */
   get(h: number): number {
-    const keys = this.keys;
+    const slots = this.slots;
     const mask = this.mask;
     let i = (h | 0) & mask;
     for (;;) {
-      const k = keys[i]!;
-      if (k === h) return this.vals[i]!;
+      const k = slots[i << 1]!;
+      if (k === h) return slots[(i << 1) + 1]!;
       if (k === EMPTY) return -1;
       i = (i + 1) & mask;
     }
@@ -36,19 +36,19 @@ export class HashIndex {
   }
 
   set(h: number, v: number): void {
-    if ((this.size + 1) * 2 > this.keys.length) this.grow();
-    const keys = this.keys;
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
+    const slots = this.slots;
     const mask = this.mask;
     let i = (h | 0) & mask;
     for (;;) {
-      const k = keys[i]!;
+      const k = slots[i << 1]!;
       if (k === h) {
-        this.vals[i] = v;
+        slots[(i << 1) + 1] = v;
         return;
       }
       if (k === EMPTY) {
-        keys[i] = h;
-        this.vals[i] = v;
+        slots[i << 1] = h;
+        slots[(i << 1) + 1] = v;
         this.size++;
         return;
       }
@@ -57,12 +57,11 @@ export class HashIndex {
   }
 
   delete(h: number): void {
-    const keys = this.keys;
-    const vals = this.vals;
+    const slots = this.slots;
     const mask = this.mask;
     let i = (h | 0) & mask;
     for (;;) {
-      const k = keys[i]!;
+      const k = slots[i << 1]!;
       if (k === EMPTY) return;
       if (k === h) break;
       i = (i + 1) & mask;
@@ -71,33 +70,31 @@ export class HashIndex {
     let hole = i;
     let j = (i + 1) & mask;
     for (;;) {
-      const k = keys[j]!;
+      const k = slots[j << 1]!;
       if (k === EMPTY) break;
       const home = (k | 0) & mask;
       // Entry at j may fill the hole if its home is not in (hole, j] cyclically.
       const between = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (!between) {
-        keys[hole] = k;
-        vals[hole] = vals[j]!;
+        slots[hole << 1] = k;
+        slots[(hole << 1) + 1] = slots[(j << 1) + 1]!;
         hole = j;
       }
       j = (j + 1) & mask;
     }
-    keys[hole] = EMPTY;
+    slots[hole << 1] = EMPTY;
     this.size--;
   }
 
   private grow(): void {
-    const oldK = this.keys;
-    const oldV = this.vals;
-    const cap = oldK.length * 2;
-    this.keys = new Float64Array(cap).fill(EMPTY);
-    this.vals = new Int32Array(cap);
+    const old = this.slots;
+    const cap = (this.mask + 1) * 2;
+    this.slots = new Float64Array(cap * 2).fill(EMPTY);
     this.mask = cap - 1;
     this.size = 0;
-    for (let i = 0; i < oldK.length; i++) {
-      const k = oldK[i]!;
-      if (k !== EMPTY) this.set(k, oldV[i]!);
+    for (let i = 0; i < old.length; i += 2) {
+      const k = old[i]!;
+      if (k !== EMPTY) this.set(k, old[i + 1]!);
     }
   }
 }
