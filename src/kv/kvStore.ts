@@ -149,7 +149,13 @@ export class KvStore {
     if (prefill) {
       pos = start;
       count = end - start;
-      if (Math.ceil(count / bs) > this.totalBlocks - this.used) return false;
+      // engine.md §7.5 step 2 checks ceil(count / bs) fresh blocks, ignoring room left in the
+      // request's last block. With preemption on failure that livelocks a running request whose
+      // next chunk fits in its own tail while no block is free: it evicts itself, is readmitted
+      // with its cached prefix, and fails the same check forever. Count only the blocks needed.
+      const room = req.nBlocks > 0 && req.tailFill < bs ? bs - req.tailFill : 0;
+      const need = count > room ? Math.ceil((count - room) / bs) : 0;
+      if (need > this.totalBlocks - this.used) return false;
     } else {
       pos = start;
       count = 1;

@@ -207,3 +207,23 @@ test("in-flight counters return to zero and output is deterministic across polic
     { numRuns: 100, seed: FC_SEED },
   );
 });
+
+test("no livelock when a running request's next chunk fits in its own last block and no block is free", () => {
+  // Two blocks of 16, one token per step: after 17 prompt tokens the request holds both blocks and
+  // its 18th token fits in the second. A check that asked for a fresh block here made the request
+  // evict itself, come back with its cached prefix and fail again, forever.
+  const cfg = simConfig({ numInstances: 1, maxRunning: 1, maxScheduledTokens: 1, blockSize: 16, totalKvBlocks: 2 });
+  const prompt = Array.from({ length: 18 }, (_, i) => (i === 0 ? 0 : 999 + i));
+  const reqs = [makeRequest("request_0", 0, prompt, []), makeRequest("request_1", 0, [0], [])];
+  let steps = 0;
+  const r = run(cfg, reqs, {
+    instanceObserver: {
+      afterEvent() {},
+      afterStep() {
+        if (++steps > 1000) throw new Error("livelock: more than 1000 steps");
+      },
+    },
+  });
+  assert.equal(r.metrics.cluster.completed_requests, 2);
+  assert.equal(r.instances[0]!.preemptionCount, 0);
+});
