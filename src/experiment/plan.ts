@@ -338,7 +338,7 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
     seeds = items.map((n, i) => {
       const s = scalarOf(src, n, `seeds[${i}]`);
       const v = normalizeBigints(s.value);
-      if (typeof v !== "number" || !Number.isSafeInteger(v)) src.fail(n, `seeds[${i}]`, `expected an integer, got ${scalarText(s) || "null"}`);
+      if (typeof v !== "number" || !Number.isSafeInteger(v)) src.fail(n, `seeds[${i}]`, `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`);
       return v as number;
     });
     const dup = seeds.find((s, i) => seeds.indexOf(s) !== i);
@@ -982,7 +982,7 @@ export function planFromCells(cells: CellSpec[], opts: CellsPlanOptions = {}): S
   if (cells.length === 0) fail("cells: the list must not be empty");
   const seeds = opts.seeds ?? DEFAULT_SEEDS.slice();
   if (seeds.length === 0) fail("seeds: the seed list must not be empty");
-  seeds.forEach((s, i) => Number.isSafeInteger(s) || fail(`seeds[${i}]: expected an integer, got ${s}`));
+  seeds.forEach((s, i) => Number.isSafeInteger(s) || fail(`seeds[${i}]: expected an integer of at most 2^53 − 1 in magnitude, got ${s}`));
   if (new Set(seeds).size !== seeds.length) fail("seeds: a seed is listed twice");
   const timeoutS = opts.timeoutS ?? DEFAULT_TIMEOUT_S;
   if (!(timeoutS > 0) || !Number.isFinite(timeoutS)) fail("timeout_s: expected a number of seconds > 0");
