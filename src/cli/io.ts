@@ -1,6 +1,6 @@
 import { CommanderError } from "commander";
 import { PlanError } from "../experiment/errors.js";
-import { ConstructionError, ExitStatus, InvariantError, UserError } from "../util/errors.js";
+import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
 
 export interface CliIo {
   stdout(text: string): void;
@@ -23,7 +23,6 @@ export function reportError(e: unknown, io: CliIo): number {
     io.stderrLine(`error: ${e.message}`);
     return 1;
   }
-  if (e instanceof ExitStatus) return e.code;
   if (e instanceof PlanError) {
     io.stderrLine(`error: ${e.message}`);
     return e.exitCode;

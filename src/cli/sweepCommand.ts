@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { OutputFormat } from "../experiment/render.js";
 import { PlanError } from "../experiment/errors.js";
 import { defaultJobs } from "../experiment/jobs.js";
-import { ExitStatus, UserError } from "../util/errors.js";
+import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
 interface SweepCliOptions {
@@ -24,42 +24,34 @@ function parseJobs(text: string): number {
 }
 
 /**
- * Runs the sweep command and returns its exit status: 0 every check passed, 1 a check failed,
- * 2 the plan is invalid (or does not match the output directory). Errors are one line on stderr.
+ * Runs the sweep command and returns 0 when every check passed, 1 when one failed. An invalid plan
+ * (or one that does not match the output directory) throws PlanError: exit status 2.
  */
-export async function sweepCli(planArg: string | undefined, opts: SweepCliOptions, io: CliIo): Promise<number> {
-  try {
-    if (planArg !== undefined && opts.plan !== undefined && planArg !== opts.plan) {
-      throw new PlanError(`give the plan once (either as an argument or with --plan): "${planArg}" vs "${opts.plan}"`);
-    }
-    const planPath = planArg ?? opts.plan;
-    if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
-    if (opts.report === true && opts.out === undefined) throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
-    const { loadPlanWithReport } = await import("../report/planOptions.js");
-    const { runSweep } = await import("../experiment/sweep.js");
-    const { renderReport } = await import("../experiment/render.js");
-    const { plan, report: reportOptions } = loadPlanWithReport(planPath);
-    const res = await runSweep(plan, {
-      outDir: opts.out ?? null,
-      jobs: opts.jobs ?? defaultJobs(),
-      restart: opts.restart === true,
-      progress: opts.progress === false ? "none" : "auto",
-      stderr: io.stderrLine,
-    });
-    io.stdout(renderReport(res.report, opts.format));
-    if (res.outDir !== null) io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
-    if (opts.report === true) {
-      const { writeSweepReport } = await import("../report/sweepReport.js");
-      io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
-    }
-    return res.exitStatus;
-  } catch (e) {
-    if (e instanceof PlanError) {
-      io.stderrLine(`error: ${e.message}`);
-      return 2;
-    }
-    throw e;
+export async function sweepCli(planArg: string | undefined, opts: SweepCliOptions, io: CliIo): Promise<0 | 1> {
+  if (planArg !== undefined && opts.plan !== undefined && planArg !== opts.plan) {
+    throw new PlanError(`give the plan once (either as an argument or with --plan): "${planArg}" vs "${opts.plan}"`);
   }
+  const planPath = planArg ?? opts.plan;
+  if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
+  if (opts.report === true && opts.out === undefined) throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+  const { loadPlanWithReport } = await import("../report/planOptions.js");
+  const { runSweep } = await import("../experiment/sweep.js");
+  const { renderReport } = await import("../experiment/render.js");
+  const { plan, report: reportOptions } = loadPlanWithReport(planPath);
+  const res = await runSweep(plan, {
+    outDir: opts.out ?? null,
+    jobs: opts.jobs ?? defaultJobs(),
+    restart: opts.restart === true,
+    progress: opts.progress === false ? "none" : "auto",
+    stderr: io.stderrLine,
+  });
+  io.stdout(renderReport(res.report, opts.format));
+  if (res.outDir !== null) io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
+  if (opts.report === true) {
+    const { writeSweepReport } = await import("../report/sweepReport.js");
+    io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
+  }
+  return res.exitStatus;
 }
 
 /** Adds `blis sweep` and its alias `blis experiment`. */
@@ -82,8 +74,6 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
         "Example: blis sweep examples/experiments/horizontal-scaling.yaml --out out/hscale --jobs 2",
     )
     .action(async (planArg: string | undefined, opts: SweepCliOptions) => {
-      const code = await sweepCli(planArg, opts, io);
-      if (code === 1) throw new UserError("sweep: a check failed (see the Checks table)");
-      if (code === 2) throw new ExitStatus(2);
+      if ((await sweepCli(planArg, opts, io)) === 1) throw new UserError("sweep: a check failed (see the Checks table)");
     });
 }

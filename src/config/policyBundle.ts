@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
+import { anyNumber } from "./runOptions.js";
 // Names in a bundle are checked against the registries, so the built-ins must be registered.
 import "../policy/builtins.js";
 import "../cluster/builtins.js";
@@ -11,12 +12,8 @@ import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 
-/**
- * Any YAML float, including .inf and .nan: Go decodes them into float64 and the validation step
- * reports them ("must be a finite number"), so decoding must not reject them (zod's number does).
- */
-const Num = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
-const TierMap = z.record(z.string(), Num);
+// YAML floats, .inf and .nan included: the validation step reports them ("must be a finite number").
+const TierMap = z.record(z.string(), anyNumber);
 /** Integer-valued maps (tick thresholds, token thresholds), as the corresponding int64 flags. */
 const IntMap = z.record(z.string(), z.number().int());
 
@@ -24,15 +21,15 @@ export const PolicyBundleSchema = z.strictObject({
   admission: z
     .strictObject({
       policy: z.string().optional(),
-      token_bucket_capacity: Num.optional(),
-      token_bucket_refill_rate: Num.optional(),
-      load_threshold: Num.optional(),
+      token_bucket_capacity: anyNumber.optional(),
+      token_bucket_refill_rate: anyNumber.optional(),
+      load_threshold: anyNumber.optional(),
     })
     .optional(),
   routing: z
     .strictObject({
       policy: z.string().optional(),
-      scorers: z.array(z.strictObject({ name: z.string(), weight: Num })).optional(),
+      scorers: z.array(z.strictObject({ name: z.string(), weight: anyNumber })).optional(),
       slo_cache_weights: TierMap.optional(),
     })
     .optional(),
@@ -40,7 +37,7 @@ export const PolicyBundleSchema = z.strictObject({
     .strictObject({
       policy: z.string().optional(),
       base_scores: TierMap.optional(),
-      age_weight: Num.optional(),
+      age_weight: anyNumber.optional(),
       urgency_thresholds_us: IntMap.optional(),
       bridge: z.string().optional(),
     })

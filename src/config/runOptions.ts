@@ -1,9 +1,12 @@
 import { z } from "zod";
-
-// Float options accept Infinity and NaN here so that the range checks downstream
-// produce the specified messages (and NaN coefficients reach their exit-2 path).
-const anyNumber = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
 import { BUNDLED_DEFAULTS } from "./paths.js";
+
+/**
+ * Any JS number, Infinity and NaN included (zod's number rejects them): float options and bundle
+ * values are decoded as Go decodes float64, and the range checks downstream report non-finite
+ * values with the specified messages (NaN coefficients reach their exit-2 path).
+ */
+export const anyNumber = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
 
 /**
  * Everything `blis run` accepts, keyed by the camelCase form of the flag. Library callers pass a

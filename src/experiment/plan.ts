@@ -3,14 +3,15 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
-import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
+import { isMap, isScalar, isSeq, type Node, type Pair, type YAMLMap } from "yaml";
 import type { RunInput } from "../config/runOptions.js";
-import { decodeWorkloadSpec, loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
-import { canonicalHash, didYouMean } from "./canonical.js";
+import { decodeWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
+import { canonicalHash } from "./canonical.js";
+import { didYouMean } from "../util/didYouMean.js";
 import { PlanError } from "./errors.js";
-import { DEFAULT_METRICS, fixedMetricNames, metricProblem } from "./metrics.js";
-import { flagFromText, repeatedValue, resolvePath } from "./flagText.js";
+import { DEFAULT_METRICS, metricProblem } from "./metrics.js";
+import { checkMetric, flagValue, lookupFlag, PLAN_KIND, readFlags, readSpec } from "./configYaml.js";
+import { scalarText, YamlSource } from "../util/yamlSource.js";
 
 export const DEFAULT_SEEDS = [42, 123, 456];
 export const DEFAULT_TIMEOUT_S = 300;
@@ -84,131 +85,6 @@ export interface SweepPlan {
   checks: SweepChecks;
   /** Preflight warnings (§8.2 item 3). */
   warnings: string[];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Flags
-
-const FLAG_BY_NAME = new Map<string, FlagDef>(RUN_FLAGS.map((f) => [f.flag.slice(2), f]));
-const FLAG_NAMES = [...FLAG_BY_NAME.keys()];
-const FORBIDDEN_FLAGS: Record<string, string> = {
-  seed: "seeds come from the plan's seeds list",
-  "results-path": "every run would overwrite the same file; runs.jsonl keeps each run's full metrics",
-};
-
-/** A plan flag name (`num-instances`, also `--num-instances`) → its run flag, or a reason. */
-export function lookupFlag(name: string): FlagDef | string {
-  const bare = name.replace(/^--?/, "");
-  const why = FORBIDDEN_FLAGS[bare];
-  if (why !== undefined) return `flag "${bare}" is not allowed in a plan: ${why}`;
-  const def = FLAG_BY_NAME.get(bare);
-  if (def === undefined) return `unknown flag "${bare}"${didYouMean(bare, FLAG_NAMES)} (see blis run --help)`;
-  return def;
-}
-
-// ---------------------------------------------------------------------------------------------
-// YAML helpers
-
-class Src {
-  constructor(
-    readonly file: string,
-    readonly text: string,
-    readonly lc: LineCounter,
-    readonly doc: Document,
-  ) {}
-
-  where(node: Node | Pair | null | undefined): { line: number; col: number } {
-    let off = 0;
-    const n = node as { range?: [number, number, number] | null; key?: unknown } | null | undefined;
-    if (n?.range) off = n.range[0];
-    else if (n && "key" in n && (n.key as Node | null)?.range) off = (n.key as Node).range![0];
-    return this.lc.linePos(off);
-  }
-
-  fail(node: Node | Pair | null | undefined, item: string, msg: string): never {
-    const { line, col } = this.where(node);
-    throw new PlanError(`${this.file}:${line}:${col}: ${item}: ${msg}`);
-  }
-
-  /** Plain JS value of a node (bigints made numbers when safe). */
-  js(node: Node | null): unknown {
-    if (node === null) return null;
-    return normalizeBigints(node.toJS(this.doc));
-  }
-}
-
-function normalizeBigints(v: unknown): unknown {
-  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
-  if (Array.isArray(v)) return v.map(normalizeBigints);
-  if (v !== null && typeof v === "object") {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = normalizeBigints(x);
-    return o;
-  }
-  return v;
-}
-
-type Entries = Map<string, { pair: Pair; key: Node; value: Node | null }>;
-
-function deref(src: Src, node: Node | null): Node | null {
-  if (node !== null && isAlias(node)) return (node.resolve(src.doc) as Node | undefined) ?? null;
-  return node;
-}
-
-function mapEntries(src: Src, node: Node | null, item: string, allowed: readonly string[]): Entries {
-  node = deref(src, node);
-  if (node === null || !isMap(node)) src.fail(node, item, "expected a mapping");
-  const out: Entries = new Map();
-  for (const pair of (node as YAMLMap).items as Pair[]) {
-    const keyNode = pair.key as Node;
-    const key = isScalar(keyNode) ? String(keyNode.value) : "";
-    if (!allowed.includes(key)) {
-      src.fail(keyNode, item, `unknown key "${key}"${didYouMean(key, allowed)} (valid: ${allowed.join(", ")})`);
-    }
-    out.set(key, { pair, key: keyNode, value: deref(src, (pair.value as Node | null) ?? null) });
-  }
-  return out;
-}
-
-function seqItems(src: Src, node: Node | null, item: string): Node[] {
-  node = deref(src, node);
-  if (node === null || !isSeq(node)) src.fail(node, item, "expected a list");
-  return (node.items as (Node | null)[]).map((n) => deref(src, n) as Node);
-}
-
-function scalarOf(src: Src, node: Node | null, item: string): Scalar {
-  if (node === null || !isScalar(node)) src.fail(node, item, "expected a single value");
-  return node as Scalar;
-}
-
-function str(src: Src, node: Node | null, item: string): string {
-  const s = scalarOf(src, node, item);
-  if (typeof s.value !== "string") {
-    if (typeof s.value === "number" || typeof s.value === "bigint" || typeof s.value === "boolean") return scalarText(s);
-    src.fail(node, item, "expected a string");
-  }
-  return s.value;
-}
-
-function nonEmptyStr(src: Src, node: Node | null, item: string): string {
-  const v = str(src, node, item).trim();
-  if (v === "") src.fail(node, item, "must not be empty");
-  return v;
-}
-
-function bool(src: Src, node: Node | null, item: string): boolean {
-  const s = scalarOf(src, node, item);
-  if (typeof s.value !== "boolean") src.fail(node, item, "expected true or false");
-  return s.value as boolean;
-}
-
-/** The literal text of a scalar (numbers keep their source spelling, e.g. `1.0`). */
-function scalarText(s: Scalar): string {
-  const v = s.value;
-  if (typeof v === "string") return v;
-  if (typeof v === "number" || typeof v === "bigint") return s.source ?? String(v);
-  if (typeof v === "boolean") return String(v);
-  return "";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,28 +192,19 @@ const TOP_KEYS = ["name", "seeds", "timeout_s", "base", "axes", "variants", "bas
 export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan {
   const file = opts.file ?? "plan.yaml";
   const baseDir = opts.baseDir ?? process.cwd();
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
-  const src = new Src(file, text, lc, doc);
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    const pos = lc.linePos(e.pos[0]);
-    const msg = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-    throw new PlanError(`${file}:${pos.line}:${pos.col}: YAML: ${msg}`);
-  }
-  if (doc.contents === null) throw new PlanError(`${file}:1:1: plan: the file is empty`);
-  const top = mapEntries(src, doc.contents as Node, "plan", TOP_KEYS);
+  const src = new YamlSource(file, text, { error: (m) => new PlanError(m), what: "plan", intAsBigInt: true });
+  const top = src.map(src.root, "plan", TOP_KEYS);
   const get = (k: string): Node | null => top.get(k)?.value ?? null;
 
   // name, seeds, timeout
-  const name = top.has("name") ? nonEmptyStr(src, get("name"), "name") : path.basename(file).replace(/\.ya?ml$/i, "");
+  const name = top.has("name") ? src.str(get("name"), "name") : path.basename(file).replace(/\.ya?ml$/i, "");
   let seeds = DEFAULT_SEEDS.slice();
   if (top.has("seeds")) {
-    const items = seqItems(src, get("seeds"), "seeds");
+    const items = src.seq(get("seeds"), "seeds");
     if (items.length === 0) src.fail(get("seeds"), "seeds", "the seed list must not be empty");
     seeds = items.map((n, i) => {
-      const s = scalarOf(src, n, `seeds[${i}]`);
-      const v = normalizeBigints(s.value);
+      const s = src.scalar(n, `seeds[${i}]`);
+      const v = src.js(s);
       if (typeof v !== "number" || !Number.isSafeInteger(v)) src.fail(n, `seeds[${i}]`, `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`);
       return v as number;
     });
@@ -346,8 +213,8 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   }
   let timeoutS = DEFAULT_TIMEOUT_S;
   if (top.has("timeout_s")) {
-    const s = scalarOf(src, get("timeout_s"), "timeout_s");
-    const v = normalizeBigints(s.value);
+    const s = src.scalar(get("timeout_s"), "timeout_s");
+    const v = src.js(s);
     if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) src.fail(s, "timeout_s", "expected a number of seconds > 0");
     timeoutS = v as number;
   }
@@ -358,23 +225,23 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   let baseSpec: WorkloadSpec | null = null;
   let baseSpecNode: Node | null = null;
   if (top.has("base")) {
-    const base = mapEntries(src, get("base"), "base", ["flags", "workload_spec"]);
-    if (base.has("flags")) readFlags(src, base.get("flags")!.value, "base.flags", baseDir, baseFlags, baseFlagNodes);
+    const base = src.map(get("base"), "base", ["flags", "workload_spec"]);
+    if (base.has("flags")) readFlags(src, base.get("flags")!.value, "base.flags", baseDir, PLAN_KIND, baseFlags, baseFlagNodes);
     if (base.has("workload_spec")) {
       baseSpecNode = base.get("workload_spec")!.value;
-      baseSpec = readSpec(src, baseSpecNode, baseDir);
+      baseSpec = readSpec(src, baseSpecNode, baseDir).spec;
     }
   }
 
   // axes
   const axisDefs: AxisDef[] = [];
   if (top.has("axes")) {
-    seqItems(src, get("axes"), "axes").forEach((n, i) => axisDefs.push(readAxis(src, n, i, baseDir)));
+    src.seq(get("axes"), "axes").forEach((n, i) => axisDefs.push(readAxis(src, n, i, baseDir)));
   }
   // variants
   const variants: VariantDef[] = [];
   if (top.has("variants")) {
-    const items = seqItems(src, get("variants"), "variants");
+    const items = src.seq(get("variants"), "variants");
     if (items.length === 0) src.fail(get("variants"), "variants", "the variant list must not be empty");
     items.forEach((n, i) => variants.push(readVariant(src, n, i, baseDir)));
     const seen = new Set<string>();
@@ -475,7 +342,7 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
     }
     const label = axes.length === 0 ? "base" : axes.map((a) => `${a.name}=${coords[a.name]}`).join(",");
     if (typeof input["model"] !== "string" || input["model"] === "") {
-      src.fail(top.get("base")?.key ?? doc.contents, "base.flags", `configuration "${label}" has no model: set base.flags model`);
+      src.fail(top.get("base")?.key ?? src.root, "base.flags", `configuration "${label}" has no model: set base.flags model`);
     }
     configs.push({ index: c, label, coords, input: input as RunInput, dir: "" });
   }
@@ -486,13 +353,13 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   let baseline: Selector | null = null;
   if (top.has("baseline")) {
     const n = get("baseline");
-    const t = nonEmptyStr(src, n, "baseline");
+    const t = src.str(n, "baseline");
     baseline = parseSelectorOrFail(ctx, t, (msg) => src.fail(n, `baseline "${t}"`, msg));
     if (matching(ctx, baseline).length === 0) src.fail(n, `baseline "${t}"`, "matches no configuration");
   }
   let metrics: string[] = [...DEFAULT_METRICS];
   if (top.has("metrics")) {
-    const items = seqItems(src, get("metrics"), "metrics");
+    const items = src.seq(get("metrics"), "metrics");
     if (items.length === 0) src.fail(get("metrics"), "metrics", "the metric list must not be empty");
     metrics = items.map((n, i) => checkMetric(src, n, `metrics[${i}]`));
     const dup = metrics.find((m, i) => metrics.indexOf(m) !== i);
@@ -500,7 +367,7 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   }
   const ratios: RatioDef[] = [];
   if (top.has("ratios")) {
-    seqItems(src, get("ratios"), "ratios").forEach((n, i) => ratios.push(readRatio(src, n, i, ctx, metrics)));
+    src.seq(get("ratios"), "ratios").forEach((n, i) => ratios.push(readRatio(src, n, i, ctx, metrics)));
   }
   const checks = readChecks(src, top.has("checks") ? get("checks") : null, axes);
 
@@ -519,107 +386,41 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   };
 }
 
-function readFlags(
-  src: Src,
-  node: Node | null,
-  item: string,
-  baseDir: string,
-  into: Record<string, unknown>,
-  nodes: Map<string, Node>,
-): void {
-  node = deref(src, node);
-  if (node === null) return;
-  if (!isMap(node)) src.fail(node, item, "expected a mapping of flag → value");
-  for (const pair of (node as YAMLMap).items as Pair[]) {
-    const keyNode = pair.key as Node;
-    const name = isScalar(keyNode) ? String(keyNode.value) : "";
-    const def = lookupFlag(name);
-    if (typeof def === "string") src.fail(keyNode, `${item} "${name}"`, def);
-    const bare = def.flag.slice(2);
-    into[def.key] = flagValue(src, deref(src, (pair.value as Node | null) ?? null), def, `${item} "${bare}"`, baseDir);
-    nodes.set(bare, keyNode);
-  }
-}
 
-/** Converts a plan value to the typed run option, the way the CLI parses flag text. */
-function flagValue(src: Src, node: Node | null, def: FlagDef, item: string, baseDir: string): unknown {
-  let text: string;
-  if (def.type === "strings") {
-    const list = node !== null && isSeq(node) ? seqItems(src, node, item) : [node];
-    return list.map((n, i) => repeatedValue(def, str(src, n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
-  }
-  if (def.type === "floats" && node !== null && isSeq(node)) {
-    text = seqItems(src, node, item)
-      .map((n, i) => scalarText(scalarOf(src, n, `${item}[${i}]`)))
-      .join(",");
-  } else {
-    const s = scalarOf(src, node, item);
-    if (s.value === null || s.value === undefined) src.fail(node, item, `missing value for ${def.flag}`);
-    text = scalarText(s);
-  }
-  return flagFromText(def, text, baseDir, (msg) => src.fail(node, item, msg));
-}
 
-/** base.workload_spec: a path (relative to the plan) or an inline spec mapping. */
-function readSpec(src: Src, node: Node | null, baseDir: string): WorkloadSpec {
-  const item = "base.workload_spec";
-  if (node !== null && isMap(node)) {
-    // Re-parse the inline text with the workload-spec loader so every YAML rule of spec files
-    // applies; padding keeps the line and column numbers of the plan file.
-    const [start, , end] = node.range!;
-    const { line, col } = src.lc.linePos(start);
-    const padded = "\n".repeat(line - 1) + " ".repeat(col - 1) + src.text.slice(start, end);
-    try {
-      return parseWorkloadSpec(padded);
-    } catch (e) {
-      // The loader's "(line L, column C)" is already a plan position: use it as the prefix.
-      const msg = (e as Error).message;
-      const at = / \(line (\d+), column (\d+)\)$/.exec(msg);
-      if (at !== null) throw new PlanError(`${src.file}:${at[1]}:${at[2]}: ${item}: ${msg.slice(0, at.index)}`);
-      src.fail(node, item, msg);
-    }
-  }
-  const p = nonEmptyStr(src, node, item);
-  const full = resolvePath(p, baseDir);
-  try {
-    return loadWorkloadSpec(full);
-  } catch (e) {
-    src.fail(node, item, `${p}: ${(e as Error).message}`);
-  }
-}
 
-function readAxis(src: Src, node: Node, i: number, baseDir: string): AxisDef {
-  const e = mapEntries(src, node, `axes[${i}]`, ["name", "flag", "spec", "values", "labels"]);
+function readAxis(src: YamlSource, node: Node, i: number, baseDir: string): AxisDef {
+  const e = src.map(node, `axes[${i}]`, ["name", "flag", "spec", "values", "labels"]);
   if (!e.has("name")) src.fail(node, `axes[${i}]`, "missing key \"name\"");
-  const name = nonEmptyStr(src, e.get("name")!.value, `axes[${i}] name`);
+  const name = src.str(e.get("name")!.value, `axes[${i}] name`);
   const item = `axes[${i}] "${name}"`;
   if (/[=,]/.test(name)) src.fail(e.get("name")!.value, item, "axis names must not contain '=' or ','");
   if (e.has("flag") === e.has("spec")) src.fail(node, item, "give exactly one of \"flag\" or \"spec\"");
   if (!e.has("values")) src.fail(node, item, "missing key \"values\"");
   const valuesNode = e.get("values")!.value;
-  const valueNodes = seqItems(src, valuesNode, `${item} values`);
+  const valueNodes = src.seq(valuesNode, `${item} values`);
   if (valueNodes.length === 0) src.fail(valuesNode ?? node, item, "values must not be empty");
   let labels: string[] | null = null;
   if (e.has("labels")) {
-    const ln = seqItems(src, e.get("labels")!.value, `${item} labels`);
+    const ln = src.seq(e.get("labels")!.value, `${item} labels`);
     if (ln.length !== valueNodes.length) {
       src.fail(e.get("labels")!.value, item, `labels has ${ln.length} entries but values has ${valueNodes.length}`);
     }
-    labels = ln.map((n, k) => nonEmptyStr(src, n, `${item} labels[${k}]`));
+    labels = ln.map((n, k) => src.str(n, `${item} labels[${k}]`));
   }
   let values: unknown[];
   let key = "";
   let specPath: SpecPath | null = null;
   let target: string;
   if (e.has("flag")) {
-    const flagName = str(src, e.get("flag")!.value, `${item} flag`);
+    const flagName = src.text(e.get("flag")!.value, `${item} flag`);
     const def = lookupFlag(flagName);
     if (typeof def === "string") src.fail(e.get("flag")!.value, item, def);
     key = def.key;
     target = def.flag.slice(2);
     values = valueNodes.map((n, k) => flagValue(src, n, def, `${item} values[${k}]`, baseDir));
   } else {
-    target = str(src, e.get("spec")!.value, `${item} spec`);
+    target = src.text(e.get("spec")!.value, `${item} spec`);
     specPath = parseSpecPath(target);
     if (specPath === null) src.fail(e.get("spec")!.value, item, `"${target}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
     values = valueNodes.map((n) => src.js(n));
@@ -628,7 +429,7 @@ function readAxis(src: Src, node: Node, i: number, baseDir: string): AxisDef {
   const valueLabels = labels ?? texts;
   const dup = valueLabels.find((l, k) => valueLabels.indexOf(l) !== k);
   if (dup !== undefined) src.fail(valuesNode, item, `value "${dup}" is listed twice`);
-  const raw = valueNodes.map((n) => (isScalar(n) ? normalizeBigints(n.value) : null));
+  const raw = valueNodes.map((n) => (isScalar(n) ? src.js(n) : null));
   const numeric = raw.every((v) => typeof v === "number") ? (raw as number[]) : null;
   return {
     axis: { name, kind: e.has("flag") ? "flag" : "spec", target, labels: valueLabels, texts, numeric },
@@ -640,18 +441,18 @@ function readAxis(src: Src, node: Node, i: number, baseDir: string): AxisDef {
   };
 }
 
-function readVariant(src: Src, node: Node, i: number, baseDir: string): VariantDef {
-  const e = mapEntries(src, node, `variants[${i}]`, ["name", "flags", "spec_overrides"]);
+function readVariant(src: YamlSource, node: Node, i: number, baseDir: string): VariantDef {
+  const e = src.map(node, `variants[${i}]`, ["name", "flags", "spec_overrides"]);
   if (!e.has("name")) src.fail(node, `variants[${i}]`, "missing key \"name\"");
-  const name = nonEmptyStr(src, e.get("name")!.value, `variants[${i}] name`);
+  const name = src.str(e.get("name")!.value, `variants[${i}] name`);
   const item = `variants[${i}] "${name}"`;
   if (/[,]/.test(name)) src.fail(e.get("name")!.value, item, "variant names must not contain ','");
   const flags: Record<string, unknown> = {};
   const flagNodes = new Map<string, Node>();
-  if (e.has("flags")) readFlags(src, e.get("flags")!.value, `${item} flags`, baseDir, flags, flagNodes);
+  if (e.has("flags")) readFlags(src, e.get("flags")!.value, `${item} flags`, baseDir, PLAN_KIND, flags, flagNodes);
   const overrides: [string, SpecPath, unknown, Node][] = [];
   if (e.has("spec_overrides")) {
-    const m = deref(src, e.get("spec_overrides")!.value);
+    const m = src.deref(e.get("spec_overrides")!.value);
     if (m !== null) {
       if (!isMap(m)) src.fail(m, `${item} spec_overrides`, "expected a mapping of spec path → value");
       for (const pair of (m as YAMLMap).items as Pair[]) {
@@ -659,28 +460,22 @@ function readVariant(src: Src, node: Node, i: number, baseDir: string): VariantD
         const p = isScalar(k) ? String(k.value) : "";
         const sp = parseSpecPath(p);
         if (sp === null) src.fail(k, `${item} spec_overrides`, `"${p}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
-        overrides.push([p, sp, src.js(deref(src, (pair.value as Node | null) ?? null)), k]);
+        overrides.push([p, sp, src.js(src.deref((pair.value as Node | null) ?? null)), k]);
       }
     }
   }
   return { name, node, flags, flagNodes, overrides };
 }
 
-function checkMetric(src: Src, node: Node | null, item: string): string {
-  const m = str(src, node, item).trim();
-  const why = metricProblem(m);
-  if (why !== null) src.fail(node, `${item} "${m}"`, why === "unknown metric" ? `unknown metric${didYouMean(m, fixedMetricNames())}` : why);
-  return m;
-}
 
-function readRatio(src: Src, node: Node, i: number, ctx: SelectorContext, planMetrics: string[]): RatioDef {
-  const e = mapEntries(src, node, `ratios[${i}]`, ["name", "numerator", "denominator", "metric", "metrics"]);
-  const name0 = e.has("name") ? nonEmptyStr(src, e.get("name")!.value, `ratios[${i}] name`) : null;
+function readRatio(src: YamlSource, node: Node, i: number, ctx: SelectorContext, planMetrics: string[]): RatioDef {
+  const e = src.map(node, `ratios[${i}]`, ["name", "numerator", "denominator", "metric", "metrics"]);
+  const name0 = e.has("name") ? src.str(e.get("name")!.value, `ratios[${i}] name`) : null;
   const item = name0 !== null ? `ratios[${i}] "${name0}"` : `ratios[${i}]`;
   for (const k of ["numerator", "denominator"]) if (!e.has(k)) src.fail(node, item, `missing key "${k}"`);
   const sel = (k: "numerator" | "denominator"): Selector => {
     const n = e.get(k)!.value;
-    const t = nonEmptyStr(src, n, `${item} ${k}`);
+    const t = src.str(n, `${item} ${k}`);
     const s = parseSelectorOrFail(ctx, t, (msg) => src.fail(n, `${item} ${k} "${t}"`, msg));
     if (matching(ctx, s).length === 0) src.fail(n, `${item} ${k} "${t}"`, "matches no configuration");
     return s;
@@ -691,7 +486,7 @@ function readRatio(src: Src, node: Node, i: number, ctx: SelectorContext, planMe
   let metrics = planMetrics;
   if (e.has("metric")) metrics = [checkMetric(src, e.get("metric")!.value, `${item} metric`)];
   if (e.has("metrics")) {
-    const items = seqItems(src, e.get("metrics")!.value, `${item} metrics`);
+    const items = src.seq(e.get("metrics")!.value, `${item} metrics`);
     if (items.length === 0) src.fail(e.get("metrics")!.value, item, "metrics must not be empty");
     metrics = items.map((n, k) => checkMetric(src, n, `${item} metrics[${k}]`));
   }
@@ -701,17 +496,17 @@ function readRatio(src: Src, node: Node, i: number, ctx: SelectorContext, planMe
   return { name: name0 ?? `${numerator.text} / ${denominator.text}`, numerator, denominator, metrics };
 }
 
-function readChecks(src: Src, node: Node | null, axes: SweepAxis[]): SweepChecks {
+function readChecks(src: YamlSource, node: Node | null, axes: SweepAxis[]): SweepChecks {
   const out: SweepChecks = { conservation: true, determinism: false, monotonic: [] };
-  node = deref(src, node);
+  node = src.deref(node);
   if (node === null) return out;
   const mono = (n: Node | null, item: string): void => {
-    n = deref(src, n);
-    const list = n !== null && isSeq(n) ? seqItems(src, n, item).map((x, k) => [x, `${item}[${k}]`] as const) : [[n, item] as const];
+    n = src.deref(n);
+    const list = n !== null && isSeq(n) ? src.seq(n, item).map((x, k) => [x, `${item}[${k}]`] as const) : [[n, item] as const];
     for (const [x, it] of list) out.monotonic.push(readMonotonic(src, x, it, axes));
   };
   if (isSeq(node)) {
-    seqItems(src, node, "checks").forEach((n, i) => {
+    src.seq(node, "checks").forEach((n, i) => {
       if (isScalar(n)) {
         const t = String(n.value);
         if (t === "conservation") out.conservation = true;
@@ -719,45 +514,45 @@ function readChecks(src: Src, node: Node | null, axes: SweepAxis[]): SweepChecks
         else src.fail(n, `checks[${i}]`, `unknown check "${t}" (valid: conservation, determinism, monotonic)`);
         return;
       }
-      const e = mapEntries(src, n, `checks[${i}]`, ["conservation", "determinism", "monotonic"]);
-      if (e.has("conservation")) out.conservation = bool(src, e.get("conservation")!.value, `checks[${i}] conservation`);
-      if (e.has("determinism")) out.determinism = bool(src, e.get("determinism")!.value, `checks[${i}] determinism`);
+      const e = src.map(n, `checks[${i}]`, ["conservation", "determinism", "monotonic"]);
+      if (e.has("conservation")) out.conservation = src.bool(e.get("conservation")!.value, `checks[${i}] conservation`);
+      if (e.has("determinism")) out.determinism = src.bool(e.get("determinism")!.value, `checks[${i}] determinism`);
       if (e.has("monotonic")) mono(e.get("monotonic")!.value, `checks[${i}] monotonic`);
     });
     return out;
   }
-  const e = mapEntries(src, node, "checks", ["conservation", "determinism", "monotonic"]);
-  if (e.has("conservation")) out.conservation = bool(src, e.get("conservation")!.value, "checks.conservation");
-  if (e.has("determinism")) out.determinism = bool(src, e.get("determinism")!.value, "checks.determinism");
+  const e = src.map(node, "checks", ["conservation", "determinism", "monotonic"]);
+  if (e.has("conservation")) out.conservation = src.bool(e.get("conservation")!.value, "checks.conservation");
+  if (e.has("determinism")) out.determinism = src.bool(e.get("determinism")!.value, "checks.determinism");
   if (e.has("monotonic")) mono(e.get("monotonic")!.value, "checks.monotonic");
   return out;
 }
 
-function readMonotonic(src: Src, node: Node | null, item: string, axes: SweepAxis[]): MonotonicDef {
-  const e = mapEntries(src, node, item, ["axis", "metric", "direction", "where"]);
+function readMonotonic(src: YamlSource, node: Node | null, item: string, axes: SweepAxis[]): MonotonicDef {
+  const e = src.map(node, item, ["axis", "metric", "direction", "where"]);
   for (const k of ["axis", "metric", "direction"]) if (!e.has(k)) src.fail(node, item, `missing key "${k}"`);
-  const axisName = nonEmptyStr(src, e.get("axis")!.value, `${item} axis`);
+  const axisName = src.str(e.get("axis")!.value, `${item} axis`);
   const axis = axes.find((a) => a.name === axisName);
   if (axis === undefined) {
     src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, `no such axis${didYouMean(axisName, axes.map((a) => a.name))}`);
   }
   if (axis.numeric === null) src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, "the axis values must all be numbers");
   const metric = checkMetric(src, e.get("metric")!.value, `${item} metric`);
-  const direction = str(src, e.get("direction")!.value, `${item} direction`);
+  const direction = src.text(e.get("direction")!.value, `${item} direction`);
   if (direction !== "increasing" && direction !== "decreasing") {
     src.fail(e.get("direction")!.value, `${item} direction`, `expected increasing or decreasing, got "${direction}"`);
   }
   const where: Record<string, string> = {};
   if (e.has("where")) {
-    const w = deref(src, e.get("where")!.value);
+    const w = src.deref(e.get("where")!.value);
     if (w === null || !isMap(w)) src.fail(w, `${item} where`, "expected a mapping of axis → value");
     for (const pair of (w as YAMLMap).items as Pair[]) {
       const k = pair.key as Node;
       const an = isScalar(k) ? String(k.value) : "";
       const ax = axes.find((a) => a.name === an);
       if (ax === undefined || an === axisName) src.fail(k, `${item} where "${an}"`, an === axisName ? "cannot fix the checked axis" : "no such axis");
-      const vn = deref(src, (pair.value as Node | null) ?? null);
-      const vt = scalarText(scalarOf(src, vn, `${item} where "${an}"`));
+      const vn = src.deref((pair.value as Node | null) ?? null);
+      const vt = scalarText(src.scalar(vn, `${item} where "${an}"`)) ?? "";
       const label = matchValue(ax, vt);
       if (label === null) src.fail(vn, `${item} where "${an}"`, `no value "${vt}" in axis "${an}" (values: ${ax.labels.join(", ")})`);
       where[an] = label;

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
+import { JsonlLog } from "../util/jsonlLog.js";
 import { PlanError } from "./errors.js";
 import type { SweepConfig, SweepPlan } from "./plan.js";
 
@@ -27,6 +28,10 @@ export interface RunRecord {
   stdout: string;
   stderr: string[];
   metrics: SimulationMetrics | null;
+}
+
+function isRunRecord(v: unknown): v is RunRecord {
+  return v !== null && typeof v === "object" && (v as { v?: unknown }).v === 1;
 }
 
 export function runKey(label: string, seed: number, rep: number): string {
@@ -53,9 +58,11 @@ interface PlanFile {
 const FORMAT = "blis-sweep/1";
 
 export class OutDir {
-  private fd: number | null = null;
+  private readonly log: JsonlLog<RunRecord>;
 
-  private constructor(readonly dir: string) {}
+  private constructor(readonly dir: string) {
+    this.log = new JsonlLog(path.join(dir, RUNS_FILE), isRunRecord);
+  }
 
   /**
    * Opens (or creates) the directory for `plan`. A directory holding runs of a different plan is
@@ -114,51 +121,14 @@ export class OutDir {
     for (const d of dirs) if (d !== "" && !d.includes("/") && !d.startsWith(".")) rm(d);
   }
 
-  /**
-   * Reads runs.jsonl; the last record per key wins. A torn last line (the process was killed while
-   * writing it) is cut off so that new records start on a clean line; unreadable lines are skipped.
-   */
+  /** Reads runs.jsonl (the last record per key wins; see JsonlLog for torn and unreadable lines). */
   loadRecords(): RunRecord[] {
-    const file = path.join(this.dir, RUNS_FILE);
-    if (!fs.existsSync(file)) return [];
-    const buf = fs.readFileSync(file);
-    const out: RunRecord[] = [];
-    let goodEnd = 0;
-    let pos = 0;
-    while (pos < buf.length) {
-      const nl = buf.indexOf(0x0a, pos);
-      if (nl < 0) break; // no newline: torn
-      const line = buf.toString("utf8", pos, nl);
-      pos = nl + 1;
-      if (line.trim() !== "") {
-        let rec: RunRecord | null = null;
-        try {
-          rec = JSON.parse(line) as RunRecord;
-        } catch {
-          rec = null;
-        }
-        // A bad line in the middle is skipped (its run will be redone); a bad last line is cut.
-        if (rec === null || typeof rec !== "object" || rec.v !== 1) continue;
-        out.push(rec);
-      }
-      goodEnd = pos;
-    }
-    if (goodEnd < buf.length) fs.truncateSync(file, goodEnd);
-    return out;
+    return this.log.load();
   }
 
   /** Appends one record as a JSON line and fsyncs it. Returns the stored line's parsed form. */
   append(rec: RunRecord): RunRecord {
-    const line = JSON.stringify(rec);
-    if (this.fd === null) {
-      const file = path.join(this.dir, RUNS_FILE);
-      const existed = fs.existsSync(file);
-      this.fd = fs.openSync(file, "a");
-      if (!existed) fsyncDir(this.dir);
-    }
-    fs.writeSync(this.fd, line + "\n");
-    fs.fsyncSync(this.fd);
-    return JSON.parse(line) as RunRecord;
+    return JSON.parse(this.log.append(rec)) as RunRecord;
   }
 
   /** `<config dir>/<seed>.txt` (`.run2.txt` for the determinism repetition), plus `.stderr.txt`. */
@@ -183,20 +153,6 @@ export class OutDir {
   }
 
   close(): void {
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
-  }
-}
-
-function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, "r");
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // Not supported on every platform; the file's own fsync still holds its data.
+    this.log.close();
   }
 }

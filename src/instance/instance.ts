@@ -40,8 +40,6 @@ export class Instance {
   /** Last RequestLeft time (those trace events are not queued; they only bound sim_ended). */
   lastLeave = 0;
   private stepChainRegistered = false;
-  /** Set once a request arrives carrying a routing priority hint. */
-  private hintSeen = false;
   /** Step events currently queued (work-conservation checks). */
   pendingSteps = 0;
 
@@ -129,9 +127,9 @@ export class Instance {
       req.dropPayload();
     } else {
       req.state = QUEUED;
-      // A routing hint must be overwritten by the per-step recomputation (cluster.md §5.6),
-      // even under a constant policy that otherwise never needs recomputing.
-      if (req.priority !== 0) this.hintSeen = true;
+      // A constant policy is not recomputed every step (prioritize), so it is evaluated once here.
+      // That is the per-step value, and it overwrites any routing hint (cluster.md §5.6).
+      if (this.priority.isConstant && !this.cfg.priorityFloors) req.priority = this.priority.compute(req, now);
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
     }
@@ -266,7 +264,7 @@ export class Instance {
     if (n === 0) return;
     const policy = this.priority;
     const floors = this.cfg.priorityFloors;
-    if (!policy.isConstant || floors || this.hintSeen) {
+    if (!policy.isConstant || floors) {
       for (let i = 0; i < n; i++) {
         const r = wq.at(i);
         let p = policy.compute(r, now);

@@ -1,6 +1,6 @@
 // Public API of `blis optimize`: Bayesian optimization of policy parameters over the sweep engine.
 
-export { SpaceError } from "./yamlSource.js";
+export { SpaceError } from "./errors.js";
 export {
   DEFAULT_BUDGET,
   DEFAULT_SEARCH_SEED,

@@ -3,7 +3,7 @@
 
 import path from "node:path";
 import { stringify } from "yaml";
-import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
+import { RUN_FLAGS } from "../cli/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
 import { PolicyBundleSchema } from "../config/policyBundle.js";
 import { serializeWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
@@ -11,7 +11,6 @@ import { decodeFromRecord, fmtValue, isBetter, type OptimizeResult } from "./sea
 import { constraintText, inputFor, recordedMetrics, type Evaluated } from "./evaluate.js";
 import type { OptimizeSpace, ParamValue } from "./space.js";
 
-const FLAG_BY_KEY = new Map<string, FlagDef>(RUN_FLAGS.map((f) => [f.key, f]));
 
 // ---------------------------------------------------------------------------------------------
 // Command lines

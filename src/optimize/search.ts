@@ -12,7 +12,7 @@ import { assess, inputFor, runBatch, type BatchItem, type Evaluated } from "./ev
 import { fitSurrogate } from "./gp.js";
 import type { OptimizeSpace } from "./space.js";
 import { OptimizeDir, type EvalRecord } from "./store.js";
-import { SpaceError } from "./yamlSource.js";
+import { SpaceError } from "./errors.js";
 
 export interface OptimizeOptions {
   /** Output directory (resume log and result files). */

@@ -9,13 +9,13 @@ import "../cluster/builtins.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
-import { canonicalHash, didYouMean } from "../experiment/canonical.js";
-import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S, lookupFlag } from "../experiment/plan.js";
-import { fixedMetricNames, metricProblem } from "../experiment/metrics.js";
+import { canonicalHash } from "../experiment/canonical.js";
+import { didYouMean } from "../util/didYouMean.js";
+import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S } from "../experiment/plan.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
-import { loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
-import { SpaceError, YamlSource } from "./yamlSource.js";
-import { flagFromText, repeatedValue, resolvePath } from "../experiment/flagText.js";
+import { YamlSource } from "../util/yamlSource.js";
+import { SpaceError } from "./errors.js";
+import { checkMetric, flagValue, lookupFlag, readFlags, readSpec, SPACE_KIND } from "../experiment/configYaml.js";
 
 export type ParamType = "continuous" | "integer" | "categorical";
 
@@ -136,7 +136,7 @@ export interface ParseSpaceOptions {
 export function parseSpace(text: string, opts: ParseSpaceOptions = {}): OptimizeSpace {
   const file = opts.file ?? "space.yaml";
   const baseDir = opts.baseDir ?? process.cwd();
-  const y = new YamlSource(file, text);
+  const y = new YamlSource(file, text, { error: (m) => new SpaceError(m), what: "space" });
   const top = y.map(y.root, "space", TOP_KEYS);
   const node = (k: string): Node | null => top.get(k)?.value ?? null;
 
@@ -171,7 +171,7 @@ export function parseSpace(text: string, opts: ParseSpaceOptions = {}): Optimize
   const baseEntries = y.map(node("base"), "base", ["flags", "workload_spec"]);
   const base: Record<string, unknown> = {};
   const baseFlagNodes = new Map<string, Node>();
-  if (baseEntries.has("flags")) readFlags(y, baseEntries.get("flags")!.value, "base.flags", baseDir, base, baseFlagNodes);
+  if (baseEntries.has("flags")) readFlags(y, baseEntries.get("flags")!.value, "base.flags", baseDir, SPACE_KIND, base, baseFlagNodes);
   let specFile: string | null = null;
   if (baseEntries.has("workload_spec")) {
     const sn = baseEntries.get("workload_spec")!.value;
@@ -193,7 +193,7 @@ export function parseSpace(text: string, opts: ParseSpaceOptions = {}): Optimize
   if (top.has("baseline")) {
     const be = y.map(node("baseline"), "baseline", ["flags"]);
     const flags: Record<string, unknown> = {};
-    if (be.has("flags")) readFlags(y, be.get("flags")!.value, "baseline.flags", baseDir, flags, new Map());
+    if (be.has("flags")) readFlags(y, be.get("flags")!.value, "baseline.flags", baseDir, SPACE_KIND, flags, new Map());
     baseline = { ...base, ...flags } as RunInput;
   }
 
@@ -357,82 +357,15 @@ export function boundText(b: Bound): string {
   return b.kind === "value" ? String(b.value) : b.factor === 1 ? "baseline" : `${b.factor} × baseline`;
 }
 
-function checkMetric(y: YamlSource, node: Node | null, item: string): string {
-  const m = y.str(node, item);
-  const why = metricProblem(m);
-  if (why !== null) y.fail(node, `${item} "${m}"`, why === "unknown metric" ? `unknown metric${didYouMean(m, fixedMetricNames())}` : why);
-  return m;
-}
 
 const FLAG_NAME_BY_KEY = new Map<string, string>(RUN_FLAGS.map((f) => [f.key, f.flag.slice(2)]));
 function flagNameOf(key: string): string {
   return FLAG_NAME_BY_KEY.get(key) ?? key;
 }
 
-/** A flag name from the file (`num-instances` or `--num-instances`) → its run flag. */
-function flagDef(y: YamlSource, keyNode: Node | null, name: string, item: string): FlagDef {
-  const def = lookupFlag(name);
-  if (typeof def === "string") {
-    y.fail(
-      keyNode,
-      item,
-      def
-        .replace("in a plan", "in a search space")
-        .replace("the plan's seeds list", "the space's seeds list")
-        .replace("runs.jsonl keeps each run's full metrics", "evaluations.jsonl keeps the metrics the search uses"),
-    );
-  }
-  return def;
-}
 
-/** A map of flag → value into typed run options (paths resolved against the space file). */
-function readFlags(y: YamlSource, node: Node | null, item: string, baseDir: string, into: Record<string, unknown>, nodes: Map<string, Node>): void {
-  if (y.deref(node) === null) return;
-  for (const { name, key, value } of y.pairs(node, item, "flag → value")) {
-    const def = flagDef(y, key, name, `${item} "${name}"`);
-    const bare = def.flag.slice(2);
-    into[def.key] = flagValue(y, value, def, `${item} "${bare}"`, baseDir);
-    nodes.set(bare, key);
-  }
-}
 
-/** Converts a YAML value to the typed run option the way the CLI parses flag text. */
-function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: string, baseDir: string): unknown {
-  if (def.type === "strings") {
-    const list = y.isSeq(node) ? y.seq(node, item) : [node];
-    return list.map((n, i) => repeatedValue(def, y.str(n, list.length > 1 ? `${item}[${i}]` : item), baseDir));
-  }
-  let text: string;
-  if (def.type === "floats" && y.isSeq(node)) text = y.seq(node, item).map((n, i) => y.text(n, `${item}[${i}]`)).join(",");
-  else text = y.text(node, item);
-  return flagFromText(def, text, baseDir, (msg) => y.fail(node, item, msg));
-}
 
-/** base.workload_spec: a path relative to the space file, or an inline spec mapping. */
-function readSpec(y: YamlSource, node: Node | null, baseDir: string): { spec: WorkloadSpec; file: string | null } {
-  const item = "base.workload_spec";
-  if (y.isMap(node)) {
-    // Re-parse the inline text with the spec loader; padding keeps the space file's positions.
-    const [start, , end] = node!.range!;
-    const { line, col } = y.where(node);
-    const padded = "\n".repeat(line - 1) + " ".repeat(col - 1) + y.content.slice(start, end);
-    try {
-      return { spec: parseWorkloadSpec(padded), file: null };
-    } catch (e) {
-      const msg = (e as Error).message;
-      const at = / \(line (\d+), column (\d+)\)$/.exec(msg);
-      if (at !== null) throw new SpaceError(`${y.file}:${at[1]}:${at[2]}: ${item}: ${msg.slice(0, at.index)}`);
-      y.fail(node, item, msg);
-    }
-  }
-  const p = y.str(node, item);
-  const full = resolvePath(p, baseDir);
-  try {
-    return { spec: loadWorkloadSpec(full), file: full };
-  } catch (e) {
-    y.fail(node, item, `${p}: ${(e as Error).message}`);
-  }
-}
 
 function readParameter(y: YamlSource, node: Node, i: number, baseDir: string, hasPlugins: boolean): Parameter {
   const e = y.map(node, `parameters[${i}]`, PARAM_KEYS);
@@ -499,7 +432,8 @@ function readTarget(y: YamlSource, node: Node | null, item: string, hasPlugins: 
   const [kind, entry] = [...e][0]!;
   const value = y.str(entry.value, `${it} ${kind}`);
   if (kind === "flag") {
-    const def = flagDef(y, entry.value, value, it);
+    const def = lookupFlag(value, SPACE_KIND);
+    if (typeof def === "string") y.fail(entry.value, it, def);
     if (def.type === "strings") y.fail(entry.value, it, `${def.flag} is repeatable and cannot be a parameter (use plugin_option for plugin options)`);
     if (def.key === "workloadSpec" || def.key === "model") y.fail(entry.value, it, `${def.flag} cannot be a parameter`);
     return { kind: "flag", flag: def.flag.slice(2), def };
@@ -520,7 +454,7 @@ function readCategory(y: YamlSource, node: Node, item: string, target: ParamTarg
     if (!e.has("name")) y.fail(node, item, "missing key \"name\" (variant values are {name, flags})");
     const label = y.str(e.get("name")!.value, `${item} name`);
     const flags: Record<string, unknown> = {};
-    if (e.has("flags")) readFlags(y, e.get("flags")!.value, `${item} "${label}" flags`, baseDir, flags, new Map());
+    if (e.has("flags")) readFlags(y, e.get("flags")!.value, `${item} "${label}" flags`, baseDir, SPACE_KIND, flags, new Map());
     return { label, value: label, flags };
   }
   const label = y.str(node, item);

@@ -4,8 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
+import { JsonlLog } from "../util/jsonlLog.js";
 import type { ParamValue } from "./space.js";
-import { SpaceError } from "./yamlSource.js";
+import { SpaceError } from "./errors.js";
 
 /** One simulation of an evaluation. */
 export interface SeedRun {
@@ -34,6 +35,10 @@ export interface EvalRecord {
   runs: SeedRun[];
 }
 
+function isEvalRecord(v: unknown): v is EvalRecord {
+  return v !== null && typeof v === "object" && (v as { v?: unknown }).v === 1 && Array.isArray((v as { runs?: unknown }).runs);
+}
+
 export const STATE_FILE = "space.json";
 export const LOG_FILE = "evaluations.jsonl";
 export const RESULT_FILES = ["evaluations.csv", "evaluations.json", "convergence.md", "best.yaml", "best-command.txt", "workload.yaml"];
@@ -50,12 +55,14 @@ interface StateFile {
 const FORMAT = "blis-optimize/1";
 
 export class OptimizeDir {
-  private fd: number | null = null;
+  private readonly log: JsonlLog<EvalRecord>;
 
   private constructor(
     readonly dir: string,
     readonly batch: number,
-  ) {}
+  ) {
+    this.log = new JsonlLog(path.join(dir, LOG_FILE), isEvalRecord);
+  }
 
   /**
    * Opens (or creates) `dir` for a space. A directory holding another space's evaluations is
@@ -102,41 +109,14 @@ export class OptimizeDir {
     return { out: new OptimizeDir(dir, useBatch), notes };
   }
 
-  /** Reads evaluations.jsonl (the last record per evaluation wins); a torn last line is cut off. */
+  /** Reads evaluations.jsonl (the last record per evaluation wins; see JsonlLog for torn lines). */
   load(): EvalRecord[] {
-    const file = path.join(this.dir, LOG_FILE);
-    if (!fs.existsSync(file)) return [];
-    const buf = fs.readFileSync(file);
-    const text = buf.toString("utf8");
-    const out: EvalRecord[] = [];
-    let goodEnd = 0;
-    let pos = 0;
-    while (pos < text.length) {
-      const nl = text.indexOf("\n", pos);
-      if (nl < 0) break;
-      const line = text.slice(pos, nl);
-      pos = nl + 1;
-      if (line.trim() !== "") {
-        let rec: EvalRecord;
-        try {
-          rec = JSON.parse(line) as EvalRecord;
-        } catch {
-          break;
-        }
-        if (rec === null || typeof rec !== "object" || rec.v !== 1 || !Array.isArray(rec.runs)) break;
-        out.push(rec);
-      }
-      goodEnd = Buffer.byteLength(text.slice(0, pos));
-    }
-    if (goodEnd < buf.length) fs.truncateSync(file, goodEnd);
-    return out;
+    return this.log.load();
   }
 
   /** Appends one record and fsyncs it. */
   append(rec: EvalRecord): void {
-    if (this.fd === null) this.fd = fs.openSync(path.join(this.dir, LOG_FILE), "a");
-    fs.writeSync(this.fd, JSON.stringify(rec) + "\n");
-    fs.fsyncSync(this.fd);
+    this.log.append(rec);
   }
 
   writeFile(rel: string, data: string): void {
@@ -144,7 +124,6 @@ export class OptimizeDir {
   }
 
   close(): void {
-    if (this.fd !== null) fs.closeSync(this.fd);
-    this.fd = null;
+    this.log.close();
   }
 }

@@ -5,7 +5,7 @@ import type { SloParams } from "./sloTiers.js";
 /** Computes a waiting request's priority at the start of every step (cluster.md §5.1). */
 export interface PriorityPolicy {
   readonly name: string;
-  /** True when the value never changes (lets the step skip recomputation). */
+  /** True when a request's value never changes over time: it is computed once, when the request is queued. */
   readonly isConstant: boolean;
   compute(req: Request, now: number): number;
 }

@@ -32,11 +32,3 @@ export class PluginError extends UserError {
     this.name = "PluginError";
   }
 }
-
-/** Ends a command with an exit status after its error was already reported on stderr. */
-export class ExitStatus extends Error {
-  constructor(readonly code: number) {
-    super(`exit status ${code}`);
-    this.name = "ExitStatus";
-  }
-}

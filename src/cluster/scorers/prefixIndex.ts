@@ -14,7 +14,7 @@ export class RouterPrefixIndex {
   constructor(
     numInstances: number,
     private readonly blockSize: number,
-    private readonly capacity = PREFIX_INDEX_CAPACITY,
+    capacity = PREFIX_INDEX_CAPACITY,
   ) {
     this.sets = Array.from({ length: numInstances }, () => new LruHashSet(capacity));
   }

@@ -1,16 +1,17 @@
-// Positioned access to a YAML document for the search-space parser: every error is one line,
-// `file:line:col: item: message`, raised as a SpaceError (a UserError: exit status 1).
+// Positioned access to a YAML document for the files users write by hand (sweep plans, search
+// spaces): every problem is one line, `file:line:col: item: message`, raised as the caller's
+// error type.
 
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
-import { UserError } from "../util/errors.js";
-import { didYouMean } from "../experiment/canonical.js";
+import { didYouMean } from "./didYouMean.js";
 
-/** An invalid search-space file (or a space that does not match the output directory): exit status 1. */
-export class SpaceError extends UserError {
-  constructor(message: string) {
-    super(message);
-    this.name = "SpaceError";
-  }
+export interface YamlSourceOptions {
+  /** Builds the error to throw from its one-line message. */
+  error: (message: string) => Error;
+  /** What the file is, for "the file is empty" (`plan`, `space`). */
+  what: string;
+  /** Integers become bigints (exact 64-bit values; see js()). */
+  intAsBigInt?: boolean;
 }
 
 export interface Entry {
@@ -25,35 +26,48 @@ export class YamlSource {
   constructor(
     readonly file: string,
     readonly content: string,
+    private readonly opts: YamlSourceOptions,
   ) {
-    this.doc = parseDocument(content, { lineCounter: this.lc, prettyErrors: false, uniqueKeys: true });
+    this.doc = parseDocument(content, { lineCounter: this.lc, prettyErrors: false, uniqueKeys: true, intAsBigInt: opts.intAsBigInt === true });
     if (this.doc.errors.length > 0) {
       const e = this.doc.errors[0]!;
       const pos = this.lc.linePos(e.pos[0]);
-      const msg = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-      throw new SpaceError(`${file}:${pos.line}:${pos.col}: YAML: ${msg}`);
+      this.failAt(pos.line, pos.col, "YAML", e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, ""));
     }
-    if (this.doc.contents === null) throw new SpaceError(`${file}:1:1: space: the file is empty`);
+    if (this.doc.contents === null) this.failAt(1, 1, opts.what, "the file is empty");
   }
 
   get root(): Node {
     return this.doc.contents as Node;
   }
 
-  /** 1-based line and column of a node (a missing node points at the document start). */
-  where(node: Node | null | undefined): { line: number; col: number } {
-    const off = node?.range?.[0] ?? 0;
+  /** 1-based line and column of a node or pair (a missing node points at the document start). */
+  where(node: Node | Pair | null | undefined): { line: number; col: number } {
+    const n = node as { range?: [number, number, number] | null; key?: unknown } | null | undefined;
+    let off = 0;
+    if (n?.range) off = n.range[0];
+    else if (n && "key" in n && (n.key as Node | null)?.range) off = (n.key as Node).range![0];
     return this.lc.linePos(off);
   }
 
-  fail(node: Node | null | undefined, item: string, msg: string): never {
+  fail(node: Node | Pair | null | undefined, item: string, msg: string): never {
     const { line, col } = this.where(node);
-    throw new SpaceError(`${this.file}:${line}:${col}: ${item}: ${msg}`);
+    this.failAt(line, col, item, msg);
+  }
+
+  failAt(line: number, col: number, item: string, msg: string): never {
+    throw this.opts.error(`${this.file}:${line}:${col}: ${item}: ${msg}`);
   }
 
   deref(node: Node | null | undefined): Node | null {
     if (node !== null && node !== undefined && isAlias(node)) return (node.resolve(this.doc) as Node | undefined) ?? null;
     return node ?? null;
+  }
+
+  /** Plain JS value of a node; bigints become numbers when they are safe integers. */
+  js(node: Node | null): unknown {
+    if (node === null) return null;
+    return normalizeBigints(node.toJS(this.doc));
   }
 
   /** The entries of a mapping; keys outside `allowed` are errors (with a "did you mean"). */
@@ -96,19 +110,17 @@ export class YamlSource {
     return node !== null && isSeq(node);
   }
 
+  /** A scalar node (its value may be null: `key:` or `~`). */
   scalar(node: Node | null, item: string): Scalar {
-    if (node === null || !isScalar(node) || node.value === null) this.fail(node, item, "expected a single value");
+    if (node === null || !isScalar(node)) this.fail(node, item, "expected a single value");
     return node as Scalar;
   }
 
-  /** The literal text of a scalar (numbers keep their spelling, e.g. `1e-5`). */
+  /** The literal text of a non-null scalar (numbers keep their spelling, e.g. `1e-5`). */
   text(node: Node | null, item: string): string {
-    const s = this.scalar(node, item);
-    const v = s.value;
-    if (typeof v === "string") return v;
-    if (typeof v === "number" || typeof v === "bigint") return s.source ?? String(v);
-    if (typeof v === "boolean") return String(v);
-    this.fail(node, item, "expected a single value");
+    const t = scalarText(this.scalar(node, item));
+    if (t === null) this.fail(node, item, "expected a single value");
+    return t;
   }
 
   str(node: Node | null, item: string): string {
@@ -134,4 +146,24 @@ export class YamlSource {
     if (typeof s.value !== "boolean") this.fail(node, item, "expected true or false");
     return s.value;
   }
+}
+
+/** The literal text of a scalar (numbers keep their source spelling, e.g. `1.0`); null for null. */
+export function scalarText(s: Scalar): string | null {
+  const v = s.value;
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "bigint") return s.source ?? String(v);
+  if (typeof v === "boolean") return String(v);
+  return null;
+}
+
+function normalizeBigints(v: unknown): unknown {
+  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (Array.isArray(v)) return v.map(normalizeBigints);
+  if (v !== null && typeof v === "object") {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = normalizeBigints(x);
+    return o;
+  }
+  return v;
 }
