@@ -3,7 +3,7 @@
 // version, seed, category, aggregate_rate, id, tenant_id, slo_class, rate_fraction and
 // streaming always written. Re-loading the text gives an equal spec.
 
-import { stringify } from "yaml";
+import { Document, isScalar, visit } from "yaml";
 import { setOwn } from "./spec/decode.js";
 import type { AnySchema } from "./spec/schema.js";
 import { DistSchema, WorkloadSpecSchema, type WorkloadSpec } from "./spec/types.js";
@@ -74,5 +74,13 @@ function toPlain(schema: AnySchema, value: unknown): unknown {
 }
 
 export function serializeWorkloadSpec(spec: WorkloadSpec): string {
-  return stringify(toPlain(WorkloadSpecSchema, spec), { lineWidth: 0 });
+  const doc = new Document(toPlain(WorkloadSpecSchema, spec));
+  // A plain `<<` key is a merge key to the loader; a map key that is literally "<<" (possible in
+  // distribution params) is written quoted so that it loads back as itself.
+  visit(doc, {
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === "<<") pair.key.type = "QUOTE_DOUBLE";
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }
