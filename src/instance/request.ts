@@ -51,9 +51,7 @@ export class Request implements StepRequestView {
   nBlocks = 0;
   /** Tokens held by the last block of the list (meaningful when nBlocks > 0). */
   tailFill = 0;
-  /** Hash-lane state of the partially filled last block, and the chain value of the last full block. */
-  laneA = 0;
-  laneB = 0;
+  /** Hash of the last full block (the chain value the next block's hash starts from). */
   chainPrev = NO_HASH;
   /** Chain hashes of the prompt's complete blocks (lazily computed). */
   promptHashes: Float64Array | null = null;

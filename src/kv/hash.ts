@@ -4,6 +4,7 @@
 // that block (engine.md §7.3). We get that with a chain: a block's lanes start from the previous
 // block's hash, mix in the block's tokens, and finalize to a 53-bit integer (exact in a double,
 // so it can key a Map without string building). Two 32-bit lanes keep collisions negligible.
+// Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
 
 export const NO_HASH = -1;
 
@@ -32,12 +33,12 @@ export function initLaneB(prev: number): number {
 
 export function mixA(a: number, token: number): number {
   a = Math.imul(a ^ token, 0xcc9e2d51);
-  return Math.imul((a << 15) | (a >>> 17), 0x1b873593) + 0x52dce729;
+  return (Math.imul((a << 15) | (a >>> 17), 0x1b873593) + 0x52dce729) | 0;
 }
 
 export function mixB(b: number, token: number): number {
   b = Math.imul(b ^ token, 0x1b873593);
-  return Math.imul((b << 13) | (b >>> 19), 5) + 0xe6546b64;
+  return (Math.imul((b << 13) | (b >>> 19), 5) + 0xe6546b64) | 0;
 }
 
 /** 53-bit non-negative block hash from the two lanes. */
@@ -45,6 +46,19 @@ export function finalizeHash(a: number, b: number): number {
   const x = fmix32(a ^ Math.imul(b, 0x9e3779b1));
   const y = fmix32(b ^ x);
   return (x >>> 11) * 4294967296 + (y >>> 0);
+}
+
+/** Hash of the full block tokens[start .. start + blockSize) that follows a block with hash `prev`. */
+export function blockHash(tokens: Int32Array, start: number, blockSize: number, prev: number): number {
+  let a = initLaneA(prev);
+  let b = initLaneB(prev);
+  const end = start + blockSize;
+  for (let p = start; p < end; p++) {
+    const t = tokens[p]!;
+    a = mixA(a, t);
+    b = mixB(b, t);
+  }
+  return finalizeHash(a, b);
 }
 
 /** Hash chain of the full blocks of tokens[0 .. count): one hash per complete block. */

@@ -1,6 +1,6 @@
 import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
-import { NO_HASH, blockHashChain, finalizeHash, initLaneA, initLaneB, mixA, mixB } from "./hash.js";
+import { NO_HASH, blockHash, blockHashChain } from "./hash.js";
 import type { Request } from "../instance/request.js";
 
 /**
@@ -122,16 +122,11 @@ export class KvStore {
   /**
    * Fast path of a decode allocation: one token at sequence position `pos` into the request's
    * partially filled last block (caller checks nBlocks > 0 and tailFill < blockSize). Never fails.
+   * A block's hash is computed once, when its last token arrives, from the tokens it holds.
    */
   appendDecodeToken(req: Request, pos: number): void {
-    const t = req.tokens![pos]!;
-    const a = mixA(req.laneA, t);
-    const b = mixB(req.laneB, t);
-    req.laneA = a;
-    req.laneB = b;
-    const f = ++req.tailFill;
-    if (f === this.blockSize) {
-      const h = finalizeHash(a, b);
+    if (++req.tailFill === this.blockSize) {
+      const h = blockHash(req.tokens!, pos + 1 - this.blockSize, this.blockSize, req.chainPrev);
       req.chainPrev = h;
       this.register(req.blocks[req.nBlocks - 1]!, h);
     }
@@ -162,8 +157,6 @@ export class KvStore {
     }
     const tokens = req.tokens!;
     const startBlocks = req.nBlocks;
-    const startLaneA = req.laneA;
-    const startLaneB = req.laneB;
     const startChain = req.chainPrev;
     const startTailFill = req.tailFill;
     let nFresh = 0;
@@ -194,21 +187,14 @@ export class KvStore {
         }
       }
       if (latest !== NIL && req.tailFill < bs) {
-        let f = req.tailFill;
-        let a = req.laneA;
-        let b = req.laneB;
-        while (f < bs && placed < count) {
-          const t = tokens[pos++]!;
-          a = mixA(a, t);
-          b = mixB(b, t);
-          f++;
-          placed++;
-        }
-        req.tailFill = f;
-        req.laneA = a;
-        req.laneB = b;
-        if (f === bs) {
-          const h = finalizeHash(a, b);
+        const f = req.tailFill;
+        const take = bs - f < count - placed ? bs - f : count - placed;
+        pos += take;
+        placed += take;
+        req.tailFill = f + take;
+        if (f + take === bs) {
+          // The request's blocks hold the sequence prefix, so this block is tokens[pos - bs, pos).
+          const h = blockHash(tokens, pos - bs, bs, req.chainPrev);
           req.chainPrev = h;
           this.register(latest, h);
         }
@@ -223,8 +209,6 @@ export class KvStore {
           const blk = this.takeFresh(nFresh);
           if (blk === NIL) {
             this.rollback(req, startBlocks, nFresh, nAttach);
-            req.laneA = startLaneA;
-            req.laneB = startLaneB;
             req.chainPrev = startChain;
             req.tailFill = startTailFill;
             return false;
@@ -240,19 +224,11 @@ export class KvStore {
             req.chainPrev = h;
             this.register(blk, h);
           } else {
-            let a = initLaneA(req.chainPrev);
-            let b = initLaneB(req.chainPrev);
-            for (let j = 0; j < take; j++) {
-              const t = tokens[pos++]!;
-              a = mixA(a, t);
-              b = mixB(b, t);
-            }
+            pos += take;
             placed += take;
             req.tailFill = take;
-            req.laneA = a;
-            req.laneB = b;
             if (take === bs) {
-              const h = finalizeHash(a, b);
+              const h = blockHash(tokens, pos - bs, bs, req.chainPrev);
               req.chainPrev = h;
               // A fresh block taken during decode is never hashed when taken (engine.md §7.3).
               if (prefill) this.register(blk, h);

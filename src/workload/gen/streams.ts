@@ -9,7 +9,7 @@ import { UserError } from "../../util/errors.js";
 import type { WorkloadRequest } from "../request.js";
 import type { ArrivalSampler } from "../samplers/arrival.js";
 import type { LengthSampler, ReasonRatioSampler } from "../samplers/length.js";
-import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH, MAX_TOKENS_PER_BUFFER, newRequest, type RequestMeta } from "./tokens.js";
+import { allocTokens, EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH, MAX_TOKENS_PER_BUFFER, newRequest, type RequestMeta } from "./tokens.js";
 import type { ActiveWindows } from "./windows.js";
 
 export interface StreamCommon extends RequestMeta {
@@ -113,7 +113,7 @@ export class OrdinaryStream extends ClientStream {
     const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
     const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
     const p = cfg.prefix.length;
-    const tokens = new Int32Array(p + inLen + outLen);
+    const tokens = allocTokens(p + inLen + outLen);
     if (p > 0) tokens.set(cfg.prefix, 0);
     fillTokens(rng, tokens, p, p + inLen);
     fillTokens(rng, tokens, p + inLen, p + inLen + outLen);
@@ -144,7 +144,7 @@ export class OrdinaryStream extends ClientStream {
     fillTokens(rng, this.scratch, 0, total);
     const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
     const p = cfg.prefix.length;
-    const tokens = new Int32Array(p + total + outLen);
+    const tokens = allocTokens(p + total + outLen);
     if (p > 0) tokens.set(cfg.prefix, 0);
     tokens.set(this.scratch.subarray(0, total), p);
     fillTokens(rng, tokens, p + total, p + total + outLen);
