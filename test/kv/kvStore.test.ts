@@ -5,6 +5,8 @@ import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
 import { blockHashChain } from "../../src/kv/hash.js";
 import { Request } from "../../src/instance/request.js";
 import { makeRequest } from "../../src/workload/request.js";
+import fc from "fast-check";
+import { FC_SEED } from "../helpers/fc.js";
 
 function mk(id: string, input: number[], output: number[], bs: number): Request {
   return new Request(makeRequest(id, 0, input, output), 0, bs);
@@ -21,6 +23,42 @@ test("block hashes identify whole prefixes: equal iff the sequences up to the bl
   assert.equal(a[0], c[0]);
   assert.notEqual(a[1], c[1]);
   assert.notEqual(a[2], c[2], "a difference in an earlier block changes every later hash");
+});
+
+test("blocks filled by prefill chunks and decode tokens get the chain hashes of their content (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 8 }),
+      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 40 }),
+      fc.integer({ min: 0, max: 40 }),
+      fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+      (bs, prompt, nOut, chunks) => {
+        const out = range(7, nOut);
+        const kv = new KvStore(64, bs);
+        const a = mk("a", prompt, out, bs);
+        // Prefill in the given chunk sizes, then decode one token at a time.
+        let c = 0;
+        while (a.pi < prompt.length) {
+          const n = Math.min(chunks[c++ % chunks.length]!, prompt.length - a.pi);
+          assert.ok(kv.allocate(a, a.pi, a.pi + n, 0));
+          a.pi += n;
+        }
+        for (let k = 0; k < nOut; k++) {
+          assert.ok(kv.allocate(a, a.pi, a.pi + 1, 0));
+          a.pi++;
+        }
+        // A prompt equal to a's whole sequence finds every full block a filled, except that a
+        // block taken fresh in decode is not hashed when taken (engine.md §7.3), which with
+        // 1-token blocks means no decode block is ever registered.
+        const seq = [...prompt, ...out];
+        const b = mk("b", seq, [], bs);
+        assert.equal(kv.cachedPrefix(b), bs === 1 ? prompt.length : Math.floor(seq.length / bs));
+        const want = blockHashChain(Int32Array.from(seq), seq.length, bs);
+        assert.deepEqual(kv.promptHashes(b), want);
+      },
+    ),
+    { seed: FC_SEED, numRuns: 300 },
+  );
 });
 
 test("prefix lookup, reference counts and LRU reuse of freed cached blocks", () => {
