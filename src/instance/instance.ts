@@ -165,23 +165,27 @@ export class Instance {
     const remaining = this.scratchRemaining;
     remaining.length = 0;
     const a2 = this.alpha2;
+    let decoded = 0;
     for (let i = 0; i < n; i++) {
       const r = batch[i]!;
       const L = r.inputLen;
-      if (r.pi < L) {
-        r.pi = r.computed;
+      let pi = r.pi;
+      if (pi < L) {
+        pi = r.computed;
       } else {
-        r.pi++;
-        this.totalOutputTokens++;
+        pi++;
+        decoded++;
         r.itlSum += itlVal;
         r.itlCount++;
         if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
       }
-      if (r.pi === L) r.ttft = now + d + a2 - r.arrival;
+      r.pi = pi;
+      if (pi === L) r.ttft = now + d + a2 - r.arrival;
       const O = r.outputLen;
-      if (r.pi === L + (O > 1 ? O : 1) - 1) this.completeRequest(r, now, d, stepIdx, itlVal);
+      if (pi === L + (O > 1 ? O : 1) - 1) this.completeRequest(r, now, d, stepIdx, itlVal);
       else remaining.push(r);
     }
+    this.totalOutputTokens += decoded;
 
     // Next-step scheduling (engine.md §4.6)
     this.scratchRemaining = batch;
@@ -301,34 +305,39 @@ export class Instance {
     for (let i = 0; i < running.length; i++) orig[i] = running[i]!;
 
     const bs = this.cfg.blockSize;
+    const kv = this.kv;
+    // The budget lives in a local through pass 1 (makeRoom does not read it).
+    let budget = this.budget;
     // Pass 1: requests already running. Requests evicted earlier in this pass are skipped: BLIS
     // still visits them ("ghosts", Q9) and hands them KV blocks while they wait, which can wedge
     // an instance; vLLM never gives waiting requests blocks.
     for (let i = 0; i < orig.length; i++) {
       const r = orig[i]!;
-      if (this.budget <= 0) {
+      if (budget <= 0) {
         this.log.debug(`instance_${this.index}: token budget exhausted in the running-batch pass`);
         break;
       }
       if (r.state !== RUNNING) continue;
       const L = r.inputLen;
-      if (r.pi < L) {
-        let n = L - r.pi;
+      const pi = r.pi;
+      if (pi < L) {
+        let n = L - pi;
         const thr = this.thresholdFor(r);
         if (thr > 0 && n > thr) n = thr;
-        if (n > this.budget) n = this.budget;
+        if (n > budget) n = budget;
         if (!this.makeRoom(r, n)) break;
-        this.budget -= n;
+        budget -= n;
         r.numNewTokens = n;
         r.computed += n;
       } else if (r.outputLen > 0) {
-        if (r.nBlocks > 0 && r.tailFill < bs) this.kv.appendDecodeToken(r, r.pi);
-        else if (!this.makeRoom(r, 1)) break;
-        this.budget -= 1;
+        if (r.nBlocks > 0 && r.tailFill < bs) kv.appendDecodeToken(r, pi);
+        else if (!kv.appendDecodeBlock(r, pi) && !this.makeRoom(r, 1)) break;
+        budget -= 1;
         r.numNewTokens = 1;
         r.computed += 1;
       }
     }
+    this.budget = budget;
 
     // Pass 2: admit from the head of the wait queue.
     const wq = this.waitQueue;
