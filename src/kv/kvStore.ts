@@ -141,12 +141,7 @@ export class KvStore {
   appendDecodeBlock(req: Request, pos: number): boolean {
     const b = this.free.popHead();
     if (b === NIL) return false;
-    const old = this.hash[b]!;
-    if (old !== NO_HASH) {
-      // Compat (Q13): the entry goes even if it points at another block.
-      this.index.delete(old);
-      this.hash[b] = NO_HASH;
-    }
+    this.evictContent(b);
     this.refCount[b] = 1;
     this.inUse[b] = 1;
     this.used++;
@@ -284,13 +279,18 @@ export class KvStore {
     this.ensureUndo(undoSlot + 1);
     this.undoFresh[undoSlot] = b;
     this.undoFreshHash[undoSlot] = this.hash[b]!;
+    this.evictContent(b);
+    return b;
+  }
+
+  /** Drops block b's cached identity before it takes other content. */
+  protected evictContent(b: number): void {
     const h = this.hash[b]!;
     if (h !== NO_HASH) {
       // Compat (Q13): the entry goes even if it points at another block.
       this.index.delete(h);
       this.hash[b] = NO_HASH;
     }
-    return b;
   }
 
   private rollback(req: Request, startBlocks: number, nFresh: number, nAttach: number): void {

@@ -126,10 +126,7 @@ export class TieredKvStore extends KvStore {
         if (this.index.has(h)) continue;
         const b = this.free.popHead();
         if (b === NIL) return count;
-        const old = this.hash[b]!;
-        if (old !== NO_HASH) {
-          this.index.delete(old);
-        }
+        this.evictContent(b);
         this.hash[b] = h;
         this.refCount[b] = 0;
         this.inUse[b] = 0;
