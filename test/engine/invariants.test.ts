@@ -11,6 +11,7 @@ import { run, simConfig } from "../helpers/sim.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 import { goJson } from "../../src/metrics/format.js";
 import { FC_SEED } from "../helpers/fc.js";
+import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
 
 interface Scenario {
   cfg: SimConfig;
@@ -29,6 +30,11 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     numInstances: fc.integer({ min: 1, max: 4 }),
     blockSize: fc.constantFrom(1, 4, 16),
     totalKvBlocks: fc.integer({ min: 2, max: 200 }),
+    // CPU tier (engine.md §8): off in 2 of 5 cases.
+    kvCpuBlocks: fc.constantFrom(0, 0, 20, 300, 300),
+    kvOffloadThreshold: fc.constantFrom(0.1, 0.3, 0.8),
+    kvTransferBandwidth: fc.constantFrom(1, 10, 100),
+    kvTransferBaseLatency: fc.constantFrom(0, 100),
     maxRunning: fc.integer({ min: 1, max: 16 }),
     maxScheduledTokens: fc.integer({ min: 1, max: 512 }),
     longPrefillThreshold: fc.constantFrom(0, 0, 8, 64),
@@ -73,6 +79,10 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       numInstances: p.numInstances,
       blockSize: p.blockSize,
       totalKvBlocks: p.totalKvBlocks,
+      kvCpuBlocks: p.kvCpuBlocks,
+      kvOffloadThreshold: p.kvOffloadThreshold,
+      kvTransferBandwidth: p.kvTransferBandwidth,
+      kvTransferBaseLatency: p.kvTransferBaseLatency,
       maxRunning: p.maxRunning,
       maxScheduledTokens: p.maxScheduledTokens,
       longPrefillThreshold: p.longPrefillThreshold,
@@ -113,6 +123,7 @@ function checkKv(inst: Instance): void {
 }
 
 test("invariants hold over random configurations and workloads", () => {
+  let reloadingRuns = 0;
   fc.assert(
     fc.property(scenarioArb, ({ cfg, reqs }) => {
       let lastClock = -Infinity;
@@ -172,6 +183,7 @@ test("invariants hold over random configurations and workloads", () => {
         for (const inst of r.instances) assert.equal(inst.kv.used, 0, "all blocks free at the end");
         for (const v of r.instances.map((i) => i.index)) assert.ok(v >= 0);
       }
+      if (r.instances.some((i) => i.kv instanceof TieredKvStore && i.kv.reloadCount > 0)) reloadingRuns++;
       // Causality per completed request: 0 <= scheduling delay <= TTFT <= E2E.
       const l = r.ledger;
       for (let i = 0; i < l.size; i++) {
@@ -192,6 +204,8 @@ test("invariants hold over random configurations and workloads", () => {
     }),
     { numRuns: 300, seed: FC_SEED },
   );
+  // The CPU tier was not only configured but used: some runs reloaded blocks from it.
+  assert.ok(reloadingRuns > 0, "no run reloaded from the CPU tier");
 });
 
 test("in-flight counters return to zero and output is deterministic across policy combinations", () => {
