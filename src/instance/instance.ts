@@ -331,7 +331,7 @@ export class Instance {
         r.computed += n;
       } else if (r.outputLen > 0) {
         if (r.nBlocks > 0 && r.tailFill < bs) kv.appendDecodeToken(r, pi);
-        else if (!kv.appendDecodeBlock(r, pi) && !this.makeRoom(r, 1)) break;
+        else if (!this.makeRoom(r, 1)) break;
         budget -= 1;
         r.numNewTokens = 1;
         r.computed += 1;

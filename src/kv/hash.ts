@@ -66,16 +66,8 @@ export function blockHashChain(tokens: Int32Array, count: number, blockSize: num
   const k = Math.floor(count / blockSize);
   const out = new Float64Array(k);
   let prev = NO_HASH;
-  let pos = 0;
   for (let i = 0; i < k; i++) {
-    let a = initLaneA(prev);
-    let b = initLaneB(prev);
-    for (let j = 0; j < blockSize; j++) {
-      const t = tokens[pos++]!;
-      a = mixA(a, t);
-      b = mixB(b, t);
-    }
-    prev = finalizeHash(a, b);
+    prev = blockHash(tokens, i * blockSize, blockSize, prev);
     out[i] = prev;
   }
   return out;

@@ -132,28 +132,6 @@ export class KvStore {
     }
   }
 
-  /**
-   * Fast path of a decode allocation that needs a fresh block (the request's last block is full):
-   * the same effect as allocate(req, pos, pos + 1, 0) when a free block exists. Returns false,
-   * changing nothing, when none is free; the caller then takes the general path (preemption, and
-   * the tiered store's reload).
-   */
-  appendDecodeBlock(req: Request, pos: number): boolean {
-    const b = this.free.popHead();
-    if (b === NIL) return false;
-    this.evictContent(b);
-    this.refCount[b] = 1;
-    this.inUse[b] = 1;
-    this.used++;
-    this.misses++;
-    req.appendBlock(b);
-    req.tailFill = 1;
-    // A fresh block taken during decode is never hashed when taken (engine.md §7.3); with 1-token
-    // blocks it is full at once and only extends the chain.
-    if (this.blockSize === 1) req.chainPrev = blockHash(req.tokens!, pos, 1, req.chainPrev);
-    return true;
-  }
-
   protected allocateGpu(req: Request, start: number, end: number, nPrefix: number): boolean {
     const bs = this.blockSize;
     const prefill = req.pi < req.inputLen;
