@@ -30,6 +30,7 @@ export class AlphaTerms {
 
 /** Trained alpha/beta regression model (engine.md §5). */
 export class BlackboxLatencyModel implements LatencyModel {
+  readonly timeline = "seed" as const;
   private readonly alpha: AlphaTerms;
   private readonly b0: number;
   private readonly b1: number;
@@ -49,6 +50,10 @@ export class BlackboxLatencyModel implements LatencyModel {
 
   outputTokenProcessingTime(): number {
     return this.alpha.outputProcessing;
+  }
+
+  postDecodeOverhead(): number {
+    return 0;
   }
 
   stepTime(batch: readonly StepRequestView[], count: number): number {

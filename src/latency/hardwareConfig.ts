@@ -7,6 +7,8 @@ import { UserError } from "../util/errors.js";
 export interface HardwareCalib {
   /** Peak TFLOP/s (`TFlopsPeak`). */
   tFlopsPeak: number;
+  /** Peak FP8 TFLOP/s (`TFlopsFP8`; 0 = no native FP8). Read by the current analytical backends. */
+  tFlopsFP8: number;
   /** Peak HBM TB/s (`BwPeakTBs`). */
   bwPeakTBs: number;
   /** Fraction of peak bandwidth achieved (`BwEffConstant`). */
@@ -28,6 +30,7 @@ export interface HardwareCalib {
 /** JSON key → field, as spelled in BLIS's struct tags. */
 const FIELDS: ReadonlyArray<readonly [string, keyof HardwareCalib]> = [
   ["TFlopsPeak", "tFlopsPeak"],
+  ["TFlopsFP8", "tFlopsFP8"],
   ["BwPeakTBs", "bwPeakTBs"],
   ["BwEffConstant", "bwEffConstant"],
   ["TOverheadMicros", "tOverheadMicros"],
@@ -63,6 +66,7 @@ const FIELD_BY_FOLDED = new Map<string, readonly [string, keyof HardwareCalib]>(
 export function emptyHardwareCalib(): HardwareCalib {
   return {
     tFlopsPeak: 0,
+    tFlopsFP8: 0,
     bwPeakTBs: 0,
     bwEffConstant: 0,
     tOverheadMicros: 0,

@@ -10,11 +10,22 @@ export interface StepRequestView {
   numNewTokens: number;
 }
 
+/**
+ * Which request timeline the engine follows with this model (docs/latency.md "Timelines"):
+ * "seed" is the 2025 BLIS timeline (a duplicated last ITL entry, α0 + α1·L queueing);
+ * "current" is today's: O − 1 ITL entries, only scheduled requests advance, and a fixed
+ * post-decode overhead added to E2E.
+ */
+export type Timeline = "seed" | "current";
+
 export interface LatencyModel {
-  /** Delay between an instance Arrival and its Queued event: trunc(α0 + α1·L). */
+  /** Delay between an instance Arrival and its Queued event. */
   queueingTime(inputLen: number): number;
   /** trunc(α2): added to TTFT and to every ITL entry, never delays an event. */
   outputTokenProcessingTime(): number;
+  /** Added once to the E2E of a request with output (current timeline); never delays an event. */
+  postDecodeOverhead(): number;
+  readonly timeline: Timeline;
   /** Step duration in ticks for batch[0..count), from each request's current PI and NumNewTokens. */
   stepTime(batch: readonly StepRequestView[], count: number): number;
 }

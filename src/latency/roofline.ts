@@ -157,6 +157,7 @@ export function rooflineConfigProblems(model: ModelConfig, hw: HardwareCalib): s
 
 /** Analytical step time (engine.md §6); alpha terms as in §5.2; beta is not used. */
 export class RooflineLatencyModel implements LatencyModel {
+  readonly timeline = "seed" as const;
   private readonly alpha: AlphaTerms;
   private readonly shape: RooflineShape;
   private readonly tp: number;
@@ -206,6 +207,10 @@ export class RooflineLatencyModel implements LatencyModel {
 
   outputTokenProcessingTime(): number {
     return this.alpha.outputProcessing;
+  }
+
+  postDecodeOverhead(): number {
+    return 0;
   }
 
   /** §6.4; allocation-free. */

@@ -12,6 +12,7 @@ const BUNDLED = join(DATA_DIR, "hardware_config.json");
 test("bundled H100 entry", () => {
   assert.deepEqual(loadHardwareConfig(BUNDLED, "H100"), {
     tFlopsPeak: 989.5,
+    tFlopsFP8: 0,
     bwPeakTBs: 3.35,
     bwEffConstant: 0.72,
     tOverheadMicros: 500,
@@ -62,6 +63,7 @@ test("field names are matched case-insensitively; unknown keys and null ignored"
   );
   assert.deepEqual(m.get("G"), {
     tFlopsPeak: 100,
+    tFlopsFP8: 0,
     bwPeakTBs: 2,
     bwEffConstant: 0.5,
     tOverheadMicros: 7,

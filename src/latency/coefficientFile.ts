@@ -1,0 +1,73 @@
+// Trained-physics coefficient files: the bundled data/head/trained-physics.yaml and the files that
+// `--latency-coeffs` reads (docs/latency.md "Coefficient files"). The schema is the reference's
+// `trained_physics_coefficients` block, optionally with the per-model `defaults` map.
+
+import fs from "node:fs";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { UserError } from "../util/errors.js";
+
+export const TrainedCoefficientsSchema = z.strictObject({
+  alpha_coeffs: z.array(z.number()),
+  beta_coeffs: z.array(z.number()),
+});
+
+export const ModelDefaultSchema = z.strictObject({
+  GPU: z.string(),
+  tensor_parallelism: z.number().int(),
+  vllm_version: z.string().optional(),
+  hf_repo: z.string().optional(),
+});
+
+export const CoefficientFileSchema = z.strictObject({
+  trained_physics_coefficients: TrainedCoefficientsSchema,
+  defaults: z.record(z.string(), ModelDefaultSchema).optional(),
+  version: z.union([z.string(), z.number()]).optional(),
+});
+
+export type TrainedCoefficients = z.infer<typeof TrainedCoefficientsSchema>;
+export type CoefficientFile = z.infer<typeof CoefficientFileSchema>;
+
+const cache = new Map<string, CoefficientFile>();
+
+/** Reads a coefficient file; any problem is a one-line UserError naming the file and key. */
+export function loadCoefficientFile(file: string, flag = "--latency-coeffs"): CoefficientFile {
+  const hit = cache.get(file);
+  if (hit !== undefined) return hit;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
+  }
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    const line = err.linePos?.[0]?.line;
+    throw new UserError(`${flag}: ${file}${line !== undefined ? `:${line}` : ""}: ${err.message.split("\n")[0]}`);
+  }
+  const parsed = CoefficientFileSchema.safeParse(doc.toJS() ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.join(".");
+    const what = issue.code === "unrecognized_keys" ? `unknown key ${JSON.stringify(issue.keys[0])}` : issue.message;
+    throw new UserError(`${flag}: ${file}: ${where !== "" ? where + ": " : ""}${what}`);
+  }
+  const c = parsed.data.trained_physics_coefficients;
+  checkList(file, flag, "alpha_coeffs", c.alpha_coeffs, 3);
+  checkList(file, flag, "beta_coeffs", c.beta_coeffs, 7);
+  cache.set(file, parsed.data);
+  return parsed.data;
+}
+
+function checkList(file: string, flag: string, key: string, xs: readonly number[], min: number): void {
+  if (xs.length < min) {
+    throw new UserError(`${flag}: ${file}: trained_physics_coefficients.${key} needs at least ${min} values, got ${xs.length}`);
+  }
+  xs.forEach((x, i) => {
+    if (!Number.isFinite(x) || x < 0) {
+      throw new UserError(`${flag}: ${file}: trained_physics_coefficients.${key}[${i}] must be a finite number >= 0, got ${x}`);
+    }
+  });
+}
