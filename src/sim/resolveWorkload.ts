@@ -7,6 +7,7 @@ import {
   checkGenerationBound,
   createRequestSource,
   decodeWorkloadSpec,
+  generationEnd,
   loadTraceV2,
   loadWorkloadSpec,
   readPresetsFromDefaults,
@@ -107,7 +108,12 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
     maxRequests = o.numRequests;
   }
 
-  checkGenerationBound(maxRequests, horizon);
+  // A spec whose clients all have finite lifecycle windows (e.g. inference-perf stages) bounds
+  // itself: generation stops at the end of its last window.
+  checkGenerationBound(maxRequests, horizon, spec);
+  if (maxRequests <= 0 && !(horizon < 9223372036854775807)) {
+    log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
+  }
   let source: RequestSource;
   try {
     source = createRequestSource(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log });

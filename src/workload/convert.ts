@@ -50,7 +50,7 @@ export function convertServeGen(path: string, logger?: Logger): WorkloadSpec {
   return spec;
 }
 
-/** inference-perf file → spec with version, seed, category, stage-average rate and clients only. */
+/** inference-perf file → spec with version, seed, category, the summed stage rates and the per-stage clients only. */
 export function convertInferencePerf(specPath: string, logger?: Logger): WorkloadSpec {
   const file = loadWorkloadSpec(specPath, logger === undefined ? {} : { logger });
   if (file.inference_perf === undefined) throw new UserError(`file ${specPath} does not contain an inference_perf section`);

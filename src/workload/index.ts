@@ -17,7 +17,7 @@ export {
 export { upgradeV1ToV2 } from "./spec/upgrade.js";
 export { findValidationFailure, validateWorkloadSpec, type ValidationFailure } from "./spec/validate.js";
 export { cohortWindows, diurnalWindows, drainWindows, expandCohorts, spikeWindows } from "./spec/cohorts.js";
-export { expandInferencePerf, findInferencePerfFailure } from "./spec/inferencePerf.js";
+export { expandInferencePerf, findInferencePerfFailure, stageWindows } from "./spec/inferencePerf.js";
 export { loadServeGenClients, parsePdfDict } from "./spec/servegen.js";
 
 export {
@@ -37,6 +37,7 @@ export {
   generateAll,
   type RequestSourceOptions,
 } from "./gen/generator.js";
+export { generationEnd } from "./gen/bound.js";
 export { TOKEN_VOCABULARY } from "./gen/tokens.js";
 
 export {

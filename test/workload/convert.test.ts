@@ -135,20 +135,23 @@ test("convert servegen: chunks in string order, peak rate, empirical PDFs, place
   assert.throws(() => convertServeGen(FIXTURES), /no chunk-\*-trace.csv files found in /);
 });
 
-test("convert inference-perf: stage-average rate, expanded clients only", () => {
+test("convert inference-perf: P×U clients per stage, each stage at its own rate", () => {
   const spec = convertInferencePerf(EXAMPLES + "inference-perf-shared-prefix.yaml");
-  assert.equal(spec.aggregate_rate, 14);
+  // 8 req/s then 20 req/s: aggregate_rate is the sum of stage rates and each stage's 45 clients
+  // share their stage's rate (workload.md §2.7 deviation from Q9, which used the mean 14).
+  assert.equal(spec.aggregate_rate, 28);
   assert.equal(spec.seed, 42n);
   assert.equal(spec.category, "language");
-  assert.equal(spec.clients.length, 45);
+  assert.equal(spec.clients.length, 90);
   assert.equal(spec.inference_perf, undefined);
-  assert.equal(spec.clients[7]!.id, "prompt-1-user-2");
-  assert.deepStrictEqual(spec.clients[0]!.lifecycle, {
-    windows: [
-      { start_us: 0, end_us: 600_000_000 },
-      { start_us: 600_000_000, end_us: 1_200_000_000 },
-    ],
-  });
+  assert.equal(spec.clients[7]!.id, "stage-0-prompt-1-user-2");
+  assert.equal(spec.clients[45]!.id, "stage-1-prompt-0-user-0");
+  assert.equal(spec.clients[0]!.rate_fraction, 8 / 45);
+  assert.equal(spec.clients[45]!.rate_fraction, 20 / 45);
+  assert.deepStrictEqual(spec.clients[0]!.lifecycle, { windows: [{ start_us: 0, end_us: 600_000_000 }] });
+  assert.deepStrictEqual(spec.clients[45]!.lifecycle, { windows: [{ start_us: 600_000_000, end_us: 1_200_000_000 }] });
+  // The system prompt group is per prompt, shared by both stages.
+  assert.equal(spec.clients[45]!.prefix_group, spec.clients[0]!.prefix_group);
   roundTrip(spec);
   assert.throws(() => convertInferencePerf(EXAMPLES + "prefix-affinity-demo.yaml"), /does not contain an inference_perf section/);
 });
@@ -343,7 +346,7 @@ test("CLI commands print specs that re-load; errors are UserErrors", async () =>
   const csv = await run("convert", "csv-trace", "--file", FIXTURES + "trace.csv", "--horizon", "600000");
   assert.equal(parseWorkloadSpec(csv).num_requests, 2);
   assert.equal(parseWorkloadSpec(await run("convert", "servegen", "--path", FIXTURES + "servegen")).clients.length, 2);
-  assert.equal(parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length, 45);
+  assert.equal(parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length, 90);
   assert.equal(parseWorkloadSpec(await run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed, 9n);
   const composed = await run("compose", "--from", EXAMPLES + "prefix-affinity-demo.yaml", "--from", EXAMPLES + "multiturn-chat-demo.yaml");
   assert.equal(parseWorkloadSpec(composed).aggregate_rate, 1000);

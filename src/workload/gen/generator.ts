@@ -15,6 +15,8 @@ import { loadServeGenClients, ServeGenError } from "../spec/servegen.js";
 import type { ClientSpec, DistSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
 import { upgradeV1ToV2 } from "../spec/upgrade.js";
 import { validateWorkloadSpec } from "../spec/validate.js";
+import { fmtV } from "../util/format.js";
+import { generationEnd } from "./bound.js";
 import { EmptySource, MergedSource } from "./merge.js";
 import { ClientStream, OrdinaryStream, SessionStream, type Modality, type MultimodalSamplers, type StreamCommon } from "./streams.js";
 import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
@@ -38,9 +40,14 @@ const MAX_ROUNDS = 1_000_000;
 
 export const BOUND_ERROR = "Workload requires either num_requests or --horizon to bound generation";
 
-/** §1.6: a finite cap or a finite horizon is required. */
-export function checkGenerationBound(maxRequests: number, horizon: number): void {
-  if (maxRequests <= 0 && normalizeHorizon(horizon) === Infinity) throw new UserError(BOUND_ERROR);
+/**
+ * §1.6: a finite cap or a finite horizon is required, unless the spec (when given) bounds
+ * itself with finite lifecycle windows on every client (extension; see generationEnd).
+ */
+export function checkGenerationBound(maxRequests: number, horizon: number, spec?: WorkloadSpec): void {
+  if (maxRequests > 0 || normalizeHorizon(horizon) !== Infinity) return;
+  if (spec !== undefined && generationEnd(spec) < Infinity) return;
+  throw new UserError(BOUND_ERROR);
 }
 
 function normalizeHorizon(h: number): number {
@@ -62,7 +69,7 @@ export function createRequestSource(spec: unknown, opts: RequestSourceOptions = 
 
   if (Number.isNaN(horizon)) throw new UserError("horizon must be a number, got NaN");
   if (!Number.isInteger(maxRequests)) throw new UserError(`maxRequests must be an integer, got ${maxRequests}`);
-  checkGenerationBound(maxRequests, horizon);
+  checkGenerationBound(maxRequests, horizon, s);
   if (horizon <= 0) return new EmptySource();
   if (maxRequests < 0) throw new UserError(`maxRequests must be non-negative, got ${maxRequests}`);
 
@@ -128,7 +135,13 @@ function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined, logger
     }
     const expansion = expandInferencePerf(s.inference_perf);
     s.clients = expansion.clients;
-    if (s.aggregate_rate <= 0) s.aggregate_rate = expansion.aggregateRate;
+    // The stage rates are the ground truth: any other aggregate_rate would rescale every stage.
+    if (s.aggregate_rate > 0 && s.aggregate_rate !== expansion.aggregateRate) {
+      logger?.warn(
+        `inference_perf: overriding aggregate_rate ${fmtV(s.aggregate_rate)} with the sum of the stage rates ${fmtV(expansion.aggregateRate)} (each stage runs at its own rate)`,
+      );
+    }
+    s.aggregate_rate = expansion.aggregateRate;
     if (s.category === "") s.category = expansion.category;
   }
   if (s.servegen_data !== undefined && s.clients.length === 0) {
@@ -195,6 +208,21 @@ function modality(item: DistSpec, count: DistSpec, name: string, label: string, 
   };
 }
 
+function groupPrefix(c: ClientSpec, prefixes: Map<string, Int32Array>): Int32Array {
+  return c.prefix_group === "" ? EMPTY_TOKENS : prefixes.get(c.prefix_group)!;
+}
+
+/** The client's own cursor over its (shared, built once) window set; null without lifecycle. */
+function activeWindows(c: ClientSpec, shared: SharedBuilds): ActiveWindows | null {
+  if (c.lifecycle === undefined) return null;
+  let set = shared.windows.get(c.lifecycle.windows);
+  if (set === undefined) {
+    set = new WindowSet(c.lifecycle.windows);
+    shared.windows.set(c.lifecycle.windows, set);
+  }
+  return new ActiveWindows(set);
+}
+
 function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, Int32Array>, shared: SharedBuilds): ClientStream {
   const label = common.label;
   const input = sampler(c.input_distribution, "input distribution", label, true, shared);
@@ -204,7 +232,8 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
     if (multiTurn.max_rounds > MAX_ROUNDS) {
       throw new UserError(`${label} reasoning: max_rounds ${multiTurn.max_rounds} exceeds the supported maximum of ${MAX_ROUNDS}`);
     }
-    // Multi-turn clients ignore prefix group, streaming, lifecycle and multimodal (§9 Q5).
+    // Multi-turn clients ignore streaming and multimodal (§9 Q5) but, as in BLIS today, use
+    // their prefix group and lifecycle windows (see SessionStream).
     const rr = c.reasoning!.reason_ratio_distribution;
     const reason =
       rr.type === "" ? null : new ReasonRatioSampler(sampler(rr, "reasoning: reason ratio distribution", label, false, shared));
@@ -219,6 +248,8 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
       model: common.model,
       input,
       output,
+      prefix: groupPrefix(c, prefixes),
+      windows: activeWindows(c, shared),
       rounds: multiTurn.max_rounds,
       thinkTime: multiTurn.think_time_us,
       accumulate: multiTurn.context_growth === "accumulate",
@@ -236,16 +267,8 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
       video: modality(mm.video_distribution, mm.video_count_distribution, "video", label, shared),
     };
   }
-  const prefix = c.prefix_group === "" ? EMPTY_TOKENS : prefixes.get(c.prefix_group)!;
-  let windows: ActiveWindows | null = null;
-  if (c.lifecycle !== undefined) {
-    let set = shared.windows.get(c.lifecycle.windows);
-    if (set === undefined) {
-      set = new WindowSet(c.lifecycle.windows);
-      shared.windows.set(c.lifecycle.windows, set);
-    }
-    windows = new ActiveWindows(set);
-  }
+  const prefix = groupPrefix(c, prefixes);
+  const windows = activeWindows(c, shared);
   // Explicit fields rather than a spread: V8 clones spreads slowly, and 100,000-member cohorts
   // build this once per member.
   return new OrdinaryStream({

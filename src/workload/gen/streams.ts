@@ -46,6 +46,10 @@ export interface OrdinaryConfig extends StreamCommon {
 export interface SessionConfig extends StreamCommon {
   readonly input: LengthSampler;
   readonly output: LengthSampler;
+  /** Group prefix tokens put before every round's input (empty without a group). */
+  readonly prefix: Int32Array;
+  /** Lifecycle windows gating session starts (null = always active). */
+  readonly windows: ActiveWindows | null;
   readonly rounds: number;
   readonly thinkTime: number;
   readonly accumulate: boolean;
@@ -212,6 +216,11 @@ class PendingRounds {
  * Multi-turn clients (§5.4): the arrival process spaces session starts; each session emits
  * all its rounds at once (their draws are interleaved in the stream). Rounds wait in a heap
  * until no later session can produce an earlier request.
+ *
+ * Unlike the reference's seed-era generator (§9 Q5), and like BLIS today, sessions honor the
+ * client's prefix group (every round starts with the group's tokens, so system prompts are
+ * shared across rounds and users) and its lifecycle windows (a start outside every window is
+ * dropped like an ordinary arrival; rounds of a started session are kept even past the window).
  */
 export class SessionStream extends ClientStream {
   private readonly pending = new PendingRounds();
@@ -247,10 +256,14 @@ export class SessionStream extends ClientStream {
       this.more = false;
       return;
     }
-    this.t += cfg.arrival.next(cfg.rng);
-    if (!(this.t < cfg.horizon)) {
-      this.more = false;
-      return;
+    const windows = cfg.windows;
+    for (;;) {
+      this.t += cfg.arrival.next(cfg.rng);
+      if (!(this.t < cfg.horizon) || (windows !== null && this.t >= windows.lastEnd)) {
+        this.more = false;
+        return;
+      }
+      if (windows === null || windows.contains(this.t)) break;
     }
     this.nextStart = this.t;
   }
@@ -294,31 +307,49 @@ export class SessionStream extends ClientStream {
     return req;
   }
 
+  /** Makes room for `need` tokens in the scratch buffer, keeping the first `used`. */
+  private reserve(used: number, need: number): void {
+    if (need > MAX_TOKENS_PER_BUFFER) {
+      throw new UserError(`Failed to generate workload: ${this.cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`);
+    }
+    if (need > this.scratch.length) {
+      const grown = new Int32Array(Math.max(need, 1024, this.scratch.length * 2));
+      grown.set(this.scratch.subarray(0, used));
+      this.scratch = grown;
+    }
+  }
+
+  /**
+   * Session buffer layout. Accumulate: prefix ++ N_0 ++ O_0 ++ N_1 ++ O_1 …, round r being the
+   * leading part up to O_r, so the prefix is stored once and shared by every round. Otherwise:
+   * (prefix ++ N_r ++ O_r) per round, each round a self-contained slice. The prefix comes from
+   * the workload stream, so the client's draws are the same with or without a group.
+   */
   private generateSession(start: number): void {
     const cfg = this.cfg;
     const rng = cfg.rng;
     const sessionId = "sess_" + rng.int63().toString();
     const R = cfg.rounds;
+    const p = cfg.prefix.length;
+    const roundPrefix = cfg.accumulate ? 0 : p;
     let used = 0;
+    if (cfg.accumulate && p > 0) {
+      this.reserve(0, p);
+      this.scratch.set(cfg.prefix, 0);
+      used = p;
+    }
     this.roundIn.length = 0;
     this.roundOut.length = 0;
     this.roundRatio.length = 0;
     for (let r = 0; r < R; r++) {
       const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
       const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
-      const need = used + inLen + outLen;
-      if (need > MAX_TOKENS_PER_BUFFER) {
-        throw new UserError(
-          `Failed to generate workload: ${cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`,
-        );
-      }
-      if (need > this.scratch.length) {
-        const grown = new Int32Array(Math.max(need, 1024, this.scratch.length * 2));
-        grown.set(this.scratch.subarray(0, used));
-        this.scratch = grown;
-      }
-      fillTokens(rng, this.scratch, used, used + inLen);
-      fillTokens(rng, this.scratch, used + inLen, need);
+      const need = used + roundPrefix + inLen + outLen;
+      this.reserve(used, need);
+      if (roundPrefix > 0) this.scratch.set(cfg.prefix, used);
+      const inStart = used + roundPrefix;
+      fillTokens(rng, this.scratch, inStart, inStart + inLen);
+      fillTokens(rng, this.scratch, inStart + inLen, need);
       used = need;
       this.roundIn.push(inLen);
       this.roundOut.push(outLen);
@@ -326,14 +357,14 @@ export class SessionStream extends ClientStream {
     }
     // One exact buffer per session; rounds are views into it (accumulated contexts share it).
     const buf = this.scratch.slice(0, used);
-    let offset = 0;
+    let offset = cfg.accumulate ? p : 0;
     let priorOut = 0;
     for (let r = 0; r < R; r++) {
       const inLen = this.roundIn[r]!;
       const outLen = this.roundOut[r]!;
-      const end = offset + inLen + outLen;
+      const end = offset + roundPrefix + inLen + outLen;
       const tokens = cfg.accumulate ? buf.subarray(0, end) : buf.subarray(offset, end);
-      const inputLen = cfg.accumulate ? end - outLen : inLen;
+      const inputLen = tokens.length - outLen;
       const arrival = start + r * cfg.thinkTime + priorOut;
       const req = newRequest(cfg, arrival, tokens, inputLen, outLen, false, sessionId, r, this.roundRatio[r]!, 0, 0, 0, 0);
       this.pending.push(req, this.seq++);

@@ -1,8 +1,18 @@
-// inference-perf compact format (workload.md §2.7): P system prompts × U users become
-// P·U poisson clients; stages only gate activity (windows), never the rate (§9 Q9).
+// inference-perf compact format (workload.md §2.7): P system prompts × U users become P·U
+// poisson clients per stage. Each stage's clients are active only in that stage's window and
+// share that stage's rate, so stages run at their own rates (deviates from §9 Q9, which ran
+// every stage at the time-weighted mean rate).
 
 import { fmtF } from "../util/format.js";
-import { dist, makeClient, type ClientSpec, type InferencePerfSpec } from "./types.js";
+import {
+  dist,
+  makeClient,
+  type ClientSpec,
+  type InferencePerfSpec,
+  type SharedPrefixSpec,
+  type StageSpec,
+  type WindowSpec,
+} from "./types.js";
 
 export interface InferencePerfFailure {
   message: string;
@@ -34,10 +44,10 @@ export function findInferencePerfFailure(ip: InferencePerfSpec): InferencePerfFa
   for (const key of ["system_prompt_len", "question_len", "output_len"] as const) {
     if (sp[key] < 0) return { message: `${base}: ${key} must be non-negative, got ${sp[key]}`, path: `${base}.${key}` };
   }
-  const total = sp.num_unique_system_prompts * sp.num_users_per_system_prompt;
+  const total = sp.num_unique_system_prompts * sp.num_users_per_system_prompt * ip.stages.length;
   if (total > MAX_EXPANDED_CLIENTS) {
     return {
-      message: `${base}: ${sp.num_unique_system_prompts} system prompts x ${sp.num_users_per_system_prompt} users = ${total} clients exceeds maximum ${MAX_EXPANDED_CLIENTS}`,
+      message: `${base}: ${sp.num_unique_system_prompts} system prompts x ${sp.num_users_per_system_prompt} users x ${ip.stages.length} stages = ${total} clients exceeds maximum ${MAX_EXPANDED_CLIENTS}`,
       path: `${base}.num_users_per_system_prompt`,
     };
   }
@@ -45,61 +55,75 @@ export function findInferencePerfFailure(ip: InferencePerfSpec): InferencePerfFa
 }
 
 export interface InferencePerfExpansion {
-  /** Time-weighted mean stage rate. */
+  /** Sum of the stage rates (see expandInferencePerf). */
   aggregateRate: number;
   category: "language" | "reasoning";
   clients: ClientSpec[];
 }
 
-/** Expands a validated inference-perf section. */
+/** Multi-turn chat as BLIS runs it for inference-perf: fixed-length rounds, no context growth. */
+const MULTI_TURN_ROUNDS = 5;
+const MULTI_TURN_THINK_TIME_US = 500_000;
+
+/** Stage i is active over [Σ_{j<i} d_j, Σ_{j≤i} d_j) seconds, in ticks. */
+export function stageWindows(stages: readonly StageSpec[]): WindowSpec[] {
+  let t = 0;
+  return stages.map((s) => {
+    const w = { start_us: t, end_us: t + s.duration * 1_000_000 };
+    t = w.end_us;
+    return w;
+  });
+}
+
+/**
+ * Expands a validated inference-perf section into P·U clients per stage, stage by stage.
+ *
+ * Rates: the generator splits aggregate_rate over all clients in proportion to rate_fraction
+ * (§3.1). With rate_fraction = stage rate / (P·U) and aggregate_rate = Σ stage rates, each
+ * client of stage i runs at rate_i / (P·U); stages never overlap, so exactly P·U clients are
+ * active at any time and the total is rate_i. A one-stage spec gets a window too, so every
+ * expansion ends at the end of its last stage without num_requests or a horizon.
+ */
 export function expandInferencePerf(ip: InferencePerfSpec): InferencePerfExpansion {
   const sp = ip.shared_prefix!;
-  let weighted = 0;
-  let totalDuration = 0;
-  for (const s of ip.stages) {
-    weighted += s.rate * s.duration;
-    totalDuration += s.duration;
-  }
-  const windows =
-    ip.stages.length > 1
-      ? (() => {
-          let t = 0;
-          return ip.stages.map((s) => {
-            const w = { start_us: t, end_us: t + s.duration * 1_000_000 };
-            t = w.end_us;
-            return w;
-          });
-        })()
-      : null;
-  const P = sp.num_unique_system_prompts;
-  const U = sp.num_users_per_system_prompt;
+  const windows = stageWindows(ip.stages);
+  const perStage = sp.num_unique_system_prompts * sp.num_users_per_system_prompt;
+  // Single-stage IDs stay `prompt-<p>-user-<u>` as before; several stages need a stage tag.
+  const stageTag = (i: number): string => (ip.stages.length > 1 ? `stage-${i}-` : "");
   const clients: ClientSpec[] = [];
-  for (let p = 0; p < P; p++) {
-    for (let u = 0; u < U; u++) {
-      const c = makeClient({
-        id: `prompt-${p}-user-${u}`,
-        tenant_id: `prompt-${p}`,
-        slo_class: "batch",
-        rate_fraction: 1 / (P * U),
-        arrival: { process: "poisson" },
-        input_distribution: dist("constant", { value: sp.question_len }),
-        output_distribution: dist("constant", { value: sp.output_len }),
-        prefix_group: `prompt-${p}`,
-        prefix_length: sp.system_prompt_len,
-      });
-      if (windows !== null) c.lifecycle = { windows: windows.map((w) => ({ ...w })) };
-      if (sp.enable_multi_turn_chat) {
-        c.reasoning = {
-          reason_ratio_distribution: dist("constant", { value: 0 }),
-          multi_turn: { max_rounds: 5, think_time_us: 500000, context_growth: "accumulate" },
-        };
+  let aggregateRate = 0;
+  ip.stages.forEach((stage, i) => {
+    aggregateRate += stage.rate;
+    for (let p = 0; p < sp.num_unique_system_prompts; p++) {
+      for (let u = 0; u < sp.num_users_per_system_prompt; u++) {
+        clients.push(stageClient(sp, `${stageTag(i)}prompt-${p}-user-${u}`, p, stage.rate / perStage, windows[i]!));
       }
-      clients.push(c);
     }
+  });
+  return { aggregateRate, category: sp.enable_multi_turn_chat ? "reasoning" : "language", clients };
+}
+
+function stageClient(sp: SharedPrefixSpec, id: string, prompt: number, rateFraction: number, window: WindowSpec): ClientSpec {
+  const c = makeClient({
+    id,
+    tenant_id: `prompt-${prompt}`,
+    slo_class: "batch",
+    rate_fraction: rateFraction,
+    arrival: { process: "poisson" },
+    input_distribution: dist("constant", { value: sp.question_len }),
+    output_distribution: dist("constant", { value: sp.output_len }),
+    // The group is per system prompt, not per stage: every stage sends the same system prompts.
+    prefix_group: `prompt-${prompt}`,
+    prefix_length: sp.system_prompt_len,
+    lifecycle: { windows: [{ ...window }] },
+  });
+  if (sp.enable_multi_turn_chat) {
+    // inference-perf resends a constant-length question each turn (no accumulated history),
+    // after the shared system prompt; context_growth stays empty.
+    c.reasoning = {
+      reason_ratio_distribution: dist("constant", { value: 0 }),
+      multi_turn: { max_rounds: MULTI_TURN_ROUNDS, think_time_us: MULTI_TURN_THINK_TIME_US, context_growth: "" },
+    };
   }
-  return {
-    aggregateRate: weighted / totalDuration,
-    category: sp.enable_multi_turn_chat ? "reasoning" : "language",
-    clients,
-  };
+  return c;
 }
