@@ -8,7 +8,8 @@ import { UserError } from "../util/errors.js";
 const DefaultEntry = z.strictObject({
   GPU: z.string(),
   tensor_parallelism: z.number().int(),
-  vllm_version: z.string(),
+  /** Seed-era entries name the vLLM version of their coefficients; current ones do not. */
+  vllm_version: z.string().optional(),
   hf_repo: z.string().optional(),
 });
 
@@ -35,11 +36,18 @@ const PresetEntry = z.strictObject({
   output_tokens_max: z.number().int().optional(),
 });
 
+/** The union of the seed and current schemas, so one file can serve every latency backend. */
 export const DefaultsFileSchema = z.strictObject({
   defaults: z.record(z.string(), DefaultEntry).optional(),
   models: z.array(ModelEntry).optional(),
   workloads: z.record(z.string(), PresetEntry).optional(),
   version: z.union([z.string(), z.number()]).optional(),
+  trained_physics_coefficients: z
+    .strictObject({ alpha_coeffs: z.array(z.number()), beta_coeffs: z.array(z.number()) })
+    .optional(),
+  /** Read by subsystems that are not modeled; accepted so current files load. */
+  lora: z.unknown().optional(),
+  kv_offload_devices: z.unknown().optional(),
 });
 
 export type DefaultsFile = z.infer<typeof DefaultsFileSchema>;

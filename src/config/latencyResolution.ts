@@ -65,7 +65,7 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
       const d = loadDefaultsFile(inp.defaultsFilepath);
       const def = d.defaults?.[model];
       r.hfRepo = def?.hf_repo ?? "";
-      if (r.vllmVersion === "" && def) r.vllmVersion = def.vllm_version;
+      if (r.vllmVersion === "" && def) r.vllmVersion = def.vllm_version ?? "";
       const hit = lookupCoefficients(d, model, r.hardware, r.tp, r.vllmVersion);
       if (hit && allZero(r.alpha)) r.alpha = [...hit.alpha_coeffs];
       if (!inp.totalKvBlocksExplicit) {
@@ -93,7 +93,7 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
         log.warn(`Using default GPU ${r.hardware} for ${model}`);
       }
       if (r.vllmVersion === "") {
-        r.vllmVersion = def.vllm_version;
+        r.vllmVersion = def.vllm_version ?? "";
         log.warn(`Using default vLLM version ${r.vllmVersion} for ${model}`);
       }
     }
@@ -119,10 +119,8 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
       return r;
     }
     if (r.modelConfigFolder === "") {
-      throw new UserError(
-        `Please provide model config folder containing config.json for model=${model} ` +
-          `(no trained coefficients for this model/GPU/TP in the defaults file; use --model-config-folder with --hardware and --tp, or --alpha-coeffs/--beta-coeffs)`,
-      );
+      const d = defaultsExists ? loadDefaultsFile(inp.defaultsFilepath) : {};
+      throw new UserError(missingCoefficientsMessage(d, model, r.hardware, r.tp, r.vllmVersion));
     }
     if (r.hardwareConfig === "") {
       throw new UserError(`Please provide hardware config path (--hardware-config) for model=${model}`);
@@ -133,4 +131,20 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
     if (r.beta.length === 0) r.beta = [0, 0, 0];
   }
   return r;
+}
+
+/** Names the combination that has no coefficients and lists the ones that exist. */
+function missingCoefficientsMessage(d: DefaultsFile, model: string, gpu: string, tp: number, version: string): string {
+  const entries = (d.models ?? []).filter((m) => m.id === model);
+  const asked = `--hardware ${gpu || "(none)"} --tp ${tp} --vllm-version ${version || "(none)"}`;
+  if (entries.length > 0) {
+    const valid = entries.map((m) => `${m.GPU} TP${m.tensor_parallelism} ${m.vllm_version}`);
+    return `no blackbox coefficients for model=${model} with ${asked}; valid: ${[...new Set(valid)].join(", ")}`;
+  }
+  const models = [...new Set((d.models ?? []).map((m) => m.id))].sort();
+  return (
+    `no blackbox coefficients for model=${model} (models with coefficients: ${models.join(", ")}); ` +
+    `use --latency-model trained-physics or roofline, give --alpha-coeffs and --beta-coeffs, ` +
+    `or --model-config-folder with --hardware and --tp for the seed roofline`
+  );
 }

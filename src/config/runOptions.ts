@@ -18,6 +18,13 @@ export const RunOptionsSchema = z.strictObject({
   tp: z.number().int().default(0),
   vllmVersion: z.string().default(""),
   roofline: z.boolean().default(false),
+  /** trained-physics (default), roofline, blackbox; "" = chosen from the other flags. */
+  latencyModel: z.string().default(""),
+  latencyCoeffs: z.string().default(""),
+  gpuMemoryUtilization: anyNumber.default(0.9),
+  dp: z.number().int().default(1),
+  enableExpertParallel: z.boolean().default(false),
+  moeCommBackend: z.string().default(""),
   modelConfigFolder: z.string().default(""),
   hardwareConfig: z.string().default(""),
   defaultsFilepath: z.string().default(BUNDLED_DEFAULTS),
@@ -51,7 +58,11 @@ export const RunOptionsSchema = z.strictObject({
   maxNumRunningReqs: z.number().int().default(256),
   maxNumScheduledTokens: z.number().int().default(2048),
   longPrefillTokenThreshold: z.number().int().default(0),
-  maxModelLen: z.number().int().default(2048),
+  /** 0 = derived from the model config (current backends) or unlimited. */
+  maxModelLen: z.number().int().default(0),
+  /** Current names of maxNumRunningReqs and maxNumScheduledTokens; when given they win. */
+  maxNumSeqs: z.number().int().default(256),
+  maxNumBatchedTokens: z.number().int().default(2048),
   kvCpuBlocks: z.number().int().default(0),
   kvOffloadThreshold: anyNumber.default(0.9),
   kvTransferBandwidth: anyNumber.default(100.0),

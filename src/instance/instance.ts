@@ -20,6 +20,8 @@ export interface InstanceConfig {
   preemptionPolicy: "tail" | "slo-aware";
   /** Apply priority floors set by the router priority bridge. */
   priorityFloors: boolean;
+  /** Longest sequence (prompt + output) the instance serves; 0 = unlimited (docs/latency.md "Max model length"). */
+  maxModelLen: number;
 }
 
 /** Hooks for invariant checking in tests; null in production runs. */
@@ -64,6 +66,9 @@ export class Instance {
   horizon = Infinity;
 
   private readonly alpha2: number;
+  /** Today's request timeline (see Timeline in latency/model.ts). */
+  private readonly current: boolean;
+  private readonly postDecode: number;
   private scratchOrig: Request[] = [];
   private scratchRemaining: Request[] = [];
   private scratchSort: Request[] = [];
@@ -83,6 +88,8 @@ export class Instance {
     readonly log: Logger,
   ) {
     this.alpha2 = latency.outputTokenProcessingTime();
+    this.current = latency.timeline === "current";
+    this.postDecode = latency.postDecodeOverhead();
   }
 
   get id(): string {
@@ -118,7 +125,15 @@ export class Instance {
 
   private onQueued(req: Request, now: number): void {
     const needed = blocksToComplete(req.inputLen, req.outputLen, this.cfg.blockSize);
-    if (needed > this.kv.totalBlocks) {
+    const mml = this.cfg.maxModelLen;
+    if (mml > 0 && (req.inputLen >= mml || req.inputLen + req.outputLen > mml)) {
+      this.log.warn(
+        `dropping request ${req.id} as unservable: prompt ${req.inputLen} + output ${req.outputLen} tokens exceed max-model-len ${mml}`,
+      );
+      this.droppedUnservable++;
+      this.ledger.drop(req);
+      req.dropPayload();
+    } else if (needed > this.kv.totalBlocks) {
       this.log.warn(
         `dropping request ${req.id} as unservable: it needs ${needed} KV blocks to complete but the instance has ${this.kv.totalBlocks}`,
       );
@@ -166,8 +181,15 @@ export class Instance {
     remaining.length = 0;
     const a2 = this.alpha2;
     let decoded = 0;
+    const current = this.current;
     for (let i = 0; i < n; i++) {
       const r = batch[i]!;
+      if (current && r.numNewTokens === 0) {
+        // Today's engine: a request left out of this step does not advance.
+        this.closeDecodeRun(r, stepIdx);
+        remaining.push(r);
+        continue;
+      }
       const L = r.inputLen;
       let pi = r.pi;
       if (pi < L) {
@@ -203,6 +225,13 @@ export class Instance {
     if (this.observer !== null) this.observer.afterStep(this);
   }
 
+  /** Ends r's open run of consecutive decode steps before stepIdx (pooled ITL bookkeeping). */
+  private closeDecodeRun(r: Request, stepIdx: number): void {
+    if (r.decodeRunStart < 0) return;
+    (r.decodeRuns ??= []).push(r.decodeRunStart, stepIdx);
+    r.decodeRunStart = -1;
+  }
+
   private pushStep(t: number): void {
     this.events.push(t, EV_STEP, null);
     this.pendingSteps++;
@@ -211,10 +240,13 @@ export class Instance {
   private completeRequest(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
     r.state = COMPLETED;
     const O = r.outputLen;
-    if (O > 0) {
-      // Compat (Q3): the completion appends a duplicate of the final step's ITL entry.
+    // Compat (Q3): on the seed timeline the completion appends a duplicate of the final step's ITL entry.
+    const duplicate = O > 0 && !this.current;
+    if (duplicate) {
       r.itlSum += itlVal;
       r.itlCount++;
+    }
+    if (O > 0) {
       if (!this.kv.allocate(r, r.pi, r.pi + 1, 0)) {
         this.log.error(`KV allocation failed for the final token of ${r.id}`);
         this.kvAllocationFailures++;
@@ -231,7 +263,7 @@ export class Instance {
       diff[r.decodeRunStart]!++;
       diff[stepIdx + 1]!--;
     }
-    if (O > 0) {
+    if (duplicate) {
       diff[stepIdx]!++;
       diff[stepIdx + 1]!--;
     }
@@ -243,8 +275,8 @@ export class Instance {
       }
     }
     r.decodeRunStart = -1;
-    const e2e = r.ttft + r.itlSum;
-    const perReqItl = O > 0 ? (e2e - r.ttft) / Math.max(O - 1, 1) : 0;
+    const e2e = r.ttft + r.itlSum + (O > 0 ? this.postDecode : 0);
+    const perReqItl = O > 0 ? r.itlSum / Math.max(O - 1, 1) : 0;
     this.ledger.complete(r, e2e, perReqItl);
     r.dropPayload();
   }
@@ -303,6 +335,8 @@ export class Instance {
     const orig = this.scratchOrig;
     orig.length = running.length;
     for (let i = 0; i < running.length; i++) orig[i] = running[i]!;
+    // Today's engine schedules afresh every step; the seed engine keeps stale counts (Compat).
+    if (this.current) for (let i = 0; i < running.length; i++) running[i]!.numNewTokens = 0;
 
     const bs = this.cfg.blockSize;
     const kv = this.kv;
@@ -379,10 +413,7 @@ export class Instance {
       v.pi = 0;
       this.kv.release(v);
       v.computed = 0;
-      if (v.decodeRunStart >= 0) {
-        (v.decodeRuns ??= []).push(v.decodeRunStart, this.stepCount);
-        v.decodeRunStart = -1;
-      }
+      this.closeDecodeRun(v, this.stepCount);
       this.waitQueue.pushFront(v);
       if (v === r) return false;
     }

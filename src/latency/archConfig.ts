@@ -60,8 +60,13 @@ const NON_NEGATIVE_KEYS = ["head_dim", "kv_lora_rank", "qk_rope_head_dim", "firs
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Parses config.json text for `model` (the lower-cased `--model`, used by the quantization name rule). */
-export function parseArchConfig(text: string, model: string, source: string): ArchConfig {
+/**
+ * Parses config.json text for `model` (the lower-cased `--model`, used by the quantization name
+ * rule). `useQuantizationConfig` is false when the config belongs to another release of the same
+ * architecture (a quantized or unquantized sibling): then only the model's own name says how its
+ * weights are stored.
+ */
+export function parseArchConfig(text: string, model: string, source: string, useQuantizationConfig = true): ArchConfig {
   let top: unknown;
   try {
     top = JSON.parse(text);
@@ -106,7 +111,7 @@ export function parseArchConfig(text: string, model: string, source: string): Ar
   const shExplicit = int("shared_expert_intermediate_size");
   const nShared = int("n_shared_experts");
   const sharedExpertSize = shExplicit > 0 ? shExplicit : nShared * moeF;
-  const quantBytes = quantizationBytes(raw.get("quantization_config"), model);
+  const quantBytes = quantizationBytes(useQuantizationConfig ? raw.get("quantization_config") : undefined, model);
   return {
     numLayers: int("num_hidden_layers"),
     hiddenSize: int("hidden_size"),

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
+import { findConfigFolder } from "./modelAliases.js";
 
 /** The model shape the roofline model needs (engine.md §6.1). All integers. */
 export interface ModelConfig {
@@ -223,12 +224,21 @@ export interface ResolveModelConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Download timeout in milliseconds (default 10 s). */
   timeoutMs?: number;
+  /** false: never download; a missing bundled config throws ModelConfigNotBundled. */
+  allowDownload?: boolean;
 }
+
+/** No explicit or bundled config.json exists for the model (and downloading was not allowed). */
+export class ModelConfigNotBundled extends UserError {}
 
 export type ModelConfigOrigin = "explicit" | "bundled" | "downloaded";
 
 export interface ResolvedModelConfig {
   config: ParsedModelConfig;
+  /** The config.json text (the current backends parse more of it than ParsedModelConfig holds). */
+  text: string;
+  /** False when a bundled config of another spelling or an equivalent architecture was used. */
+  exactName: boolean;
   /** The config.json the values came from (for "downloaded": where it was saved, or would have been). */
   path: string;
   /** The folder holding that config.json (what BLIS calls the model-config folder). */
@@ -260,7 +270,8 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   if (opts.modelConfigFolder !== undefined && opts.modelConfigFolder !== "") {
     const folder = opts.modelConfigFolder;
     const path = join(folder, "config.json");
-    return { config: loadModelConfigFile(path), path, folder, origin: "explicit" };
+    const config = loadModelConfigFile(path);
+    return { config, text: readFileSync(path, "utf8"), exactName: true, path, folder, origin: "explicit" };
   }
 
   const folder = join(opts.defaultsDir, "model_configs", localModelDirName(opts.model));
@@ -272,14 +283,33 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   } catch {
     localText = null;
   }
+  if (localText === null) {
+    const alias = findConfigFolder(join(opts.defaultsDir, "model_configs"), opts.model, localModelDirName(opts.model));
+    if (alias !== null && !alias.exact) {
+      const aliasFolder = join(opts.defaultsDir, "model_configs", alias.folder);
+      const aliasPath = join(aliasFolder, "config.json");
+      try {
+        const text = readFileSync(aliasPath, "utf8");
+        if (isUsableHFConfig(text)) {
+          opts.logger.info(`Using the bundled config of ${alias.folder} for ${opts.model} (same architecture)`);
+          return { config: parseModelConfig(text), text, exactName: false, path: aliasPath, folder: aliasFolder, origin: "bundled" };
+        }
+      } catch {
+        // fall through to the download
+      }
+    }
+  }
   if (localText !== null) {
     if (isUsableHFConfig(localText)) {
-      return { config: parseModelConfig(localText), path, folder, origin: "bundled" };
+      return { config: parseModelConfig(localText), text: localText, exactName: true, path, folder, origin: "bundled" };
     }
     localState = "invalid";
     opts.logger.warn(`Ignoring ${path}: not a HuggingFace config.json (no num_hidden_layers or hidden_size)`);
   }
 
+  if (opts.allowDownload === false) {
+    throw new ModelConfigNotBundled(`no bundled config.json for model ${opts.model} (looked for ${path})`);
+  }
   const repo = opts.hfRepo !== undefined && opts.hfRepo !== "" ? opts.hfRepo : opts.model;
   const url = hfConfigUrl(repo);
   const env = opts.env ?? process.env;
@@ -331,7 +361,7 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   } catch (e) {
     opts.logger.warn(`Could not save the downloaded model config to ${path} (${fsReason(e)}); using it for this run only`);
   }
-  return { config, path, folder, origin: "downloaded" };
+  return { config, text, exactName: true, path, folder, origin: "downloaded" };
 }
 
 function httpReason(status: number, statusText: string | undefined, hadToken: boolean): string {

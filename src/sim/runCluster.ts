@@ -51,6 +51,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
         sloPrefillThresholds: cfg.sloPrefillThresholds,
         preemptionPolicy: cfg.preemptionPolicy,
         priorityFloors: cfg.priorityBridge === "floor",
+        maxModelLen: cfg.maxModelLen,
       },
       kv,
       cfg.latency(),

@@ -16,6 +16,8 @@ export interface SimConfig {
   kvOffloadThreshold: number;
   kvTransferBandwidth: number;
   kvTransferBaseLatency: number;
+  /** Longest prompt + output an instance serves; 0 = unlimited. */
+  maxModelLen: number;
   /** Builds one latency model per instance. */
   latency: () => LatencyModel;
   admissionPolicy: string;

@@ -1,17 +1,14 @@
 import "../policy/builtins.js";
 import "../cluster/builtins.js";
 import { RunOptionsSchema, type RunInput, type RunOptions } from "../config/runOptions.js";
-import { resolveLatency } from "../config/latencyResolution.js";
+import { resolveLatencyBackend } from "../config/latency/resolve.js";
 import { loadPolicyBundle } from "../config/policyBundle.js";
 import { mapToListText, parseRoutingScorers, parseSloCacheWeights, parseSloPrefillThresholds } from "../config/flagLists.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
-import { BlackboxLatencyModel } from "../latency/blackbox.js";
-import type { LatencyModel } from "../latency/model.js";
 import type { FetchLike } from "../latency/modelConfig.js";
-import { buildRooflineModel, loadRooflineInputs, type RooflineInputs } from "../latency/resolveRoofline.js";
 import { ConstructionError, UserError } from "../util/errors.js";
 import { Logger, parseLogLevel, silentLogger } from "../util/log.js";
 import { DEFAULT_SCORERS, type SimConfig } from "./simConfig.js";
@@ -71,41 +68,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (o.model === "") throw new UserError("LLM name not provided. Exiting simulation.");
   o.model = o.model.toLowerCase();
 
-  // 3. Latency model.
-  const lat = resolveLatency(
-    {
-      model: o.model,
-      hardware: o.hardware,
-      tp: o.tp,
-      vllmVersion: o.vllmVersion,
-      roofline: o.roofline,
-      modelConfigFolder: o.modelConfigFolder,
-      hardwareConfig: o.hardwareConfig,
-      defaultsFilepath: o.defaultsFilepath,
-      alpha: o.alphaCoeffs,
-      beta: o.betaCoeffs,
-      totalKvBlocks: o.totalKvBlocks,
-      totalKvBlocksExplicit: explicit.has("totalKvBlocks"),
-    },
-    log,
-  );
+  // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution").
+  const lat = await resolveLatencyBackend(o, explicit, log, so.fetchImpl);
   o.totalKvBlocks = lat.totalKvBlocks;
-  // Roofline inputs are loaded here so their errors come before workload errors, as in BLIS.
-  let roofInputs: RooflineInputs | null = null;
-  if (lat.roofline) {
-    roofInputs = await loadRooflineInputs({
-      model: o.model,
-      hardware: lat.hardware,
-      tp: lat.tp,
-      modelConfigFolder: lat.modelConfigFolder,
-      hardwareConfigPath: lat.hardwareConfig,
-      defaultsDir: lat.defaultsDir,
-      hfRepo: lat.hfRepo,
-      alpha: lat.alpha,
-      logger: log,
-      ...(so.fetchImpl ? { fetchImpl: so.fetchImpl } : {}),
-    });
-  }
 
   // 4. Workload.
   const wl = resolveWorkload(o, explicit, log);
@@ -249,21 +214,19 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   }
 
   // 11. Latency model construction (BLIS reports these as a panic: exit status 2).
-  let latencyFactory: () => LatencyModel;
   try {
-    if (roofInputs !== null) {
-      const model = buildRooflineModel(roofInputs, lat.tp, lat.alpha);
-      latencyFactory = () => model;
-    } else {
-      new BlackboxLatencyModel(lat.alpha, lat.beta);
-      latencyFactory = () => new BlackboxLatencyModel(lat.alpha, lat.beta);
-    }
+    lat.build();
   } catch (e) {
     if (e instanceof ConstructionError) {
       throw new ConstructionError(`NewInstanceSimulator(instance_0): NewLatencyModel: ${e.message}`);
     }
     throw e;
   }
+  const latencyFactory = lat.build;
+  log.info(
+    `Latency model: ${lat.backend} on ${lat.hardware || "?"} TP ${lat.tp}, ${lat.totalKvBlocks} KV blocks, ` +
+      `max-model-len ${lat.maxModelLen > 0 ? lat.maxModelLen : "unlimited"}`,
+  );
 
   const horizon = wl.horizon;
   log.info(
@@ -292,6 +255,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     kvOffloadThreshold: o.kvOffloadThreshold,
     kvTransferBandwidth: o.kvTransferBandwidth,
     kvTransferBaseLatency: o.kvTransferBaseLatency,
+    maxModelLen: lat.maxModelLen,
     latency: latencyFactory,
     admissionPolicy: o.admissionPolicy || "always-admit",
     admissionLatency: o.admissionLatency,

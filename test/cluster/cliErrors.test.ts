@@ -66,7 +66,23 @@ test("workload checks: --rate, prompt mean and stdev ranges", async () => {
 
 test("model resolution: missing --model, unknown model without coefficients", async () => {
   await fails([], 1, "error: LLM name not provided. Exiting simulation.", ["run"]);
-  await fails([], 1, /^error: Please provide model config folder/, ["run", "--model", "no-such-model"]);
+  await fails([], 1, /^error: unknown model no-such-model: no defaults for it/, ["run", "--model", "no-such-model"]);
+  await fails([], 1, /^error: no blackbox coefficients for model=no-such-model \(models with coefficients: /, [
+    "run",
+    "--model",
+    "no-such-model",
+    "--latency-model",
+    "blackbox",
+  ]);
+  await fails([], 1, /^error: no blackbox coefficients for model=meta-llama\/llama-3.1-8b-instruct with --hardware H100 --tp 3 .*; valid: .*H100 TP2 vllm\/vllm-openai:v0.8.4/, [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--latency-model",
+    "blackbox",
+    "--tp",
+    "3",
+  ]);
 });
 
 test("coefficient lists: malformed → exit 1; too short → exit 2 with a panic line", async () => {

@@ -1,11 +1,12 @@
 // The horizontal-scaling experiment as a user runs it: 2, 4, 8 instances, least-loaded routing.
+// A seed-era study: its rates were chosen for the 2025 blackbox coefficients, so it pins them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cli, clusterBlock } from "../helpers/cli.js";
 
 async function ttftP99(rate: number, instances: number, seed: number): Promise<number> {
   const r = await cli([
-    "run", "--model", "meta-llama/llama-3.1-8b-instruct", "--rate", String(rate), "--num-requests", "500",
+    "run", "--model", "meta-llama/llama-3.1-8b-instruct", "--latency-model", "blackbox", "--rate", String(rate), "--num-requests", "500",
     "--num-instances", String(instances), "--routing-policy", "least-loaded", "--scheduler", "fcfs",
     "--priority-policy", "constant", "--admission-policy", "always-admit", "--seed", String(seed),
   ]);

@@ -8,8 +8,10 @@ import type { RunInput } from "../../src/config/runOptions.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 
 const SPEC = fileURLToPath(new URL("../../../examples/strategy-workload.yaml", import.meta.url));
+// A seed-era study: the workload's load was sized for the 2025 blackbox coefficients.
 const BASE: RunInput = {
   model: "meta-llama/llama-3.1-8b-instruct",
+  latencyModel: "blackbox",
   workloadSpec: SPEC,
   numInstances: 8,
   routingPolicy: "weighted",

@@ -26,6 +26,7 @@ export function simConfig(over: Partial<SimConfig> & { alpha?: number[]; beta?: 
     kvOffloadThreshold: 0.9,
     kvTransferBandwidth: 100,
     kvTransferBaseLatency: 0,
+    maxModelLen: 0,
     latency: () => new BlackboxLatencyModel(alpha, beta),
     admissionPolicy: "always-admit",
     admissionLatency: 0,

@@ -1,0 +1,66 @@
+// Latency backends: the named ways to turn run options into per-instance step-time models
+// (docs/latency.md "Backends"). A backend is one file and one line in ./builtins.ts.
+
+import type { LatencyModel } from "../../latency/model.js";
+import type { FetchLike } from "../../latency/modelConfig.js";
+import type { Logger } from "../../util/log.js";
+import { Registry } from "../../util/registry.js";
+
+/** What the user asked for; `null` marks a flag that was not given. */
+export interface LatencyRequest {
+  /** `--model`, lower-cased. */
+  model: string;
+  hardware: string;
+  tp: number;
+  dp: number;
+  vllmVersion: string;
+  alpha: number[] | null;
+  beta: number[] | null;
+  /** `--latency-coeffs` file, "" = none. */
+  latencyCoeffs: string;
+  modelConfigFolder: string;
+  hardwareConfig: string;
+  defaultsFilepath: string;
+  totalKvBlocks: number | null;
+  /** The `--total-kv-blocks` default, used when no capacity can be derived. */
+  defaultKvBlocks: number;
+  gpuMemoryUtilization: number;
+  blockSize: number;
+  maxModelLen: number | null;
+  enableExpertParallel: boolean;
+  moeCommBackend: string;
+  /** The backend was chosen by default, not by a flag (allows the blackbox fallback). */
+  implicit: boolean;
+  log: Logger;
+  fetchImpl?: FetchLike;
+}
+
+export interface ResolvedLatency {
+  /** Backend name, as `--latency-model` spells it. */
+  backend: string;
+  hardware: string;
+  tp: number;
+  alpha: readonly number[];
+  beta: readonly number[];
+  totalKvBlocks: number;
+  /** 0 = unlimited. */
+  maxModelLen: number;
+  /** One model per instance; throws ConstructionError (exit status 2) on invalid coefficients or shapes. */
+  build: () => LatencyModel;
+}
+
+export interface LatencyBackend {
+  readonly name: string;
+  /** One line for `--help` and error lists. */
+  readonly summary: string;
+  /** False for backends reached only through a compatibility flag (not listed as choices). */
+  readonly listed: boolean;
+  resolve(req: LatencyRequest): Promise<ResolvedLatency>;
+}
+
+export const latencyBackends = new Registry<LatencyBackend>("latency model");
+
+/** Backend names offered to users. */
+export function listedBackends(): string[] {
+  return latencyBackends.names().filter((n) => latencyBackends.get(n)!.listed);
+}

@@ -1,0 +1,61 @@
+// The seed-era backends: trained alpha/beta regression ("blackbox", engine.md §5 and §9) and the
+// seed roofline formula reached by `--roofline` (engine.md §6). Their resolution is the seed's,
+// unchanged, so seed-era invocations keep their results (docs/latency.md "Seed-era backends").
+
+import { BlackboxLatencyModel } from "../../latency/blackbox.js";
+import { buildRooflineModel, loadRooflineInputs } from "../../latency/resolveRoofline.js";
+import { resolveLatency } from "../latencyResolution.js";
+import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
+
+async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string): Promise<ResolvedLatency> {
+  const lat = resolveLatency(
+    {
+      model: req.model,
+      hardware: req.hardware,
+      tp: req.tp,
+      vllmVersion: req.vllmVersion,
+      roofline,
+      modelConfigFolder: req.modelConfigFolder,
+      hardwareConfig: req.hardwareConfig,
+      defaultsFilepath: req.defaultsFilepath,
+      alpha: req.alpha ?? [0, 0, 0],
+      beta: req.beta ?? [0, 0, 0],
+      totalKvBlocks: req.totalKvBlocks ?? req.defaultKvBlocks,
+      totalKvBlocksExplicit: req.totalKvBlocks !== null,
+    },
+    req.log,
+  );
+  const common = { hardware: lat.hardware, tp: lat.tp, alpha: lat.alpha, beta: lat.beta, totalKvBlocks: lat.totalKvBlocks };
+  if (lat.roofline) {
+    // Loaded now so that their errors come before workload errors, as in BLIS.
+    const inputs = await loadRooflineInputs({
+      model: req.model,
+      hardware: lat.hardware,
+      tp: lat.tp,
+      modelConfigFolder: lat.modelConfigFolder,
+      hardwareConfigPath: lat.hardwareConfig,
+      defaultsDir: lat.defaultsDir,
+      hfRepo: lat.hfRepo,
+      alpha: lat.alpha,
+      logger: req.log,
+      ...(req.fetchImpl ? { fetchImpl: req.fetchImpl } : {}),
+    });
+    let model: BlackboxLatencyModel | ReturnType<typeof buildRooflineModel> | null = null;
+    return { ...common, backend: "seed-roofline", maxModelLen: 0, build: () => (model ??= buildRooflineModel(inputs, lat.tp, lat.alpha)) };
+  }
+  return { ...common, backend: name, maxModelLen: 0, build: () => new BlackboxLatencyModel(lat.alpha, lat.beta) };
+}
+
+export const blackboxBackend: LatencyBackend = {
+  name: "blackbox",
+  summary: "alpha/beta regression fitted per model, GPU, TP and vLLM version (2025 coefficients; seed-era studies)",
+  listed: true,
+  resolve: (req) => resolveSeed(req, false, "blackbox"),
+};
+
+export const seedRooflineBackend: LatencyBackend = {
+  name: "seed-roofline",
+  summary: "the 2025 analytical roofline formula with its hardware file (what --roofline selects)",
+  listed: false,
+  resolve: (req) => resolveSeed(req, true, "seed-roofline"),
+};

@@ -1,0 +1,66 @@
+// From run options to a resolved latency backend: flag checks, backend choice, resolution.
+
+import type { RunOptions } from "../runOptions.js";
+import type { FetchLike } from "../../latency/modelConfig.js";
+import { UserError } from "../../util/errors.js";
+import type { Logger } from "../../util/log.js";
+import { latencyBackends, type ResolvedLatency } from "./backend.js";
+import "./builtins.js";
+import { selectBackend } from "./select.js";
+
+/**
+ * Validates the model and engine flags the backends read, picks the backend and resolves it.
+ * Newer flag names (--max-num-seqs, --max-num-batched-tokens) are folded into `o` here.
+ */
+export async function resolveLatencyBackend(
+  o: RunOptions,
+  explicit: ReadonlySet<string>,
+  log: Logger,
+  fetchImpl?: FetchLike,
+): Promise<ResolvedLatency> {
+  if (o.tp < 0) throw new UserError(`--tp must be >= 0, got ${o.tp}`);
+  const u = o.gpuMemoryUtilization;
+  if (!Number.isFinite(u) || u <= 0 || u > 1) {
+    throw new UserError(`--gpu-memory-utilization must be a finite value in (0, 1.0], got ${u.toFixed(6)}`);
+  }
+  if (o.blockSizeInTokens <= 0) throw new UserError(`--block-size-in-tokens must be > 0, got ${o.blockSizeInTokens}`);
+  if (o.maxModelLen < 0) throw new UserError(`--max-model-len must be >= 0, got ${o.maxModelLen}`);
+  if (explicit.has("totalKvBlocks") && o.totalKvBlocks <= 0) {
+    throw new UserError(`--total-kv-blocks must be > 0, got ${o.totalKvBlocks}`);
+  }
+  if (explicit.has("maxNumSeqs")) o.maxNumRunningReqs = o.maxNumSeqs;
+  if (explicit.has("maxNumBatchedTokens")) o.maxNumScheduledTokens = o.maxNumBatchedTokens;
+  const alpha = explicit.has("alphaCoeffs") ? o.alphaCoeffs : null;
+  const beta = explicit.has("betaCoeffs") ? o.betaCoeffs : null;
+  const choice = selectBackend({
+    latencyModel: explicit.has("latencyModel") ? o.latencyModel : null,
+    roofline: o.roofline,
+    vllmVersion: o.vllmVersion,
+    alpha,
+    beta,
+  });
+  const backend = latencyBackends.get(choice.name)!;
+  return backend.resolve({
+    model: o.model,
+    hardware: o.hardware,
+    tp: o.tp,
+    dp: o.dp,
+    vllmVersion: o.vllmVersion,
+    alpha,
+    beta,
+    latencyCoeffs: o.latencyCoeffs,
+    modelConfigFolder: o.modelConfigFolder,
+    hardwareConfig: o.hardwareConfig,
+    defaultsFilepath: o.defaultsFilepath,
+    totalKvBlocks: explicit.has("totalKvBlocks") ? o.totalKvBlocks : null,
+    defaultKvBlocks: o.totalKvBlocks,
+    gpuMemoryUtilization: u,
+    blockSize: o.blockSizeInTokens,
+    maxModelLen: explicit.has("maxModelLen") && o.maxModelLen > 0 ? o.maxModelLen : null,
+    enableExpertParallel: o.enableExpertParallel,
+    moeCommBackend: o.moeCommBackend,
+    implicit: choice.implicit,
+    log,
+    ...(fetchImpl ? { fetchImpl } : {}),
+  });
+}

@@ -1,0 +1,89 @@
+// The default backend: trained-physics step times (docs/latency.md "Trained physics").
+
+import { loadCoefficientFile } from "../../latency/coefficientFile.js";
+import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
+import { TrainedPhysicsLatencyModel } from "../../latency/trainedPhysics.js";
+import { UserError } from "../../util/errors.js";
+import { loadDefaultsFile } from "../defaultsFile.js";
+import { BUNDLED_TRAINED_PHYSICS } from "../paths.js";
+import { defaultsFileHasTrainedPhysics, resolveAnalytical, validTpDegrees, type AnalyticalSetup } from "./analytical.js";
+import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
+import { blackboxBackend } from "./blackboxBackend.js";
+import { checkCoefficientFlags } from "./select.js";
+
+/** α and β: flags, else `--latency-coeffs`, else a current-era defaults file, else the bundled set. */
+function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; source: string } {
+  let source = BUNDLED_TRAINED_PHYSICS;
+  let file = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients").trained_physics_coefficients;
+  if (req.latencyCoeffs !== "") {
+    source = req.latencyCoeffs;
+    file = loadCoefficientFile(req.latencyCoeffs).trained_physics_coefficients;
+  } else if (defaultsFileHasTrainedPhysics(req.defaultsFilepath)) {
+    source = req.defaultsFilepath;
+    file = loadDefaultsFile(req.defaultsFilepath).trained_physics_coefficients!;
+  }
+  const beta = req.beta ?? file.beta_coeffs;
+  const alpha = req.alpha ?? file.alpha_coeffs;
+  if (req.beta === null && (beta.length < 7 || beta.every((b) => b === 0))) {
+    throw new UserError(
+      `--latency-model trained-physics: no trained_physics_coefficients found in ${source} and no --beta-coeffs provided. ` +
+        `Add trained_physics_coefficients to defaults.yaml or provide --beta-coeffs explicitly`,
+    );
+  }
+  if (alpha.every((a) => a === 0)) req.log.warn("alpha coefficients are all zero: queueing and per-request overheads are 0");
+  return { alpha: [...alpha], beta: [...beta], source };
+}
+
+async function setup(req: LatencyRequest): Promise<AnalyticalSetup | ResolvedLatency> {
+  if (!req.implicit) return resolveAnalytical(req, "trained-physics", true);
+  // The default backend: a model without a bundled config but with seed-era coefficients runs
+  // on those, rather than reaching for the network (docs/latency.md "Choosing a backend").
+  try {
+    return await resolveAnalytical(req, "trained-physics", false);
+  } catch (e) {
+    if (!(e instanceof ModelConfigNotBundled)) throw e;
+    try {
+      const fallback = await blackboxBackend.resolve(req);
+      req.log.warn(
+        `no bundled config.json for ${req.model}: using its blackbox coefficients (${fallback.hardware} TP${fallback.tp}); ` +
+          `give --model-config-folder (or --latency-model trained-physics to download it) for trained-physics`,
+      );
+      return fallback;
+    } catch (fallbackError) {
+      if (!(fallbackError instanceof UserError)) throw fallbackError;
+      return resolveAnalytical(req, "trained-physics", true);
+    }
+  }
+}
+
+export const trainedPhysicsBackend: LatencyBackend = {
+  name: "trained-physics",
+  summary: "roofline-shaped basis functions scaled by coefficients fitted on vLLM 0.15 (default; MoE, DP/EP, FP8)",
+  listed: true,
+  async resolve(req) {
+    checkCoefficientFlags(req.alpha, req.beta);
+    if (req.alpha !== null && req.latencyCoeffs !== "") {
+      req.log.info("--alpha-coeffs/--beta-coeffs override the --latency-coeffs file");
+    }
+    const s = await setup(req);
+    if ("build" in s) return s;
+    const { alpha, beta } = coefficients(req);
+    if (s.arch.numHeads % s.tp !== 0 || s.arch.numKvHeads % s.tp !== 0) {
+      throw new UserError(
+        `--tp ${s.tp} is not valid for ${req.model}: its ${s.arch.numHeads} attention heads and ${s.arch.numKvHeads} KV heads ` +
+          `must split evenly over the GPUs; valid: ${validTpDegrees(s.arch).join(", ")}`,
+      );
+    }
+    const params = { alpha, beta, tp: s.tp, dp: req.dp, moeCommBackend: req.moeCommBackend };
+    return {
+      backend: "trained-physics",
+      hardware: s.hardware,
+      tp: s.tp,
+      alpha,
+      beta,
+      totalKvBlocks: s.totalKvBlocks,
+      maxModelLen: s.maxModelLen,
+      build: () => new TrainedPhysicsLatencyModel(s.arch, s.hw, params),
+    };
+  },
+};
