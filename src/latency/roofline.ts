@@ -127,32 +127,43 @@ export function rooflineRequestTerms(model: ModelConfig, s: number, n: number): 
   };
 }
 
+/** "ModelConfig.<name> must be > 0, got N" for an integer shape field that is not positive; else null. */
+export function positiveIntProblem(name: string, v: number): string | null {
+  return v > 0 ? null : `ModelConfig.${name} must be > 0, got ${v}`;
+}
+
+/** "<owner>.<name> must be a valid positive number, got X" unless v is finite and > 0; else null. */
+export function positiveFloatProblem(owner: string, name: string, v: number): string | null {
+  return v > 0 && Number.isFinite(v) ? null : `${owner}.${name} must be a valid positive number, got ${formatGoFloat(v)}`;
+}
+
+/** "HardwareCalib.<name> must be > 0 and finite when set, got X" for an optional field (0 = unset); else null. */
+export function optionalHardwareProblem(name: string, v: number): string | null {
+  return v === 0 || (v > 0 && Number.isFinite(v)) ? null : `HardwareCalib.${name} must be > 0 and finite when set, got ${formatGoFloat(v)}`;
+}
+
+/** The non-null entries, in order. */
+export function collectProblems(candidates: ReadonlyArray<string | null>): string[] {
+  return candidates.filter((p): p is string => p !== null);
+}
+
 /**
  * The §6.6 problems of a model/hardware pair, in BLIS's order; empty when valid.
  * Each reads "<ModelConfig|HardwareCalib>.<Field> must be …, got <value>".
  */
 export function rooflineConfigProblems(model: ModelConfig, hw: HardwareCalib): string[] {
-  const problems: string[] = [];
-  const badPositive = (v: number): boolean => !(v > 0) || !Number.isFinite(v);
-  const intField = (name: string, v: number): void => {
-    if (!(v > 0)) problems.push(`ModelConfig.${name} must be > 0, got ${v}`);
-  };
-  const floatField = (owner: string, name: string, v: number): void => {
-    if (badPositive(v)) problems.push(`${owner}.${name} must be a valid positive number, got ${formatGoFloat(v)}`);
-  };
-  intField("NumHeads", model.numHeads);
-  intField("NumLayers", model.numLayers);
-  intField("HiddenDim", model.hiddenSize);
-  floatField("ModelConfig", "BytesPerParam", model.bytesPerParam);
-  floatField("HardwareCalib", "TFlopsPeak", hw.tFlopsPeak);
-  floatField("HardwareCalib", "BwPeakTBs", hw.bwPeakTBs);
-  floatField("HardwareCalib", "BwEffConstant", hw.bwEffConstant);
-  floatField("HardwareCalib", "MfuPrefill", hw.mfuPrefill);
-  floatField("HardwareCalib", "MfuDecode", hw.mfuDecode);
-  if (hw.memoryGiB !== 0 && badPositive(hw.memoryGiB)) {
-    problems.push(`HardwareCalib.MemoryGiB must be > 0 and finite when set, got ${formatGoFloat(hw.memoryGiB)}`);
-  }
-  return problems;
+  return collectProblems([
+    positiveIntProblem("NumHeads", model.numHeads),
+    positiveIntProblem("NumLayers", model.numLayers),
+    positiveIntProblem("HiddenDim", model.hiddenSize),
+    positiveFloatProblem("ModelConfig", "BytesPerParam", model.bytesPerParam),
+    positiveFloatProblem("HardwareCalib", "TFlopsPeak", hw.tFlopsPeak),
+    positiveFloatProblem("HardwareCalib", "BwPeakTBs", hw.bwPeakTBs),
+    positiveFloatProblem("HardwareCalib", "BwEffConstant", hw.bwEffConstant),
+    positiveFloatProblem("HardwareCalib", "MfuPrefill", hw.mfuPrefill),
+    positiveFloatProblem("HardwareCalib", "MfuDecode", hw.mfuDecode),
+    optionalHardwareProblem("MemoryGiB", hw.memoryGiB),
+  ]);
 }
 
 /** Analytical step time (engine.md §6); alpha terms as in §5.2; beta is not used. */

@@ -63,7 +63,7 @@ test("field names are matched case-insensitively; unknown keys and null ignored"
   );
   assert.deepEqual(m.get("G"), {
     tFlopsPeak: 100,
-    tFlopsFP8: 0,
+    tFlopsFP8: 2000,
     bwPeakTBs: 2,
     bwEffConstant: 0.5,
     tOverheadMicros: 7,
