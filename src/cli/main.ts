@@ -4,6 +4,7 @@ import { registerWorkloadCommands } from "./workloadCommands.js";
 import { registerSweepCommand } from "./sweepCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { registerOptimizeCommand } from "./optimizeCommand.js";
+import { registerModelsCommand } from "./modelsCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 
@@ -21,6 +22,7 @@ export function buildProgram(io: CliIo): Command {
   registerSweepCommand(program, io);
   registerReportCommand(program, io);
   registerOptimizeCommand(program, io);
+  registerModelsCommand(program, io);
   return program;
 }
 

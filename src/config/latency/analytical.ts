@@ -50,7 +50,9 @@ export function currentModelDefault(req: LatencyRequest): ModelDefault | undefin
     const hit = m?.[req.model];
     if (hit !== undefined) return hit;
   }
-  return undefined;
+  // A model known only by its blackbox coefficients: the first deployment they were fitted on.
+  const fitted = defaultsExists ? loadDefaultsFile(req.defaultsFilepath).models?.find((m) => m.id === req.model) : undefined;
+  return fitted === undefined ? undefined : { GPU: fitted.GPU, tensor_parallelism: fitted.tensor_parallelism };
 }
 
 function fillDefaults(req: LatencyRequest, backend: string): { hardware: string; tp: number; hfRepo: string } {

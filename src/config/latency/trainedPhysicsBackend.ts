@@ -4,6 +4,7 @@ import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
 import { TrainedPhysicsLatencyModel } from "../../latency/trainedPhysics.js";
 import { UserError } from "../../util/errors.js";
+import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
 import { BUNDLED_TRAINED_PHYSICS } from "../paths.js";
 import { defaultsFileHasTrainedPhysics, resolveAnalytical, validTpDegrees, type AnalyticalSetup } from "./analytical.js";
@@ -43,6 +44,8 @@ async function setup(req: LatencyRequest): Promise<AnalyticalSetup | ResolvedLat
   } catch (e) {
     if (!(e instanceof ModelConfigNotBundled)) throw e;
     try {
+      // Probe quietly: the seed resolution's own warnings would be noise if it fails.
+      await blackboxBackend.resolve({ ...req, log: silentLogger });
       const fallback = await blackboxBackend.resolve(req);
       req.log.warn(
         `no bundled config.json for ${req.model}: using its blackbox coefficients (${fallback.hardware} TP${fallback.tp}); ` +
