@@ -202,7 +202,11 @@ export class Instance {
         if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
       }
       r.pi = pi;
-      if (pi === L) r.ttft = now + d + a2 - r.arrival;
+      if (pi === L) {
+        r.ttft = now + d + a2 - r.arrival;
+        // Today's engine counts the token the prefill step produces (O per completed request).
+        if (current && r.outputLen > 0) decoded++;
+      }
       const O = r.outputLen;
       if (pi === L + (O > 1 ? O : 1) - 1) this.completeRequest(r, now, d, stepIdx, itlVal);
       else remaining.push(r);
@@ -377,7 +381,11 @@ export class Instance {
     const wq = this.waitQueue;
     while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
       const r = wq.peekFront();
-      const nPrefix = this.kv.cachedPrefix(r);
+      let nPrefix = this.kv.cachedPrefix(r);
+      // Today's engine always computes part of the prompt (vLLM recomputes at least its last
+      // token), so a fully cached prompt reuses all but its last block. The seed engine admits it
+      // with no new tokens (engine.md Q10).
+      if (this.current && nPrefix > 0 && nPrefix * bs >= r.inputLen) nPrefix--;
       const c = nPrefix * bs;
       let n = r.inputLen - c;
       const thr = this.thresholdFor(r);

@@ -41,7 +41,7 @@ export function loadCoefficientFile(file: string, flag = "--latency-coeffs"): Co
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
   }
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const line = err.linePos?.[0]?.line;

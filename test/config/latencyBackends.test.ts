@@ -284,7 +284,6 @@ test("--tp 3 for llama-3.1-8b lists the valid degrees (explicit KV blocks)", asy
 
 test(
   "--tp 3 for llama-3.1-8b lists the valid degrees (automatic KV blocks)",
-  { todo: "the KV capacity error (num_kv_heads (8) must be evenly divisible by TP (3)) is reported first; docs/latency.md puts the TP check before KV capacity" },
   async () => {
     await fails(llama("--tp", "3"), TP3_VALID);
   },
@@ -435,7 +434,6 @@ test("malformed --latency-coeffs files give one-line errors naming the file", as
 
 test(
   "a YAML syntax error in --latency-coeffs names the line",
-  { todo: "parseDocument runs with prettyErrors: false, so errors carry no linePos and the message has no line number" },
   async () => {
     const syntax = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n");
     await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}:3: `));

@@ -153,7 +153,6 @@ test("latency-v2.md §2.9 single-request timeline through the engine (Llama-3.1-
 
 test(
   "current timeline: a completed request counts O output tokens (latency-v2.md §2.5 item 5)",
-  { todo: "total_output_tokens counts decode steps (O − 1 per completed request, engine.md Q5) on the current timeline too" },
   () => {
     const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
     assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
@@ -245,11 +244,6 @@ test("seed timeline: a fully cached prompt is admitted with zero new tokens and 
 
 test(
   "current timeline: a fully cached prompt completes after O − 1 decodes",
-  {
-    todo:
-      "the zero-token admission is skipped as 'not scheduled', the next step re-schedules the whole prompt on top " +
-      "(computed = 2L), PI jumps past L, TTFT is never set at PI = L and the request decodes until KV runs out",
-  },
   () => {
     for (const latency of [() => new FixedModel("current"), trainedPhysics()]) {
       const { r, maxOverrun } = cachedPromptRun(latency);

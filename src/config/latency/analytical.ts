@@ -148,6 +148,12 @@ export async function resolveAnalytical(req: LatencyRequest, backend: string, al
       `--latency-model: MLA model detected (kv_lora_rank=${arch.kvLoraRank}); step times use standard attention and are pessimistic`,
     );
   }
+  if (backend === "trained-physics" && (arch.numHeads % tp !== 0 || arch.numKvHeads % tp !== 0)) {
+    throw new UserError(
+      `--tp ${tp} is not valid for ${req.model}: its ${arch.numHeads} attention heads and ${arch.numKvHeads} KV heads ` +
+        `must split evenly over the GPUs; valid: ${validTpDegrees(arch).join(", ")}`,
+    );
+  }
   const totalKvBlocks = req.totalKvBlocks ?? deriveKvBlocks(req, arch, hw, tp);
   const maxModelLen = deriveModelLen(req, arch, totalKvBlocks);
   return { arch, hw, hardware, tp, totalKvBlocks, maxModelLen };

@@ -39,6 +39,19 @@ export async function resolveLatencyBackend(
     alpha,
     beta,
   });
+  if (o.dp < 1) throw new UserError(`--dp must be >= 1, got ${o.dp}`);
+  if (choice.name === "blackbox" || choice.name === "seed-roofline") {
+    const current: [boolean, string][] = [
+      [o.dp !== 1, "--dp"],
+      [o.enableExpertParallel, "--enable-expert-parallel"],
+      [o.moeCommBackend !== "", "--moe-comm-backend"],
+      [o.latencyCoeffs !== "", "--latency-coeffs"],
+    ];
+    const given = current.filter(([on]) => on).map(([, flag]) => flag);
+    if (given.length > 0) {
+      throw new UserError(`${given.join(", ")} need${given.length === 1 ? "s" : ""} --latency-model trained-physics (this run uses ${choice.name})`);
+    }
+  }
   const backend = latencyBackends.get(choice.name)!;
   return backend.resolve({
     model: o.model,

@@ -7,7 +7,7 @@ import { UserError } from "../../util/errors.js";
 import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
 import { BUNDLED_TRAINED_PHYSICS } from "../paths.js";
-import { defaultsFileHasTrainedPhysics, resolveAnalytical, validTpDegrees, type AnalyticalSetup } from "./analytical.js";
+import { defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { blackboxBackend } from "./blackboxBackend.js";
 import { checkCoefficientFlags } from "./select.js";
@@ -71,12 +71,6 @@ export const trainedPhysicsBackend: LatencyBackend = {
     const s = await setup(req);
     if ("build" in s) return s;
     const { alpha, beta } = coefficients(req);
-    if (s.arch.numHeads % s.tp !== 0 || s.arch.numKvHeads % s.tp !== 0) {
-      throw new UserError(
-        `--tp ${s.tp} is not valid for ${req.model}: its ${s.arch.numHeads} attention heads and ${s.arch.numKvHeads} KV heads ` +
-          `must split evenly over the GPUs; valid: ${validTpDegrees(s.arch).join(", ")}`,
-      );
-    }
     const params = { alpha, beta, tp: s.tp, dp: req.dp, moeCommBackend: req.moeCommBackend };
     return {
       backend: "trained-physics",
