@@ -57,11 +57,17 @@ export {
   parseTraceV2Data,
   parseTraceV2Header,
   TRACE_V2_COLUMNS,
+  TRACE_V3_COLUMNS,
+  OPTIONAL_COLUMNS,
+  emptyTraceRecord,
+  newTraceHeader,
+  type OptionalColumn,
   type TraceHeader,
+  type TraceLayout,
   type TraceRecord,
   type TraceV2,
 } from "./trace/traceV2.js";
-export { traceReplaySource } from "./trace/replay.js";
+export { replayArrival, traceReplaySource } from "./trace/replay.js";
 
 export {
   assertGeneratedSpecValid,

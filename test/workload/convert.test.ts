@@ -313,10 +313,11 @@ test("trace v2: strict header, 22 columns, export and reload, replay", () => {
   assert.equal(trace.records[1]!.reason_ratio, 0.25);
   // Export → reload gives the same trace.
   assert.deepStrictEqual(parseTraceV2Header(formatTraceV2Header(trace.header)), trace.header);
-  assert.deepStrictEqual(parseTraceV2Data(formatTraceV2Data(trace.records)), trace.records);
-  assert.throws(() => parseTraceV2Data("a,b,c\n1,2,3\n"), { message: "CSV row has 3 columns, expected 22" });
+  assert.equal(trace.layout, "v2");
+  assert.deepStrictEqual(parseTraceV2Data(formatTraceV2Data(trace)).records, trace.records);
+  assert.throws(() => parseTraceV2Data("a,b,c\n1,2,3\n", "t.csv"), { message: 't.csv line 1, column 1: unknown column "a"' });
   const bad = readFileSync(FIXTURES + "trace-data.csv", "utf8").replace("0,c1,t1,critical,,0,sys,true,100", "0,c1,t1,critical,,0,sys,true,");
-  assert.throws(() => parseTraceV2Data(bad), /^UserError: parsing input_tokens "": /);
+  assert.throws(() => parseTraceV2Data(bad, "t.csv"), /^UserError: t.csv line 2, column input_tokens: parsing "": /);
   // Replay: 50-token group prefix on top of input_tokens; IDs from the file; arrival order.
   const reqs: ReturnType<ReturnType<typeof traceReplaySource>["next"]>[] = [];
   const source = traceReplaySource(trace, 1n);
@@ -325,9 +326,9 @@ test("trace v2: strict header, 22 columns, export and reload, replay", () => {
   assert.deepStrictEqual(reqs.map((r) => r!.inputLen), [150, 100, 30]);
   assert.deepStrictEqual(reqs[0]!.tokens.subarray(0, 50), reqs[1]!.tokens.subarray(0, 50));
   assert.equal(reqs[1]!.reasonRatio, 0.25);
-  assert.throws(() => traceReplaySource({ header, records: [] }, 1n), { message: "empty trace" });
+  assert.throws(() => traceReplaySource({ ...trace, records: [] }, 1n), { message: "empty trace" });
   // Out-of-order rows are emitted sorted by arrival, with the same draws.
-  const shuffled = { header, records: [trace.records[2]!, trace.records[0]!, trace.records[1]!] };
+  const shuffled = { ...trace, records: [trace.records[2]!, trace.records[0]!, trace.records[1]!] };
   const s2 = traceReplaySource(shuffled, 1n);
   const ids = [s2.next()!.id, s2.next()!.id, s2.next()!.id];
   assert.deepStrictEqual(ids, ["request_0", "request_1", "request_2"]);

@@ -1,15 +1,17 @@
-// Trace v2 (workload.md §7.2): a strict header YAML plus a 22-column data CSV.
-// Load, format/export.
+// Trace v2 (docs/calibration.md "Trace v2"): a strict header YAML plus a data CSV. Today's
+// layout has 27 positional base columns plus optional named ones (trace_version 3); the older
+// 22-column layout is still read, and replayed as before.
 
 import { writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import { UserError } from "../../util/errors.js";
 import { parseYamlStrict } from "../spec/load.js";
-import { float, int, obj, opt, str, type Infer } from "../spec/schema.js";
-import { CsvError, csvLine, readCsv } from "../util/csv.js";
+import { float, int, obj, opt, record, str, type Infer } from "../spec/schema.js";
 import { FileReadError, readTextFile } from "../util/files.js";
-import { fmtShortestDecimal } from "../util/format.js";
-import { parseGoBool, parseGoFloat, parseGoInt } from "../util/goparse.js";
+import { formatTraceData, parseTraceData, type OptionalColumn, type TraceLayout, type TraceRecord } from "./traceV2Csv.js";
+
+export { TRACE_V2_COLUMNS, TRACE_V3_COLUMNS, OPTIONAL_COLUMNS, emptyTraceRecord } from "./traceV2Csv.js";
+export type { OptionalColumn, TraceLayout, TraceRecord } from "./traceV2Csv.js";
 
 export const TraceServerSchema = obj("server", {
   type: str,
@@ -21,144 +23,59 @@ export const TraceServerSchema = obj("server", {
   max_model_len: int,
 });
 export const TraceNetworkSchema = obj("network", { measured_rtt_ms: float });
+export const SloTargetSchema = obj("goodput_slo_targets", { ttft_ms: float, itl_ms: float, e2e_ms: float });
+export const ObservedKvMetricsSchema = obj("observed_kv_metrics", {
+  source: str,
+  hit_rate: float,
+  block_hits: int,
+  block_queries: int,
+  read_time_total: float,
+  write_time_total: float,
+  vllm_commit: str,
+});
 export const TraceHeaderSchema = obj("trace header", {
   trace_version: int,
   time_unit: str,
   created_at: str,
   mode: str,
   warm_up_requests: int,
+  workload_seed: opt(int),
   workload_spec: str,
+  session_context_growth: str,
   server: opt(TraceServerSchema),
   network: opt(TraceNetworkSchema),
+  goodput_slo_targets: opt(record(SloTargetSchema)),
+  observed_kv_metrics: opt(ObservedKvMetricsSchema),
 });
-export type TraceHeader = Infer<typeof TraceHeaderSchema>;
-
-export const TRACE_V2_COLUMNS = [
-  "request_id",
-  "client_id",
-  "tenant_id",
-  "slo_class",
-  "session_id",
-  "round_index",
-  "prefix_group",
-  "streaming",
-  "input_tokens",
-  "output_tokens",
-  "text_tokens",
-  "image_tokens",
-  "audio_tokens",
-  "video_tokens",
-  "reason_ratio",
-  "arrival_time_us",
-  "send_time_us",
-  "first_chunk_time_us",
-  "last_chunk_time_us",
-  "num_chunks",
-  "status",
-  "error_message",
-] as const;
-
-export interface TraceRecord {
-  request_id: number;
-  client_id: string;
-  tenant_id: string;
-  slo_class: string;
-  session_id: string;
-  round_index: number;
-  prefix_group: string;
-  streaming: boolean;
-  input_tokens: number;
-  output_tokens: number;
-  text_tokens: number;
-  image_tokens: number;
-  audio_tokens: number;
-  video_tokens: number;
-  reason_ratio: number;
-  arrival_time_us: number;
-  send_time_us: number;
-  first_chunk_time_us: number;
-  last_chunk_time_us: number;
-  num_chunks: number;
-  status: string;
-  error_message: string;
-}
+export type TraceHeader = Infer<typeof TraceHeaderSchema> & {
+  /** The resolved KV-offload block, kept as read (that subsystem is not modelled). */
+  kv_offload?: unknown;
+};
 
 export interface TraceV2 {
   header: TraceHeader;
+  /** "v2": the older 22-column layout; "v3": today's 27 base columns. */
+  layout: TraceLayout;
+  /** Optional columns present in the data CSV, in file order. */
+  optionalColumns: OptionalColumn[];
   records: TraceRecord[];
 }
 
-export function parseTraceV2Header(text: string): TraceHeader {
-  return parseYamlStrict(text, TraceHeaderSchema, "parsing trace header");
+export function parseTraceV2Header(text: string, what = "parsing trace header"): TraceHeader {
+  // kv_offload is free-form; it is kept aside so that the rest stays strict.
+  let kvOffload: unknown;
+  const stripped = text.replace(/^kv_offload:.*(\n[ \t]+.*)*\n?/m, (block) => {
+    kvOffload = block;
+    return "";
+  });
+  const h: TraceHeader = parseYamlStrict(stripped, TraceHeaderSchema, what);
+  if (kvOffload !== undefined) h.kv_offload = kvOffload;
+  if (h.warm_up_requests < 0) throw new UserError(`${what}: warm_up_requests must be >= 0, got ${h.warm_up_requests}`);
+  return h;
 }
 
-function intCell(fields: readonly string[], i: number): number {
-  const text = fields[i]!;
-  const r = parseGoInt(text);
-  if (!r.ok) throw new UserError(`parsing ${TRACE_V2_COLUMNS[i]} ${JSON.stringify(text)}: ${r.detail}`);
-  return r.value;
-}
-
-function floatCell(fields: readonly string[], i: number): number {
-  const text = fields[i]!;
-  const v = parseGoFloat(text);
-  if (v === null) {
-    throw new UserError(`parsing ${TRACE_V2_COLUMNS[i]} ${JSON.stringify(text)}: strconv.ParseFloat: parsing ${JSON.stringify(text)}: invalid syntax`);
-  }
-  return v;
-}
-
-function boolCell(fields: readonly string[], i: number): boolean {
-  const text = fields[i]!;
-  const v = parseGoBool(text);
-  if (v === null) {
-    throw new UserError(`parsing ${TRACE_V2_COLUMNS[i]} ${JSON.stringify(text)}: strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
-  }
-  return v;
-}
-
-/** Parses the data CSV (header row skipped, not checked). */
-export function parseTraceV2Data(text: string): TraceRecord[] {
-  const out: TraceRecord[] = [];
-  let first = true;
-  try {
-    for (const rec of readCsv(text)) {
-      if (first) {
-        first = false;
-        continue;
-      }
-      const f = rec.fields;
-      if (f.length < TRACE_V2_COLUMNS.length) throw new UserError(`CSV row has ${f.length} columns, expected ${TRACE_V2_COLUMNS.length}`);
-      out.push({
-        request_id: intCell(f, 0),
-        client_id: f[1]!,
-        tenant_id: f[2]!,
-        slo_class: f[3]!,
-        session_id: f[4]!,
-        round_index: intCell(f, 5),
-        prefix_group: f[6]!,
-        streaming: boolCell(f, 7),
-        input_tokens: intCell(f, 8),
-        output_tokens: intCell(f, 9),
-        text_tokens: intCell(f, 10),
-        image_tokens: intCell(f, 11),
-        audio_tokens: intCell(f, 12),
-        video_tokens: intCell(f, 13),
-        reason_ratio: floatCell(f, 14),
-        arrival_time_us: intCell(f, 15),
-        send_time_us: intCell(f, 16),
-        first_chunk_time_us: intCell(f, 17),
-        last_chunk_time_us: intCell(f, 18),
-        num_chunks: intCell(f, 19),
-        status: f[20]!,
-        error_message: f[21]!.trim(),
-      });
-    }
-  } catch (err) {
-    if (err instanceof CsvError) throw new UserError(`reading trace CSV: ${err.message}`);
-    throw err;
-  }
-  return out;
+export function parseTraceV2Data(text: string, file = "trace data"): Omit<TraceV2, "header"> {
+  return parseTraceData(text, file);
 }
 
 function read(path: string, what: string): string {
@@ -170,18 +87,16 @@ function read(path: string, what: string): string {
   }
 }
 
+/** Reads a header and data file; the header's trace_version and the data layout must agree. */
 export function loadTraceV2(headerPath: string, dataPath: string): TraceV2 {
-  const header = parseTraceV2Header(read(headerPath, "trace header"));
-  let records: TraceRecord[];
-  try {
-    records = parseTraceV2Data(read(dataPath, "trace data"));
-  } catch (err) {
-    if (err instanceof UserError && !err.message.startsWith("reading trace data")) {
-      throw new UserError(`reading trace data ${dataPath}: ${err.message}`);
-    }
-    throw err;
+  const header = parseTraceV2Header(read(headerPath, "trace header"), `parsing trace header ${headerPath}`);
+  const data = parseTraceV2Data(read(dataPath, "trace data"), dataPath);
+  if (header.trace_version >= 3 && data.layout === "v2") {
+    throw new UserError(
+      `${dataPath}: the header ${headerPath} says trace_version ${header.trace_version} but the data has the older 22-column layout`,
+    );
   }
-  return { header, records };
+  return { header, ...data };
 }
 
 /** Header YAML with empty optional keys omitted. */
@@ -190,46 +105,35 @@ export function formatTraceV2Header(h: TraceHeader): string {
   if (h.created_at !== "") out["created_at"] = h.created_at;
   out["mode"] = h.mode;
   out["warm_up_requests"] = h.warm_up_requests;
+  if (h.workload_seed !== undefined) out["workload_seed"] = h.workload_seed;
   if (h.workload_spec !== "") out["workload_spec"] = h.workload_spec;
+  if (h.session_context_growth !== "") out["session_context_growth"] = h.session_context_growth;
   if (h.server !== undefined) out["server"] = { ...h.server };
   if (h.network !== undefined) out["network"] = { ...h.network };
-  return stringify(out, { lineWidth: 0 });
+  if (h.goodput_slo_targets !== undefined) out["goodput_slo_targets"] = h.goodput_slo_targets;
+  if (h.observed_kv_metrics !== undefined) out["observed_kv_metrics"] = { ...h.observed_kv_metrics };
+  const text = stringify(out, { lineWidth: 0 });
+  return typeof h.kv_offload === "string" ? text + (h.kv_offload.endsWith("\n") ? h.kv_offload : h.kv_offload + "\n") : text;
 }
 
-export function formatTraceV2Data(records: readonly TraceRecord[]): string {
-  const parts: string[] = [csvLine(TRACE_V2_COLUMNS)];
-  for (const r of records) {
-    parts.push(
-      csvLine([
-        String(r.request_id),
-        r.client_id,
-        r.tenant_id,
-        r.slo_class,
-        r.session_id,
-        String(r.round_index),
-        r.prefix_group,
-        r.streaming ? "true" : "false",
-        String(r.input_tokens),
-        String(r.output_tokens),
-        String(r.text_tokens),
-        String(r.image_tokens),
-        String(r.audio_tokens),
-        String(r.video_tokens),
-        fmtShortestDecimal(r.reason_ratio),
-        String(r.arrival_time_us),
-        String(r.send_time_us),
-        String(r.first_chunk_time_us),
-        String(r.last_chunk_time_us),
-        String(r.num_chunks),
-        r.status,
-        r.error_message,
-      ]),
-    );
-  }
-  return parts.join("");
+export function formatTraceV2Data(trace: Pick<TraceV2, "layout" | "optionalColumns" | "records">): string {
+  return formatTraceData(trace.records, trace.layout, trace.optionalColumns);
 }
 
 export function exportTraceV2(trace: TraceV2, headerPath: string, dataPath: string): void {
   writeFileSync(headerPath, formatTraceV2Header(trace.header));
-  writeFileSync(dataPath, formatTraceV2Data(trace.records));
+  writeFileSync(dataPath, formatTraceV2Data(trace));
+}
+
+/** A fresh v3 header for traces the simulator writes. */
+export function newTraceHeader(mode: "real" | "generated" | "replayed", timeUnit = mode === "real" ? "us" : "microseconds"): TraceHeader {
+  return {
+    trace_version: 3,
+    time_unit: timeUnit,
+    created_at: "",
+    mode,
+    warm_up_requests: 0,
+    workload_spec: "",
+    session_context_growth: "",
+  };
 }
