@@ -6,7 +6,7 @@ import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
-function optionFor(f: FlagDef): Option {
+export function optionFor(f: FlagDef): Option {
   const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
   const help = f.def !== "" && f.type !== "strings" ? `${f.help} (default ${f.def})` : f.help;
   const o = new Option(f.flag + value, help).argParser(flagParser(f.type, f.flag));
@@ -26,13 +26,18 @@ export function registerRunCommand(program: Command, io: CliIo): void {
     );
   for (const f of RUN_FLAGS) cmd.addOption(optionFor(f));
   cmd.action(async (opts: Record<string, unknown>) => {
-    const input: Record<string, unknown> = {};
-    for (const f of RUN_FLAGS) {
-      if (opts[f.key] === undefined) continue;
-      input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
-    }
-    await runCli(input as RunInput, io);
+    await runCli(runInputFrom(opts, RUN_FLAGS), io);
   });
+}
+
+/** The run options among parsed command options (only flags the user gave). */
+export function runInputFrom(opts: Record<string, unknown>, flags: readonly FlagDef[]): RunInput {
+  const input: Record<string, unknown> = {};
+  for (const f of flags) {
+    if (opts[f.key] === undefined) continue;
+    input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
+  }
+  return input as RunInput;
 }
 
 export async function runCli(input: RunInput, io: CliIo): Promise<void> {

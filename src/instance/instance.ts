@@ -7,6 +7,7 @@ import type { RequestLedger } from "../metrics/ledger.js";
 import { tierOf } from "../policy/sloTiers.js";
 import type { Logger } from "../util/log.js";
 import { Deque } from "./deque.js";
+import type { StepProbe } from "./stepProbe.js";
 import { COMPLETED, QUEUED, RUNNING, Request } from "./request.js";
 
 export interface InstanceConfig {
@@ -63,6 +64,7 @@ export class Instance {
   runDiff = new Int32Array(1024);
 
   observer: InstanceObserver | null = null;
+  probe: StepProbe | null = null;
   horizon = Infinity;
 
   private readonly alpha2: number;
@@ -147,6 +149,7 @@ export class Instance {
       if (this.priority.isConstant && !this.cfg.priorityFloors) req.priority = this.priority.compute(req, now);
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
+      if (this.probe !== null) this.probe.onQueued(this.index, req, now);
     }
     // Compat (engine.md §4.7): this Step is not registered as the chain.
     if (!this.stepChainRegistered) this.pushStep(now);
@@ -175,6 +178,7 @@ export class Instance {
     const itlVal = d + this.alpha2;
     this.lastStepDuration = d;
     this.recordStep(stepIdx, itlVal);
+    if (this.probe !== null) this.probe.onStep(this.index, stepIdx, now, d, batch, n, this.latency);
     // Completion is decided per request right after its update; updates never touch the KV
     // store, so this equals running the completion pass after all updates (engine.md §4.5).
     const remaining = this.scratchRemaining;
@@ -204,6 +208,7 @@ export class Instance {
       r.pi = pi;
       if (pi === L) {
         r.ttft = now + d + a2 - r.arrival;
+        if (this.probe !== null) this.probe.onFirstToken(this.index, r, stepIdx);
         // Today's engine counts the token the prefill step produces (O per completed request).
         if (current && r.outputLen > 0) decoded++;
       }
@@ -278,6 +283,7 @@ export class Instance {
         diff[runs[k + 1]!]!--;
       }
     }
+    if (this.probe !== null) this.probe.onComplete(this.index, r, stepIdx);
     r.decodeRunStart = -1;
     const e2e = r.ttft + r.itlSum + (O > 0 ? this.postDecode : 0);
     const perReqItl = O > 0 ? r.itlSum / Math.max(O - 1, 1) : 0;

@@ -7,9 +7,15 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
 
+/** Terms beyond the bundled form (docs/calibration.md "Extra terms"); absent = 0. */
+export const ExtraTermsSchema = z.strictObject({
+  decode_context: z.number().nonnegative().optional(),
+});
+
 export const TrainedCoefficientsSchema = z.strictObject({
   alpha_coeffs: z.array(z.number()),
   beta_coeffs: z.array(z.number()),
+  extra_terms: ExtraTermsSchema.optional(),
 });
 
 export const ModelDefaultSchema = z.strictObject({
@@ -23,6 +29,8 @@ export const CoefficientFileSchema = z.strictObject({
   trained_physics_coefficients: TrainedCoefficientsSchema,
   defaults: z.record(z.string(), ModelDefaultSchema).optional(),
   version: z.union([z.string(), z.number()]).optional(),
+  /** Summary written by `blis fit`; not read. */
+  fit: z.unknown().optional(),
 });
 
 export type TrainedCoefficients = z.infer<typeof TrainedCoefficientsSchema>;

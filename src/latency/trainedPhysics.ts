@@ -19,9 +19,31 @@ export const MOE_COMM_BACKENDS = [
 ] as const;
 const ALL_TO_ALL = new Set(["pplx", "deepep_high_throughput", "deepep_low_latency", "mori", "flashinfer_all2allv"]);
 
+/** Terms beyond the bundled form (docs/calibration.md "Extra terms"). */
+export interface ExtraTerms {
+  /** µs per layer per 1000 tokens of decode context (Σ PI over the decode requests of a step, per DP rank). */
+  decode_context?: number;
+}
+
+/**
+ * Number of step-time features: the 11 β terms in β order (T_pf_compute, T_dc_compute, T_weight,
+ * TP all-reduce, L, B, 1, n_moe, T_pf_kv, T_dc_kv, T_moe_dispatch), then the extra terms.
+ */
+export const NUM_FEATURES = 12;
+export const FEATURE_NAMES = [
+  "beta1a", "beta2a", "beta3", "beta4", "beta5", "beta6", "beta7", "beta8", "beta1b", "beta2b", "beta_ep", "decode_context",
+] as const;
+
+/** A model whose step time is linear in its coefficients, for fitting. */
+export interface FeatureModel {
+  /** Writes the step's features (µs per unit coefficient) into out[0..NUM_FEATURES). */
+  stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void;
+}
+
 export interface TrainedPhysicsParams {
   alpha: readonly number[];
   beta: readonly number[];
+  extra?: ExtraTerms;
   tp: number;
   /** Data-parallel ranks one instance stands for (MoE only). */
   dp: number;
@@ -80,7 +102,7 @@ function validate(arch: ArchConfig, hw: HardwareCalib, p: TrainedPhysicsParams):
   validateTrainedCoeffs("BetaCoeffs", p.beta);
 }
 
-export class TrainedPhysicsLatencyModel implements LatencyModel {
+export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
   readonly timeline = "current" as const;
   private readonly queueing: number;
   private readonly outputProcessing: number;
@@ -96,10 +118,15 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
   private readonly bEp: number;
   // Batch-independent terms: β3·T_weight, β5·L, β7, β8·n_moe (interleaved MoE only).
   private readonly weightTerm: number;
+  /** T_weight (µs), and whether β8 applies to this model (features for fitting). */
+  private readonly weightSeconds: number;
+  private readonly interleavedMoe: boolean;
   private readonly layerTerm: number;
   private readonly stepTerm: number;
   private readonly moeLayerTerm: number;
   private readonly b6: number;
+  /** Extra term: decode context (0 = off, and then the sum is the reference's exactly). */
+  private readonly bCtx: number;
   // Shape constants.
   private readonly L: number;
   private readonly d: number;
@@ -140,6 +167,7 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
     this.b4 = beta(3);
     this.bEp = n >= 11 ? beta(10) : beta(3);
     this.b6 = beta(5);
+    this.bCtx = p.extra?.decode_context ?? 0;
 
     const moe = isMoe(arch);
     const split = layerSplit(arch);
@@ -166,7 +194,9 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
     this.dispatch = moe && p.dp > 1;
     this.dispatchTopK = ALL_TO_ALL.has(p.moeCommBackend) ? this.k : 1;
 
-    this.weightTerm = beta(2) * this.weightTime(arch.numExperts, arch.weightBytes);
+    this.weightSeconds = this.weightTime(arch.numExperts, arch.weightBytes);
+    this.interleavedMoe = split.interleaved;
+    this.weightTerm = beta(2) * this.weightSeconds;
     this.layerTerm = beta(4) * this.L;
     this.stepTerm = beta(6);
     this.moeLayerTerm = split.interleaved && n >= 8 ? beta(7) * this.nMoe : 0;
@@ -264,10 +294,65 @@ export class TrainedPhysicsLatencyModel implements LatencyModel {
       dispatch = this.nMoe * volume;
     }
     // Summed in the specification's order so that rounding matches the reference.
-    const step =
+    let step =
       pf + dc + this.weightTerm + this.b4 * comm + this.bEp * dispatch + this.layerTerm + this.b6 * B + this.stepTerm + this.moeLayerTerm;
+    if (this.bCtx > 0) step += this.bCtx * this.decodeContext(S);
     if (Number.isNaN(step) || step >= MAX_TICKS) return MAX_TICKS;
     const t = Math.trunc(step);
     return t < 1 ? 1 : t;
+  }
+
+  private decodeContext(S: number): number {
+    return (this.L * S) / (1000 * this.dp);
+  }
+
+  stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void {
+    out.fill(0);
+    let P = 0;
+    let D = 0;
+    let S = 0;
+    let B = 0;
+    let Apf = 0;
+    const attnCoef = 4 * this.headsPerTp;
+    for (let i = 0; i < count; i++) {
+      const r = batch[i]!;
+      const n = r.numNewTokens;
+      if (n <= 0) continue;
+      B++;
+      if (r.pi < r.inputLen) {
+        P += n;
+        Apf += attnCoef * n * (r.inputLen + n / 2) * this.dh;
+      } else if (r.outputLen > 0) {
+        D += 1;
+        S += r.pi;
+      }
+    }
+    if (B === 0) return;
+    const { L, d, dkv, tpdp, dp, F, W } = this;
+    if (P > 0) {
+      out[0] = ((L * 2 * P * d * (2 * d + 2 * dkv)) / tpdp + (L * Apf) / dp + this.ffnFlops(P)) / F;
+      out[8] = (L * 2 * (dkv / tpdp) * P * 2) / W;
+    }
+    if (D > 0) {
+      const attn = (L * 4 * this.headsPerTp * S * this.dh) / dp;
+      out[1] = ((L * 2 * D * d * (2 * d + 2 * dkv)) / tpdp + attn + this.ffnFlops(D)) / F;
+      out[9] = (L * 2 * (dkv / tpdp) * 2 * (S + D)) / W;
+      out[11] = this.decodeContext(S);
+    }
+    const tokens = P + D;
+    if (this.tp > 1) {
+      let comm = this.allReduce(L, tokens) / dp + this.allReduce(this.nDense, tokens) / dp;
+      if (this.moeReduce) comm += this.allReduce(this.nMoe, tokens);
+      out[3] = comm;
+    }
+    if (this.dispatch) {
+      const g = this.g;
+      out[10] = this.nMoe * (((((tokens / dp) * this.dispatchTopK * (g - 1)) / g) * 2 * d * this.ab) / W);
+    }
+    out[2] = this.weightSeconds;
+    out[4] = L;
+    out[5] = B;
+    out[6] = 1;
+    out[7] = this.interleavedMoe ? this.nMoe : 0;
   }
 }

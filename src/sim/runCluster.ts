@@ -1,3 +1,4 @@
+import type { StepProbe } from "../instance/stepProbe.js";
 import "../policy/builtins.js";
 import "../cluster/builtins.js";
 import { Instance, type InstanceObserver } from "../instance/instance.js";
@@ -18,6 +19,8 @@ import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
+  /** Step and request hooks for fitting (docs/calibration.md "Fit"). */
+  stepProbe?: StepProbe;
   clusterObserver?: ClusterObserver;
   /** Sample instance state every this many ticks of simulated time (0 = off). */
   timeSeriesIntervalUs?: number;
@@ -61,6 +64,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       log,
     );
     if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
+    if (hooks.stepProbe) inst.probe = hooks.stepProbe;
     instances.push(inst);
   }
   const admission = admissionPolicies.get(cfg.admissionPolicy || "always-admit")!({

@@ -17,6 +17,8 @@ import { resolveWorkload } from "./resolveWorkload.js";
 import { requestRecords, type RequestRecord, type SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
+import type { Coefficients } from "../config/latency/backend.js";
+import type { RequestSource } from "../workload/request.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -34,6 +36,10 @@ export interface SimulateOptions {
   recordTimeSeries?: boolean;
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
+  /** Requests given by the caller (trace replay) instead of the workload options. */
+  workload?: { source: RequestSource; horizon: number };
+  /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
+  coefficients?: Coefficients;
 }
 
 export const HORIZON_MAX_TEXT = "9223372036854775807";
@@ -73,7 +79,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   o.totalKvBlocks = lat.totalKvBlocks;
 
   // 4. Workload.
-  const wl = resolveWorkload(o, explicit, log);
+  const wl = so.workload ?? resolveWorkload(o, explicit, log);
 
   // 5. Instance and batch limits.
   const positive: [keyof RunOptions, string][] = [
@@ -222,7 +228,11 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     }
     throw e;
   }
-  const latencyFactory = lat.build;
+  let latencyFactory = lat.build;
+  if (so.coefficients !== undefined) {
+    if (lat.withCoefficients === undefined) throw new UserError(`latency model ${lat.backend} has no fittable coefficients`);
+    latencyFactory = lat.withCoefficients(so.coefficients);
+  }
   log.info(
     `Latency model: ${lat.backend} on ${lat.hardware || "?"} TP ${lat.tp}, ${lat.totalKvBlocks} KV blocks, ` +
       `max-model-len ${lat.maxModelLen > 0 ? lat.maxModelLen : "unlimited"}`,

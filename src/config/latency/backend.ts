@@ -1,6 +1,7 @@
 // Latency backends: the named ways to turn run options into per-instance step-time models
 // (docs/latency.md "Backends"). A backend is one file and one line in ./builtins.ts.
 
+import type { ExtraTerms, FeatureModel } from "../../latency/trainedPhysics.js";
 import type { LatencyModel } from "../../latency/model.js";
 import type { FetchLike } from "../../latency/modelConfig.js";
 import type { Logger } from "../../util/log.js";
@@ -47,6 +48,15 @@ export interface ResolvedLatency {
   maxModelLen: number;
   /** One model per instance; throws ConstructionError (exit status 2) on invalid coefficients or shapes. */
   build: () => LatencyModel;
+  /** Backends with fittable coefficients: the same model with other coefficients (docs/calibration.md "Fit"). */
+  withCoefficients?: (c: Coefficients) => () => LatencyModel & FeatureModel;
+}
+
+/** A coefficient set of a fittable backend. */
+export interface Coefficients {
+  alpha: readonly number[];
+  beta: readonly number[];
+  extra?: ExtraTerms;
 }
 
 export interface LatencyBackend {

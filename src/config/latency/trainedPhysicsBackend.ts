@@ -2,7 +2,7 @@
 
 import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
-import { TrainedPhysicsLatencyModel } from "../../latency/trainedPhysics.js";
+import { TrainedPhysicsLatencyModel, type ExtraTerms } from "../../latency/trainedPhysics.js";
 import { UserError } from "../../util/errors.js";
 import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
@@ -13,7 +13,7 @@ import { blackboxBackend } from "./blackboxBackend.js";
 import { checkCoefficientFlags } from "./select.js";
 
 /** α and β: flags, else `--latency-coeffs`, else a current-era defaults file, else the bundled set. */
-function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; source: string } {
+function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; extra: ExtraTerms; source: string } {
   let source = BUNDLED_TRAINED_PHYSICS;
   let file = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients").trained_physics_coefficients;
   if (req.latencyCoeffs !== "") {
@@ -32,7 +32,9 @@ function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; s
     );
   }
   if (alpha.every((a) => a === 0)) req.log.warn("alpha coefficients are all zero: queueing and per-request overheads are 0");
-  return { alpha: [...alpha], beta: [...beta], source };
+  // Extra terms come with the file's betas; explicit --beta-coeffs replace the whole set.
+  const extra = req.beta === null ? { ...(file.extra_terms ?? {}) } : {};
+  return { alpha: [...alpha], beta: [...beta], extra, source };
 }
 
 async function setup(req: LatencyRequest): Promise<AnalyticalSetup | ResolvedLatency> {
@@ -70,8 +72,8 @@ export const trainedPhysicsBackend: LatencyBackend = {
     }
     const s = await setup(req);
     if ("build" in s) return s;
-    const { alpha, beta } = coefficients(req);
-    const params = { alpha, beta, tp: s.tp, dp: req.dp, moeCommBackend: req.moeCommBackend };
+    const { alpha, beta, extra } = coefficients(req);
+    const params = { alpha, beta, extra, tp: s.tp, dp: req.dp, moeCommBackend: req.moeCommBackend };
     return {
       backend: "trained-physics",
       hardware: s.hardware,
@@ -81,6 +83,10 @@ export const trainedPhysicsBackend: LatencyBackend = {
       totalKvBlocks: s.totalKvBlocks,
       maxModelLen: s.maxModelLen,
       build: () => new TrainedPhysicsLatencyModel(s.arch, s.hw, params),
+      withCoefficients: (c) => {
+        const p = { ...params, alpha: [...c.alpha], beta: [...c.beta], extra: { ...(c.extra ?? {}) } };
+        return () => new TrainedPhysicsLatencyModel(s.arch, s.hw, p);
+      },
     };
   },
 };

@@ -1,0 +1,151 @@
+// One experiment at one parameter vector (docs/calibration.md "Fit"): replay it, score the
+// simulated latencies against the measured ones, and linearize around the schedule it produced.
+
+import { NUM_FEATURES } from "../../latency/trainedPhysics.js";
+import { F_COMPLETED } from "../../metrics/ledger.js";
+import { silentLogger } from "../../util/log.js";
+import { replayArrival } from "../../workload/index.js";
+import type { FitExperiment } from "../experiments.js";
+import { FeatureProbe } from "../features.js";
+import { measuredLatency, replay } from "../replay.js";
+import { addRow, emptyNormalEquations, type NormalEquations } from "./nnls.js";
+import { A0, A1, A2, coefficientsFromTheta, NUM_PARAMS } from "./params.js";
+
+const K = NUM_FEATURES;
+
+export interface Means {
+  ttft: number;
+  e2e: number;
+  itl: number;
+}
+
+/** Errors of one experiment, as fractions. */
+export interface ExperimentErrors {
+  /** Per-request MAPE (requests target) or APE of the means (means target). */
+  ttft: number;
+  e2e: number;
+  itl: number;
+  /** APE of the mean, whatever the target. */
+  meanApe: Means;
+  /** Means, µs: simulated and measured. */
+  sim: Means;
+  real: Means;
+  /** Requests scored, and scored requests that did not complete in the simulation. */
+  scored: number;
+  incomplete: number;
+}
+
+export interface ExperimentEval {
+  id: string;
+  errors: ExperimentErrors;
+  /** Linearized relative-error least squares around this schedule (weight 1 per metric). */
+  ne: NormalEquations;
+}
+
+/** Linear forms of one request's TTFT, E2E and ITL in θ (alpha parts plus features). */
+function forms(p: FeatureProbe, seq: number, O: number, t: Float64Array, e: Float64Array, i: Float64Array): void {
+  t.fill(0);
+  e.fill(0);
+  t[A0] = 1;
+  t[A2] = 1;
+  e[A0] = 1;
+  e[A1] = O > 0 ? 1 : 0;
+  e[A2] = 1 + p.decodeSteps[seq]!;
+  const o = seq * K;
+  for (let j = 0; j < K; j++) {
+    t[3 + j] = p.ttft[o + j]!;
+    e[3 + j] = p.e2e[o + j]!;
+  }
+  // ITL = (E2E − TTFT) / max(O − 1, 1), α1 included (docs/calibration.md "Calibrate").
+  const div = Math.max(O - 1, 1);
+  for (let j = 0; j < NUM_PARAMS; j++) i[j] = (e[j]! - t[j]!) / div;
+}
+
+export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<number>): Promise<ExperimentEval> {
+  const probe = new FeatureProbe();
+  const res = await replay(x.trace, { run: { ...x.run, log: "error" }, logger: silentLogger, coefficients: coefficientsFromTheta(theta), probe });
+  const l = res.sim.run.ledger;
+  const v3 = res.rows.length === 0 || x.trace.layout === "v3";
+  const win = x.window ?? [-Infinity, Infinity];
+  const ft = new Float64Array(NUM_PARAMS);
+  const fe = new Float64Array(NUM_PARAMS);
+  const fi = new Float64Array(NUM_PARAMS);
+  const sumT = new Float64Array(NUM_PARAMS);
+  const sumE = new Float64Array(NUM_PARAMS);
+  const sumI = new Float64Array(NUM_PARAMS);
+  const perRequest = emptyNormalEquations(NUM_PARAMS);
+  const sim = { ttft: 0, e2e: 0, itl: 0 };
+  const real = { ttft: 0, e2e: 0, itl: 0 };
+  const ape = { ttft: 0, e2e: 0, itl: 0 };
+  let n = 0;
+  let incomplete = 0;
+  res.rows.forEach((row, k) => {
+    const a = replayArrival(row, v3);
+    if (a < win[0] || a >= win[1]) return;
+    const seq = res.seqOfRow[k]!;
+    const m = x.target.kind === "requests" ? measuredLatency(row) : null;
+    if (x.target.kind === "requests" && m === null) return;
+    if (seq < 0 || (l.flags[seq]! & F_COMPLETED) === 0) {
+      incomplete++;
+      return;
+    }
+    const O = row.output_tokens;
+    forms(probe, seq, O, ft, fe, fi);
+    const st = l.ttft[seq]!;
+    const se = l.e2e[seq]!;
+    const si = (se - st) / Math.max(O - 1, 1);
+    n++;
+    sim.ttft += st;
+    sim.e2e += se;
+    sim.itl += si;
+    for (let j = 0; j < NUM_PARAMS; j++) {
+      sumT[j] += ft[j]!;
+      sumE[j] += fe[j]!;
+      sumI[j] += fi[j]!;
+    }
+    if (m !== null) {
+      const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
+      real.ttft += m.ttft;
+      real.e2e += m.e2e;
+      real.itl += ri;
+      if (m.ttft > 0) {
+        ape.ttft += Math.abs(st - m.ttft) / m.ttft;
+        addRow(perRequest, ft, m.ttft, 1 / (m.ttft * m.ttft));
+      }
+      if (m.e2e > 0) {
+        ape.e2e += Math.abs(se - m.e2e) / m.e2e;
+        addRow(perRequest, fe, m.e2e, 1 / (m.e2e * m.e2e));
+      }
+      if (ri > 0) {
+        ape.itl += Math.abs(si - ri) / ri;
+        addRow(perRequest, fi, ri, 1 / (ri * ri));
+      }
+    }
+  });
+  const inv = n > 0 ? 1 / n : 0;
+  const simMeans = { ttft: sim.ttft * inv, e2e: sim.e2e * inv, itl: sim.itl * inv };
+  const relErr = (s: number, r: number): number => (r > 0 ? Math.abs(s - r) / r : 0);
+  let realMeans: Means;
+  let errs: Pick<ExperimentErrors, "ttft" | "e2e" | "itl">;
+  let ne: NormalEquations;
+  if (x.target.kind === "requests") {
+    realMeans = { ttft: real.ttft * inv, e2e: real.e2e * inv, itl: real.itl * inv };
+    errs = { ttft: ape.ttft * inv, e2e: ape.e2e * inv, itl: ape.itl * inv };
+    // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
+    ne = perRequest;
+    for (let j = 0; j < ne.G.length; j++) ne.G[j] *= inv;
+    for (let j = 0; j < ne.h.length; j++) ne.h[j] *= inv;
+  } else {
+    realMeans = { ttft: x.target.ttft_us, e2e: x.target.e2e_us, itl: x.target.itl_us };
+    errs = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
+    ne = emptyNormalEquations(NUM_PARAMS);
+    const rowOf = (sum: Float64Array, y: number): Float64Array => sum.map((v) => (v * inv) / y);
+    if (n > 0) {
+      addRow(ne, rowOf(sumT, realMeans.ttft), 1, 1);
+      addRow(ne, rowOf(sumE, realMeans.e2e), 1, 1);
+      if (realMeans.itl > 0) addRow(ne, rowOf(sumI, realMeans.itl), 1, 1);
+    }
+  }
+  const meanApe = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
+  return { id: x.id, errors: { ...errs, meanApe, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
+}

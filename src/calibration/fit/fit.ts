@@ -1,0 +1,160 @@
+// `fit`: coefficients whose simulated TTFT, ITL and E2E match measured runs (docs/calibration.md
+// "Fit"). Simulation in the loop: each round replays every experiment, linearizes the step times
+// around the schedule it produced, and solves a non-negative least squares for the next
+// coefficients; a bounded coordinate search on the true objective can follow.
+
+import type { Coefficients } from "../../config/latency/backend.js";
+import type { FitExperiment } from "../experiments.js";
+import type { ExperimentEval } from "./evaluate.js";
+import { addInto, emptyNormalEquations, solveNnls } from "./nnls.js";
+import { coefficientsFromTheta, NUM_PARAMS, thetaFromCoefficients } from "./params.js";
+
+export type Evaluator = (experiments: readonly FitExperiment[], theta: Float64Array) => Promise<ExperimentEval[]>;
+
+export interface FitOptions {
+  experiments: readonly FitExperiment[];
+  start: Coefficients;
+  /** Indices (params.ts) of the parameters to fit; the others keep their start values. */
+  free: readonly number[];
+  /** Least-squares rounds (each one replay of every experiment). */
+  iterations: number;
+  /** Extra replays of every experiment for the coordinate search after the rounds. */
+  budget: number;
+  /** Ridge pull toward the start values, per unit-scaled parameter. */
+  lambda: number;
+  evaluate: Evaluator;
+  /** Evaluations already made (resume): key = thetaKey(θ). */
+  memo?: Map<string, ExperimentEval[]>;
+  onEvaluated?: (key: string, evals: ExperimentEval[]) => void;
+  progress?: (line: string) => void;
+}
+
+export interface FitStep {
+  phase: "start" | "least-squares" | "search";
+  objective: number;
+  theta: number[];
+}
+
+export interface FitResult {
+  coefficients: Coefficients;
+  theta: Float64Array;
+  before: ExperimentEval[];
+  after: ExperimentEval[];
+  objectiveBefore: number;
+  objectiveAfter: number;
+  steps: FitStep[];
+}
+
+/** Per experiment TTFT + E2E + ITL error; the root mean square over experiments. */
+export function objective(evals: readonly ExperimentEval[]): number {
+  if (evals.length === 0) return 0;
+  let s = 0;
+  for (const e of evals) {
+    const v = e.errors.ttft + e.errors.e2e + e.errors.itl;
+    s += v * v;
+  }
+  return Math.sqrt(s / evals.length);
+}
+
+export const thetaKey = (t: ArrayLike<number>): string => Array.from(t, (v) => v.toPrecision(12)).join(",");
+
+export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
+  const memo = o.memo ?? new Map<string, ExperimentEval[]>();
+  const log = o.progress ?? (() => undefined);
+  const steps: FitStep[] = [];
+  const evalAt = async (t: Float64Array, phase: FitStep["phase"]): Promise<{ evals: ExperimentEval[]; J: number }> => {
+    const key = thetaKey(t);
+    let evals = memo.get(key);
+    if (evals === undefined) {
+      evals = await o.evaluate(o.experiments, t);
+      memo.set(key, evals);
+      o.onEvaluated?.(key, evals);
+    }
+    const J = objective(evals);
+    steps.push({ phase, objective: J, theta: Array.from(t) });
+    return { evals, J };
+  };
+
+  const prior = thetaFromCoefficients(o.start);
+  const first = await evalAt(Float64Array.from(prior), "start");
+  log(`start: objective ${first.J.toFixed(4)}`);
+  let best: Point = { theta: Float64Array.from(prior), ...first };
+  // Levenberg-Marquardt-like trust region: a pull toward the best point that loosens after a
+  // success and tightens after a failure, since the linearization holds only near its schedule.
+  let mu = 1;
+  for (let it = 1; it <= o.iterations; it++) {
+    const ne = emptyNormalEquations(NUM_PARAMS);
+    for (const e of best.evals) addInto(ne, e.ne);
+    const pulls = [
+      { center: prior, lambda: o.lambda },
+      { center: best.theta, lambda: mu },
+    ];
+    const next = solveNnls(ne, best.theta, o.free, pulls);
+    const change = maxRelativeChange(next, best.theta);
+    const r = await evalAt(next, "least-squares");
+    const accepted = r.J < best.J;
+    log(`round ${it}/${o.iterations}: objective ${r.J.toFixed(4)}${accepted ? "" : " (rejected)"}, parameter change ${(change * 100).toFixed(1)}%`);
+    if (accepted) {
+      best = { theta: next, ...r };
+      mu = Math.max(mu / 4, 1e-6);
+      if (change < 1e-3) break;
+    } else mu *= 8;
+  }
+  best = await coordinateSearch(o, best, evalAt, log);
+  return {
+    coefficients: coefficientsFromTheta(best.theta),
+    theta: best.theta,
+    before: first.evals,
+    after: best.evals,
+    objectiveBefore: first.J,
+    objectiveAfter: best.J,
+    steps,
+  };
+}
+
+function maxRelativeChange(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let m = 0;
+  for (let j = 0; j < a.length; j++) {
+    const d = Math.abs(a[j]! - b[j]!) / Math.max(Math.abs(b[j]!), 1e-9);
+    if (d > m) m = d;
+  }
+  return m;
+}
+
+type Point = { theta: Float64Array; evals: ExperimentEval[]; J: number };
+
+
+/** Multiplicative coordinate search: ±step per free parameter, halving a step that fails twice. */
+async function coordinateSearch(
+  o: FitOptions,
+  start: Point,
+  evalAt: (t: Float64Array, phase: FitStep["phase"]) => Promise<{ evals: ExperimentEval[]; J: number }>,
+  log: (line: string) => void,
+): Promise<Point> {
+  let best = start;
+  const step = o.free.map(() => 0.2);
+  let used = 0;
+  let k = 0;
+  while (used < o.budget && step.some((s) => s > 1e-3)) {
+    const a = k++ % o.free.length;
+    const j = o.free[a]!;
+    if (step[a]! <= 1e-3) continue;
+    let improved = false;
+    for (const sign of [1, -1]) {
+      if (used >= o.budget) break;
+      const t = Float64Array.from(best.theta);
+      const base = t[j]! > 0 ? t[j]! : 1e-3;
+      t[j] = Math.max(0, base * (1 + sign * step[a]!));
+      const r = await evalAt(t, "search");
+      used++;
+      if (r.J < best.J) {
+        best = { theta: t, ...r };
+        improved = true;
+        log(`search ${used}/${o.budget}: objective ${r.J.toFixed(4)}`);
+        break;
+      }
+    }
+    if (!improved) step[a] = step[a]! / 2;
+  }
+  return best;
+}
