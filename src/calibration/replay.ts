@@ -96,7 +96,12 @@ export async function replay(trace: TraceV2, opts: ReplayOptions): Promise<Repla
     ...(opts.probe !== undefined ? { hooks: { stepProbe: opts.probe } } : {}),
     ...(opts.coefficients !== undefined ? { coefficients: opts.coefficients } : {}),
   });
-  return { sim, rows, ...collect(sim, rows) };
+  const out = { sim, rows, ...collect(sim, rows) };
+  const missing = rows.length - out.requests.length;
+  if (missing > 0) {
+    opts.logger?.warn(`${missing} of ${rows.length} replayed requests did not complete before the horizon ${horizon} µs; give a longer --horizon`);
+  }
+  return out;
 }
 
 function collect(sim: SimulationResult, rows: readonly TraceRecord[]): Pick<ReplayResult, "requests" | "seqOfRow"> {

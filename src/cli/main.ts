@@ -5,6 +5,10 @@ import { registerSweepCommand } from "./sweepCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { registerOptimizeCommand } from "./optimizeCommand.js";
 import { registerModelsCommand } from "./modelsCommand.js";
+import { registerCalibrateCommand } from "./calibrateCommand.js";
+import { registerObserveCommand } from "./observeCommand.js";
+import { registerReplayCommand } from "./replayCommand.js";
+import { registerFitCommand } from "./fitCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 
@@ -23,6 +27,10 @@ export function buildProgram(io: CliIo): Command {
   registerReportCommand(program, io);
   registerOptimizeCommand(program, io);
   registerModelsCommand(program, io);
+  registerCalibrateCommand(program, io);
+  registerObserveCommand(program, io);
+  registerReplayCommand(program, io);
+  registerFitCommand(program, io);
   return program;
 }
 

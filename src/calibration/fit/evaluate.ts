@@ -30,6 +30,11 @@ export interface ExperimentErrors {
   /** Means, µs: simulated and measured. */
   sim: Means;
   real: Means;
+  /**
+   * The fit's criterion: root of the summed squared relative errors of binned means (TTFT by
+   * prompt length, E2E and ITL by output length) or of the published means.
+   */
+  binned: number;
   /** Requests scored, and scored requests that did not complete in the simulation. */
   scored: number;
   incomplete: number;
@@ -79,6 +84,7 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
   const ape = { ttft: 0, e2e: 0, itl: 0 };
   let n = 0;
   let incomplete = 0;
+  const kept: { L: number; O: number; t: Float64Array; e: Float64Array; i: Float64Array; rt: number; re: number; ri: number }[] = [];
   res.rows.forEach((row, k) => {
     const a = replayArrival(row, v3);
     if (a < win[0] || a >= win[1]) return;
@@ -105,6 +111,7 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     }
     if (m !== null) {
       const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
+      kept.push({ L: row.prefix_length + row.input_tokens, O, t: ft.slice(), e: fe.slice(), i: fi.slice(), rt: m.ttft, re: m.e2e, ri });
       real.ttft += m.ttft;
       real.e2e += m.e2e;
       real.itl += ri;
@@ -132,9 +139,9 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     realMeans = { ttft: real.ttft * inv, e2e: real.e2e * inv, itl: real.itl * inv };
     errs = { ttft: ape.ttft * inv, e2e: ape.e2e * inv, itl: ape.itl * inv };
     // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
-    ne = perRequest;
-    for (let j = 0; j < ne.G.length; j++) ne.G[j] *= inv;
-    for (let j = 0; j < ne.h.length; j++) ne.h[j] *= inv;
+    void perRequest;
+    ne = emptyNormalEquations(NUM_PARAMS);
+    binnedRows(kept, ne, theta);
   } else {
     realMeans = { ttft: x.target.ttft_us, e2e: x.target.e2e_us, itl: x.target.itl_us };
     errs = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
@@ -146,6 +153,49 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
       if (realMeans.itl > 0) addRow(ne, rowOf(sumI, realMeans.itl), 1, 1);
     }
   }
+  const binned = x.target.kind === "requests" ? Math.sqrt(binnedSq(kept, theta)) : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
   const meanApe = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
-  return { id: x.id, errors: { ...errs, meanApe, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
+  return { id: x.id, errors: { ...errs, meanApe, binned, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
+}
+
+type Kept = { L: number; O: number; t: Float64Array; e: Float64Array; i: Float64Array; rt: number; re: number; ri: number };
+const BINS = 8;
+
+/** Rows (mean form / mean measured ≈ 1) of each bin; each metric weighs 1 in total. */
+function bins(kept: readonly Kept[]): { form: Float64Array; y: number; w: number }[] {
+  const out: { form: Float64Array; y: number; w: number }[] = [];
+  const byL = [...kept].sort((a, b) => a.L - b.L);
+  const byO = [...kept].sort((a, b) => a.O - b.O);
+  const add = (sorted: Kept[], pick: (k: Kept) => [Float64Array, number]): void => {
+    const nb = Math.min(BINS, sorted.length);
+    for (let b = 0; b < nb; b++) {
+      const part = sorted.slice(Math.floor((b * sorted.length) / nb), Math.floor(((b + 1) * sorted.length) / nb));
+      const form = new Float64Array(NUM_PARAMS);
+      let y = 0;
+      for (const k of part) {
+        const [f, v] = pick(k);
+        for (let j = 0; j < NUM_PARAMS; j++) form[j] += f[j]! / part.length;
+        y += v / part.length;
+      }
+      if (y > 0) out.push({ form, y, w: 1 / nb });
+    }
+  };
+  add(byL, (k) => [k.t, k.rt]);
+  add(byO, (k) => [k.e, k.re]);
+  add(byO.filter((k) => k.ri > 0), (k) => [k.i, k.ri]);
+  return out;
+}
+
+function binnedRows(kept: readonly Kept[], ne: NormalEquations, _theta: ArrayLike<number>): void {
+  for (const b of bins(kept)) addRow(ne, b.form, b.y, b.w / (b.y * b.y));
+}
+
+function binnedSq(kept: readonly Kept[], theta: ArrayLike<number>): number {
+  let s = 0;
+  for (const b of bins(kept)) {
+    let p = 0;
+    for (let j = 0; j < NUM_PARAMS; j++) p += b.form[j]! * theta[j]!;
+    s += b.w * ((p - b.y) / b.y) ** 2;
+  }
+  return s;
 }

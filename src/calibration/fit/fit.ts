@@ -45,14 +45,15 @@ export interface FitResult {
   steps: FitStep[];
 }
 
-/** Per experiment TTFT + E2E + ITL error; the root mean square over experiments. */
+/**
+ * The root mean square over experiments of each experiment's binned-mean error. Per-request
+ * errors are not used as the criterion: a request that misses a step boundary by a microsecond
+ * waits a whole step, so they jump with every coefficient change (docs/calibration.md "Fit").
+ */
 export function objective(evals: readonly ExperimentEval[]): number {
   if (evals.length === 0) return 0;
   let s = 0;
-  for (const e of evals) {
-    const v = e.errors.ttft + e.errors.e2e + e.errors.itl;
-    s += v * v;
-  }
+  for (const e of evals) s += e.errors.binned * e.errors.binned;
   return Math.sqrt(s / evals.length);
 }
 
@@ -81,7 +82,7 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
   let best: Point = { theta: Float64Array.from(prior), ...first };
   // Levenberg-Marquardt-like trust region: a pull toward the best point that loosens after a
   // success and tightens after a failure, since the linearization holds only near its schedule.
-  let mu = 1;
+  let mu = 0.1;
   for (let it = 1; it <= o.iterations; it++) {
     const ne = emptyNormalEquations(NUM_PARAMS);
     for (const e of best.evals) addInto(ne, e.ne);
@@ -96,9 +97,9 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
     log(`round ${it}/${o.iterations}: objective ${r.J.toFixed(4)}${accepted ? "" : " (rejected)"}, parameter change ${(change * 100).toFixed(1)}%`);
     if (accepted) {
       best = { theta: next, ...r };
-      mu = Math.max(mu / 4, 1e-6);
+      mu = Math.max(mu / 10, 1e-8);
       if (change < 1e-3) break;
-    } else mu *= 8;
+    } else mu *= 4;
   }
   best = await coordinateSearch(o, best, evalAt, log);
   return {
