@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../util/atomicWrite.js";
 import { evaluateExperiment, type ExperimentEval } from "../calibration/fit/evaluate.js";
 import { fitCoefficients, objective } from "../calibration/fit/fit.js";
 import { resolveInput, type InputContext } from "../calibration/fit/inputs.js";
-import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES } from "../calibration/fit/params.js";
+import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES, thetaFromCoefficients } from "../calibration/fit/params.js";
 import { coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
 import type { FitExperiment } from "../calibration/experiments.js";
 import type { CliIo } from "./io.js";
@@ -82,7 +82,6 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   };
   if (holdout.length > 0) {
     progress(`evaluating ${holdout.length} held-out experiment(s)`);
-    const { thetaFromCoefficients } = await import("../calibration/fit/params.js");
     const hb = await evaluate(holdout, thetaFromCoefficients(start));
     const ha = await evaluate(holdout, res.theta);
     text += "\n" + errorTable("## Held-out experiments (mean APE)", hb, ha);

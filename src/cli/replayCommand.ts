@@ -1,7 +1,6 @@
 import { Command, Option } from "commander";
 import { RUN_FLAGS } from "./runFlags.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
-import { checkOutputPath } from "./outputPaths.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
@@ -48,4 +47,3 @@ export function loggerFor(level: string | undefined, io: CliIo): Logger {
   return new Logger(l, io.stderrLine);
 }
 
-export { checkOutputPath };

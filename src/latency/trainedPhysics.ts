@@ -240,7 +240,14 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
     return this.postDecode;
   }
 
-  stepTime(batch: readonly StepRequestView[], count: number): number {
+  // Batch aggregates of the last aggregate() call (docs/latency.md "Batch aggregates").
+  private aggP = 0;
+  private aggD = 0;
+  private aggS = 0;
+  private aggApf = 0;
+
+  /** Fills the aggregates of the scheduled requests in batch[0..count); returns B. */
+  private aggregate(batch: readonly StepRequestView[], count: number): number {
     let P = 0;
     let D = 0;
     let S = 0;
@@ -261,8 +268,17 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
         S += r.pi;
       }
     }
+    this.aggP = P;
+    this.aggD = D;
+    this.aggS = S;
+    this.aggApf = Apf;
+    return B;
+  }
+
+  stepTime(batch: readonly StepRequestView[], count: number): number {
+    const B = this.aggregate(batch, count);
     if (B === 0) return 1;
-    return this.stepFromAggregates(P, D, S, B, Apf);
+    return this.stepFromAggregates(this.aggP, this.aggD, this.aggS, B, this.aggApf);
   }
 
   /** The step time for batch aggregates (exposed for fitting and tests). */
@@ -308,26 +324,12 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
 
   stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void {
     out.fill(0);
-    let P = 0;
-    let D = 0;
-    let S = 0;
-    let B = 0;
-    let Apf = 0;
-    const attnCoef = 4 * this.headsPerTp;
-    for (let i = 0; i < count; i++) {
-      const r = batch[i]!;
-      const n = r.numNewTokens;
-      if (n <= 0) continue;
-      B++;
-      if (r.pi < r.inputLen) {
-        P += n;
-        Apf += attnCoef * n * (r.inputLen + n / 2) * this.dh;
-      } else if (r.outputLen > 0) {
-        D += 1;
-        S += r.pi;
-      }
-    }
+    const B = this.aggregate(batch, count);
     if (B === 0) return;
+    const P = this.aggP;
+    const D = this.aggD;
+    const S = this.aggS;
+    const Apf = this.aggApf;
     const { L, d, dkv, tpdp, dp, F, W } = this;
     if (P > 0) {
       out[0] = ((L * 2 * P * d * (2 * d + 2 * dkv)) / tpdp + (L * Apf) / dp + this.ffnFlops(P)) / F;

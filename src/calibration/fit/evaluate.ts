@@ -78,7 +78,6 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
   const sumT = new Float64Array(NUM_PARAMS);
   const sumE = new Float64Array(NUM_PARAMS);
   const sumI = new Float64Array(NUM_PARAMS);
-  const perRequest = emptyNormalEquations(NUM_PARAMS);
   const sim = { ttft: 0, e2e: 0, itl: 0 };
   const real = { ttft: 0, e2e: 0, itl: 0 };
   const ape = { ttft: 0, e2e: 0, itl: 0 };
@@ -115,18 +114,9 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
       real.ttft += m.ttft;
       real.e2e += m.e2e;
       real.itl += ri;
-      if (m.ttft > 0) {
-        ape.ttft += Math.abs(st - m.ttft) / m.ttft;
-        addRow(perRequest, ft, m.ttft, 1 / (m.ttft * m.ttft));
-      }
-      if (m.e2e > 0) {
-        ape.e2e += Math.abs(se - m.e2e) / m.e2e;
-        addRow(perRequest, fe, m.e2e, 1 / (m.e2e * m.e2e));
-      }
-      if (ri > 0) {
-        ape.itl += Math.abs(si - ri) / ri;
-        addRow(perRequest, fi, ri, 1 / (ri * ri));
-      }
+      if (m.ttft > 0) ape.ttft += Math.abs(st - m.ttft) / m.ttft;
+      if (m.e2e > 0) ape.e2e += Math.abs(se - m.e2e) / m.e2e;
+      if (ri > 0) ape.itl += Math.abs(si - ri) / ri;
     }
   });
   const inv = n > 0 ? 1 / n : 0;
@@ -135,13 +125,13 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
   let realMeans: Means;
   let errs: Pick<ExperimentErrors, "ttft" | "e2e" | "itl">;
   let ne: NormalEquations;
+  let binnedSq = 0;
   if (x.target.kind === "requests") {
     realMeans = { ttft: real.ttft * inv, e2e: real.e2e * inv, itl: real.itl * inv };
     errs = { ttft: ape.ttft * inv, e2e: ape.e2e * inv, itl: ape.itl * inv };
     // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
-    void perRequest;
     ne = emptyNormalEquations(NUM_PARAMS);
-    binnedRows(kept, ne, theta);
+    binnedSq = binnedRows(kept, ne, theta);
   } else {
     realMeans = { ttft: x.target.ttft_us, e2e: x.target.e2e_us, itl: x.target.itl_us };
     errs = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
@@ -153,7 +143,7 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
       if (realMeans.itl > 0) addRow(ne, rowOf(sumI, realMeans.itl), 1, 1);
     }
   }
-  const binned = x.target.kind === "requests" ? Math.sqrt(binnedSq(kept, theta)) : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
+  const binned = x.target.kind === "requests" ? Math.sqrt(binnedSq) : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
   const meanApe = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
   return { id: x.id, errors: { ...errs, meanApe, binned, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
 }
@@ -186,16 +176,14 @@ function bins(kept: readonly Kept[]): { form: Float64Array; y: number; w: number
   return out;
 }
 
-function binnedRows(kept: readonly Kept[], ne: NormalEquations, _theta: ArrayLike<number>): void {
-  for (const b of bins(kept)) addRow(ne, b.form, b.y, b.w / (b.y * b.y));
-}
-
-function binnedSq(kept: readonly Kept[], theta: ArrayLike<number>): number {
-  let s = 0;
+/** Adds the bins' rows to `ne`; returns the weighted squared relative error of the bins at θ. */
+function binnedRows(kept: readonly Kept[], ne: NormalEquations, theta: ArrayLike<number>): number {
+  let sq = 0;
   for (const b of bins(kept)) {
+    addRow(ne, b.form, b.y, b.w / (b.y * b.y));
     let p = 0;
     for (let j = 0; j < NUM_PARAMS; j++) p += b.form[j]! * theta[j]!;
-    s += b.w * ((p - b.y) / b.y) ** 2;
+    sq += b.w * ((p - b.y) / b.y) ** 2;
   }
-  return s;
+  return sq;
 }
