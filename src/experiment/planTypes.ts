@@ -1,0 +1,78 @@
+// The shape of a validated, expanded sweep plan (workload.md §8.1) and its defaults, shared by the
+// plan-file reader, plans built in code, and the report.
+
+import type { RunInput } from "../config/runOptions.js";
+
+export const DEFAULT_SEEDS = [42, 123, 456];
+export const DEFAULT_TIMEOUT_S = 300;
+/** Name of the implicit axis formed by `variants`. */
+export const VARIANT_AXIS = "variant";
+
+/** One dimension of the configuration grid. */
+export interface SweepAxis {
+  name: string;
+  /** What the axis sets: a run flag, a workload-spec path, the variant bundle, or a caller's coordinate. */
+  kind: "flag" | "spec" | "variant" | "coord";
+  /** Flag name (without dashes) or spec path; "" for variants and coordinates. */
+  target: string;
+  /** Value labels in plan order; they appear in configuration labels and selectors. */
+  labels: string[];
+  /** The values as written in the plan (equal to labels unless `labels` was given). */
+  texts: string[];
+  /** The values as numbers when every value is a number (monotonicity checks), else null. */
+  numeric: number[] | null;
+}
+
+/** One point of the grid: the run options shared by all its seeds. */
+export interface SweepConfig {
+  index: number;
+  /** `name=value` pairs joined by commas (or the caller's label). */
+  label: string;
+  /** Axis name → value label. */
+  coords: Record<string, string>;
+  /** Run options without the seed (added per run). */
+  input: RunInput;
+  /** Directory name under --out (sanitized label, unique). */
+  dir: string;
+}
+
+/** A configuration reference: a full label, or axis assignments applied relative to another config. */
+export type Selector = { text: string; config: number } | { text: string; assign: Record<string, string> };
+
+export interface RatioDef {
+  name: string;
+  numerator: Selector;
+  denominator: Selector;
+  metrics: string[];
+}
+
+export interface MonotonicDef {
+  axis: string;
+  metric: string;
+  direction: "increasing" | "decreasing";
+  /** Restricts the check to configurations with these axis values. */
+  where: Record<string, string>;
+}
+
+export interface SweepChecks {
+  conservation: boolean;
+  determinism: boolean;
+  monotonic: MonotonicDef[];
+}
+
+/** A validated, expanded plan: what `runSweep` executes. */
+export interface SweepPlan {
+  name: string;
+  /** The plan file, when loaded from one. */
+  source: string | null;
+  seeds: number[];
+  timeoutS: number;
+  axes: SweepAxis[];
+  configs: SweepConfig[];
+  baseline: Selector | null;
+  metrics: string[];
+  ratios: RatioDef[];
+  checks: SweepChecks;
+  /** Preflight warnings (§8.2 item 3). */
+  warnings: string[];
+}
