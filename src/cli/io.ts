@@ -16,7 +16,10 @@ export const processIo: CliIo = {
   },
 };
 
-/** Maps an error to one stderr line and an exit status (cluster.md §9.10, spec decision 9). */
+/**
+ * Maps an error to one stderr line and an exit status (docs/behavior.md
+ * "Validation order and exit status").
+ */
 export function reportError(e: unknown, io: CliIo): number {
   if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 1;
   if (e instanceof UserError) {

@@ -11,7 +11,10 @@ export interface FlagDef {
   group: "model" | "workload" | "engine" | "kv" | "cluster" | "policy" | "output" | "extension";
 }
 
-/** Every `blis run` flag (cluster.md §10.2 and §10.5, plus this simulator's own). */
+/**
+ * Every `blis run` flag (BLIS's, the SLO extensions and this simulator's own; README.md
+ * "Flags of `blis run`").
+ */
 export const RUN_FLAGS: FlagDef[] = [
   { key: "model", flag: "--model", type: "string", def: "", group: "model", help: "model name (required); lower-cased before use" },
   { key: "hardware", flag: "--hardware", type: "string", def: "", group: "model", help: "GPU type (default from the defaults file)" },

@@ -1,4 +1,5 @@
-// `blis sweep` (alias `blis experiment`): native multi-run experiments (workload.md §8).
+// `blis sweep` (alias `blis experiment`): native multi-run experiments (README.md
+// "Sweeps: `blis sweep`", examples/experiments/README.md).
 
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { OutputFormat } from "../experiment/render.js";

@@ -43,8 +43,9 @@ export interface ClusterRunStats {
 }
 
 /**
- * The shared-clock loop over the cluster pipeline and all instances (cluster.md §1.4):
- * at equal timestamps cluster events run before instance events; instances by index.
+ * The shared-clock loop over the cluster pipeline and all instances (docs/behavior.md
+ * "Event loop and same-tick ordering"): at equal timestamps cluster events run before instance
+ * events; instances by index.
  */
 export class ClusterSimulator {
   readonly inFlight: Int32Array;

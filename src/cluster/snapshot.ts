@@ -1,6 +1,6 @@
 import type { Instance } from "../instance/instance.js";
 
-/** What the router sees of one instance (cluster.md §4.1, §4.4). */
+/** What the router sees of one instance (docs/behavior.md "Snapshots and signal freshness"). */
 export class InstanceSnapshot {
   queueDepth = 0;
   batchSize = 0;
@@ -28,7 +28,7 @@ export interface RouterState {
 
 /**
  * Builds router states with immediate or periodic refresh of the instance-reported signals
- * (cluster.md §4.3). In-flight counts are always live.
+ * (docs/behavior.md "Snapshots and signal freshness"). In-flight counts are always live.
  */
 export class SnapshotProvider implements RouterState {
   readonly snapshots: InstanceSnapshot[];

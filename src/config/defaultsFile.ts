@@ -56,7 +56,7 @@ export type ModelCoefficients = z.infer<typeof ModelEntry>;
 
 const cache = new Map<string, DefaultsFile>();
 
-/** Reads and strictly decodes a defaults file (engine.md §9.1). */
+/** Reads and strictly decodes a defaults file (docs/latency.md "Backends"). */
 export function loadDefaultsFile(file: string): DefaultsFile {
   const hit = cache.get(file);
   if (hit) return hit;
@@ -104,7 +104,7 @@ function readBuildCache(file: string): unknown {
   }
 }
 
-/** First `models` entry matching (id, GPU, TP, vLLM version) exactly (engine.md §9.2 step 3). */
+/** First `models` entry matching (id, GPU, TP, vLLM version) exactly (docs/latency.md "Backends"). */
 export function lookupCoefficients(
   d: DefaultsFile,
   model: string,

@@ -3,7 +3,10 @@ import { parseGoFloat, parseGoInt } from "../util/parse.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 
-/** `--routing-scorers "name:weight,..."` (cluster.md §3.7). Empty string → null (use fallbacks). */
+/**
+ * `--routing-scorers "name:weight,..."` (docs/behavior.md "Routing and scorers"). Empty string →
+ * null (use fallbacks).
+ */
 export function parseRoutingScorers(text: string): ScorerSpec[] | null {
   if (text === "") return null;
   const out: ScorerSpec[] = [];
@@ -61,7 +64,10 @@ export function parseSloCacheWeights(text: string, flag = "--slo-cache-weights")
 
 export const SLO_CLASS_KEYS = ["critical", "standard", "sheddable", "batch", "background", "default"] as const;
 
-/** `--slo-prefill-thresholds "critical:0,sheddable:256"` (cluster.md §5.7). Empty → null. */
+/**
+ * `--slo-prefill-thresholds "critical:0,sheddable:256"` (docs/behavior.md "Batch formation and
+ * chunked prefill"). Empty → null.
+ */
 export function parseSloPrefillThresholds(text: string): Map<string, number> | null {
   if (text.trim() === "") return null;
   const m = new Map<string, number>();

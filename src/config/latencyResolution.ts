@@ -19,7 +19,7 @@ export interface LatencyInputs {
   totalKvBlocksExplicit: boolean;
 }
 
-/** Outcome of latency-model resolution (cluster.md §10.4, engine.md §9). */
+/** Outcome of latency-model resolution (docs/latency.md "Backends", docs/behavior.md#q20). */
 export interface LatencyResolution {
   roofline: boolean;
   alpha: number[];
@@ -114,7 +114,7 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
     log.warn(`No trained coefficients for model=${model}; trying roofline approach`);
     if (r.modelConfigFolder !== "" && r.hardwareConfig !== "" && r.hardware !== "" && r.tp > 0) {
       r.roofline = true;
-      // Compat (Q20): implicit roofline keeps zero alpha and the flag's block count.
+      // Compat (docs/behavior.md#q20): implicit roofline keeps zero alpha and the flag's block count.
       if (r.alpha.length === 0) r.alpha = [0, 0, 0];
       return r;
     }
@@ -125,7 +125,7 @@ export function resolveLatency(inp: LatencyInputs, log: Logger): LatencyResoluti
     if (r.hardwareConfig === "") {
       throw new UserError(`Please provide hardware config path (--hardware-config) for model=${model}`);
     }
-    // Compat (Q20/Q21): both paths but no GPU or TP: an all-zero blackbox model.
+    // Compat (docs/behavior.md#q20): both paths but no GPU or TP: an all-zero blackbox model.
     log.warn("roofline needs --hardware and --tp > 0; running with an all-zero latency model");
     if (r.alpha.length === 0) r.alpha = [0, 0, 0];
     if (r.beta.length === 0) r.beta = [0, 0, 0];

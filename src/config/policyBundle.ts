@@ -49,7 +49,10 @@ export const PolicyBundleSchema = z.strictObject({
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;
 
-/** Loads, strictly decodes and validates a policy bundle (cluster.md §6.2). */
+/**
+ * Loads, strictly decodes and validates a policy bundle (docs/behavior.md
+ * "Validation order and exit status").
+ */
 export function loadPolicyBundle(file: string): PolicyBundle {
   let text: string;
   try {

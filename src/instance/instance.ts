@@ -32,7 +32,7 @@ export interface InstanceObserver {
 }
 
 /**
- * One vLLM-like inference instance (engine.md §1-§4): its own event queue, wait queue,
+ * One vLLM-like inference instance (docs/behavior.md "The step"): its own event queue, wait queue,
  * running batch, KV cache and latency model.
  */
 export class Instance {
@@ -46,7 +46,7 @@ export class Instance {
   /** Step events currently queued (work-conservation checks). */
   pendingSteps = 0;
 
-  // Counters (engine.md §1.6, cluster.md §9.2)
+  // Counters (docs/behavior.md "The metrics block")
   completed = 0;
   droppedUnservable = 0;
   preemptionCount = 0;
@@ -102,7 +102,10 @@ export class Instance {
     return this.events.peekTime();
   }
 
-  /** Router injection at the routing time (cluster.md §1.5 step 3). */
+  /**
+   * Router injection at the routing time (docs/behavior.md "Routing and scorers", applying a
+   * decision).
+   */
   inject(req: Request, t: number): void {
     this.events.push(t, EV_ARRIVAL, req);
   }
@@ -145,13 +148,13 @@ export class Instance {
     } else {
       req.state = QUEUED;
       // A constant policy is not recomputed every step (prioritize), so it is evaluated once here.
-      // That is the per-step value, and it overwrites any routing hint (cluster.md §5.6).
+      // That is the per-step value, and it overwrites any routing hint (docs/behavior.md#c2).
       if (this.priority.isConstant && !this.cfg.priorityFloors) req.priority = this.priority.compute(req, now);
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
       if (this.probe !== null) this.probe.onQueued(this.index, req, now);
     }
-    // Compat (engine.md §4.7): this Step is not registered as the chain.
+    // Compat (docs/behavior.md#q1): this Step is not registered as the chain.
     if (!this.stepChainRegistered) this.pushStep(now);
   }
 
@@ -171,7 +174,7 @@ export class Instance {
     this.queueSampleSum += this.waitQueue.length;
     this.queueSampleCount++;
 
-    // Execution pass (engine.md §4.4)
+    // Execution pass (docs/behavior.md "The step", item 7)
     const batch = this.running;
     const n = batch.length;
     const d = this.latency.stepTime(batch, n) + this.kv.consumeTransferLatency();
@@ -180,7 +183,7 @@ export class Instance {
     this.recordStep(stepIdx, itlVal);
     if (this.probe !== null) this.probe.onStep(this.index, stepIdx, now, d, batch, n, this.latency);
     // Completion is decided per request right after its update; updates never touch the KV
-    // store, so this equals running the completion pass after all updates (engine.md §4.5).
+    // store, so this equals running the completion pass after all updates (docs/behavior.md "The step").
     const remaining = this.scratchRemaining;
     remaining.length = 0;
     const a2 = this.alpha2;
@@ -218,7 +221,7 @@ export class Instance {
     }
     this.totalOutputTokens += decoded;
 
-    // Next-step scheduling (engine.md §4.6)
+    // Next-step scheduling (docs/behavior.md "The step", item 9)
     this.scratchRemaining = batch;
     this.running = remaining;
     if (remaining.length > 0) {
@@ -249,7 +252,8 @@ export class Instance {
   private completeRequest(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
     r.state = COMPLETED;
     const O = r.outputLen;
-    // Compat (Q3): on the seed timeline the completion appends a duplicate of the final step's ITL entry.
+    // Compat (docs/behavior.md#q3): on the seed timeline the completion appends a duplicate of the
+    // final step's ITL entry.
     const duplicate = O > 0 && !this.current;
     if (duplicate) {
       r.itlSum += itlVal;
@@ -335,7 +339,10 @@ export class Instance {
     return this.cfg.longPrefillThreshold;
   }
 
-  /** Batch formation (engine.md §4.3). Fills this.evicted and this.admitted. */
+  /**
+   * Batch formation (docs/behavior.md "Batch formation and chunked prefill"). Fills this.evicted
+   * and this.admitted.
+   */
   private formBatch(): void {
     this.evicted.length = 0;
     this.admitted.length = 0;
@@ -353,8 +360,8 @@ export class Instance {
     // The budget lives in a local through pass 1 (makeRoom does not read it).
     let budget = this.budget;
     // Pass 1: requests already running. Requests evicted earlier in this pass are skipped: BLIS
-    // still visits them ("ghosts", Q9) and hands them KV blocks while they wait, which can wedge
-    // an instance; vLLM never gives waiting requests blocks.
+    // still visits them ("ghosts", docs/behavior.md#q9) and hands them KV blocks while they wait,
+    // which can wedge an instance; vLLM never gives waiting requests blocks.
     for (let i = 0; i < orig.length; i++) {
       const r = orig[i]!;
       if (budget <= 0) {
@@ -390,7 +397,7 @@ export class Instance {
       let nPrefix = this.kv.cachedPrefix(r);
       // Today's engine always computes part of the prompt (vLLM recomputes at least its last
       // token), so a fully cached prompt reuses all but its last block. The seed engine admits it
-      // with no new tokens (engine.md Q10).
+      // with no new tokens (docs/behavior.md#q10).
       if (this.current && nPrefix > 0 && nPrefix * bs >= r.inputLen) nPrefix--;
       const c = nPrefix * bs;
       let n = r.inputLen - c;
@@ -409,7 +416,7 @@ export class Instance {
     }
   }
 
-  /** Makes room for m tokens of r, preempting from the running batch (engine.md §4.3.4). */
+  /** Makes room for m tokens of r, preempting from the running batch (docs/behavior.md "Preemption"). */
   private makeRoom(r: Request, m: number): boolean {
     for (;;) {
       if (this.kv.allocate(r, r.pi, r.pi + m, 0)) return true;
@@ -448,7 +455,10 @@ export class Instance {
     return best;
   }
 
-  /** Pooled inter-token gaps of completed requests as value → count (cluster.md §9.2 ITL). */
+  /**
+   * Pooled inter-token gaps of completed requests as value → count (docs/behavior.md
+   * "The metrics block", itl_*).
+   */
   pooledItl(into: Map<number, number>): void {
     let active = 0;
     for (let s = 1; s <= this.stepCount; s++) {
@@ -460,7 +470,7 @@ export class Instance {
     }
   }
 
-  /** sim_ended: timestamp of the last event this instance executed (engine.md §1.6). */
+  /** sim_ended: timestamp of the last event this instance executed (docs/behavior.md#q18). */
   simEnded(): number {
     const last = this.clock > this.lastLeave ? this.clock : this.lastLeave;
     return last > this.horizon ? this.horizon : last;
@@ -469,9 +479,10 @@ export class Instance {
 
 /**
  * KV blocks a request must hold at once to complete: its prompt, plus the decode positions up to
- * its last decode step (the completion-time token may fail to allocate; engine.md §4.5).
- * BLIS checks the prompt alone (Q17), so a request whose output cannot fit preempts itself
- * forever; here it is dropped as unservable instead. Empty prompts are unservable too.
+ * its last decode step (the completion-time token may fail to allocate; docs/behavior.md
+ * "The step", item 8). BLIS checks the prompt alone (docs/behavior.md#q17), so a request whose
+ * output cannot fit preempts itself forever; here it is dropped as unservable instead. Empty
+ * prompts are unservable too.
  */
 export function blocksToComplete(inputLen: number, outputLen: number, blockSize: number): number {
   // An empty prompt never reaches the completion condition (BLIS loops on it forever); vLLM

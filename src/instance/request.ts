@@ -26,7 +26,7 @@ export class Request implements StepRequestView {
   state = QUEUED;
   pi = 0;
   numNewTokens = 0;
-  /** Engine-side computed-token count (engine.md §3.2); 0 when "deleted". */
+  /** Engine-side computed-token count (docs/behavior.md "Request lifecycle"); 0 when "deleted". */
   computed = 0;
   priority = 0;
   /** Priority floor set by the router priority bridge (0 = none). */

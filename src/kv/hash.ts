@@ -1,10 +1,10 @@
 // Content hash chain for KV blocks.
 //
 // A full block's hash identifies the whole token sequence from position 0 through the end of
-// that block (engine.md §7.3). We get that with a chain: a block's lanes start from the previous
-// block's hash, mix in the block's tokens, and finalize to a 53-bit integer (exact in a double,
-// so it can key the hash index without string building). Two 32-bit lanes keep collisions negligible.
-// Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
+// that block (docs/behavior.md "KV cache"). We get that with a chain: a block's lanes start from
+// the previous block's hash, mix in the block's tokens, and finalize to a 53-bit integer (exact in
+// a double, so it can key the hash index without string building). Two 32-bit lanes keep collisions
+// negligible. Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
 
 export const NO_HASH = -1;
 

@@ -4,11 +4,11 @@ import { NO_HASH, blockHash, blockHashChain } from "./hash.js";
 import type { Request } from "../instance/request.js";
 
 /**
- * Paged KV cache with prefix caching, single tier (engine.md §7).
+ * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
  *
  * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call
  * created and keeps the request's earlier block list, so the request can be preempted and its
- * blocks freed (BLIS deletes the list and leaks every block on it, quirk Q8).
+ * blocks freed (BLIS deletes the list and leaks every block on it, docs/behavior.md#q8).
  */
 export class KvStore {
   readonly totalBlocks: number;
@@ -61,7 +61,7 @@ export class KvStore {
     return this.used / this.totalBlocks;
   }
 
-  /** Block-level cumulative hit rate (engine.md §7.8). */
+  /** Block-level cumulative hit rate (docs/behavior.md "Cache metrics"). */
   cacheHitRate(): number {
     const d = this.hits + this.misses;
     return d === 0 ? 0 : this.hits / d;
@@ -95,8 +95,8 @@ export class KvStore {
   }
 
   /**
-   * Longest run of cached blocks matching the request's whole prompt (engine.md §7.4).
-   * Block IDs are left in prefixScratch[0 .. result).
+   * Longest run of cached blocks matching the request's whole prompt (docs/behavior.md
+   * "Prefix lookup, allocation and rollback"). Block IDs are left in prefixScratch[0 .. result).
    */
   cachedPrefix(req: Request): number {
     const hashes = this.promptHashes(req);
@@ -112,8 +112,9 @@ export class KvStore {
 
   /**
    * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of
-   * prefixScratch on the request's first allocation (engine.md §7.5). Returns false on failure,
-   * with every change made by this call undone.
+   * prefixScratch on the request's first allocation (docs/behavior.md
+   * "Prefix lookup, allocation and rollback"). Returns false on failure, with every change made by
+   * this call undone.
    */
   allocate(req: Request, start: number, end: number, nPrefix: number): boolean {
     return this.allocateGpu(req, start, end, nPrefix);
@@ -144,10 +145,11 @@ export class KvStore {
     if (prefill) {
       pos = start;
       count = end - start;
-      // engine.md §7.5 step 2 checks ceil(count / bs) fresh blocks, ignoring room left in the
-      // request's last block. With preemption on failure that livelocks a running request whose
-      // next chunk fits in its own tail while no block is free: it evicts itself, is readmitted
-      // with its cached prefix, and fails the same check forever. Count only the blocks needed.
+      // BLIS checks ceil(count / bs) fresh blocks, ignoring room left in the request's last
+      // block. With preemption on failure that livelocks a running request whose next chunk fits
+      // in its own tail while no block is free: it evicts itself, is readmitted with its cached
+      // prefix, and fails the same check forever. Count only the blocks needed
+      // (docs/behavior.md#q23).
       const room = req.nBlocks > 0 && req.tailFill < bs ? bs - req.tailFill : 0;
       const need = count > room ? Math.ceil((count - room) / bs) : 0;
       if (need > this.totalBlocks - this.used) return false;
@@ -230,7 +232,8 @@ export class KvStore {
             if (take === bs) {
               const h = blockHash(tokens, pos - bs, bs, req.chainPrev);
               req.chainPrev = h;
-              // A fresh block taken during decode is never hashed when taken (engine.md §7.3).
+              // A fresh block taken during decode is never hashed when taken (docs/behavior.md
+              // "KV cache").
               if (prefill) this.register(blk, h);
             }
           }
@@ -265,7 +268,7 @@ export class KvStore {
   protected evictContent(b: number): void {
     const h = this.hash[b]!;
     if (h !== NO_HASH) {
-      // Compat (Q13): the entry goes even if it points at another block.
+      // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
       this.index.delete(h);
       this.hash[b] = NO_HASH;
     }
@@ -295,7 +298,7 @@ export class KvStore {
         this.free.pushTail(b);
       }
     }
-    // Keep what the request held before this call (the fix for BLIS's Q8 leak).
+    // Keep what the request held before this call (the fix for BLIS's leak, docs/behavior.md#q8).
     req.nBlocks = startBlocks;
   }
 
@@ -316,7 +319,10 @@ export class KvStore {
     this.undoAttachWasUsed = au;
   }
 
-  /** Frees the request's blocks, last to first; freed blocks keep their content (engine.md §7.7). */
+  /**
+   * Frees the request's blocks, last to first; freed blocks keep their content (docs/behavior.md
+   * "KV cache").
+   */
   release(req: Request): void {
     for (let i = req.nBlocks - 1; i >= 0; i--) {
       const b = req.blocks[i]!;

@@ -7,10 +7,11 @@ import type { Request } from "../instance/request.js";
 export const THRASH_WINDOW = 1000;
 
 /**
- * GPU tier (the single-tier store) plus a CPU tier keyed by GPU block ID (engine.md §8).
- * Reproduces the reference's tier semantics, including its oddities (Q15, Q16): offload drains
- * every cached free block once utilization is above the threshold, reloads only happen when a GPU
- * allocation fails, and a reload occupies a free GPU slot rather than adding space.
+ * GPU tier (the single-tier store) plus a CPU tier keyed by GPU block ID (docs/behavior.md
+ * "CPU offload tier"). Reproduces the reference's tier semantics, including its oddities
+ * (docs/behavior.md#q15, #q16): offload drains every cached free block once utilization is above
+ * the threshold, reloads only happen when a GPU allocation fails, and a reload occupies a free GPU
+ * slot rather than adding space.
  */
 export class TieredKvStore extends KvStore {
   private readonly cpuBits: Uint32Array;
@@ -40,7 +41,7 @@ export class TieredKvStore extends KvStore {
     this.cpuBits = new Uint32Array(Math.ceil(totalBlocks / 32));
     this.cpuHash = new Float64Array(totalBlocks);
     this.cpuTime = new Float64Array(totalBlocks);
-    // Compat (Q15): the formula divides tokens (block size) by the bandwidth.
+    // Compat (docs/behavior.md#q15): the formula divides tokens (block size) by the bandwidth.
     this.reloadCost = baseLatency + Math.ceil(blockSize / bandwidth);
   }
 
@@ -67,14 +68,15 @@ export class TieredKvStore extends KvStore {
     return this.offloadCount === 0 ? 0 : this.thrashCount / this.offloadCount;
   }
 
-  /** Offload after every release (engine.md §8.2). */
+  /** Offload after every release (docs/behavior.md "CPU offload tier"). */
   protected override afterRelease(): void {
     const n = this.totalBlocks;
     while (this.used / n > this.offloadThreshold && this.cpuUsed < this.cpuCapacity) {
       const b = this.free.findFromHead((x) => this.hash[x] !== NO_HASH);
       if (b === NIL) break;
       const h = this.hash[b]!;
-      // Compat (Q15): an existing entry under the same ID is overwritten but still counted.
+      // Compat (docs/behavior.md#q15): an existing entry under the same ID is overwritten but still
+      // counted.
       this.cpuBits[b >>> 5]! |= 1 << (b & 31);
       this.cpuHash[b] = h;
       this.cpuTime[b] = this.now;
@@ -107,12 +109,15 @@ export class TieredKvStore extends KvStore {
       return this.allocateGpu(req, c, end, covered);
     }
     // Retry with the original arguments: the original prefix block IDs are re-attached even if a
-    // reload just overwrote their contents (Compat, engine.md §8.3).
+    // reload just overwrote their contents (Compat, docs/behavior.md#q15).
     this.prefixScratch.set(this.origPrefix.subarray(0, nPrefix));
     return this.allocateGpu(req, start, end, nPrefix);
   }
 
-  /** Moves CPU entries back into free GPU slots in ascending block-ID order (engine.md §8.3). */
+  /**
+   * Moves CPU entries back into free GPU slots in ascending block-ID order (docs/behavior.md
+   * "CPU offload tier").
+   */
   private reload(): number {
     let count = 0;
     const bits = this.cpuBits;

@@ -1,7 +1,6 @@
 // Model architecture read from a HuggingFace config.json for the analytical latency backends and
-// the KV capacity calculation (docs/latency.md "Model architecture"). Field rules follow the
-// trained-physics specification: integers only from JSON numbers, first non-zero fallbacks,
-// `text_config` merged over the top level.
+// the KV capacity calculation (docs/latency.md "Resolution"). Field rules: integers only from JSON
+// numbers, first non-zero fallbacks, `text_config` merged over the top level.
 
 import { UserError } from "../util/errors.js";
 import { bytesPerParamForDtype } from "./modelConfig.js";

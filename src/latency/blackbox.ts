@@ -1,7 +1,7 @@
 import { ConstructionError } from "../util/errors.js";
 import type { LatencyModel, StepRequestView } from "./model.js";
 
-/** Checks a coefficient list as BLIS's latency-model constructor does (engine.md §5.5). */
+/** Checks a coefficient list as BLIS's latency-model constructor does (docs/behavior.md#c22). */
 export function validateCoefficients(name: "AlphaCoeffs" | "BetaCoeffs", coeffs: readonly number[]): void {
   if (coeffs.length < 3) {
     throw new ConstructionError(`latency model: ${name} requires at least 3 elements, got ${coeffs.length}`);
@@ -12,7 +12,10 @@ export function validateCoefficients(name: "AlphaCoeffs" | "BetaCoeffs", coeffs:
   });
 }
 
-/** Queueing and output-processing terms shared by both latency models (engine.md §5.2). */
+/**
+ * Queueing and output-processing terms shared by both latency models (docs/behavior.md
+ * "Step time and request timelines").
+ */
 export class AlphaTerms {
   readonly a0: number;
   readonly a1: number;
@@ -28,7 +31,7 @@ export class AlphaTerms {
   }
 }
 
-/** Trained alpha/beta regression model (engine.md §5). */
+/** Trained alpha/beta regression model (docs/latency.md "Backends"). */
 export class BlackboxLatencyModel implements LatencyModel {
   readonly timeline = "seed" as const;
   private readonly alpha: AlphaTerms;

@@ -1,9 +1,10 @@
-// hardware_config.json: GPU calibration entries for the roofline model (engine.md §6.2).
+// hardware_config.json: GPU calibration entries for the seed roofline model (docs/latency.md
+// "Backends").
 
 import { readFileSync } from "node:fs";
 import { UserError } from "../util/errors.js";
 
-/** One GPU's calibration (engine.md §6.2). Missing fields are 0. */
+/** One GPU's calibration. Missing fields are 0. */
 export interface HardwareCalib {
   /** Peak TFLOP/s (`TFlopsPeak`). */
   tFlopsPeak: number;

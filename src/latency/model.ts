@@ -2,7 +2,7 @@
 
 /** What a latency model may read of a request in the running batch. */
 export interface StepRequestView {
-  /** ProgressIndex: tokens processed so far (engine.md §3.2). */
+  /** ProgressIndex: tokens processed so far (docs/behavior.md "Request lifecycle"). */
   pi: number;
   inputLen: number;
   outputLen: number;
@@ -11,10 +11,11 @@ export interface StepRequestView {
 }
 
 /**
- * Which request timeline the engine follows with this model (docs/latency.md "Timelines"):
- * "seed" is the 2025 BLIS timeline (a duplicated last ITL entry, α0 + α1·L queueing);
- * "current" is today's: O − 1 ITL entries, only scheduled requests advance, and a fixed
- * post-decode overhead added to E2E.
+ * Which request timeline the engine follows with this model (docs/behavior.md
+ * "Step time and request timelines"):
+ * "seed" is the 2025 BLIS timeline (a duplicated last ITL entry, α0 + α1·L queueing); "current" is
+ * today's: O − 1 ITL entries, only scheduled requests advance, and a fixed post-decode overhead
+ * added to E2E.
  */
 export type Timeline = "seed" | "current";
 

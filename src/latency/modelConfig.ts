@@ -1,5 +1,5 @@
 // HuggingFace config.json parsing and model-config resolution for the roofline model
-// (engine.md §6.1, §9.3; cluster.md §10.4; spec README decision 7).
+// (docs/latency.md "Resolution", "Model names"; the seed roofline: docs/behavior.md#q21).
 
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,7 +7,7 @@ import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { findConfigFolder } from "./modelAliases.js";
 
-/** The model shape the roofline model needs (engine.md §6.1). All integers. */
+/** The model shape the seed roofline model needs. All integers. */
 export interface ModelConfig {
   /** n_layers (`num_hidden_layers`). */
   numLayers: number;
@@ -33,7 +33,7 @@ export interface ParsedModelConfig extends ModelConfig {
   mixtureOfExperts: boolean;
 }
 
-/** Bytes per parameter for a dtype name; 0 for anything not in the table (engine.md §6.1). */
+/** Bytes per parameter for a dtype name; 0 for anything not in the table. */
 export function bytesPerParamForDtype(dtype: string): number {
   switch (dtype) {
     case "float32":
@@ -82,7 +82,7 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Parses the text of a HuggingFace config.json (engine.md §6.1): an object-valued `text_config`
+ * Parses the text of a HuggingFace config.json: an object-valued `text_config`
  * is merged over the top level (inner values win); integers are taken only from JSON numbers
  * (truncated toward zero), any other type counts as 0; "first non-zero wins" over fallback keys.
  * Throws Error("parse HF config JSON: …") for text that is not a JSON object.
@@ -136,7 +136,7 @@ export function parseModelConfig(text: string): ParsedModelConfig {
   };
 }
 
-/** The warnings BLIS logs for a loaded config (cluster.md §10.4 step 4): quantization, then MoE. */
+/** The warnings BLIS logs for a loaded config (docs/behavior.md#q21): quantization, then MoE. */
 export function modelConfigWarnings(cfg: ParsedModelConfig, model: string): string[] {
   const out: string[] = [];
   if (cfg.bytesPerParam > 0 && cfg.bytesPerParam <= 1) {
@@ -157,7 +157,7 @@ export function modelConfigWarnings(cfg: ParsedModelConfig, model: string): stri
 /**
  * True when `text` is a JSON object that has `num_hidden_layers` or `hidden_size` at its top
  * level or, for multimodal configs, inside an object-valued `text_config` (the check used for
- * bundled and downloaded configs, cluster.md §10.4).
+ * bundled and downloaded configs, docs/latency.md "Resolution").
  */
 export function isUsableHFConfig(text: string): boolean {
   let top: Record<string, unknown>;
@@ -258,7 +258,7 @@ export function hfConfigUrl(repo: string): string {
 }
 
 /**
- * Finds and parses the model's config.json (engine.md §9.3, cluster.md §10.4, README decision 7):
+ * Finds and parses the model's config.json (docs/latency.md "Resolution"):
  * 1. `modelConfigFolder` given: `<folder>/config.json` (any read/parse failure is fatal);
  * 2. else `<defaultsDir>/model_configs/<name after first "/">/config.json` if it is a usable config;
  * 3. else download config.json from the hub (repo = `hfRepo` or the model name; `Authorization:

@@ -1,4 +1,5 @@
-// Loading everything a roofline latency model needs (cluster.md §10.4 steps 1 and 4).
+// Loading everything a roofline latency model needs (the seed roofline of `--roofline`,
+// docs/behavior.md#q21; config lookup as in docs/latency.md "Resolution").
 
 import { join } from "node:path";
 import type { Logger } from "../util/log.js";

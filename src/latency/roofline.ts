@@ -1,6 +1,6 @@
-// Analytical roofline latency model (engine.md §6).
+// Seed-era analytical roofline latency model of `--roofline` (docs/behavior.md#q21).
 //
-// Floating-point work follows the evaluation order of §6.3/§6.4 literally (left to right,
+// Floating-point work follows the evaluation order of BLIS's formula literally (left to right,
 // parentheses first), so results match BLIS bit for bit, rounding ties included.
 
 import { ConstructionError } from "../util/errors.js";
@@ -33,7 +33,7 @@ export function formatGoFloat(v: number): string {
   return String(v);
 }
 
-/** Per-request roofline terms for context s and n new tokens (engine.md §6.3), before ÷ tp. */
+/** Per-request roofline terms for context s and n new tokens, before ÷ tp. */
 export interface RooflineRequestTerms {
   gemmFlops: number;
   vectorFlops: number;
@@ -113,7 +113,7 @@ class RooflineShape {
 }
 
 /**
- * The §6.3 per-request quantities for a model shape (pure; for tests and diagnostics).
+ * The per-request quantities for a model shape (pure; for tests and diagnostics).
  * Example (llama-3.1-8b shape, s = 0, n = 512): GEMM 7215410839552, vector 803995648,
  * weights 13958643712 bytes, dynamic 201326592 bytes.
  */
@@ -148,7 +148,7 @@ export function collectProblems(candidates: ReadonlyArray<string | null>): strin
 }
 
 /**
- * The §6.6 problems of a model/hardware pair, in BLIS's order; empty when valid.
+ * The validation problems of a model/hardware pair, in BLIS's order; empty when valid.
  * Each reads "<ModelConfig|HardwareCalib>.<Field> must be …, got <value>".
  */
 export function rooflineConfigProblems(model: ModelConfig, hw: HardwareCalib): string[] {
@@ -166,7 +166,10 @@ export function rooflineConfigProblems(model: ModelConfig, hw: HardwareCalib): s
   ]);
 }
 
-/** Analytical step time (engine.md §6); alpha terms as in §5.2; beta is not used. */
+/**
+ * Analytical step time (seed formula); alpha terms as for blackbox (docs/behavior.md
+ * "Step time and request timelines"); beta is not used.
+ */
 export class RooflineLatencyModel implements LatencyModel {
   readonly timeline = "seed" as const;
   private readonly alpha: AlphaTerms;
@@ -186,8 +189,8 @@ export class RooflineLatencyModel implements LatencyModel {
 
   /**
    * Throws ConstructionError (BLIS's construction panic, exit 2), checked in this order: alpha
-   * (§5.5), "latency model: roofline requires TP > 0, got N", then every §6.6 problem joined
-   * with "; " after "latency model: invalid roofline config: ".
+   * (docs/behavior.md#c22), "latency model: roofline requires TP > 0, got N", then every validation
+   * problem joined with "; " after "latency model: invalid roofline config: ".
    */
   constructor(model: ModelConfig, hw: HardwareCalib, tp: number, alpha: readonly number[]) {
     this.alpha = new AlphaTerms(alpha);
@@ -224,7 +227,7 @@ export class RooflineLatencyModel implements LatencyModel {
     return 0;
   }
 
-  /** §6.4; allocation-free. */
+  /** Step time of the seed formula; allocation-free. */
   stepTime(batch: readonly StepRequestView[], count: number): number {
     const shape = this.shape;
     const tp = this.tp;

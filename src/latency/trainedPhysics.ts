@@ -1,6 +1,6 @@
 // Trained-physics step-time model (docs/latency.md "Trained physics"): roofline-shaped basis
 // functions in µs, each scaled by a fitted β, plus per-layer, per-request and per-step overheads.
-// Every product is evaluated left to right as the specification writes it, so step times match
+// Every product is evaluated left to right as BLIS writes it, so step times match
 // the reference to the tick.
 
 import { ConstructionError } from "../util/errors.js";
@@ -53,7 +53,7 @@ export interface TrainedPhysicsParams {
 
 const MAX_TICKS = 9223372036854775807;
 
-/** Checks α and β as the reference constructor does (docs/latency.md "Construction errors"). */
+/** Checks α and β as the reference constructor does (docs/behavior.md#c22). */
 export function validateTrainedCoeffs(name: "AlphaCoeffs" | "BetaCoeffs", xs: readonly number[]): void {
   xs.forEach((c, i) => {
     if (Number.isNaN(c)) throw new ConstructionError(`latency model: ${name}[${i}] is NaN`);
@@ -240,7 +240,7 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
     return this.postDecode;
   }
 
-  // Batch aggregates of the last aggregate() call (docs/latency.md "Batch aggregates").
+  // Batch aggregates of the last aggregate() call (docs/latency.md "Trained physics").
   private aggP = 0;
   private aggD = 0;
   private aggS = 0;
@@ -309,7 +309,7 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
       const volume = ((((tokens / dp) * this.dispatchTopK * (g - 1)) / g) * 2 * d * this.ab) / W;
       dispatch = this.nMoe * volume;
     }
-    // Summed in the specification's order so that rounding matches the reference.
+    // Summed in BLIS's order so that rounding matches the reference.
     let step =
       pf + dc + this.weightTerm + this.b4 * comm + this.bEp * dispatch + this.layerTerm + this.b6 * B + this.stepTerm + this.moeLayerTerm;
     if (this.bCtx > 0) step += this.bCtx * this.decodeContext(S);

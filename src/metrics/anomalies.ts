@@ -1,7 +1,7 @@
 import type { RequestLedger } from "./ledger.js";
 
 /**
- * Priority inversions (cluster.md §9.6): per instance and SLO class, requests sorted by arrival
+ * Priority inversions (docs/behavior.md#c11): per instance and SLO class, requests sorted by arrival
  * (ties by ID); count pairs (earlier i, later j) with E2E_i > 2·E2E_j. Counted in O(n log n)
  * with a Fenwick tree over E2E ranks.
  */

@@ -259,7 +259,10 @@ function summarizeTrace(trace: DecisionTrace): TraceSummary {
   };
 }
 
-/** Per-request records for the results file, ordered by (arrived_at, ID) (cluster.md §9.9). */
+/**
+ * Per-request records for the results file, ordered by (arrived_at, ID) (docs/behavior.md
+ * "Results file").
+ */
 export function requestRecords(ledger: RequestLedger): RequestRecord[] {
   const idx: number[] = [];
   for (let i = 0; i < ledger.size; i++) if (ledger.isRegistered(i)) idx.push(i);

@@ -13,7 +13,10 @@ export const FITNESS_KEYS = [
   "mean_e2e",
 ] as const;
 
-/** Parses `key:value,...` (cluster.md §8.1). Later repeats overwrite earlier ones. */
+/**
+ * Parses `key:value,...` (docs/behavior.md "Output, in order", item 2). Later repeats overwrite
+ * earlier ones.
+ */
 export function parseFitnessWeights(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const raw of text.split(",")) {
@@ -46,7 +49,10 @@ export interface FitnessResult {
   components: [string, number][];
 }
 
-/** Weighted sum of normalized components, keys in sorted order (cluster.md §8.2). */
+/**
+ * Weighted sum of normalized components, keys in sorted order (docs/behavior.md "Output, in order",
+ * item 2).
+ */
 export function evaluateFitness(m: SimulationMetrics, weights: ReadonlyMap<string, number>): FitnessResult {
   const f = m.fitnessInputs;
   const dur = f.simEnded / 1e6;

@@ -1,6 +1,9 @@
 import { Histogram, meanMs, percentileMs } from "./stats.js";
 
-/** The `=== Simulation Metrics ===` JSON object, keys in BLIS order (cluster.md §9.2). */
+/**
+ * The `=== Simulation Metrics ===` JSON object, keys in BLIS order (docs/behavior.md
+ * "The metrics block").
+ */
 export interface MetricsBlock {
   instance_id: string;
   completed_requests: number;

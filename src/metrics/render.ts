@@ -7,7 +7,7 @@ export function renderMetricsBlock(b: MetricsBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;
 }
 
-/** Blocks printed before the results file is written (cluster.md §9.1 items 1-2). */
+/** Blocks printed before the results file is written (docs/behavior.md "Output, in order", item 1). */
 export function renderMetricBlocks(m: SimulationMetrics): string {
   let out = "";
   if (m.numInstances > 1) {
@@ -28,7 +28,7 @@ export interface TailOptions {
   summarizeTrace: boolean;
 }
 
-/** Blocks after the fitness block (cluster.md §9.1 items 4-7). */
+/** Blocks after the fitness block (docs/behavior.md "Output, in order", items 3-7). */
 export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   let out = "";
   const a = m.anomalies;

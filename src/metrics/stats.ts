@@ -1,4 +1,4 @@
-// Statistics with BLIS's exact evaluation order (cluster.md §9.3).
+// Statistics with BLIS's exact evaluation order (docs/behavior.md "The metrics block").
 
 /** Sorts ascending in place and returns the array. */
 export function sortAsc(v: Float64Array): Float64Array {
@@ -104,7 +104,10 @@ export function distribution(sorted: Float64Array): Distribution {
   return { count: n, min: sorted[0]!, max: sorted[n - 1]!, mean: s / n, p50: pct(50), p95: pct(95), p99: pct(99) };
 }
 
-/** Jain fairness index over per-key throughputs, summed in sorted key order (cluster.md §9.8.2). */
+/**
+ * Jain fairness index over per-key throughputs, summed in sorted key order (docs/behavior.md
+ * "Output, in order", item 6).
+ */
 export function jainIndex(x: ReadonlyMap<string, number>): number {
   if (x.size === 0) return 0;
   const keys = [...x.keys()].sort();

@@ -1,4 +1,4 @@
-// Files written by `blis observe` (docs/observe.md "Trace files"): a trace v2 header (mode real,
+// Files written by `blis observe` (docs/observe.md "What is recorded"): a trace v2 header (mode real,
 // trace_version 3) and data CSV in today's layout, and the optional ITL CSV.
 
 import { writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // One trace row per recorded request (docs/observe.md "What is recorded"; the columns are
-// those of docs/observe.md "Trace files").
+// those of docs/observe.md "What is recorded").
 
 import { emptyTraceRecord, type TraceRecord, type WorkloadRequest } from "../workload/index.js";
 import type { PostOutcome } from "./httpClient.js";

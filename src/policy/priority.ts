@@ -2,7 +2,10 @@ import { Registry } from "../util/registry.js";
 import type { Request } from "../instance/request.js";
 import type { SloParams } from "./sloTiers.js";
 
-/** Computes a waiting request's priority at the start of every step (cluster.md §5.1). */
+/**
+ * Computes a waiting request's priority at the start of every step (docs/behavior.md
+ * "Priorities and schedulers").
+ */
 export interface PriorityPolicy {
   readonly name: string;
   /** True when a request's value never changes over time: it is computed once, when the request is queued. */

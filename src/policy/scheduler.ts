@@ -1,7 +1,10 @@
 import { Registry } from "../util/registry.js";
 import type { Request } from "../instance/request.js";
 
-/** Orders an instance's wait queue with a stable sort before batch formation (cluster.md §5.3). */
+/**
+ * Orders an instance's wait queue with a stable sort before batch formation (docs/behavior.md
+ * "Priorities and schedulers").
+ */
 export interface Scheduler {
   readonly name: string;
   /** False when the scheduler keeps enqueue order (lets the step skip sorting). */

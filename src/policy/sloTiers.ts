@@ -1,4 +1,4 @@
-// SLO tiers shared by the SLO-aware extensions (cluster.md §2.5 tier table).
+// SLO tiers shared by the SLO-aware extensions (docs/behavior.md "Admission", tier mapping).
 
 export const TIER_SHEDDABLE = 0;
 export const TIER_STANDARD = 1;
@@ -17,7 +17,10 @@ export function tierOf(sloClass: string): number {
   }
 }
 
-/** Parameters of slo-tiered / slo-class priority and the priority bridge (cluster.md §5.5). */
+/**
+ * Parameters of slo-tiered / slo-class priority and the priority bridge (docs/behavior.md
+ * "Priorities and schedulers").
+ */
 export interface SloParams {
   baseCritical: number;
   baseStandard: number;

@@ -5,7 +5,7 @@ import type { SimulationResult } from "./simulate.js";
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: what is printed before
  * fitness weights are checked, and the rest. `fitnessError` is set (and `tail` empty) when the
- * weights are invalid: BLIS prints the metrics first, then fails (cluster.md §8.1).
+ * weights are invalid: BLIS prints the metrics first, then fails (docs/behavior.md#c15).
  */
 export function renderStdout(res: SimulationResult): { head: string; tail: string; fitnessError: Error | null } {
   const head = renderMetricBlocks(res.metrics);

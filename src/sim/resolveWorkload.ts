@@ -31,7 +31,7 @@ const prefixed = (prefix: string, e: unknown): never => {
   throw e;
 };
 
-/** Workload selection and generation for `run` (workload.md §1, cluster.md §10.3 step 4). */
+/** Workload selection and generation for `run` (docs/behavior.md "Sources and precedence"). */
 export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
   const seed = BigInt.asIntN(64, BigInt(o.seed));
   let horizon = o.horizon;

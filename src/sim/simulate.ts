@@ -46,7 +46,8 @@ export const HORIZON_MAX_TEXT = "9223372036854775807";
 
 /**
  * Runs one simulation from run options (the library form of `blis run`). Validation follows the
- * CLI's order (cluster.md §10.3), so the first problem reported is the one BLIS would report.
+ * CLI's order (docs/behavior.md "Validation order and exit status"), so the first problem reported
+ * is the one BLIS would report.
  */
 export async function simulate(input: RunInput, so: SimulateOptions = {}): Promise<SimulationResult> {
   const scope: { dispose: () => void } = { dispose: () => undefined };

@@ -27,7 +27,10 @@ export interface RoutingRecord {
   regret: number;
 }
 
-/** In-memory decision trace (cluster.md §7). Tracing never changes behavior. */
+/**
+ * In-memory decision trace (docs/behavior.md "Routing and scorers", decision trace). Tracing never
+ * changes behavior.
+ */
 export class DecisionTrace {
   readonly admissions: AdmissionRecord[] = [];
   readonly routings: RoutingRecord[] = [];

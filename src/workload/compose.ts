@@ -1,6 +1,6 @@
-// `blis compose` (workload.md §7.5): concatenate client lists, sum the aggregate rates and
-// rescale each client's fraction by its spec's share. Seeds, caps, horizons, cohorts and
-// compact formats of the inputs are dropped (§9 Q13).
+// `blis compose` (docs/behavior.md "Traces, convert and compose"): concatenate client lists, sum
+// the aggregate rates and rescale each client's fraction by its spec's share. Seeds, caps,
+// horizons, cohorts and compact formats of the inputs are dropped (docs/behavior.md#w13).
 
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";

@@ -1,4 +1,5 @@
-// `blis convert …` (workload.md §7.4) as pure functions returning a validated spec.
+// `blis convert …` (docs/behavior.md "Traces, convert and compose") as pure functions returning a
+// validated spec.
 
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
@@ -36,7 +37,7 @@ export function convertCsvTrace(file: string, horizon = 0): WorkloadSpec {
   return spec;
 }
 
-/** ServeGen directory → spec with the placeholder aggregate rate 1.0 (§9 Q17). */
+/** ServeGen directory → spec with the placeholder aggregate rate 1.0 (docs/behavior.md#w17). */
 export function convertServeGen(path: string, logger?: Logger): WorkloadSpec {
   let clients;
   try {
@@ -68,7 +69,7 @@ export function convertInferencePerf(specPath: string, logger?: Logger): Workloa
   return spec;
 }
 
-/** Extension: one of the §7.6 scenarios as a spec. */
+/** Extension: one of the built-in scenarios (./scenarios.ts) as a spec. */
 export function convertScenario(name: string, rate = 1.0, seed = 42n): WorkloadSpec {
   if (!Number.isFinite(rate) || rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${fmtV(rate)}`);
   const spec = scenarioSpec(name, seed, rate);

@@ -1,4 +1,5 @@
-// Built-in scenarios (workload.md §7.6), exposed through `convert scenario` (extension).
+// Built-in scenarios (docs/behavior.md "Traces, convert and compose"), exposed through `convert
+// scenario` (extension).
 
 import { UserError } from "../util/errors.js";
 import { dist, makeClient, makeSpec, type ClientSpec, type WorkloadSpec } from "./spec/types.js";

@@ -1,6 +1,6 @@
-// Workload spec → YAML (workload.md §7.4): schema field order; empty optional keys omitted
-// (absent sub-objects; zero scalars, empty lists and maps among the §7.4 omittable keys);
-// version, seed, category, aggregate_rate, id, tenant_id, slo_class, rate_fraction and
+// Workload spec → YAML (docs/behavior.md "Traces, convert and compose"): schema field order; empty
+// optional keys omitted (absent sub-objects; zero scalars, empty lists and maps among the omittable
+// keys); version, seed, category, aggregate_rate, id, tenant_id, slo_class, rate_fraction and
 // streaming always written. Re-loading the text gives an equal spec.
 
 import { Document, isScalar, visit } from "yaml";

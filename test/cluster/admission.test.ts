@@ -1,4 +1,5 @@
-// Admission policies (cluster.md §2) and what a rejected request counts as (§2.4).
+// Admission policies (docs/behavior.md
+// "Admission") and what a rejected request counts as (docs/behavior.md "Cluster pipeline").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -1,4 +1,5 @@
-// Policy bundle (cluster.md §6) and the --routing-scorers grammar (§3.7).
+// Policy bundle (docs/behavior.md "Validation order and exit status") and the --routing-scorers
+// grammar (docs/behavior.md "Routing and scorers").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -1,5 +1,6 @@
-// Bad input through the CLI (cluster.md §9.10, §10.3): one stderr line, exit 1 (2 for the
-// coefficient panic), no stack trace, no results file when the run fails before simulating.
+// Bad input through the CLI (docs/behavior.md "Validation order and exit status"): one stderr line,
+// exit 1 (2 for the coefficient panic), no stack trace, no results file when the run fails before
+// simulating.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -32,7 +33,7 @@ test("unknown policy names list the valid names sorted (extensions included)", a
   await fails(["--admission-policy", "Always-Admit"], 1, 'error: Unknown admission policy "Always-Admit". Valid: always-admit, reject-all, slo-gated, token-bucket');
   await fails(["--priority-policy", "fifo"], 1, 'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered');
   await fails(["--scheduler", "lifo"], 1, 'error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
-  // Admission is checked before routing (§10.3 step 8).
+  // Admission is checked before routing.
   await fails(["--routing-policy", "x", "--admission-policy", "y"], 1, /Unknown admission policy "y"/);
 });
 
@@ -60,7 +61,7 @@ test("workload checks: --rate, prompt mean and stdev ranges", async () => {
   await fails(["--prompt-tokens", "500"], 1, range); // max is 128 in the base line
   await fails(["--prompt-tokens-stdev", "4"], 1, range, BASE); // below min 8 (Compat: the stdev is range-checked)
   await fails(["--output-tokens", "1"], 1, /^error: output-tokens and output-tokens-stdev should be in range \[output-tokens-min, output-tokens-max\]$/);
-  // Workload errors come before the instance-limit checks (§10.3 steps 4 and 5).
+  // Workload errors come before the instance-limit checks.
   await fails(["--rate", "0", "--num-instances", "0"], 1, /--rate/);
 });
 
@@ -115,7 +116,7 @@ test("a token-bucket capacity of 0 is not checked unless token-bucket is selecte
   assert.equal(res.code, 0);
 });
 
-test("non-finite float flag values reach the spec's validation (NaN/Inf coefficients panic with exit 2)", async () => {
+test("non-finite float flag values reach the range checks (NaN/Inf coefficients panic with exit 2)", async () => {
   const hint = "float flags accept inf/nan so the range checks (and the exit-2 coefficient panic) apply";
   const cases: [string[], number, RegExp][] = [
     [["--beta-coeffs", "1,nan,1"], 2, /^panic: /],

@@ -1,4 +1,4 @@
-// Fitness evaluation (cluster.md §8).
+// Fitness evaluation (docs/behavior.md "Output, in order", item 2).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -40,7 +40,7 @@ test("fitness weight parsing errors", () => {
   assert.match(parseErr("bogus:1,throughput:-1"), /must be a finite non-negative number/, "value errors come before the unknown-key check");
 });
 
-test("score arithmetic by hand on the two-request timeline (engine.md §4.9)", () => {
+test("score arithmetic by hand on the two-request reference timeline", () => {
   // TTFT A 21161, B 26841; E2E A 57809, B 53004; sim_ended 41868; 2 completed; 5 output tokens.
   const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)]);
   const w = parseFitnessWeights("throughput:2,tokens_per_sec:1,p99_ttft:0.5,mean_e2e:1,p50_e2e:0");

@@ -1,4 +1,4 @@
-// Stdout blocks and the results file (cluster.md §9).
+// Stdout blocks and the results file (docs/behavior.md "Metrics").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -86,7 +86,7 @@ test("KV cache block: printed when a value is non-zero, 4 decimals, unweighted m
   const reqs = Array.from({ length: 6 }, (_, i) => req(`request_${i}`, i * 100000, [...shared, 1000 + i, 2000 + i], 4));
   const r1 = run(simConfig(), reqs);
   const text = renderTail(r1.metrics, { printFairness: false, summarizeTrace: false });
-  // Block-level hit ratio; decode blocks count as misses (engine.md Q11).
+  // Block-level hit ratio; decode blocks count as misses (docs/behavior.md#q11).
   assert.equal(r1.metrics.kv.cacheHitRate, r1.instances[0]!.kv.cacheHitRate());
   assert.equal(r1.metrics.kv.cacheHitRate, 2 / 3);
   assert.equal(text, "=== KV Cache Metrics ===\nPreemption Rate: 0.0000\nCache Hit Rate: 0.6667\nKV Thrashing Rate: 0.0000\n");

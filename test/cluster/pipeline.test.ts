@@ -1,4 +1,5 @@
-// Pipeline timing (cluster.md §1.5, §1.8), N = 1 admission (§1.1), snapshot freshness (§4.3).
+// Pipeline timing (docs/behavior.md "Cluster pipeline", "Event loop and same-tick ordering"), N = 1
+// admission (docs/behavior.md#c1), snapshot freshness.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EV_ARRIVAL, EV_QUEUED, EV_STEP } from "../../src/engine/eventQueue.js";
@@ -55,7 +56,7 @@ function orderingLog(cfg: SimConfig, reqs: ReturnType<typeof req>[]): string[] {
   return log;
 }
 
-test("§1.8 worked ordering example (La = 0, Lr = 10)", () => {
+test("worked ordering example (La = 0, Lr = 10)", () => {
   // Z and W keep instance_0 and instance_1 busy with 90-tick steps starting at 10, so each has a
   // StepEvent pending at t = 100 when A and B arrive.
   const cfg = simConfig({ numInstances: 2, routingLatency: 10, alpha: [0, 0, 0], beta: [90, 0, 0] });
@@ -94,7 +95,8 @@ test("an instance event at T never runs before a cluster event at T created at T
   const i = log.indexOf("C arrival B @50");
   assert.deepEqual(log.slice(i, i + 3), ["C arrival B @50", "C admission B @50", "C routing B instance_0 @50"]);
   // The step pending at 50 runs only after the routing decision created at 50 (the same-time order
-  // inside one instance, arrival before step, is engine.md's).
+  // inside one instance, arrival before step, is the instance's own; docs/behavior.md
+  // "Event loop and same-tick ordering").
   assert.ok(log.indexOf("I0 step @50") > i + 2, log.join("\n"));
 });
 
@@ -115,7 +117,7 @@ test("N = 1 applies both latencies too", () => {
   assert.equal(record(r, "request_0").sched, 1000);
 });
 
-// --- Snapshot freshness (§4.3) ---
+// --- Snapshot freshness (docs/behavior.md "Snapshots and signal freshness") ---
 
 interface FakeState {
   queue: number;

@@ -1,4 +1,4 @@
-// Priority policies and instance schedulers (cluster.md §5).
+// Priority policies and instance schedulers (docs/behavior.md "Priorities and schedulers").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { priorityPolicies } from "../../src/policy/priority.js";
@@ -173,7 +173,7 @@ test("priority bridge: floor orders by SLO class under constant; hint never affe
   assert.deepEqual(
     scheduleOrder({ ...base, priorityBridge: "hint" }, reqs),
     ["shed", "std", "crit"],
-    "cluster.md §5.6: a one-shot hint is overwritten by the per-step recomputation and never influences ordering",
+    "docs/behavior.md#c2: a one-shot hint is overwritten by the per-step recomputation and never influences ordering",
   );
   const tiered = { scheduler: "priority-fcfs", priorityPolicy: "slo-tiered" } as const;
   assert.deepEqual(

@@ -1,4 +1,5 @@
-// Property test over random policy combinations and small workloads (cluster.md §1.6, §2.4, §9.1).
+// Property test over random policy combinations and small workloads (docs/behavior.md
+// "Cluster pipeline", "Output, in order").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

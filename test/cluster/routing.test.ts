@@ -1,4 +1,5 @@
-// Routing policies on hand-built router states (cluster.md §3.2-§3.5) and end-to-end weight ratios.
+// Routing policies on hand-built router states (docs/behavior.md "Routing and scorers") and
+// end-to-end weight ratios.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { routingPolicies, type RoutingPolicy } from "../../src/cluster/routing/routing.js";

@@ -1,4 +1,4 @@
-// Scorer formulas on hand-built router states (cluster.md §3.6, §3.6.1, §3.9).
+// Scorer formulas on hand-built router states (docs/behavior.md "Routing and scorers").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { scorers, type Scorer } from "../../src/cluster/scorers/scorer.js";
@@ -87,7 +87,7 @@ test("prefix index LRU: capacity eviction removes the smallest-counter hash (roo
   assert.equal(match(A), 1);
   // One new hash x: the set is full, so the smallest counter (a0, the root) goes.
   idx.record(mkReq("X", tokens(16, 8000)), 0);
-  assert.equal(match(A), 0, "evicting the root kills the whole chain (quirk §11.5)");
+  assert.equal(match(A), 0, "evicting the root kills the whole chain (docs/behavior.md#c5)");
   assert.equal(match(tokens(16, 8000)), 1);
 
   // Re-touching refreshes the counter: a re-recorded root survives the next eviction.

@@ -1,4 +1,5 @@
-// Decision tracing, counterfactual candidates and regret, --summarize-trace (cluster.md §7).
+// Decision tracing, counterfactual candidates and regret, --summarize-trace (docs/behavior.md
+// "Routing and scorers", decision trace).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DecisionTrace } from "../../src/trace/decisionTrace.js";

@@ -162,7 +162,7 @@ test("the bundled coefficients given as flags (3 alphas, 11 betas) reproduce the
   assert.notEqual(other.stdout, def.stdout);
 });
 
-test("--roofline keeps the seed roofline (engine.md §6.5: prefill 512 at TP 2 = 8033, decode at 512 = 5328)", async () => {
+test("--roofline keeps the seed roofline (prefill 512 at TP 2 = 8033, decode at 512 = 5328)", async () => {
   // One request, prompt 512, output 2, on the seed timeline: queueing trunc(α0 + α1·512) = 3399,
   // TTFT = 3399 + 8033 + trunc(α2) 1805 = 13237; two ITL entries (one decode, duplicated) of
   // 5328 + 1805 = 7133, so E2E = 27503. α comes from the seed defaults file (H100 TP 2).
@@ -183,8 +183,8 @@ test("--roofline keeps the seed roofline (engine.md §6.5: prefill 512 at TP 2 =
   assert.equal(seed.run.ledger.e2e[0], 27503);
   assert.equal(seed.metrics.cluster.itl_mean_ms, 7.133);
 
-  // Today's roofline (latency-v2.md §3 table): prefill 5942, decode 1532 at TP 2, zero α, and
-  // the current timeline (one ITL entry for two output tokens).
+  // Today's roofline (docs/behavior.md "Reference numbers"): prefill 5942, decode 1532 at TP 2,
+  // zero α, and the current timeline (one ITL entry for two output tokens).
   const cur = await sim({ ...one, latencyModel: "roofline", hardware: "H100", tp: 2 });
   assert.equal(summary(cur.lines), "Latency model: roofline on H100 TP 2, 125278 KV blocks, max-model-len 131072");
   assert.equal(cur.run.ledger.ttft[0], 5942);
@@ -334,7 +334,8 @@ test("mixtral-8x7b-instruct-v0.1 runs trained-physics on the mixtral-8x7b-v0.1 c
     ),
     res.lines.join("\n"),
   );
-  // latency-v2.md §4.5 and §4.6: Mixtral TP 2 has 48956 blocks and max-model-len 32768.
+  // docs/latency.md "KV capacity" and "Max model length": Mixtral TP 2 has 48956 blocks and
+  // max-model-len 32768.
   assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 2, 48956 KV blocks, max-model-len 32768");
   assert.equal(res.metrics.cluster.completed_requests, 20);
 });
@@ -342,7 +343,8 @@ test("mixtral-8x7b-instruct-v0.1 runs trained-physics on the mixtral-8x7b-v0.1 c
 test("llama-3.3-70b-instruct uses the Llama-3.1-70B config", async () => {
   const res = await sim({ model: "meta-llama/llama-3.3-70b-instruct" });
   assert.ok(res.lines.some((l) => l.includes("Using the bundled config of llama-3.1-70b-instruct for meta-llama/llama-3.3-70b-instruct")));
-  // §4.5: Llama-3.1-70B on H100 TP 4 has 121801 blocks (the bundled default TP for 3.3 is 4).
+  // docs/latency.md "KV capacity": Llama-3.1-70B on H100 TP 4 has 121801 blocks (the bundled
+  // default TP for 3.3 is 4).
   assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 4, 121801 KV blocks, max-model-len 131072");
 });
 
@@ -359,7 +361,7 @@ test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights"
   const b = await sim({ model: SCOUT_FP8, tp: 4, totalKvBlocks: 100000 });
   assert.ok(a.metrics.cluster.itl_mean_ms > b.metrics.cluster.itl_mean_ms, `${a.metrics.cluster.itl_mean_ms} vs ${b.metrics.cluster.itl_mean_ms}`);
   assert.ok(a.metrics.cluster.ttft_mean_ms > b.metrics.cluster.ttft_mean_ms);
-  // The FP8 model at its own name keeps its quantization (§2.11: TP 2 has 27345 blocks).
+  // The FP8 model at its own name keeps its quantization (TP 2 has 27345 blocks).
   const fp8tp2 = await sim({ model: SCOUT_FP8 });
   assert.equal(fp8tp2.config.totalKvBlocks, 27345);
 });
@@ -515,7 +517,7 @@ test("--total-kv-blocks wins over the automatic count; --gpu-memory-utilization 
   const half = await sim({ gpuMemoryUtilization: 0.5 });
   assert.equal(half.config.totalKvBlocks, 9928);
   assert.ok(half.lines.some((l) => l.includes("--gpu-memory-utilization: 0.50 used for KV block auto-calculation")));
-  // Same for today's roofline; other GPUs from §4.5.
+  // Same for today's roofline; other GPUs as in docs/latency.md "KV capacity".
   assert.equal((await sim({ latencyModel: "roofline", gpuMemoryUtilization: 0.5 })).config.totalKvBlocks, 9928);
   assert.equal((await sim({ hardware: "L40S" })).config.totalKvBlocks, 11567);
   assert.equal((await sim({ hardware: "A100-80" })).config.totalKvBlocks, 26312);

@@ -1,4 +1,4 @@
-// RNG-free engine conformance vectors (engine.md §4.9, §5.4, §12.1).
+// RNG-free engine conformance vectors (docs/behavior.md "Reference numbers").
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EV_STEP } from "../../src/engine/eventQueue.js";
@@ -25,7 +25,7 @@ function stepRecorder() {
   };
 }
 
-test("§5.4 step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", () => {
+test("blackbox step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", () => {
   const m = new BlackboxLatencyModel(LLAMA_H100_TP2.alpha, LLAMA_H100_TP2.beta);
   const view = (pi: number, L: number, O: number, n: number) => ({ pi, inputLen: L, outputLen: O, numNewTokens: n });
   assert.equal(m.stepTime([view(512, 512, 4, 1), view(0, 100, 3, 100)], 2), 8680);
@@ -37,7 +37,7 @@ test("§5.4 step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", () =>
   assert.equal(m.stepTime([], 0), 6910);
 });
 
-test("§4.9 worked timeline: two requests on one instance", () => {
+test("worked timeline: two requests on one instance", () => {
   const rec = stepRecorder();
   const r = run(
     simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }),
@@ -60,7 +60,7 @@ test("§4.9 worked timeline: two requests on one instance", () => {
   assert.equal(r.metrics.cluster.itl_mean_ms, (10485 + 6 * 8721) / 7 / 1000);
 });
 
-test("§12.1 item 2: single request L=512, O=4", () => {
+test("single request L=512, O=4", () => {
   const rec = stepRecorder();
   const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("R", 0, 512, 4)], rec.hooks);
   assert.deepEqual(rec.steps, [3399, 19356, 26269, 33182]);
@@ -76,7 +76,7 @@ test("§12.1 item 2: single request L=512, O=4", () => {
   assert.equal(r.metrics.cluster.vllm_estimated_duration_s, 0.040095);
 });
 
-test("§12.1 item 3: L=100 with O=1 and O=0", () => {
+test("L=100 with O=1 and O=0", () => {
   const rec = stepRecorder();
   const r1 = run(simConfig({ ...LLAMA_H100_TP2 }), [req("R", 0, 100, 1)], rec.hooks);
   assert.deepEqual(rec.steps, [1952]);
@@ -95,7 +95,7 @@ test("§12.1 item 3: L=100 with O=1 and O=0", () => {
   assert.equal(r0.metrics.cluster.itl_mean_ms, 0);
 });
 
-test("§12.1 item 4: zero-token admission of a fully cached, block-aligned prompt", () => {
+test("zero-token admission of a fully cached, block-aligned prompt", () => {
   const x = req("X", 0, 32, 2);
   const prompt = Array.from(x.tokens.subarray(0, 32));
   const y = req("Y", 100000, prompt, 2);
@@ -110,7 +110,7 @@ test("§12.1 item 4: zero-token admission of a fully cached, block-aligned promp
   assert.equal(r.metrics.kv.cacheHitRate, 0);
 });
 
-test("§12.1 item 5: same-tick Queued events create a second step chain (Compat Q1)", () => {
+test("same-tick Queued events create a second step chain (docs/behavior.md#q1)", () => {
   const rec = stepRecorder();
   const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1] }), [req("A", 0, 32, 2), req("B", 0, 32, 2)], rec.hooks);
   assert.deepEqual(rec.steps, [0, 0, 1064]);
@@ -122,7 +122,7 @@ test("§12.1 item 5: same-tick Queued events create a second step chain (Compat 
   assert.equal(r.instances[0]!.simEnded(), 1064);
 });
 
-test("§12.1 item 6 with the leak fixed: tight KV preempts and frees blocks instead of wedging", () => {
+test("with the leak fixed (docs/behavior.md#q8): tight KV preempts and frees blocks instead of wedging", () => {
   const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], blockSize: 4, totalKvBlocks: 3 }), [
     req("P", 0, 4, 10),
     req("Q", 10, 4, 10),

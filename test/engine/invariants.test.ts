@@ -1,4 +1,4 @@
-// Property-based checks of the engine and cluster invariants (engine.md §10) over random small
+// Property-based checks of the engine and cluster invariants (docs/behavior.md) over random small
 // configurations and workloads.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,7 +30,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     numInstances: fc.integer({ min: 1, max: 4 }),
     blockSize: fc.constantFrom(1, 4, 16),
     totalKvBlocks: fc.integer({ min: 2, max: 200 }),
-    // CPU tier (engine.md §8): off in 2 of 5 cases.
+    // CPU tier (docs/behavior.md "CPU offload tier"): off in 2 of 5 cases.
     kvCpuBlocks: fc.constantFrom(0, 0, 20, 300, 300),
     kvOffloadThreshold: fc.constantFrom(0.1, 0.3, 0.8),
     kvTransferBandwidth: fc.constantFrom(1, 10, 100),

@@ -28,7 +28,7 @@ test("trace v2 replay and CSV trace mode run from the CLI", async () => {
   ]);
   assert.equal(replay.code, 0, replay.stderr.join("\n"));
   assert.equal(clusterBlock(replay.stdout)["completed_requests"], 3);
-  // Grouped rows get the 50-token replay prefix on top of their input tokens (workload.md Q12).
+  // Grouped rows get the 50-token replay prefix on top of their input tokens (docs/behavior.md#w12).
   assert.equal(clusterBlock(replay.stdout)["total_input_tokens"], 150 + 100 + 30);
   const missing = await cli(["run", ...MODEL, "--replay-trace", path("test/fixtures/workload/trace-header.yaml")]);
   assert.equal(missing.code, 1);

@@ -1,6 +1,6 @@
 // Statistical fidelity against the reference simulator: for each of the five golden
 // configurations, our means over seeds 1-20 must match the reference means over the same seeds
-// (engine.md §12.3; the generators differ, so distributions are compared, not single runs).
+// (BLIS's golden runs; the generators differ, so distributions are compared, not single runs).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";

@@ -1,6 +1,7 @@
-// Request timelines in the engine (docs/latency.md "Request timelines", latency-v2.md §2.5):
-// the "current" timeline of the trained-physics and roofline backends against the "seed" one
-// that blackbox and the seed roofline keep.
+// Request timelines in the engine (docs/latency.md "Request timelines", docs/behavior.md
+// "Step time and request timelines"): the
+// "current" timeline of the trained-physics and roofline backends against the "seed" one that
+// blackbox and the seed roofline keep.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -136,7 +137,7 @@ test("trained-physics queueing delay is α0 whatever the prompt length; blackbox
   assert.equal(record(bb, "long").sched, 1000 + 2 * 4096);
 });
 
-test("latency-v2.md §2.9 single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coefficients)", () => {
+test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coefficients)", () => {
   const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312, maxModelLen: 131072 }), [req("r", 0, 512, 4)]);
   const x = record(r, "r");
   assert.equal(x.completed, true);
@@ -152,7 +153,7 @@ test("latency-v2.md §2.9 single-request timeline through the engine (Llama-3.1-
 });
 
 test(
-  "current timeline: a completed request counts O output tokens (latency-v2.md §2.5 item 5)",
+  "current timeline: a completed request counts O output tokens (docs/behavior.md#q5)",
   () => {
     const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
     assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
@@ -200,13 +201,13 @@ test("current timeline: a request left out of a step does not advance, and the s
   assert.equal(at.h2.pi, before.h2.pi, "H2 did not advance");
   assert.equal(at.d, 100 + 2, "only H1's decode (at PI 3, prompt 1) is costed");
   // Every request completes with O − 1 ITL entries, plus S's one decode before its preemption,
-  // which it keeps (engine.md Q7).
+  // which it keeps (docs/behavior.md#q7).
   assert.equal(r.metrics.cluster.completed_requests, 3);
   assert.equal(itlEntries(r).length, 3 * 5 + 1);
   for (const id of ["H1", "S", "H2"]) assert.equal(record(r, id).completed, true);
 });
 
-test("seed timeline: the same left-out request still advances with its stale token count (engine.md Q12)", () => {
+test("seed timeline: the same left-out request still advances with its stale token count (docs/behavior.md#q12)", () => {
   const { r, before, at } = skipScenario("seed");
   assert.ok(before.h2 !== null && at.h2 !== null);
   assert.equal(at.h2.pi, before.h2.pi + 1, "H2 advanced");
@@ -218,7 +219,7 @@ test("seed timeline: the same left-out request still advances with its stale tok
 /**
  * Two requests with the same 32-token prompt (a multiple of the block size), the second arriving
  * after the first has finished: its whole prompt is a cached prefix, so it is admitted with zero
- * new tokens (engine.md Q10).
+ * new tokens (docs/behavior.md#q10).
  */
 function cachedPromptRun(latency: () => LatencyModel) {
   const prompt = Array.from({ length: 32 }, (_, i) => i + 1);

@@ -48,7 +48,7 @@ test("blocks filled by prefill chunks and decode tokens get the chain hashes of 
           a.pi++;
         }
         // A prompt equal to a's whole sequence finds every full block a filled, except that a
-        // block taken fresh in decode is not hashed when taken (engine.md §7.3), which with
+        // block taken fresh in decode is not hashed when taken (docs/behavior.md "KV cache"), which with
         // 1-token blocks means no decode block is ever registered.
         const seq = [...prompt, ...out];
         const b = mk("b", seq, [], bs);

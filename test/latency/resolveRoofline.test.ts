@@ -73,7 +73,7 @@ test("bundled config found for meta-llama/llama-3.1-8b-instruct (no network)", a
   assert.equal(r.config.hiddenSize, 4096);
 });
 
-test("resolveRoofline end to end with bundled data: §6.5 values", async () => {
+test("resolveRoofline end to end with bundled data: reference table values", async () => {
   const opts = {
     model: "meta-llama/llama-3.1-8b-instruct",
     hardware: "H100",

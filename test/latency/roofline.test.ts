@@ -18,7 +18,10 @@ import { DATA_DIR } from "./helpers.js";
 
 const H100 = loadHardwareConfig(join(DATA_DIR, "hardware_config.json"), "H100");
 
-/** The §6.5 shape, written out (independent of the bundled config file). */
+/**
+ * The reference llama-3.1-8b shape (docs/behavior.md "Reference numbers"), written out (independent
+ * of the bundled config file).
+ */
 const LLAMA_8B: ModelConfig = {
   numLayers: 32,
   hiddenSize: 4096,
@@ -46,7 +49,7 @@ const TABLE: ReadonlyArray<{ name: string; batch: StepRequestView[]; tp1: number
   { name: "64 decodes at s = 1000", batch: Array.from({ length: 64 }, () => decode(1000)), tp1: 10415, tp2: 7058 },
 ];
 
-test("§6.5 table: llama-3.1-8b shape on the bundled H100, TP 1 and TP 2 (exact)", () => {
+test("seed roofline table: llama-3.1-8b shape on the bundled H100, TP 1 and TP 2 (exact)", () => {
   const m1 = new RooflineLatencyModel(LLAMA_8B, H100, 1, [0, 0, 0]);
   const m2 = new RooflineLatencyModel(LLAMA_8B, H100, 2, [0, 0, 0]);
   for (const row of TABLE) {
@@ -55,7 +58,7 @@ test("§6.5 table: llama-3.1-8b shape on the bundled H100, TP 1 and TP 2 (exact)
   }
 });
 
-test("§6.5 table with the bundled llama-3.1-8b-instruct config.json", () => {
+test("seed roofline table with the bundled llama-3.1-8b-instruct config.json", () => {
   const cfg = loadModelConfigFile(join(DATA_DIR, "model_configs", "llama-3.1-8b-instruct", "config.json"));
   for (const tp of [1, 2] as const) {
     const m = new RooflineLatencyModel(cfg, H100, tp, [0, 0, 0]);
@@ -65,7 +68,7 @@ test("§6.5 table with the bundled llama-3.1-8b-instruct config.json", () => {
   }
 });
 
-test("§6.5 hand check: GEMM, vector, weight and dynamic terms of the 512-token prefill", () => {
+test("seed roofline hand check: GEMM, vector, weight and dynamic terms of the 512-token prefill", () => {
   const t = rooflineRequestTerms(LLAMA_8B, 0, 512);
   assert.equal(t.gemmFlops, 7215410839552);
   assert.equal(t.vectorFlops, 803995648);
@@ -183,7 +186,7 @@ test("formatGoFloat prints like Go's %v", () => {
   assert.equal(formatGoFloat(1e100), "1e+100");
 });
 
-// ----- validation (§6.6) -----
+// ----- validation -----
 
 function constructionMessage(fn: () => unknown): string {
   try {

@@ -41,12 +41,12 @@ const C = [pf(512, 0, 512), dc(1024), dc(1024), dc(1024), dc(1024)];
 const CHUNK = [pf(2048, 1024, 256)];
 const DEC64 = Array.from({ length: 64 }, () => dc(1000));
 
-test("§2.9 Llama-3.1-8B batch C: 8295 (TP 1), 4795 (TP 2)", () => {
+test("Llama-3.1-8B batch C: 8295 (TP 1), 4795 (TP 2)", () => {
   assert.equal(step(model(LLAMA, 1), C), 8295);
   assert.equal(step(model(LLAMA, 2), C), 4795);
 });
 
-test("§2.9 Llama-3.1-8B batch table, TP 1 and TP 2", () => {
+test("Llama-3.1-8B batch table, TP 1 and TP 2", () => {
   const rows: [string, StepRequestView[], number, number][] = [
     ["empty", [], 1, 1],
     ["A", A, 7965, 4621],
@@ -76,7 +76,7 @@ test("decode step time depends only on PI (any prompt length up to PI)", () => {
   assert.equal(step(m, [a]), step(m, [b]));
 });
 
-test("§2.10 Mixtral-8x7B TP 2 batch C: 21289; DP 2 all-gather 11512, deepep_low_latency 11535, β_EP 2.0 11550", () => {
+test("Mixtral-8x7B TP 2 batch C: 21289; DP 2 all-gather 11512, deepep_low_latency 11535, β_EP 2.0 11550", () => {
   assert.equal(step(model(MIXTRAL, 2), C), 21289);
   assert.equal(step(model(MIXTRAL, 2, { dp: 2 }), C), 11512);
   assert.equal(step(model(MIXTRAL, 2, { dp: 2, moeCommBackend: "deepep_low_latency" }), C), 11535);
@@ -85,7 +85,7 @@ test("§2.10 Mixtral-8x7B TP 2 batch C: 21289; DP 2 all-gather 11512, deepep_low
   assert.equal(step(model(MIXTRAL, 2, { dp: 2, beta: beta11 }), C), 11550);
 });
 
-test("§2.10 Mixtral batch table (TP 1, TP 2, TP 2 dp 2)", () => {
+test("Mixtral batch table (TP 1, TP 2, TP 2 dp 2)", () => {
   const rows: [string, StepRequestView[], number, number, number][] = [
     ["A", A, 40951, 21114, 11416],
     ["B", B, 39011, 20084, 10894],
@@ -99,7 +99,7 @@ test("§2.10 Mixtral batch table (TP 1, TP 2, TP 2 dp 2)", () => {
   }
 });
 
-test("§2.11 Llama-4-Scout FP8 (interleaved MoE) TP 2: C 25760, A 25507, 64 decodes 28857", () => {
+test("Llama-4-Scout FP8 (interleaved MoE) TP 2: C 25760, A 25507, 64 decodes 28857", () => {
   assert.equal(SCOUT.weightBytes, 1);
   assert.equal(SCOUT.activationBytes, 2);
   const m = model(SCOUT, 2);
@@ -108,13 +108,13 @@ test("§2.11 Llama-4-Scout FP8 (interleaved MoE) TP 2: C 25760, A 25507, 64 deco
   assert.equal(step(m, DEC64), 28857);
 });
 
-test("§2.1 compat: 7 to 9 betas use the max form, and β2a = 0 zeroes the decode term (C gives 7982)", () => {
+test("compat (docs/behavior.md#v5): 7 to 9 betas use the max form, and β2a = 0 zeroes the decode term (C gives 7982)", () => {
   for (const n of [7, 8, 9]) {
     assert.equal(step(model(LLAMA, 1, { beta: COEFFS.beta_coeffs.slice(0, n) }), C), 7982, `${n} betas`);
   }
 });
 
-test("§2.5 alpha hooks: queueing 15563, output processing 45, post-decode 777", () => {
+test("alpha hooks: queueing 15563, output processing 45, post-decode 777", () => {
   const m = model(LLAMA, 1);
   assert.equal(m.queueingTime(), 15563);
   assert.equal(m.outputTokenProcessingTime(), 45);
@@ -122,7 +122,7 @@ test("§2.5 alpha hooks: queueing 15563, output processing 45, post-decode 777",
   assert.equal(m.timeline, "current");
 });
 
-test("§2.8 construction errors, in order", () => {
+test("construction errors, in order", () => {
   const msg = (f: () => unknown): string => {
     try {
       f();
@@ -148,7 +148,7 @@ test("§2.8 construction errors, in order", () => {
   assert.equal(msg(() => model(LLAMA, 1, { beta: badBeta })), "latency model: BetaCoeffs[4] is Inf");
 });
 
-test("§2.9 single-request timeline on an idle instance (TP 1, L_p 512, O 4): TTFT 23573, E2E 45105", () => {
+test("single-request timeline on an idle instance (TP 1, L_p 512, O 4): TTFT 23573, E2E 45105", () => {
   // Step times of the four steps the request takes (prefill, then decodes at PI 512, 513, 514).
   const m = model(LLAMA, 1);
   const q = m.queueingTime();

@@ -72,7 +72,7 @@ test("convert preset: spec shape, errors, round trip, same requests as run --wor
   assert.throws(() => specFromPreset("x", presets, NaN, 1, 1n), { message: "--rate must be a finite value > 0, got NaN" });
 });
 
-test("distribution mode validation (§1.2, Q1)", () => {
+test("distribution mode validation (docs/behavior.md#w1)", () => {
   assert.throws(() => specFromDistribution({ rate: -2 }), { message: "--rate must be a finite value > 0, got -2" });
   assert.throws(() => specFromDistribution({ promptTokensStdev: 0 }), {
     message: "prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]",
@@ -87,7 +87,7 @@ test("distribution mode validation (§1.2, Q1)", () => {
   roundTrip(s);
 });
 
-test("convert csv-trace (§7.1): average rate and lengths, horizon stop, errors", () => {
+test("convert csv-trace (docs/behavior.md#w16): average rate and lengths, horizon stop, errors", () => {
   const spec = convertCsvTrace(FIXTURES + "trace.csv");
   assert.equal(spec.num_requests, 4);
   assert.equal(spec.aggregate_rate, 4 / 2);
@@ -138,7 +138,7 @@ test("convert servegen: chunks in string order, peak rate, empirical PDFs, place
 test("convert inference-perf: P×U clients per stage, each stage at its own rate", () => {
   const spec = convertInferencePerf(EXAMPLES + "inference-perf-shared-prefix.yaml");
   // 8 req/s then 20 req/s: aggregate_rate is the sum of stage rates and each stage's 45 clients
-  // share their stage's rate (workload.md §2.7 deviation from Q9, which used the mean 14).
+  // share their stage's rate (docs/behavior.md#w9; the seed-era generator used the mean 14).
   assert.equal(spec.aggregate_rate, 28);
   assert.equal(spec.seed, 42n);
   assert.equal(spec.category, "language");

@@ -60,7 +60,7 @@ test("reasoning layout: accumulate context, arrivals s + r·think + Σ prior out
   }
 });
 
-test("multi-turn §10.1 worked example offsets (independent rounds too)", () => {
+test("multi-turn worked example offsets (independent rounds too)", () => {
   const client = sessionClient({
     input_distribution: dist("constant", { value: 200 }),
     output_distribution: dist("constant", { value: 120 }),
@@ -218,7 +218,7 @@ test("late session rounds past the horizon are still generated; starts are cut",
   assert.ok(reqs.some((r) => r.arrival > 5_000_000));
 });
 
-test("lifecycle windows thin arrivals; Q7: num_requests-only bound terminates", () => {
+test("lifecycle windows thin arrivals; docs/behavior.md#w7: num_requests-only bound terminates", () => {
   const client = makeClient({
     rate_fraction: 1,
     arrival: { process: "constant" },
@@ -236,7 +236,7 @@ test("lifecycle windows thin arrivals; Q7: num_requests-only bound terminates", 
   assert.deepStrictEqual(generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [noRounds] })), []);
 });
 
-test("per-client cap 2N counts rounds (Q20)", () => {
+test("per-client cap 2N counts rounds (docs/behavior.md#w20)", () => {
   // N = 3: K = 6 rounds → the client stops after its second 5-round session; with a long think
   // time the earliest 3 requests are the 3 session starts only if a third session existed.
   const client = sessionClient({

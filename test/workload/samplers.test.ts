@@ -175,7 +175,7 @@ test("gamma with cv > 10 falls back to poisson with a warning", () => {
   assert.match(lines[0]!, /poisson/);
 });
 
-test("weibull shape and scale reference values (§3.2)", () => {
+test("weibull shape and scale reference values", () => {
   const refs: [number, number, number][] = [
     [0.5, 2.0999, 1.1291],
     [1, 0.99937, 0.99973],
@@ -218,7 +218,7 @@ function constantArrivals(rate: number, n: number): number[] {
   return generateAll(spec).map((r) => r.arrival);
 }
 
-test("constant-arrival vectors of §3.1", () => {
+test("constant-arrival vectors", () => {
   for (const [rate, iat] of [
     [1, 1_000_000],
     [3, 333_333],

@@ -2,7 +2,7 @@ import { Registry } from "../../util/registry.js";
 import type { Request } from "../../instance/request.js";
 import type { RouterState } from "../snapshot.js";
 
-/** Decides whether a request enters the cluster (cluster.md §2). */
+/** Decides whether a request enters the cluster (docs/behavior.md "Admission"). */
 export interface AdmissionPolicy {
   readonly name: string;
   /** Reason of the last decision (traces and debug logs only). */

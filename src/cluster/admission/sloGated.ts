@@ -3,7 +3,10 @@ import type { Request } from "../../instance/request.js";
 import type { RouterState } from "../snapshot.js";
 import { TIER_SHEDDABLE, tierOf } from "../../policy/sloTiers.js";
 
-/** Sheds sheddable-tier traffic while the mean effective load exceeds a threshold (cluster.md §2.5). */
+/**
+ * Sheds sheddable-tier traffic while the mean effective load exceeds a threshold (docs/behavior.md
+ * "Admission").
+ */
 export class SloGatedAdmission implements AdmissionPolicy {
   readonly name = "slo-gated";
   reason = "";

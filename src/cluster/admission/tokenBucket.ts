@@ -2,7 +2,10 @@ import type { AdmissionPolicy } from "./admission.js";
 import type { Request } from "../../instance/request.js";
 import type { RouterState } from "../snapshot.js";
 
-/** Token bucket charged by prompt length, refilled per simulated second (cluster.md §2.3). */
+/**
+ * Token bucket charged by prompt length, refilled per simulated second (docs/behavior.md
+ * "Admission").
+ */
 export class TokenBucketAdmission implements AdmissionPolicy {
   readonly name = "token-bucket";
   reason = "";

@@ -1,7 +1,7 @@
 import { RoutingDecision, type RoutingPolicy } from "./routing.js";
 import type { RouterState } from "../snapshot.js";
 
-/** Smallest EffectiveLoad, ties to the lowest index (cluster.md §3.3). */
+/** Smallest EffectiveLoad, ties to the lowest index (docs/behavior.md "Routing and scorers"). */
 export class LeastLoadedRouting implements RoutingPolicy {
   readonly name = "least-loaded";
   private readonly d = new RoutingDecision();

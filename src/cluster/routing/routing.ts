@@ -10,7 +10,7 @@ export class RoutingDecision {
   reason = "";
   /** Composite scores per instance (weighted policy only), else null. */
   scores: Float64Array | null = null;
-  /** Priority hint applied to the request when non-zero (cluster.md §3.8). */
+  /** Priority hint applied to the request when non-zero (docs/behavior.md "Routing and scorers"). */
   priorityHint = 0;
 }
 

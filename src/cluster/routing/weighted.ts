@@ -4,7 +4,10 @@ import type { Request } from "../../instance/request.js";
 import { createScorer, type Scorer } from "../scorers/scorer.js";
 import { formatFixed } from "../../metrics/format.js";
 
-/** Composable weighted scorer pipeline with first-maximum argmax (cluster.md §3.5). */
+/**
+ * Composable weighted scorer pipeline with first-maximum argmax (docs/behavior.md
+ * "Routing and scorers").
+ */
 export class WeightedRouting implements RoutingPolicy {
   readonly name = "weighted";
   private readonly scorers: Scorer[];

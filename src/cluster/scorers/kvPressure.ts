@@ -15,7 +15,10 @@ function pressureFactor(sloClass: string): number {
   }
 }
 
-/** KV headroom penalized by pending reload latency and thrashing (cluster.md §3.9). */
+/**
+ * KV headroom penalized by pending reload latency and thrashing (docs/behavior.md
+ * "Routing and scorers").
+ */
 export class KvPressureScorer implements Scorer {
   constructor(
     readonly name: "kv-pressure" | "kv-pressure-slo",

@@ -2,12 +2,16 @@ import { blockHashChain } from "../../kv/hash.js";
 import type { Request } from "../../instance/request.js";
 import { LruHashSet } from "./lruHashSet.js";
 
-/** Fixed per-instance capacity of the router-side prefix index (cluster.md §3.6.1). */
+/**
+ * Fixed per-instance capacity of the router-side prefix index (docs/behavior.md
+ * "Routing and scorers").
+ */
 export const PREFIX_INDEX_CAPACITY = 10000;
 
 /**
  * Router-side per-instance LRU sets of prompt block hashes (touch order = the per-set counter of
- * cluster.md §3.6.1: the entry with the smallest counter is the least recently touched).
+ * docs/behavior.md "Routing and scorers": the entry with the smallest counter is the least recently
+ * touched).
  */
 export class RouterPrefixIndex {
   private readonly sets: LruHashSet[];

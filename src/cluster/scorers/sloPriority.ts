@@ -4,7 +4,10 @@ import type { RouterState } from "../snapshot.js";
 import { RouterPrefixIndex } from "./prefixIndex.js";
 import { tierOf } from "../../policy/sloTiers.js";
 
-/** Per-tier blend of prefix affinity and load: α_tier·prefix + (1 − α_tier)·load (cluster.md §3.9). */
+/**
+ * Per-tier blend of prefix affinity and load: α_tier·prefix + (1 − α_tier)·load (docs/behavior.md
+ * "Routing and scorers").
+ */
 export class SloPriorityScorer implements Scorer {
   readonly name = "slo-priority";
   private readonly index: RouterPrefixIndex;

@@ -1,6 +1,7 @@
-// The seed-era backends: trained alpha/beta regression ("blackbox", engine.md §5 and §9) and the
-// seed roofline formula reached by `--roofline` (engine.md §6). Their resolution is the seed's,
-// unchanged, so seed-era invocations keep their results (docs/latency.md "Seed-era backends").
+// The seed-era backends: trained alpha/beta regression ("blackbox", docs/latency.md "Backends")
+// and the seed roofline formula reached by `--roofline` (docs/behavior.md#q21). Their resolution
+// is the seed's, unchanged, so seed-era invocations keep their results (docs/behavior.md
+// "Step time and request timelines").
 
 import { BlackboxLatencyModel } from "../../latency/blackbox.js";
 import { buildRooflineModel, loadRooflineInputs } from "../../latency/resolveRoofline.js";

@@ -43,7 +43,10 @@ export function selectBackend(s: BackendSignals): BackendChoice {
   return { name: "trained-physics", implicit: true };
 }
 
-/** §5.2 step 2 for the current backends: both coefficient lists or neither, each value finite and ≥ 0. */
+/**
+ * Coefficient flags for the current backends (docs/latency.md "Choosing a backend"): both
+ * coefficient lists or neither, each value finite and ≥ 0.
+ */
 export function checkCoefficientFlags(alpha: readonly number[] | null, beta: readonly number[] | null): void {
   if (alpha !== null && beta === null) {
     throw new UserError("--alpha-coeffs requires --beta-coeffs. Both coefficient sets are needed for coefficient-based estimation");

@@ -1,7 +1,10 @@
 import type { PriorityPolicy } from "../priority.js";
 import type { Request } from "../../instance/request.js";
 
-/** +1 per simulated second waited. Ignores the SLO class despite its name (cluster.md §5.2). */
+/**
+ * +1 per simulated second waited. Ignores the SLO class despite its name (docs/behavior.md
+ * "Priorities and schedulers").
+ */
 export class SloBasedPriority implements PriorityPolicy {
   readonly name = "slo-based";
   readonly isConstant = false;

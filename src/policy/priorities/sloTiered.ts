@@ -2,7 +2,10 @@ import type { PriorityPolicy } from "../priority.js";
 import type { Request } from "../../instance/request.js";
 import { baseScore, tierOf, urgencyThreshold, type SloParams } from "../sloTiers.js";
 
-/** Tier base score plus linear urgency past a per-tier grace threshold (cluster.md §5.5). */
+/**
+ * Tier base score plus linear urgency past a per-tier grace threshold (docs/behavior.md
+ * "Priorities and schedulers").
+ */
 export class SloTieredPriority implements PriorityPolicy {
   readonly name = "slo-tiered";
   readonly isConstant = false;

@@ -1,6 +1,6 @@
 // Whether a spec bounds itself: when every client (explicit, inference-perf or cohort member)
 // is active only inside finite lifecycle windows, generation ends at the last window's end and
-// needs neither num_requests nor a horizon (§1.6 extension).
+// needs neither num_requests nor a horizon (docs/behavior.md "Sources and precedence").
 
 import { cohortWindows } from "../spec/cohorts.js";
 import { findInferencePerfFailure, stageWindows } from "../spec/inferencePerf.js";
@@ -10,7 +10,7 @@ import type { ClientSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
 function windowsEnd(windows: readonly WindowSpec[]): number {
   let end = -Infinity;
   for (const w of windows) {
-    if (!(w.start_us < w.end_us)) continue; // empty or inverted: never matches (§2.4)
+    if (!(w.start_us < w.end_us)) continue; // empty or inverted: never matches (docs/behavior.md "Arrivals")
     if (!Number.isFinite(w.end_us)) return Infinity;
     end = Math.max(end, w.end_us);
   }
@@ -21,7 +21,10 @@ function clientEnd(c: ClientSpec): number {
   return c.lifecycle === undefined ? Infinity : windowsEnd(c.lifecycle.windows);
 }
 
-/** Where the clients come from, mirroring §6 steps 3–4 (explicit clients win). */
+/**
+ * Where the clients come from, mirroring generation (explicit clients win; docs/behavior.md
+ * "The workload spec").
+ */
 function clientsEnd(s: WorkloadSpec): number {
   if (s.clients.length > 0) {
     let end = -Infinity;

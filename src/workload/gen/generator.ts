@@ -1,5 +1,5 @@
-// The single workload generator (workload.md §6): expansion, upgrade, validation, stream
-// derivation and per-client generators, merged lazily into a RequestSource.
+// The single workload generator (docs/behavior.md "Workload generation"): expansion, upgrade,
+// validation, stream derivation and per-client generators, merged lazily into a RequestSource.
 
 import { deriveStreamSeed, Rng } from "../../engine/rng.js";
 import { UserError } from "../../util/errors.js";
@@ -41,8 +41,9 @@ const MAX_ROUNDS = 1_000_000;
 export const BOUND_ERROR = "Workload requires either num_requests or --horizon to bound generation";
 
 /**
- * §1.6: a finite cap or a finite horizon is required, unless the spec (when given) bounds
- * itself with finite lifecycle windows on every client (extension; see generationEnd).
+ * A finite cap or a finite horizon is required (docs/behavior.md "Sources and precedence"), unless
+ * the spec (when given) bounds itself with finite lifecycle windows on every client (extension; see
+ * generationEnd).
  */
 export function checkGenerationBound(maxRequests: number, horizon: number, spec?: WorkloadSpec): void {
   if (maxRequests > 0 || normalizeHorizon(horizon) !== Infinity) return;
@@ -124,7 +125,10 @@ export function generateAll(spec: unknown, opts: RequestSourceOptions = {}): Wor
   return out;
 }
 
-/** §6 steps 3–5 on our private copy of the spec. */
+/**
+ * Expansion, v1 upgrade and validation on our private copy of the spec (docs/behavior.md
+ * "The workload spec").
+ */
 function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined, logger: Logger | undefined): void {
   if (s.inference_perf !== undefined && s.clients.length === 0) {
     const failure = findInferencePerfFailure(s.inference_perf);
@@ -156,7 +160,10 @@ function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined, logger
   validateWorkloadSpec(s, positions);
 }
 
-/** §5.3: group tokens from W in order of first appearance; the first member fixes the length. */
+/**
+ * Prefix groups (docs/behavior.md#w4): group tokens from W in order of first appearance; the first
+ * member fixes the length.
+ */
 function drawPrefixGroups(clients: readonly ClientSpec[], w: Rng): Map<string, Int32Array> {
   const groups = new Map<string, Int32Array>();
   for (const c of clients) {
@@ -191,7 +198,7 @@ function sampler(d: DistSpec, what: string, label: string, isLength: boolean, sh
     shared.lengths.set(d, built);
   }
   if (isLength) {
-    // README decision 10: negative lengths are an error (the reference crashes).
+    // docs/behavior.md#w3: negative lengths are an error (the reference crashes).
     if (built.lowest < 0) throw new UserError(`${label} ${what}: can produce a negative length (${built.lowest})`);
     if (built.lowest > MAX_SAMPLED_LENGTH) {
       throw new UserError(`${label} ${what}: length ${built.lowest} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`);
@@ -232,8 +239,8 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
     if (multiTurn.max_rounds > MAX_ROUNDS) {
       throw new UserError(`${label} reasoning: max_rounds ${multiTurn.max_rounds} exceeds the supported maximum of ${MAX_ROUNDS}`);
     }
-    // Multi-turn clients ignore streaming and multimodal (§9 Q5) but, as in BLIS today, use
-    // their prefix group and lifecycle windows (see SessionStream).
+    // Multi-turn clients ignore streaming and multimodal (docs/behavior.md#w5) but, as in BLIS
+    // today, use their prefix group and lifecycle windows (see SessionStream).
     const rr = c.reasoning!.reason_ratio_distribution;
     const reason =
       rr.type === "" ? null : new ReasonRatioSampler(sampler(rr, "reasoning: reason ratio distribution", label, false, shared));

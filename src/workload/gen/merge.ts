@@ -1,6 +1,7 @@
-// K-way merge of client streams (workload.md §6 steps 9–11): requests leave in order of
-// (arrival, client index, generation order), the first N are kept and numbered request_<n>.
-// Only one pending head per client exists (plus session rounds), so memory stays bounded.
+// K-way merge of client streams (docs/behavior.md "Order, cap and numbering"): requests leave in
+// order of (arrival, client index, generation order), the first N are kept and numbered
+// request_<n>. Only one pending head per client exists (plus session rounds), so memory stays
+// bounded.
 
 import type { RequestSource, WorkloadRequest } from "../request.js";
 import type { ClientStream } from "./streams.js";

@@ -1,8 +1,8 @@
-// Per-client lazy request generators (workload.md §5, §6 step 8). Each owns the client's
-// private random stream and draws in the specified order; a stream exposes the arrival of
-// its next request (`head`) so the merge can interleave clients without buffering tokens.
-// Ordinary clients defer the non-IAT draws of an event until it is emitted, which is safe
-// because nothing else is drawn from that stream in between.
+// Per-client lazy request generators (docs/behavior.md "Tokens, prefixes and sessions"). Each owns
+// the client's private random stream and draws in the specified order; a stream exposes the arrival
+// of its next request (`head`) so the merge can interleave clients without buffering tokens.
+// Ordinary clients defer the non-IAT draws of an event until it is emitted, which is safe because
+// nothing else is drawn from that stream in between.
 
 import type { Rng } from "../../engine/rng.js";
 import { UserError } from "../../util/errors.js";
@@ -95,7 +95,7 @@ export class OrdinaryStream extends ClientStream {
       this.t += cfg.arrival.next(cfg.rng);
       if (!(this.t < cfg.horizon)) break;
       if (windows !== null) {
-        if (this.t >= windows.lastEnd) break; // §9 Q7: nothing can be kept any more.
+        if (this.t >= windows.lastEnd) break; // Nothing can be kept any more (docs/behavior.md#w7).
         if (!windows.contains(this.t)) continue;
       }
       this.head = this.t;
@@ -213,13 +213,13 @@ class PendingRounds {
 }
 
 /**
- * Multi-turn clients (§5.4): the arrival process spaces session starts; each session emits
- * all its rounds at once (their draws are interleaved in the stream). Rounds wait in a heap
- * until no later session can produce an earlier request.
+ * Multi-turn clients (docs/behavior.md "Tokens, prefixes and sessions"): the arrival process spaces
+ * session starts; each session emits all its rounds at once (their draws are interleaved in the
+ * stream). Rounds wait in a heap until no later session can produce an earlier request.
  *
- * Unlike the reference's seed-era generator (§9 Q5), and like BLIS today, sessions honor the
- * client's prefix group (every round starts with the group's tokens, so system prompts are
- * shared across rounds and users) and its lifecycle windows (a start outside every window is
+ * Unlike the reference's seed-era generator (docs/behavior.md#w5), and like BLIS today, sessions
+ * honor the client's prefix group (every round starts with the group's tokens, so system prompts
+ * are shared across rounds and users) and its lifecycle windows (a start outside every window is
  * dropped like an ordinary arrival; rounds of a started session are kept even past the window).
  */
 export class SessionStream extends ClientStream {
@@ -242,7 +242,7 @@ export class SessionStream extends ClientStream {
     super();
     this.earliestOffset = Math.min(0, (cfg.rounds - 1) * cfg.thinkTime);
     if (cfg.rounds <= 0) {
-      // Empty sessions produce nothing; stop at once (§9 Q7 fix).
+      // Empty sessions produce nothing; stop at once (docs/behavior.md#w7).
       this.more = false;
     } else {
       this.drawNextStart();

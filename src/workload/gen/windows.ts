@@ -1,5 +1,5 @@
-// Lifecycle windows (workload.md §3.4) as sorted disjoint intervals. Arrival times of a client
-// only grow, so membership is answered with a forward-only cursor.
+// Lifecycle windows (docs/behavior.md "Arrivals") as sorted disjoint intervals. Arrival times of a
+// client only grow, so membership is answered with a forward-only cursor.
 
 import type { WindowSpec } from "../spec/types.js";
 
@@ -7,7 +7,7 @@ import type { WindowSpec } from "../spec/types.js";
 export class WindowSet {
   readonly starts: number[] = [];
   readonly ends: number[] = [];
-  /** End of the last window: no arrival at or after it can be active (§9 Q7 fix). */
+  /** End of the last window: no arrival at or after it can be active (docs/behavior.md#w7). */
   readonly lastEnd: number;
 
   constructor(windows: readonly WindowSpec[]) {

@@ -1,4 +1,4 @@
-// Inter-arrival samplers (workload.md §3.2). Every sampler returns an integer IAT ≥ 1 tick:
+// Inter-arrival samplers (docs/behavior.md "Arrivals"). Every sampler returns an integer IAT ≥ 1 tick:
 // IAT = max(1, trunc(x)); an infinite draw yields Infinity, which ends the client at any horizon.
 
 import type { Rng } from "../../engine/rng.js";
@@ -99,7 +99,10 @@ export class WeibullArrival implements ArrivalSampler {
   }
 }
 
-/** cv as the samplers read it: absent, non-positive or NaN → 1 (invalid cohort cvs fall back, §9 Q10). */
+/**
+ * cv as the samplers read it: absent, non-positive or NaN → 1 (invalid cohort cvs fall back,
+ * docs/behavior.md#w10).
+ */
 function effectiveCv(cv: number | undefined): number {
   return cv !== undefined && cv > 0 ? cv : 1;
 }

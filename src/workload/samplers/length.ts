@@ -1,4 +1,4 @@
-// Token-length samplers (workload.md §4) with the reference's clamping, rounding and floors.
+// Token-length samplers (docs/behavior.md "Lengths") with the reference's clamping, rounding and floors.
 
 import type { Rng } from "../../engine/rng.js";
 import type { DistSpec } from "../spec/types.js";
@@ -131,7 +131,7 @@ function buildEmpirical(d: DistSpec): LengthSampler {
   const keys = Object.keys(d.params);
   if (keys.length === 0) {
     if (d.file === "") throw new SamplerBuildError("empirical distribution requires a file path or inline params");
-    // The `file` key is reserved and never read (§4.6).
+    // The `file` key is reserved and never read (docs/behavior.md "Lengths").
     throw new SamplerBuildError("empirical distribution has no valid bins");
   }
   const bins: { value: number; weight: number; key: string }[] = [];
@@ -146,7 +146,8 @@ function buildEmpirical(d: DistSpec): LengthSampler {
     }
     const value = Number(big);
     const dup = seen.get(value);
-    // Deviation from the reference (§9 Q22): colliding keys ("012" and "12") are rejected, not resolved at random.
+    // Deviation from the reference (docs/behavior.md#w22): colliding keys ("012" and "12") are
+    // rejected, not resolved at random.
     if (dup !== undefined) throw new SamplerBuildError(`empirical PDF keys "${dup}" and "${key}" denote the same value ${value}`);
     seen.set(value, key);
     bins.push({ value, weight: d.params[key]!, key });
@@ -198,7 +199,7 @@ export function buildLengthSampler(d: DistSpec): LengthSampler {
   }
 }
 
-/** Reason ratio (§4.7): sample read as a percentage, clamped to [0, 1]. */
+/** Reason ratio (docs/behavior.md "Lengths"): sample read as a percentage, clamped to [0, 1]. */
 export class ReasonRatioSampler {
   constructor(private readonly inner: LengthSampler) {}
   sample(rng: Rng): number {

@@ -1,4 +1,5 @@
-// Distribution mode (workload.md §1.2): CLI token flags → a one-client gaussian spec.
+// Distribution mode (docs/behavior.md "Sources and precedence"): CLI token flags → a one-client
+// gaussian spec.
 
 import { UserError } from "../../util/errors.js";
 import { fmtV } from "../util/format.js";
@@ -51,7 +52,7 @@ export interface TokenShape {
   outputTokensMax: number;
 }
 
-/** Builds the synthesized spec of §1.2/§1.3 (no validation of the numbers). */
+/** Builds the synthesized spec of distribution and preset modes (no validation of the numbers). */
 export function synthesizeGaussianSpec(
   clientId: string,
   shape: TokenShape,
@@ -83,7 +84,10 @@ export function synthesizeGaussianSpec(
   return makeSpec({ version: "2", category: "language", seed, aggregate_rate: rate, num_requests: numRequests, clients: [client] });
 }
 
-/** §1.2 with its fatal checks (rate, then the mean/stdev range rule, §9 Q1). */
+/**
+ * Distribution mode with its fatal checks (rate, then the mean/stdev range rule,
+ * docs/behavior.md#w1).
+ */
 export function specFromDistribution(flags: Partial<DistributionFlags> = {}): WorkloadSpec {
   const f: DistributionFlags = { ...DEFAULT_DISTRIBUTION_FLAGS, ...flags };
   checkRateFlag(f.rate);

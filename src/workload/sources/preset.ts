@@ -1,4 +1,5 @@
-// Preset mode (workload.md §1.3) and reading the `workloads:` presets of a defaults file.
+// Preset mode (docs/behavior.md "Sources and precedence") and reading the `workloads:` presets of a
+// defaults file.
 
 import { UserError } from "../../util/errors.js";
 import { FileReadError, readTextFile } from "../util/files.js";
@@ -40,7 +41,10 @@ function lookup(presets: Readonly<Record<string, PresetLike>>, name: string): Pr
   return Object.prototype.hasOwnProperty.call(presets, name) ? presets[name] : undefined;
 }
 
-/** `blis run --workload <name>`: rate check, lookup, then the §1.2 synthesis (no range check). */
+/**
+ * `blis run --workload <name>`: rate check, lookup, then the distribution-mode synthesis (no range
+ * check).
+ */
 export function specFromPreset(
   name: string,
   presets: Readonly<Record<string, PresetLike>>,
@@ -58,7 +62,10 @@ export function specFromPreset(
   return synthesizeGaussianSpec("distribution", presetShape(preset), rate, numRequests, seed);
 }
 
-/** `convert preset` (§7.4): client `preset-<name>`, seed 0, prefix length = preset prefix. */
+/**
+ * `convert preset` (docs/behavior.md "Traces, convert and compose"): client `preset-<name>`, seed
+ * 0, prefix length = preset prefix.
+ */
 export function presetToSpec(
   name: string,
   presets: Readonly<Record<string, PresetLike>>,

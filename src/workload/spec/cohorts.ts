@@ -1,6 +1,7 @@
-// Cohort expansion (workload.md §2.5): each cohort becomes `population` clients sharing the
-// cohort's rate share; diurnal/spike/drain patterns become lifecycle windows (union).
-// No random numbers are drawn here; members differ only by ID (hence by private stream).
+// Cohort expansion (docs/behavior.md "The workload spec", docs/behavior.md#w11): each cohort
+// becomes `population` clients sharing the cohort's rate share; diurnal/spike/drain patterns become
+// lifecycle windows (union). No random numbers are drawn here; members differ only by ID (hence by
+// private stream).
 
 import type { ClientSpec, CohortSpec, WindowSpec } from "./types.js";
 

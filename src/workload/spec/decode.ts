@@ -1,4 +1,4 @@
-// Strict, schema-directed decoding of a YNode tree (workload.md §2.1):
+// Strict, schema-directed decoding of a YNode tree (docs/behavior.md "The workload spec"):
 // unknown keys are errors; integer fields accept floats and truncate; a scalar where a string
 // is expected becomes its literal text; bools accept YAML 1.1 spellings; null = zero value.
 // Records the position of every key (path → line/column) for later error messages.

@@ -1,6 +1,6 @@
-// inference-perf compact format (workload.md §2.7): P system prompts × U users become P·U
+// inference-perf compact format (docs/behavior.md#w9): P system prompts × U users become P·U
 // poisson clients per stage. Each stage's clients are active only in that stage's window and
-// share that stage's rate, so stages run at their own rates (deviates from §9 Q9, which ran
+// share that stage's rate, so stages run at their own rates (deviates from seed-era BLIS, which ran
 // every stage at the time-weighted mean rate).
 
 import { fmtF } from "../util/format.js";
@@ -79,10 +79,10 @@ export function stageWindows(stages: readonly StageSpec[]): WindowSpec[] {
  * Expands a validated inference-perf section into P·U clients per stage, stage by stage.
  *
  * Rates: the generator splits aggregate_rate over all clients in proportion to rate_fraction
- * (§3.1). With rate_fraction = stage rate / (P·U) and aggregate_rate = Σ stage rates, each
- * client of stage i runs at rate_i / (P·U); stages never overlap, so exactly P·U clients are
- * active at any time and the total is rate_i. A one-stage spec gets a window too, so every
- * expansion ends at the end of its last stage without num_requests or a horizon.
+ * (docs/behavior.md "Arrivals"). With rate_fraction = stage rate / (P·U) and aggregate_rate = Σ
+ * stage rates, each client of stage i runs at rate_i / (P·U); stages never overlap, so exactly P·U
+ * clients are active at any time and the total is rate_i. A one-stage spec gets a window too, so
+ * every expansion ends at the end of its last stage without num_requests or a horizon.
  */
 export function expandInferencePerf(ip: InferencePerfSpec): InferencePerfExpansion {
   const sp = ip.shared_prefix!;

@@ -1,7 +1,7 @@
 // A tiny typed schema language for strict YAML decoding. Each schema describes a key set
 // (unknown keys are errors), Go-like scalar conversions, and defaults (Go zero values);
 // TypeScript types are inferred from the schemas so the two cannot drift apart.
-// Field order in an object schema is the serialization order (§2.2/§2.3 of workload.md).
+// Field order in an object schema is the serialization order (docs/behavior.md "The workload spec").
 
 export type ScalarKind = "string" | "int" | "int64" | "float" | "bool" | "floatMap";
 

@@ -1,5 +1,6 @@
-// ServeGen data directory loader (workload.md §2.6): one empirical client per chunk, at the
-// chunk's peak rate, with the first usable input/output PDF window.
+// ServeGen data directory loader (docs/behavior.md "The workload spec", docs/behavior.md#w17): one
+// empirical client per chunk, at the chunk's peak rate, with the first usable input/output PDF
+// window.
 
 import { join } from "node:path";
 import type { Logger } from "../../util/log.js";

@@ -1,4 +1,4 @@
-// Workload-spec v2 schemas (workload.md §2) and the types inferred from them.
+// Workload-spec v2 schemas (docs/behavior.md "The workload spec") and the types inferred from them.
 // Keys are the YAML keys (snake_case) so spec paths like `clients[0].arrival.cv` address fields.
 
 import { bool, float, floatMap, int, int64, list, obj, opt, str, type Infer } from "./schema.js";

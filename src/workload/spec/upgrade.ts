@@ -1,4 +1,4 @@
-// v1 → v2 upgrade (workload.md §2.1, README decision 5): versions "", "1" and "1.0" become "2"
+// v1 → v2 upgrade (docs/behavior.md#w2): versions "", "1" and "1.0" become "2"
 // and explicit clients' v1 SLO class names are mapped. Cohorts are not touched.
 
 import type { Logger } from "../../util/log.js";

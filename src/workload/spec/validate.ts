@@ -1,5 +1,5 @@
-// Spec validation (workload.md §2.9): fixed order, first failure wins, exact messages.
-// Returns the offending key path too, so callers can point at the line in the file.
+// Spec validation (docs/behavior.md "The workload spec"): fixed order, first failure wins, exact
+// messages. Returns the offending key path too, so callers can point at the line in the file.
 
 import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
@@ -125,7 +125,7 @@ function validateOrThrow(spec: WorkloadSpec): void {
   });
 }
 
-/** First validation failure in §2.9 order, or null when the spec is valid. */
+/** First validation failure in validation order, or null when the spec is valid. */
 export function findValidationFailure(spec: WorkloadSpec): ValidationFailure | null {
   try {
     validateOrThrow(spec);

@@ -1,5 +1,6 @@
-// Legacy CSV trace → v2 spec (workload.md §7.1, §1.4). Lossy by design (§9 Q16): one
-// constant-arrival client at the trace's average rate with constant average lengths.
+// Legacy CSV trace → v2 spec (docs/behavior.md "Sources and precedence"). Lossy by design
+// (docs/behavior.md#w16): one constant-arrival client at the trace's average rate with constant
+// average lengths.
 
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
@@ -106,7 +107,7 @@ export function convertCsvTraceFile(path: string, horizon = 0): WorkloadSpec {
   return csvTraceSummaryToSpec(summarizeCsvTrace(text, path, horizon));
 }
 
-/** `blis run --workload traces` (§1.4): lossy conversion warning, then seed = --seed. */
+/** `blis run --workload traces` (docs/behavior.md#w16): lossy conversion warning, then seed = --seed. */
 export function specFromCsvTraceMode(path: string, horizon: number, seed: bigint, logger?: Logger): WorkloadSpec {
   if (path === "") throw new UserError("--workload-traces-filepath is required when using --workload traces");
   logger?.warn(
