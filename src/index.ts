@@ -11,3 +11,4 @@ export type { PluginApi, PluginModule } from "./plugin/types.js";
 export * as experiment from "./experiment/index.js";
 export * as optimizer from "./optimize/index.js";
 export * as report from "./report/index.js";
+export * as calibration from "./calibration/index.js";

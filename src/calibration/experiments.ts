@@ -72,6 +72,17 @@ export interface FitExperiment {
   stages: [number, number][];
   /** Shipped-coefficient role (fit / evaluation-only / null). */
   role: string | null;
+  /** How it was loaded (fit/inputs.ts loadInputs): lets a worker process load it again. */
+  source?: ExperimentSource;
+}
+
+export interface ExperimentSource {
+  /** The --data/--holdout value and flag, and the experiment's index among those it names. */
+  spec: string;
+  flag: string;
+  index: number;
+  run: RunInput;
+  seed: number;
 }
 
 export const BUNDLED_EXPERIMENTS = path.join(BUNDLED_DATA_DIR, "calibration", "experiments.json");

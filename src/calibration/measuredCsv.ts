@@ -1,4 +1,4 @@
-// Per-request measurement files of the calibration data set (docs/calibration.md "Data"), turned
+// Per-request measurement files of the calibration data set (docs/calibration.md "Fit", data/calibration/README.md), turned
 // into trace v2 with measurements so that replay, calibrate and fit treat every source alike.
 
 import { UserError } from "../util/errors.js";

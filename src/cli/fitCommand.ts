@@ -3,6 +3,7 @@ import { optionFor, runInputFrom } from "./runCommand.js";
 import { REPLAY_RUN_FLAGS } from "./replayCommand.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
+import { defaultJobs } from "../experiment/jobs.js";
 
 const FIT_RUN_FLAGS = REPLAY_RUN_FLAGS.filter((f) => f.key !== "latencyModel" && f.key !== "seed");
 
@@ -10,6 +11,14 @@ function nonNegInt(flag: string) {
   return (v: string): number => {
     const x = Number(v);
     if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(x)) throw new UserError(`${flag} must be an integer >= 0, got "${v}"`);
+    return x;
+  };
+}
+
+function positiveInt(flag: string) {
+  return (v: string): number => {
+    const x = nonNegInt(flag)(v);
+    if (x < 1) throw new UserError(`${flag} must be an integer >= 1, got "${v}"`);
     return x;
   };
 }
@@ -38,6 +47,7 @@ export function registerFitCommand(program: Command, io: CliIo): void {
     .addOption(new Option("--lambda <x>", "pull toward the starting coefficients, per unit-scaled parameter").argParser(nonNegNumber("--lambda")).default(1e-3))
     .option("--start <file>", "coefficient file to start from (default: the bundled trained-physics coefficients)")
     .addOption(new Option("--seed <n>", "seed of the replays and of generated arrivals").argParser(nonNegInt("--seed")).default(42))
+    .addOption(new Option("--jobs <n>", "worker processes replaying experiments in parallel (default: one per CPU)").argParser(positiveInt("--jobs")).default(defaultJobs(), "one per CPU"))
     .option("--fresh", "ignore the saved state of an earlier, interrupted fit with the same inputs")
     .addHelpText(
       "after",

@@ -3,15 +3,14 @@
 import fs from "node:fs";
 import { createHash } from "node:crypto";
 import type { RunInput } from "../config/runOptions.js";
-import { loadCoefficientFile } from "../latency/coefficientFile.js";
-import { BUNDLED_TRAINED_PHYSICS } from "../config/paths.js";
 import { UserError } from "../util/errors.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
-import { evaluateExperiment, type ExperimentEval } from "../calibration/fit/evaluate.js";
-import { fitCoefficients, objective } from "../calibration/fit/fit.js";
-import { resolveInput, type InputContext } from "../calibration/fit/inputs.js";
-import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES, thetaFromCoefficients } from "../calibration/fit/params.js";
+import type { ExperimentEval } from "../calibration/fit/evaluate.js";
+import { objective } from "../calibration/fit/fit.js";
+import { loadInputs } from "../calibration/fit/inputs.js";
+import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES } from "../calibration/fit/params.js";
 import { coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
+import { fit, startCoefficients, type FitOutcome } from "../calibration/fit/run.js";
 import type { FitExperiment } from "../calibration/experiments.js";
 import type { CliIo } from "./io.js";
 import { checkOutputPath } from "./outputPaths.js";
@@ -24,18 +23,13 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   checkOutputPath("--out", out);
   const seed = opts["seed"] as number;
   const skipped: string[] = [];
-  const load = (flag: string, specs: unknown): FitExperiment[] => {
-    const ctx: InputContext = { run, seed, flag, skipped };
-    return ((specs as string[] | undefined) ?? []).flatMap((s) => resolveInput(s, ctx));
-  };
+  const load = (flag: string, specs: unknown): FitExperiment[] => loadInputs((specs as string[] | undefined) ?? [], { run, seed, flag, skipped });
   const data = load("--data", opts["data"]);
   const holdout = load("--holdout", opts["holdout"]);
   for (const s of skipped) io.stderrLine(`skipped ${s}`);
   if (data.length === 0) throw new UserError("--data: no experiment to fit");
-  const startFile = (opts["start"] as string | undefined) ?? BUNDLED_TRAINED_PHYSICS;
-  const sc = loadCoefficientFile(startFile, "--start").trained_physics_coefficients;
-  const start = { alpha: sc.alpha_coeffs, beta: sc.beta_coeffs, extra: sc.extra_terms ?? {} };
-  const free = freeParams(opts, data);
+  const start = startCoefficients(opts["start"] as string | undefined);
+  const free = freeParams(opts);
   const progress = (line: string): void => io.stderrLine(line);
 
   // Resume: evaluations of an interrupted fit with the same inputs are kept beside the output.
@@ -47,55 +41,51 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const memo = opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
   const save = (): void => writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
 
-  let done = 0;
-  const t0 = Date.now();
-  const evaluate = async (xs: readonly FitExperiment[], theta: Float64Array): Promise<ExperimentEval[]> => {
-    const res: ExperimentEval[] = [];
-    for (const x of xs) {
-      res.push(await evaluateExperiment(x, theta));
-      done++;
-    }
-    progress(`  ${done} replays, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    return res;
-  };
   progress(`fitting ${free.map((j) => PARAM_NAMES[j]).join(", ")} on ${data.length} experiment(s)`);
-  const res = await fitCoefficients({
-    experiments: data,
+  const res = await fit({
+    data,
+    holdout,
+    jobs: opts["jobs"] as number,
     start,
     free,
+    whenUsed: opts["params"] === undefined ? WHEN_USED : [],
     iterations: opts["iterations"] as number,
     budget: opts["budget"] as number,
     lambda: opts["lambda"] as number,
-    evaluate,
     memo,
     onEvaluated: save,
     progress,
   });
   const scored = res.after.reduce((s, e) => s + e.errors.scored, 0);
   if (scored < 30) io.stderrLine(`warning: only ${scored} matched requests: the fit is poorly determined`);
+  writeFileAtomic(out, coefficientFileText(res.coefficients, fitSummary(data, holdout, res)));
   let text = errorTable("## Fitted experiments (mean APE)", res.before, res.after);
-  const summary: Record<string, unknown> = {
-    data: data.map((x) => x.id),
-    free: free.map((j) => PARAM_NAMES[j]),
-    objective_before: Number(res.objectiveBefore.toFixed(6)),
-    objective_after: Number(res.objectiveAfter.toFixed(6)),
-  };
-  if (holdout.length > 0) {
-    progress(`evaluating ${holdout.length} held-out experiment(s)`);
-    const hb = await evaluate(holdout, thetaFromCoefficients(start));
-    const ha = await evaluate(holdout, res.theta);
-    text += "\n" + errorTable("## Held-out experiments (mean APE)", hb, ha);
-    summary["holdout"] = holdout.map((x) => x.id);
-    summary["holdout_objective_before"] = Number(objective(hb).toFixed(6));
-    summary["holdout_objective_after"] = Number(objective(ha).toFixed(6));
-  }
-  writeFileAtomic(out, coefficientFileText(res.coefficients, summary));
+  if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
   io.stdout(text);
   io.stdout(`\nCoefficients written to ${out}\nAs flags: ${coefficientFlags(res.coefficients)}\n`);
   fs.rmSync(statePath, { force: true });
 }
 
-function freeParams(opts: Record<string, unknown>, data: readonly FitExperiment[]): number[] {
+/** The header comment of the coefficient file: what was fitted, and the objective before/after. */
+function fitSummary(data: readonly FitExperiment[], holdout: readonly FitExperiment[], res: FitOutcome): Record<string, unknown> {
+  const summary: Record<string, unknown> = {
+    data: data.map((x) => x.id),
+    free: res.free.map((j) => PARAM_NAMES[j]),
+    objective_before: Number(res.objectiveBefore.toFixed(6)),
+    objective_after: Number(res.objectiveAfter.toFixed(6)),
+  };
+  if (holdout.length > 0) {
+    summary["holdout"] = holdout.map((x) => x.id);
+    summary["holdout_objective_before"] = Number(objective(res.holdoutBefore).toFixed(6));
+    summary["holdout_objective_after"] = Number(objective(res.holdoutAfter).toFixed(6));
+  }
+  return summary;
+}
+
+/** β8 (interleaved MoE) and β_EP (MoE with dp > 1) are fitted only when the data exercises them. */
+const WHEN_USED = [beta(7), beta(10)];
+
+function freeParams(opts: Record<string, unknown>): number[] {
   const list = opts["params"] as string | undefined;
   const free = new Set<number>();
   if (list !== undefined) {
@@ -103,8 +93,6 @@ function freeParams(opts: Record<string, unknown>, data: readonly FitExperiment[
     if (free.size === 0) throw new UserError("--params: empty list");
   } else {
     for (const n of DEFAULT_FREE) free.add(paramIndex(n, "--params"));
-    // β_EP only matters for MoE with dp > 1, β8 only for interleaved MoE: freed when present.
-    if (data.some((x) => (x.run.dp ?? 1) > 1)) free.add(beta(10));
   }
   const terms = opts["terms"] as string | undefined;
   for (const t of (terms ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {

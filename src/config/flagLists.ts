@@ -65,8 +65,8 @@ export function parseSloCacheWeights(text: string, flag = "--slo-cache-weights")
 export const SLO_CLASS_KEYS = ["critical", "standard", "sheddable", "batch", "background", "default"] as const;
 
 /**
- * `--slo-prefill-thresholds "critical:0,sheddable:256"` (docs/behavior.md "Batch formation and
- * chunked prefill"). Empty → null.
+ * `--slo-prefill-thresholds "critical:0,sheddable:256"`
+ * (docs/behavior.md "Batch formation and chunked prefill"). Empty → null.
  */
 export function parseSloPrefillThresholds(text: string): Map<string, number> | null {
   if (text.trim() === "") return null;

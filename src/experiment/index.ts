@@ -1,4 +1,4 @@
-// Public API of the experiment / sweep feature (workload.md §8).
+// Public API of the experiment / sweep feature (README.md "Sweeps: `blis sweep`").
 
 export { PlanError } from "./errors.js";
 export {

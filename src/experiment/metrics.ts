@@ -1,4 +1,4 @@
-// Per-run values a sweep can tabulate (workload.md §8.3), read from the structured results of a run
+// Per-run values a sweep can tabulate (examples/experiments/README.md "Metric names"), read from the structured results of a run
 // (never from its text output).
 
 import type { SimulationMetrics } from "../metrics/collect.js";
@@ -65,7 +65,7 @@ const RUN_METRICS: Record<string, Extract> = {
   jain_fairness: (m) => m.tenantFairness,
 };
 
-/** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (cluster.md §9.8.1). */
+/** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (docs/behavior.md "The metrics block"). */
 const SLO_FIELDS = ["ttft_mean", "ttft_p50", "ttft_p95", "ttft_p99", "ttft_n", "e2e_mean", "e2e_p50", "e2e_p95", "e2e_p99", "e2e_n", "n"];
 
 const INSTANCE_RE = /^instance_(\d+)\.(.+)$/;

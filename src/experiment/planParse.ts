@@ -1,4 +1,4 @@
-// Sweep plan files (workload.md §8.1): strict YAML parsing with positions, validation that names
+// Sweep plan files (examples/experiments/README.md "Plan keys"): strict YAML parsing with positions, validation that names
 // the offending item, and expansion into configurations (one RunInput per grid/variant point).
 
 import fs from "node:fs";

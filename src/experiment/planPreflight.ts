@@ -1,10 +1,10 @@
-// Preflight warnings (workload.md §8.2 item 3): configurations whose KV cache is too small for the
+// Preflight warnings (README.md "Sweeps: `blis sweep`"): configurations whose KV cache is too small for the
 // longest prompt they can see, found before any run starts.
 
 import type { WorkloadSpec } from "../workload/index.js";
 import type { SweepConfig } from "./planTypes.js";
 
-/** §8.2 item 3: warn when total KV blocks < 4 × ceil(max input tokens / block size). */
+/** Warn when total KV blocks < 4 × ceil(max input tokens / block size). */
 export function preflightWarnings(configs: SweepConfig[]): string[] {
   const out: string[] = [];
   for (const c of configs) {

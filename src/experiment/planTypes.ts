@@ -1,4 +1,4 @@
-// The shape of a validated, expanded sweep plan (workload.md §8.1) and its defaults, shared by the
+// The shape of a validated, expanded sweep plan (examples/experiments/README.md "Plan keys") and its defaults, shared by the
 // plan-file reader, plans built in code, and the report.
 
 import type { RunInput } from "../config/runOptions.js";
@@ -73,6 +73,6 @@ export interface SweepPlan {
   metrics: string[];
   ratios: RatioDef[];
   checks: SweepChecks;
-  /** Preflight warnings (§8.2 item 3). */
+  /** Preflight warnings (planPreflight.ts). */
   warnings: string[];
 }

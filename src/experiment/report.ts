@@ -1,4 +1,4 @@
-// Sweep tables (workload.md §8.4): the public entry point. reportBuild assembles the report from
+// Sweep tables (examples/experiments/README.md "Tables"): the public entry point. reportBuild assembles the report from
 // the finished runs; reportRatios, reportMonotonic and reportChecks compute its tables;
 // reportTypes holds their shapes.
 

@@ -1,4 +1,4 @@
-// Tables of a sweep (workload.md §8.4), computed from the set of finished runs only: rows follow
+// Tables of a sweep (examples/experiments/README.md "Tables"), computed from the set of finished runs only: rows follow
 // configuration order, then seed order, never finish order, so an interrupted-and-resumed sweep
 // yields the same tables as an uninterrupted one.
 

@@ -1,4 +1,4 @@
-// The invariant checks of every run (workload.md §8.4 items 6–7): request conservation, and
+// The invariant checks of every run (examples/experiments/README.md "Tables"): request conservation, and
 // byte-identical output when a run is repeated.
 
 import type { SimulationMetrics } from "../metrics/collect.js";
@@ -33,7 +33,7 @@ function overall(results: CheckResult[]): CheckResult {
   return results.some((r) => r === "PASS") ? "PASS" : "N/A";
 }
 
-/** §8.4 item 6. */
+/** Conservation table (examples/experiments/README.md "Tables"). */
 export function conservationRow(config: string, seed: number, r: RunRecord | undefined): ConservationRow {
   const row: ConservationRow = {
     config,
@@ -91,7 +91,7 @@ export function conservationRow(config: string, seed: number, r: RunRecord | und
   return row;
 }
 
-/** §8.4 item 7. */
+/** Determinism table (examples/experiments/README.md "Tables"). */
 export function determinismRow(config: string, seed: number, a: RunRecord | undefined, b: RunRecord | undefined): DeterminismRow {
   const row: DeterminismRow = { config, seed, result: "N/A", detail: "" };
   if (a === undefined || b === undefined) return { ...row, detail: "not run" };

@@ -1,4 +1,4 @@
-// Monotonicity checks (workload.md §8.4 item 5): along a numeric axis, with the other coordinates
+// Monotonicity checks (examples/experiments/README.md "Tables"): along a numeric axis, with the other coordinates
 // fixed, the seed-averaged series and every per-seed series must be strictly monotone.
 
 import { fmtNum } from "./format.js";

@@ -1,4 +1,4 @@
-// The ratio table (workload.md §8.4 items 3–4): per-seed ratios against the baseline and the
+// The ratio table (examples/experiments/README.md "Tables"): per-seed ratios against the baseline and the
 // plan's explicit ratio rows, each with a verdict.
 
 import { matching, pairs, resolveRelative, type SelectorContext } from "./planSelectors.js";
@@ -57,7 +57,7 @@ function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: stri
 }
 
 /**
- * §8.4 item 4 (labels only): `equivalent` if |a−b|/max(a,b) < 5 % for every seed; `significant`
+ * Verdict labels (examples/experiments/README.md "Tables"): `equivalent` if |a−b|/max(a,b) < 5 % for every seed; `significant`
  * if every per-seed change is > 20 % in the same direction; `inconclusive` if any seed changes by
  * < 10 %; otherwise `weak` (same direction, 10–20 %) or `mixed` (directions differ).
  */

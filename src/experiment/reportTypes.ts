@@ -1,4 +1,4 @@
-// The tables of a sweep (workload.md §8.4) as data: what buildReport returns and the renderers,
+// The tables of a sweep (examples/experiments/README.md "Tables") as data: what buildReport returns and the renderers,
 // summary.json and the HTML report read.
 
 export type CheckResult = "PASS" | "FAIL" | "N/A";

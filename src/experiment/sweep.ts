@@ -40,7 +40,7 @@ export interface SweepResult {
   /** Runs executed by this call / taken over from the output directory. */
   executed: number;
   reused: number;
-  /** 0 when every requested check passed, 1 when one failed (§8.4). */
+  /** 0 when every requested check passed, 1 when one failed (README.md "Sweeps: `blis sweep`"). */
   exitStatus: 0 | 1;
   outDir: string | null;
 }

@@ -54,7 +54,7 @@ export default async function runOne(task: WorkerTask): Promise<WorkerResult> {
   }
 }
 
-/** Same mapping as the CLI's reportError (cluster.md §9.10). */
+/** Same mapping as the CLI's reportError (docs/behavior.md "Validation order and exit status"). */
 function classify(e: unknown): [number, string] {
   if (e instanceof UserError) return [1, `error: ${e.message}`];
   if (e instanceof ConstructionError) return [2, `panic: ${e.message}`];

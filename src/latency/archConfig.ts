@@ -1,5 +1,5 @@
 // Model architecture read from a HuggingFace config.json for the analytical latency backends and
-// the KV capacity calculation (docs/latency.md "Resolution"). Field rules: integers only from JSON
+// the KV capacity calculation (docs/latency.md "Resolution (trained-physics and roofline)"). Field rules: integers only from JSON
 // numbers, first non-zero fallbacks, `text_config` merged over the top level.
 
 import { UserError } from "../util/errors.js";

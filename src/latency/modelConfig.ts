@@ -1,5 +1,5 @@
 // HuggingFace config.json parsing and model-config resolution for the roofline model
-// (docs/latency.md "Resolution", "Model names"; the seed roofline: docs/behavior.md#q21).
+// (docs/latency.md "Resolution (trained-physics and roofline)", "Model names"; the seed roofline: docs/behavior.md#q21).
 
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -157,7 +157,7 @@ export function modelConfigWarnings(cfg: ParsedModelConfig, model: string): stri
 /**
  * True when `text` is a JSON object that has `num_hidden_layers` or `hidden_size` at its top
  * level or, for multimodal configs, inside an object-valued `text_config` (the check used for
- * bundled and downloaded configs, docs/latency.md "Resolution").
+ * bundled and downloaded configs, docs/latency.md "Resolution (trained-physics and roofline)").
  */
 export function isUsableHFConfig(text: string): boolean {
   let top: Record<string, unknown>;
@@ -258,7 +258,7 @@ export function hfConfigUrl(repo: string): string {
 }
 
 /**
- * Finds and parses the model's config.json (docs/latency.md "Resolution"):
+ * Finds and parses the model's config.json (docs/latency.md "Resolution (trained-physics and roofline)"):
  * 1. `modelConfigFolder` given: `<folder>/config.json` (any read/parse failure is fatal);
  * 2. else `<defaultsDir>/model_configs/<name after first "/">/config.json` if it is a usable config;
  * 3. else download config.json from the hub (repo = `hfRepo` or the model name; `Authorization:

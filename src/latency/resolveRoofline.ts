@@ -1,5 +1,5 @@
 // Loading everything a roofline latency model needs (the seed roofline of `--roofline`,
-// docs/behavior.md#q21; config lookup as in docs/latency.md "Resolution").
+// docs/behavior.md#q21; config lookup as in docs/latency.md "Resolution (trained-physics and roofline)").
 
 import { join } from "node:path";
 import type { Logger } from "../util/log.js";

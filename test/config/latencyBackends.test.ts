@@ -1,5 +1,5 @@
-// Choosing and resolving a latency backend from run options (docs/latency.md "Choosing a
-// backend", "Resolution", "KV capacity", "Max model length", "Coefficient files", "Model names"),
+// Choosing and resolving a latency backend from run options
+// (docs/latency.md "Choosing a backend", "Resolution (trained-physics and roofline)", "KV capacity", "Max model length", "Coefficient files", "Model names"),
 // observed through the library entry point simulate() and the in-process CLI.
 import { test } from "node:test";
 import assert from "node:assert/strict";

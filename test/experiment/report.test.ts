@@ -69,7 +69,7 @@ function rec(config: string, seed: number, m: SimulationMetrics | null, extra: P
   return { v: 1, config, config_index: 0, seed, rep: 0, status: "ok", error: "", timeout_s: 300, wall_s: 0.1, stdout: "out\n", stderr: [], metrics: m, ...extra };
 }
 
-test("verdict labels (§8.4 item 4)", () => {
+test("verdict labels", () => {
   assert.equal(verdict([]), "n/a");
   assert.equal(verdict([[100, 102], [50, 51], [10, 10.2]]), "equivalent");
   assert.equal(verdict([[130, 100], [125, 100], [150, 100]]), "significant");

@@ -7,7 +7,7 @@ import type { Coefficients } from "../../config/latency/backend.js";
 import type { FitExperiment } from "../experiments.js";
 import type { ExperimentEval } from "./evaluate.js";
 import { addInto, emptyNormalEquations, solveNnls } from "./nnls.js";
-import { coefficientsFromTheta, NUM_PARAMS, thetaFromCoefficients } from "./params.js";
+import { coefficientsFromTheta, NUM_PARAMS, PARAM_NAMES, thetaFromCoefficients } from "./params.js";
 
 export type Evaluator = (experiments: readonly FitExperiment[], theta: Float64Array) => Promise<ExperimentEval[]>;
 
@@ -16,6 +16,8 @@ export interface FitOptions {
   start: Coefficients;
   /** Indices (params.ts) of the parameters to fit; the others keep their start values. */
   free: readonly number[];
+  /** Parameters also fitted when the data exercises them (their feature is non-zero at the start). */
+  whenUsed?: readonly number[];
   /** Least-squares rounds (each one replay of every experiment). */
   iterations: number;
   /** Extra replays of every experiment for the coordinate search after the rounds. */
@@ -36,6 +38,8 @@ export interface FitStep {
 }
 
 export interface FitResult {
+  /** The parameters fitted: the requested ones and those of `whenUsed` the data exercises. */
+  free: number[];
   coefficients: Coefficients;
   theta: Float64Array;
   before: ExperimentEval[];
@@ -80,6 +84,9 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
   const first = await evalAt(Float64Array.from(prior), "start");
   log(`start: objective ${first.J.toFixed(4)}`);
   let best: Point = { theta: Float64Array.from(prior), ...first };
+  const free = withUsed(o.free, o.whenUsed ?? [], first.evals);
+  const added = free.filter((j) => !o.free.includes(j));
+  if (added.length > 0) log(`also fitting ${added.map((j) => PARAM_NAMES[j]).join(", ")}: the data exercises them`);
   // Levenberg-Marquardt-like trust region: a pull toward the best point that loosens after a
   // success and tightens after a failure, since the linearization holds only near its schedule.
   let mu = 0.1;
@@ -90,7 +97,7 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
       { center: prior, lambda: o.lambda },
       { center: best.theta, lambda: mu },
     ];
-    const next = solveNnls(ne, best.theta, o.free, pulls);
+    const next = solveNnls(ne, best.theta, free, pulls);
     const change = maxRelativeChange(next, best.theta);
     const r = await evalAt(next, "least-squares");
     const accepted = r.J < best.J;
@@ -101,8 +108,9 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
       if (change < 1e-3) break;
     } else mu *= 4;
   }
-  best = await coordinateSearch(o, best, evalAt, log);
+  best = await coordinateSearch({ ...o, free }, best, evalAt, log);
   return {
+    free,
     coefficients: coefficientsFromTheta(best.theta),
     theta: best.theta,
     before: first.evals,
@@ -113,10 +121,17 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
   };
 }
 
+function withUsed(free: readonly number[], whenUsed: readonly number[], evals: readonly ExperimentEval[]): number[] {
+  const out = new Set(free);
+  for (const j of whenUsed) if (evals.some((e) => e.ne.G[j * NUM_PARAMS + j]! > 0)) out.add(j);
+  return [...out].sort((a, b) => a - b);
+}
+
 function maxRelativeChange(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 0;
   for (let j = 0; j < a.length; j++) {
-    const d = Math.abs(a[j]! - b[j]!) / Math.max(Math.abs(b[j]!), 1e-9);
+    // Symmetric, so a parameter leaving zero counts as a 100% change rather than an overflow.
+    const d = Math.abs(a[j]! - b[j]!) / Math.max(Math.abs(a[j]!), Math.abs(b[j]!), 1e-12);
     if (d > m) m = d;
   }
   return m;

@@ -100,3 +100,8 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
   }
   return fromEntries(BUNDLED_EXPERIMENTS, base, stage, ctx);
 }
+
+/** Resolves every value of one flag, recording each experiment's source for worker processes. */
+export function loadInputs(specs: readonly string[], ctx: InputContext): FitExperiment[] {
+  return specs.flatMap((spec) => resolveInput(spec, ctx).map((x, index) => ({ ...x, source: { spec, flag: ctx.flag, index, run: ctx.run, seed: ctx.seed } })));
+}

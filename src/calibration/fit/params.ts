@@ -30,7 +30,7 @@ export function thetaFromCoefficients(c: Coefficients): Float64Array {
   const t = new Float64Array(NUM_PARAMS);
   for (let i = 0; i < 3; i++) t[i] = c.alpha[i] ?? 0;
   for (let i = 0; i < 11; i++) t[beta(i)] = c.beta[i] ?? 0;
-  // Fewer than 11 betas: β_EP follows β4 (docs/latency.md "Coefficients").
+  // Fewer than 11 betas: β_EP follows β4 (docs/latency.md "Trained physics").
   if (c.beta.length < 11) t[BETA_EP] = t[BETA4]!;
   t[DECODE_CONTEXT] = c.extra?.decode_context ?? 0;
   return t;

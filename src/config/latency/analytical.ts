@@ -1,5 +1,5 @@
 // Resolution shared by the current analytical backends, trained-physics and roofline
-// (docs/latency.md "Resolution"): model defaults, config.json, the GPU entry, data-parallel and
+// (docs/latency.md "Resolution (trained-physics and roofline)"): model defaults, config.json, the GPU entry, data-parallel and
 // expert-parallel checks, automatic KV capacity and max-model-len.
 
 import fs from "node:fs";
