@@ -3,7 +3,7 @@
 
 import { UserError } from "../util/errors.js";
 import { FileReadError, readTextFile } from "../workload/util/files.js";
-import { parseGoInt } from "../workload/util/goparse.js";
+import { parseGoIntDetailed } from "../util/parse.js";
 
 export interface ItlRow {
   request_id: number;
@@ -34,7 +34,7 @@ export function parseItlCsv(text: string, file: string): ItlRows {
     if (cells.length < 3) throw new UserError(`${where}: ITL row has ${cells.length} column${cells.length === 1 ? "" : "s"}, expected 3`);
     const values = COLUMNS.map((name, k) => {
       const text = cells[k]!.trim();
-      const r = parseGoInt(text);
+      const r = parseGoIntDetailed(text);
       if (!r.ok) throw new UserError(`${where}, column ${name}: parsing ${JSON.stringify(text)}: not an integer`);
       if (!Number.isSafeInteger(r.value)) throw new UserError(`${where}, column ${name}: ${text} is out of range`);
       if (r.value < 0) throw new UserError(`${where}, column ${name}: must be >= 0, got ${r.value}`);

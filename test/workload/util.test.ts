@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CsvError, csvLine, readCsv } from "../../src/workload/util/csv.js";
 import { fmtF, fmtShortestDecimal, fmtV } from "../../src/workload/util/format.js";
-import { parseGoFloat, parseGoInt, roundHalfAway } from "../../src/workload/util/goparse.js";
+import { parseGoFloat, parseGoIntDetailed, roundHalfAway } from "../../src/util/parse.js";
 import { parsePdfDict } from "../../src/workload/index.js";
 
 test("Go number formatting", () => {
@@ -26,9 +26,9 @@ test("strict scalar parsing and rounding", () => {
   assert.ok(Number.isNaN(parseGoFloat("nan")));
   assert.equal(parseGoFloat(""), null);
   assert.equal(parseGoFloat("12abc"), null);
-  assert.deepStrictEqual(parseGoInt("-42"), { ok: true, value: -42 });
-  assert.equal(parseGoInt("4.2").ok, false);
-  assert.equal(parseGoInt("99999999999999999999").ok, false);
+  assert.deepStrictEqual(parseGoIntDetailed("-42"), { ok: true, value: -42 });
+  assert.equal(parseGoIntDetailed("4.2").ok, false);
+  assert.equal(parseGoIntDetailed("99999999999999999999").ok, false);
   assert.equal(roundHalfAway(2.5), 3);
   assert.equal(roundHalfAway(-2.5), -3);
   assert.equal(roundHalfAway(0.49999999999999994), 0);

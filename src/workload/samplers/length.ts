@@ -2,7 +2,7 @@
 
 import type { Rng } from "../../engine/rng.js";
 import type { DistSpec } from "../spec/types.js";
-import { goInt, roundHalfAway } from "../util/goparse.js";
+import { goInt, roundHalfAway } from "../../util/parse.js";
 
 export interface LengthSampler {
   sample(rng: Rng): number;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Logger } from "../../util/log.js";
 import { CsvError, readCsv } from "../util/csv.js";
 import { FileReadError, listDirectory, readTextFile } from "../util/files.js";
-import { parseGoFloat } from "../util/goparse.js";
+import { parseGoFloat } from "../../util/parse.js";
 import { makeClient, type ArrivalSpec, type ClientSpec } from "./types.js";
 
 export class ServeGenError extends Error {}

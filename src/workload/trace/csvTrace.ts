@@ -7,7 +7,7 @@ import type { Logger } from "../../util/log.js";
 import { dist, makeClient, makeSpec, type WorkloadSpec } from "../spec/types.js";
 import { CsvError, readCsv } from "../util/csv.js";
 import { FileReadError, readTextFile } from "../util/files.js";
-import { parseGoFloat } from "../util/goparse.js";
+import { parseGoFloat } from "../../util/parse.js";
 
 function tokenArrayLength(text: string): number | string {
   let value: unknown;

@@ -5,7 +5,7 @@
 import { UserError } from "../../util/errors.js";
 import { CsvError, csvLine, readCsv } from "../util/csv.js";
 import { fmtShortestDecimal } from "../util/format.js";
-import { parseGoBool, parseGoFloat, parseGoInt } from "../util/goparse.js";
+import { parseGoBool, parseGoFloat, parseGoIntDetailed } from "../../util/parse.js";
 
 export type TraceLayout = "v2" | "v3";
 
@@ -171,7 +171,7 @@ function cell(kind: Kind, text: string, where: () => string): number | string | 
       return v;
     }
     default: {
-      const r = parseGoInt(text);
+      const r = parseGoIntDetailed(text);
       if (!r.ok) throw new UserError(`${where()}: parsing ${JSON.stringify(text)}: ${r.detail}`);
       if (kind === "count" && r.value < 0) throw new UserError(`${where()}: must be >= 0, got ${r.value}`);
       return r.value;
