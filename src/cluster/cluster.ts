@@ -6,7 +6,7 @@ import type { Logger } from "../util/log.js";
 import type { AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider } from "./snapshot.js";
-import { ClusterEventQueue, RANK_ADMISSION, RANK_ROUTING } from "./clusterEvents.js";
+import { EventQueue } from "../engine/eventQueue.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
@@ -42,6 +42,9 @@ export interface ClusterRunStats {
   inFlight: Int32Array;
 }
 
+const RANK_ADMISSION = 1;
+const RANK_ROUTING = 2;
+
 /**
  * The shared-clock loop over the cluster pipeline and all instances (docs/behavior.md
  * "Event loop and same-tick ordering"): at equal timestamps cluster events run before instance
@@ -50,8 +53,11 @@ export interface ClusterRunStats {
 export class ClusterSimulator {
   readonly inFlight: Int32Array;
   private readonly snapshots: SnapshotProvider;
-  private readonly events = new ClusterEventQueue();
-  private readonly popped = { rank: 0, req: null as Request | null, time: 0 };
+  /**
+   * Admission and routing decisions keyed by (time, rank, sequence). Arrivals come straight from
+   * the ordered request stream and precede these at equal times (rank 0).
+   */
+  private readonly events = new EventQueue<Request>();
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
   recorder: TimeSeriesRecorder | null = null;
@@ -114,9 +120,10 @@ export class ClusterSimulator {
           if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
           this.events.push(clock + this.opts.admissionLatency, RANK_ADMISSION, req);
         } else {
-          this.events.pop(this.popped);
-          const req = this.popped.req!;
-          if (this.popped.rank === RANK_ADMISSION) this.admit(req, clock, debug);
+          const req = this.events.peekPayload()!;
+          const rank = this.events.peekKind();
+          this.events.pop();
+          if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
           else this.route(req, clock, debug);
         }
       } else {

@@ -1,5 +1,5 @@
-// Binary min-heap of instance events keyed by (time, kind, insertion sequence).
-// Parallel typed arrays keep the heap allocation-free in steady state.
+// Binary min-heap of events keyed by (time, kind, insertion sequence): the instance events, and the
+// cluster's admission and routing decisions. Parallel typed arrays keep it allocation-free in steady state.
 
 export const EV_ARRIVAL = 0;
 export const EV_QUEUED = 1;

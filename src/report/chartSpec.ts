@@ -1,4 +1,4 @@
-// Chart descriptions embedded in a report as JSON. The page's script (client.ts) turns each one
+// Chart descriptions embedded in a report as JSON. The page's script (client/) turns each one
 // into a Chart.js chart; nothing here depends on Chart.js itself.
 
 export interface DatasetSpec {
@@ -15,8 +15,8 @@ export interface DatasetSpec {
   dash?: number[];
   /** Point radius (default 0 for lines, 4 for scatter). */
   radius?: number;
-  /** Point style for scatter datasets (Chart.js names: circle, rect, triangle, crossRot, …). */
-  pointStyle?: string;
+  /** Point style for scatter datasets. */
+  pointStyle?: PointStyleName;
   /** Filled point background (scatter); default: the color. */
   fillColor?: string;
   /** Per-bar [min, max] whiskers (seed spread). */
@@ -38,6 +38,9 @@ export interface DatasetSpec {
   /** Plot against the secondary (right) value axis. */
   rightAxis?: boolean;
 }
+
+/** Chart.js's point shapes. */
+export type PointStyleName = "circle" | "cross" | "crossRot" | "dash" | "line" | "rect" | "rectRounded" | "rectRot" | "star" | "triangle";
 
 export interface RefLine {
   axis: "x" | "y";

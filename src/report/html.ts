@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { REPORT_CSS } from "./css.js";
-import { CLIENT_JS } from "./client.js";
 import type { ChartSpec } from "./chartSpec.js";
 
 const require = createRequire(import.meta.url);
@@ -37,6 +37,20 @@ export function chartLibrary(): Library {
     .replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, "\n");
   cached = { name: "Chart.js", version: pkg.version, code };
   return cached;
+}
+
+let pageScriptCache: string | null = null;
+
+/** The page's own script: client/ bundled at build time (scripts/buildReportClient.mjs) beside this module. */
+function pageScript(): string {
+  if (pageScriptCache !== null) return pageScriptCache;
+  const file = fileURLToPath(new URL("./client.bundle.js", import.meta.url));
+  try {
+    pageScriptCache = fs.readFileSync(file, "utf8");
+  } catch {
+    throw new Error(`${file} is missing: the report page script is built by npm run build`);
+  }
+  return pageScriptCache;
 }
 
 export function esc(s: string): string {
@@ -186,7 +200,7 @@ ${p.body}
 <footer>${p.footer} Charts drawn with ${esc(lib.name)} ${esc(lib.version)} (MIT), embedded in this file; the page makes no network requests.</footer>
 <script type="application/json" id="blis-report-charts">${jsonForScript(p.charts.specs)}</script>
 <script>${scriptSafe(lib.code)}</script>
-<script>${scriptSafe(CLIENT_JS)}</script>
+<script>${scriptSafe(pageScript())}</script>
 </body>
 </html>
 `;

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { splitReportKey, DEFAULT_PARETO } from "../../src/report/planOptions.js";
-import { paretoCells } from "../../src/report/sweepReport.js";
+import { paretoCells } from "../../src/report/sweepPareto.js";
 import { SWEEP_REPORT_FORMAT, type SweepReportData } from "../../src/report/sweepData.js";
 import { binCounts, cdfPoints, makeBins, thin } from "../../src/report/stats.js";
 import { reportDataPath } from "../../src/report/runReport.js";
