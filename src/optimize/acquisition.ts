@@ -5,7 +5,7 @@
 import type { Rng } from "../engine/rng.js";
 import { encodePoint, perturbPoint, pointKey, randomPoint, type Point } from "./design.js";
 import { GaussianProcess, type Surrogate } from "./gp.js";
-import type { Parameter } from "./space.js";
+import type { Parameter } from "./parameters.js";
 
 export function normPdf(z: number): number {
   return Math.exp(-0.5 * z * z) / Math.sqrt(2 * Math.PI);

@@ -2,7 +2,9 @@
 // parameter values and back to the GP's feature space, and random / local candidate points.
 
 import type { Rng } from "../engine/rng.js";
-import type { Parameter, ParamValue } from "./space.js";
+import type { Parameter, ParamValue } from "./parameters.js";
+import type { OptimizeSpace } from "./space.js";
+import type { EvalRecord } from "./store.js";
 
 /** Parameter values in parameter order (numbers; category labels for categoricals). */
 export type Point = ParamValue[];
@@ -136,4 +138,9 @@ export function pointRecord(params: readonly Parameter[], pt: Point): Record<str
   const o: Record<string, ParamValue> = {};
   params.forEach((p, j) => (o[p.name] = pt[j]!));
   return o;
+}
+
+/** The point of a stored evaluation (parameter order). */
+export function decodeFromRecord(space: OptimizeSpace, rec: EvalRecord): Point {
+  return space.parameters.map((p) => rec.params[p.name]!);
 }

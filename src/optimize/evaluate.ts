@@ -5,8 +5,9 @@
 import type { RunInput } from "../config/runOptions.js";
 import { extractMetric, runCells, type CellSpec, type SweepPool } from "../experiment/index.js";
 import type { Point } from "./design.js";
-import type { Constraint, OptimizeSpace, Parameter } from "./space.js";
-import { boundText } from "./space.js";
+import { boundText, type Constraint } from "./objective.js";
+import type { Parameter } from "./parameters.js";
+import type { OptimizeSpace } from "./space.js";
 import type { EvalRecord, SeedRun } from "./store.js";
 
 /** Metrics recorded for every run besides the objective and the constraint metrics. */
@@ -201,6 +202,20 @@ export function assess(space: OptimizeSpace, rec: EvalRecord, baseline: Record<s
   });
   const feasible = reasons.length === 0;
   return { rec, perSeed, objective, means, constraints, feasible, reason: reasons.join("; ") };
+}
+
+export function isBetter(space: OptimizeSpace, a: number, b: number): boolean {
+  return space.objective.direction === "minimize" ? a < b : a > b;
+}
+
+/** The best feasible evaluation (earliest on ties). */
+export function bestOf(space: OptimizeSpace, evals: readonly Evaluated[]): Evaluated | null {
+  let best: Evaluated | null = null;
+  for (const e of evals) {
+    if (!e.feasible || e.objective === null) continue;
+    if (best === null || isBetter(space, e.objective, best.objective!)) best = e;
+  }
+  return best;
 }
 
 function fmt(v: number): string {

@@ -6,13 +6,14 @@
 
 import { deriveStreamSeed, Rng } from "../engine/rng.js";
 import { defaultJobs, PlanError, SweepPool } from "../experiment/index.js";
-import { proposeBatch } from "./acquisition.js";
-import { decodePoint, encodePoint, featureGroups, latinHypercube, pointKey, pointRecord, randomPoint, type Point } from "./design.js";
-import { assess, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
-import { fitSurrogate } from "./gp.js";
-import type { OptimizeSpace } from "./space.js";
-import { OptimizeDir, type EvalRecord } from "./store.js";
+import { decodePoint, latinHypercube, pointKey, pointRecord, type Point } from "./design.js";
+import { assess, bestOf, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
 import { SpaceError } from "./errors.js";
+import { fmtValue } from "./format.js";
+import type { Constraint } from "./objective.js";
+import type { OptimizeSpace } from "./space.js";
+import { proposeStep } from "./step.js";
+import { OptimizeDir, type EvalRecord } from "./store.js";
 
 export interface OptimizeOptions {
   /** Output directory (resume log and result files). */
@@ -43,209 +44,198 @@ export interface OptimizeResult {
   notes: string[];
 }
 
-/**
- * The function of the objective the GP models and minimizes: the objective or its log (see
- * objective.transform), negated when maximizing. Null when the log is asked for but a value is <= 0.
- */
-function gpTarget(space: OptimizeSpace, values: readonly number[]): ((v: number) => number) | null {
-  const t = space.objective.transform;
-  const useLog = t === "log" || (t === "auto" && values.every((v) => v > 0));
-  if (useLog && values.some((v) => !(v > 0))) return null;
-  const sign = space.objective.direction === "minimize" ? 1 : -1;
-  return useLog ? (v) => sign * Math.log(v) : (v) => sign * v;
-}
-
-export function isBetter(space: OptimizeSpace, a: number, b: number): boolean {
-  return space.objective.direction === "minimize" ? a < b : a > b;
-}
-
-/** The best feasible evaluation (earliest on ties). */
-export function bestOf(space: OptimizeSpace, evals: readonly Evaluated[]): Evaluated | null {
-  let best: Evaluated | null = null;
-  for (const e of evals) {
-    if (!e.feasible || e.objective === null) continue;
-    if (best === null || isBetter(space, e.objective, best.objective!)) best = e;
-  }
-  return best;
-}
-
 export async function optimize(space: OptimizeSpace, opts: OptimizeOptions): Promise<OptimizeResult> {
   const t0 = performance.now();
-  const say = opts.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
-  const progress = opts.progress !== false;
-  const jobs = opts.jobs ?? defaultJobs();
-  const { out, notes } = OptimizeDir.open(opts.outDir, space, jobs, opts.restart === true);
-  for (const n of notes) say(`note: ${n}`);
-  const q = out.batch;
-  const stored = new Map<string, EvalRecord>();
-  for (const r of out.load()) stored.set(r.kind === "baseline" ? "baseline" : `eval:${r.index}`, r);
+  const run = new SearchRun(space, opts);
+  try {
+    await run.evaluateInitialDesign();
+    await run.runSteps();
+  } catch (e) {
+    if (e instanceof PlanError) throw new SpaceError(e.message);
+    throw e;
+  } finally {
+    await run.close();
+  }
+  return run.result(opts.outDir, (performance.now() - t0) / 1000);
+}
 
-  let pool: SweepPool | null = null;
-  const seenLines = new Set<string>();
-  const dedupSay = (l: string): void => {
-    if (seenLines.has(l)) return;
-    seenLines.add(l);
-    say(l);
-  };
-  let simulations = 0;
-  let reused = 0;
-  const evaluations: Evaluated[] = [];
-  let baseline: Evaluated | null = null;
-  const baselineMeans = (): Record<string, number | null> | null => baseline?.means ?? null;
-  const needsBaseline = space.constraints.some((c) => c.min?.kind === "baseline" || c.max?.kind === "baseline");
-  const label = (e: Evaluated): string => (e.rec.kind === "baseline" ? "baseline" : `#${e.rec.index + 1}`);
-  const report = (e: Evaluated): void => {
-    if (!progress) return;
-    const v = e.objective === null ? "-" : fmtValue(e.objective);
-    // `e` may not be in `evaluations` yet (reported as it finishes): count it too.
-    const best = bestOf(space, evaluations.includes(e) ? evaluations : [...evaluations, e]);
-    const tail = e.feasible ? "" : `  infeasible: ${e.reason}`;
-    say(`optimize: ${label(e)} [${e.rec.source}] ${space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`);
-  };
+function isRelativeToBaseline(c: Constraint): boolean {
+  return c.min?.kind === "baseline" || c.max?.kind === "baseline";
+}
+
+/** Where a record is found in evaluations.jsonl: the baseline, or an evaluation by its index. */
+function storedKey(rec: Pick<EvalRecord, "kind" | "index">): string {
+  return rec.kind === "baseline" ? "baseline" : `eval:${rec.index}`;
+}
+
+/** One call of optimize(): the output directory, the evaluations so far, and what it reports. */
+class SearchRun {
+  readonly evaluations: Evaluated[] = [];
+  baseline: Evaluated | null = null;
+  /** Simulations run by this call, and evaluations taken over from the output directory. */
+  simulations = 0;
+  reused = 0;
+  private readonly say: (line: string) => void;
+  private readonly progress: boolean;
+  private readonly jobs: number;
+  private readonly out: OptimizeDir;
+  private readonly notes: string[];
+  /** Points per step: --jobs for a new search, the stored batch size for a resumed one. */
+  private readonly batch: number;
+  /** evaluations.jsonl by storedKey(). */
+  private readonly stored = new Map<string, EvalRecord>();
+  /** Started with the first simulation (a fully reused search starts no workers). */
+  private pool: SweepPool | null = null;
+  /** Sweep-engine warnings already shown: every batch is its own sweep and would repeat them. */
+  private readonly shownWarnings = new Set<string>();
+  /** Feasibility needs the baseline's values when a constraint is relative to it. */
+  private readonly needsBaseline: boolean;
+
+  constructor(
+    readonly space: OptimizeSpace,
+    opts: OptimizeOptions,
+  ) {
+    this.say = opts.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
+    this.progress = opts.progress !== false;
+    this.jobs = opts.jobs ?? defaultJobs();
+    const { out, notes } = OptimizeDir.open(opts.outDir, space, this.jobs, opts.restart === true);
+    for (const n of notes) this.say(`note: ${n}`);
+    this.out = out;
+    this.notes = notes;
+    this.batch = out.batch;
+    for (const r of out.load()) this.stored.set(storedKey(r), r);
+    this.needsBaseline = space.constraints.some(isRelativeToBaseline);
+  }
+
+  /** The baseline and the Latin-hypercube design, evaluated as one batch. */
+  async evaluateInitialDesign(): Promise<void> {
+    const { space } = this;
+    const nInit = Math.min(space.initial, space.budget);
+    const design = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) => decodePoint(space.parameters, u));
+    const items: BatchItem[] = [];
+    if (space.baseline !== null) {
+      items.push({ label: "baseline", input: space.baseline, record: { v: 1, kind: "baseline", index: -1, source: "baseline", params: {}, key: "baseline" } });
+    }
+    design.forEach((pt, i) => items.push(this.itemFor(i, "design", pt)));
+    const recs = await this.evaluateItems(items);
+    if (space.baseline !== null) this.acceptBaseline(recs.shift()!);
+    for (const rec of recs) this.evaluations.push(assess(space, rec, this.baselineMeans()));
+  }
+
+  /** Bayesian-optimization steps until the budget is spent or no new point is left. */
+  async runSteps(): Promise<void> {
+    const { space } = this;
+    while (this.evaluations.length < space.budget) {
+      const n = this.evaluations.length;
+      const proposals = proposeStep(space, this.evaluations, Math.min(this.batch, space.budget - n), this.rng(`step-${n}`));
+      if (proposals.length === 0) {
+        this.say(`note: every point of the search space has been evaluated; stopping after ${n} evaluations`);
+        break;
+      }
+      const recs = await this.evaluateItems(proposals.map((p, i) => this.itemFor(n + i, p.source, p.point)));
+      for (const rec of recs) this.evaluations.push(assess(space, rec, this.baselineMeans()));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.out.close();
+    if (this.pool !== null) await this.pool.close();
+  }
+
+  result(outDir: string, wallS: number): OptimizeResult {
+    const { space, evaluations, baseline, simulations, reused } = this;
+    return { space, evaluations, baseline, best: bestOf(space, evaluations), batch: this.batch, simulations, reused, wallS, outDir, notes: this.notes };
+  }
+
+  /** The search's random stream `name`, derived from the space's seed. */
+  private rng(name: string): Rng {
+    return new Rng(deriveStreamSeed(BigInt(this.space.seed), name));
+  }
+
+  private itemFor(index: number, source: EvalRecord["source"], pt: Point): BatchItem {
+    return {
+      label: `eval-${index + 1}`,
+      input: inputFor(this.space, pt),
+      record: { v: 1, kind: "eval", index, source, params: pointRecord(this.space.parameters, pt), key: pointKey(pt) },
+    };
+  }
+
+  /** Assesses the baseline against itself; constraints relative to it need its values. */
+  private acceptBaseline(rec: EvalRecord): void {
+    const first = assess(this.space, rec, null);
+    const baseline = assess(this.space, first.rec, first.means);
+    this.baseline = baseline;
+    const missing = this.space.constraints.filter(isRelativeToBaseline).find((c) => baseline.means[c.metric] === null);
+    if (missing !== undefined) {
+      throw new SpaceError(`the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`);
+    }
+    if (this.progress) this.report(baseline);
+  }
+
+  private baselineMeans(): Record<string, number | null> | null {
+    return this.baseline?.means ?? null;
+  }
 
   /** Evaluates the items: stored matching records are reused, the rest are run as one sweep. */
-  const evaluateItems = async (items: BatchItem[]): Promise<EvalRecord[]> => {
+  private async evaluateItems(items: BatchItem[]): Promise<EvalRecord[]> {
     const result = new Map<string, EvalRecord>();
     const todo: BatchItem[] = [];
     for (const it of items) {
-      const k = it.record.kind === "baseline" ? "baseline" : `eval:${it.record.index}`;
-      const old = stored.get(k);
-      if (old !== undefined && old.key === it.record.key && old.runs.length === space.seeds.length) {
+      const old = this.reusable(it);
+      if (old !== null) {
         result.set(it.label, old);
-        reused++;
-      } else {
-        if (old !== undefined) {
-          say(`note: ${it.record.kind === "baseline" ? "the baseline" : `evaluation #${it.record.index + 1}`} in evaluations.jsonl is not the point proposed now; running the new point`);
-        }
-        todo.push(it);
-      }
+        this.reused++;
+      } else todo.push(it);
     }
     if (todo.length > 0) {
       const recs = await runBatch(
         {
-          space,
-          pool: () => (pool ??= new SweepPool(jobs)),
-          say: dedupSay,
-          onEvaluation: (rec) => {
-            out.append(rec);
-            simulations += rec.runs.filter((r) => r.status !== "skipped").length;
-            // The baseline is reported once assessed; before it finished, feasibility relative to
-            // it is not known yet.
-            if (progress && rec.kind === "eval") {
-              const e = assess(space, rec, baselineMeans());
-              if (baseline !== null || !needsBaseline) report(e);
-              else say(`optimize: #${rec.index + 1} [${rec.source}] ${space.objective.metric} = ${e.objective === null ? "-" : fmtValue(e.objective)}`);
-            }
-          },
+          space: this.space,
+          pool: () => (this.pool ??= new SweepPool(this.jobs)),
+          say: (line) => this.warnOnce(line),
+          onEvaluation: (rec) => this.recordEvaluation(rec),
         },
         todo,
       );
       todo.forEach((it, i) => result.set(it.label, recs[i]!));
     }
     return items.map((it) => result.get(it.label)!);
-  };
-
-  const itemFor = (index: number, source: EvalRecord["source"], pt: Point): BatchItem => ({
-    label: `eval-${index + 1}`,
-    input: inputFor(space, pt),
-    record: { v: 1, kind: "eval", index, source, params: pointRecord(space.parameters, pt), key: pointKey(pt) },
-  });
-
-  try {
-    // 1. Baseline and the initial design, as one batch.
-    const master = BigInt(space.seed);
-    const nInit = Math.min(space.initial, space.budget);
-    const design = latinHypercube(nInit, space.parameters.length, new Rng(deriveStreamSeed(master, "design"))).map((u) => decodePoint(space.parameters, u));
-    const first: BatchItem[] = [];
-    if (space.baseline !== null) {
-      first.push({ label: "baseline", input: space.baseline, record: { v: 1, kind: "baseline", index: -1, source: "baseline", params: {}, key: "baseline" } });
-    }
-    design.forEach((pt, i) => first.push(itemFor(i, "design", pt)));
-    const firstRecs = await evaluateItems(first);
-    let k = 0;
-    if (space.baseline !== null) {
-      baseline = assess(space, firstRecs[k++]!, null);
-      baseline = assess(space, baseline.rec, baseline.means);
-      const relative = space.constraints.filter((c) => c.min?.kind === "baseline" || c.max?.kind === "baseline");
-      const missing = relative.find((c) => baseline!.means[c.metric] === null);
-      if (missing !== undefined) {
-        throw new SpaceError(`the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`);
-      }
-      if (progress) report(baseline);
-    }
-    for (; k < firstRecs.length; k++) evaluations.push(assess(space, firstRecs[k]!, baselineMeans()));
-
-    // 2. Bayesian optimization steps.
-    while (evaluations.length < space.budget) {
-      const n = evaluations.length;
-      const qNow = Math.min(q, space.budget - n);
-      const rng = new Rng(deriveStreamSeed(master, `step-${n}`));
-      const points = evaluations.map((e) => decodeFromRecord(space, e.rec));
-      const exclude = new Set(points.map(pointKey));
-      const observed = evaluations.filter((e) => e.objective !== null).map((e) => e.objective!);
-      const target = gpTarget(space, observed);
-      let proposals: { point: Point; source: EvalRecord["source"] }[];
-      if (target === null) {
-        throw new SpaceError(`objective.transform log needs ${space.objective.metric} > 0, but an evaluation gave ${observed.find((v) => !(v > 0))}; use transform: none`);
-      }
-      const finite = observed.map(target);
-      if (finite.length < 2) {
-        // Nothing to model yet: keep exploring at random.
-        proposals = [];
-        for (let tries = 0; proposals.length < qNow && tries < 1000 * qNow; tries++) {
-          const pt = randomPoint(space.parameters, rng);
-          if (exclude.has(pointKey(pt))) continue;
-          exclude.add(pointKey(pt));
-          proposals.push({ point: pt, source: "random" });
-        }
-      } else {
-        const worst = Math.max(...finite);
-        // Infeasible evaluations (constraint violated, failed run) count as the worst value seen.
-        const y = evaluations.map((e) => (e.feasible && e.objective !== null ? target(e.objective) : worst));
-        const X = points.map((p) => encodePoint(space.parameters, p));
-        const sur = fitSurrogate(X, y, { kernel: "matern52", groups: featureGroups(space.parameters) });
-        const feasibleZ = sur.z.filter((_, i) => evaluations[i]!.feasible);
-        const bestZ = Math.min(...(feasibleZ.length > 0 ? feasibleZ : sur.z));
-        proposals = proposeBatch(space.parameters, sur, points, bestZ, qNow, rng, exclude).map((p) => ({ point: p.point, source: "bo" as const }));
-      }
-      if (proposals.length === 0) {
-        say(`note: every point of the search space has been evaluated; stopping after ${n} evaluations`);
-        break;
-      }
-      const recs = await evaluateItems(proposals.map((p, i) => itemFor(n + i, p.source, p.point)));
-      for (const r of recs) evaluations.push(assess(space, r, baselineMeans()));
-    }
-  } catch (e) {
-    if (e instanceof PlanError) throw new SpaceError(e.message);
-    throw e;
-  } finally {
-    out.close();
-    if (pool !== null) await (pool as SweepPool).close();
   }
-  return {
-    space,
-    evaluations,
-    baseline,
-    best: bestOf(space, evaluations),
-    batch: q,
-    simulations,
-    reused,
-    wallS: (performance.now() - t0) / 1000,
-    outDir: opts.outDir,
-    notes,
-  };
-}
 
-/** The point of a stored evaluation (parameter order). */
-export function decodeFromRecord(space: OptimizeSpace, rec: EvalRecord): Point {
-  return space.parameters.map((p) => rec.params[p.name]!);
-}
+  /** The stored record of the item's evaluation when it is the same point over every seed, else null. */
+  private reusable(it: BatchItem): EvalRecord | null {
+    const old = this.stored.get(storedKey(it.record));
+    if (old === undefined) return null;
+    if (old.key === it.record.key && old.runs.length === this.space.seeds.length) return old;
+    this.say(`note: ${it.record.kind === "baseline" ? "the baseline" : `evaluation #${it.record.index + 1}`} in evaluations.jsonl is not the point proposed now; running the new point`);
+    return null;
+  }
 
-export function fmtValue(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
-  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
-  const a = Math.abs(v);
-  if (a >= 1000) return v.toFixed(1);
-  if (a >= 1) return v.toFixed(3);
-  return v.toPrecision(4);
+  private warnOnce(line: string): void {
+    if (this.shownWarnings.has(line)) return;
+    this.shownWarnings.add(line);
+    this.say(line);
+  }
+
+  /** Logs a finished evaluation (as soon as its last seed finished) and shows its progress line. */
+  private recordEvaluation(rec: EvalRecord): void {
+    this.out.append(rec);
+    this.simulations += rec.runs.filter((r) => r.status !== "skipped").length;
+    // The baseline is reported once assessed; before it finished, feasibility relative to it is
+    // not known yet.
+    if (!this.progress || rec.kind !== "eval") return;
+    const e = assess(this.space, rec, this.baselineMeans());
+    if (this.baseline !== null || !this.needsBaseline) this.report(e);
+    else this.say(`optimize: #${rec.index + 1} [${rec.source}] ${this.space.objective.metric} = ${e.objective === null ? "-" : fmtValue(e.objective)}`);
+  }
+
+  private report(e: Evaluated): void {
+    if (!this.progress) return;
+    const v = e.objective === null ? "-" : fmtValue(e.objective);
+    // `e` may not be in `evaluations` yet (reported as it finishes): count it too.
+    const best = bestOf(this.space, this.evaluations.includes(e) ? this.evaluations : [...this.evaluations, e]);
+    const label = e.rec.kind === "baseline" ? "baseline" : `#${e.rec.index + 1}`;
+    const tail = e.feasible ? "" : `  infeasible: ${e.reason}`;
+    this.say(`optimize: ${label} [${e.rec.source}] ${this.space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`);
+  }
 }

@@ -3,9 +3,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { writeFileAtomic } from "../util/atomicWrite.js";
-import { JsonlLog } from "../util/jsonlLog.js";
-import type { ParamValue } from "./space.js";
+import { prepareStoreDir, ResumableStore, type StoreLayout, type StoreState } from "../util/resumableStore.js";
+import type { ParamValue } from "./parameters.js";
 import { SpaceError } from "./errors.js";
 
 /** One simulation of an evaluation. */
@@ -43,8 +42,7 @@ export const STATE_FILE = "space.json";
 export const LOG_FILE = "evaluations.jsonl";
 export const RESULT_FILES = ["evaluations.csv", "evaluations.json", "convergence.md", "best.yaml", "best-command.txt", "workload.yaml"];
 
-interface StateFile {
-  format: string;
+interface StateFile extends StoreState {
   name: string;
   hash: string;
   source: string | null;
@@ -52,16 +50,22 @@ interface StateFile {
   batch: number;
 }
 
-const FORMAT = "blis-optimize/1";
+const LAYOUT: StoreLayout<EvalRecord> = {
+  stateFile: STATE_FILE,
+  logFile: LOG_FILE,
+  format: "blis-optimize/1",
+  isRecord: isEvalRecord,
+  error: (m) => new SpaceError(m),
+  results: "evaluations",
+  origin: "search",
+};
 
-export class OptimizeDir {
-  private readonly log: JsonlLog<EvalRecord>;
-
+export class OptimizeDir extends ResumableStore<EvalRecord> {
   private constructor(
-    readonly dir: string,
+    dir: string,
     readonly batch: number,
   ) {
-    this.log = new JsonlLog(path.join(dir, LOG_FILE), isEvalRecord);
+    super(dir, LAYOUT);
   }
 
   /**
@@ -70,60 +74,34 @@ export class OptimizeDir {
    * it started with. Returns notes for stderr.
    */
   static open(dir: string, space: { name: string; hash: string; source: string | null }, batch: number, restart: boolean): { out: OptimizeDir; notes: string[] } {
-    const notes: string[] = [];
-    try {
-      fs.mkdirSync(dir, { recursive: true });
-      fs.accessSync(dir, fs.constants.W_OK);
-    } catch (e) {
-      throw new SpaceError(`${dir}: cannot use as the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    const statePath = path.join(dir, STATE_FILE);
-    let old: StateFile | null = null;
-    if (fs.existsSync(statePath)) {
-      try {
-        old = JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile;
-      } catch {
-        old = null;
-      }
-    }
-    const hasLog = fs.existsSync(path.join(dir, LOG_FILE));
     let useBatch = batch;
-    if (restart) {
-      if (old !== null || hasLog) notes.push(`--restart: removed the previous evaluations in ${dir}`);
-      for (const f of [STATE_FILE, LOG_FILE, ...RESULT_FILES]) fs.rmSync(path.join(dir, f), { force: true });
-    } else if (old !== null && old.format === FORMAT) {
-      if (old.hash !== space.hash) {
-        throw new SpaceError(
-          `${statePath}: the search space changed since the evaluations in this directory (space hash ${old.hash.slice(0, 12)} → ${space.hash.slice(0, 12)}); rerun with --restart to discard them, or use another --out`,
-        );
-      }
-      if (Number.isInteger(old.batch) && old.batch >= 1 && old.batch !== batch) {
-        notes.push(`resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`);
+    const notes = prepareStoreDir<EvalRecord, StateFile>(dir, LAYOUT, {
+      restart,
+      clear: () => {
+        for (const f of [STATE_FILE, LOG_FILE, ...RESULT_FILES]) fs.rmSync(path.join(dir, f), { force: true });
+      },
+      resume: (old) => {
+        if (old.hash !== space.hash) {
+          throw new SpaceError(
+            `${path.join(dir, STATE_FILE)}: the search space changed since the evaluations in this directory (space hash ${old.hash.slice(0, 12)} → ${space.hash.slice(0, 12)}); rerun with --restart to discard them, or use another --out`,
+          );
+        }
+        if (!(Number.isInteger(old.batch) && old.batch >= 1 && old.batch !== batch)) return [];
         useBatch = old.batch;
-      }
-    } else if (old !== null || hasLog) {
-      throw new SpaceError(`${dir}: holds results that do not come from this search (no valid ${STATE_FILE}); rerun with --restart to discard them, or use another --out`);
-    }
-    const st: StateFile = { format: FORMAT, name: space.name, hash: space.hash, source: space.source, batch: useBatch };
-    writeFileAtomic(statePath, JSON.stringify(st, null, 2) + "\n");
+        return [`resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`];
+      },
+      state: () => ({ format: LAYOUT.format, name: space.name, hash: space.hash, source: space.source, batch: useBatch }),
+    });
     return { out: new OptimizeDir(dir, useBatch), notes };
   }
 
   /** Reads evaluations.jsonl (the last record per evaluation wins; see JsonlLog for torn lines). */
   load(): EvalRecord[] {
-    return this.log.load();
+    return this.loadLog();
   }
 
   /** Appends one record and fsyncs it. */
   append(rec: EvalRecord): void {
-    this.log.append(rec);
-  }
-
-  writeFile(rel: string, data: string): void {
-    writeFileAtomic(path.join(this.dir, rel), data);
-  }
-
-  close(): void {
-    this.log.close();
+    this.appendLog(rec);
   }
 }
