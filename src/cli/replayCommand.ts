@@ -1,7 +1,6 @@
 import { Command, Option } from "commander";
 import { RUN_FLAGS } from "./runFlags.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
-import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
@@ -40,10 +39,3 @@ function parseSeconds(v: string): number {
   if (v.trim() === "" || !Number.isFinite(x) || x < 0) throw new UserError(`--skip-first-seconds must be a finite number >= 0, got "${v}"`);
   return x;
 }
-
-export function loggerFor(level: string | undefined, io: CliIo): Logger {
-  const l = parseLogLevel(level ?? "warn");
-  if (l === null) throw new UserError(`Invalid log level: ${level}`);
-  return new Logger(l, io.stderrLine);
-}
-

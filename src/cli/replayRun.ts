@@ -9,7 +9,7 @@ import { exportTraceV2, loadTraceV2, newTraceHeader, emptyTraceRecord, type Trac
 import type { RunInput } from "../config/runOptions.js";
 import type { CliIo } from "./io.js";
 import { checkOutputPath, writeOutput } from "./outputPaths.js";
-import { loggerFor } from "./replayCommand.js";
+import { loggerFor } from "./logger.js";
 import fs from "node:fs";
 
 export async function runReplayCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {

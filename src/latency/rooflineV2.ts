@@ -16,7 +16,7 @@ import {
 } from "./roofline.js";
 
 /** int64 max, where a NaN or overflowing step time is clamped (as a double: 2^63). */
-const MAX_TICKS = 9223372036854775807;
+const MAX_TICKS = 2 ** 63; // int64 max as a double
 
 /** MoE consistency problems (docs/latency.md "Roofline", validation). */
 function moeProblems(arch: ArchConfig): Array<string | null> {

@@ -51,7 +51,7 @@ export interface TrainedPhysicsParams {
   moeCommBackend: string;
 }
 
-const MAX_TICKS = 9223372036854775807;
+const MAX_TICKS = 2 ** 63; // int64 max as a double
 
 /** Checks α and β as the reference constructor does (docs/behavior.md#c22). */
 export function validateTrainedCoeffs(name: "AlphaCoeffs" | "BetaCoeffs", xs: readonly number[]): void {

@@ -93,7 +93,7 @@ test("CLI: fitness block right after the metric blocks, before the anomaly block
   const j = res.stdout.indexOf("=== Anomaly Counters ===\n");
   assert.ok(i > 0 && j > i, res.stdout);
   assert.ok(res.stdout.slice(0, i).endsWith("}\n"));
-  assert.match(res.stdout.slice(i, j), /^=== Fitness Evaluation ===\nScore: \d+\.\d{6}\n  p99_e2e: \d\.\d{6}\n  throughput: \d\.\d{6}\n$/);
+  assert.match(res.stdout.slice(i, j), /^=== Fitness Evaluation ===\nScore: \d+\.\d{6}\n {2}p99_e2e: \d\.\d{6}\n {2}throughput: \d\.\d{6}\n$/);
 });
 
 test("CLI: invalid fitness weights exit 1 AFTER the metrics are printed (and the results file is written)", async () => {

@@ -94,7 +94,7 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.match(r1.stdout, /evaluations: 6 of budget 6 \(3 Latin-hypercube design, 3 Bayesian; 2 per step\)/);
   assert.match(r1.stdout, /Convergence:\n\s+#\s+source\s+ttft_p99\s+feasible\s+best so far\n/);
   assert.match(r1.stdout, /Best: evaluation #\d \((design|bo)\)/);
-  assert.match(r1.stdout, /\nCommand:\n  blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /);
+  assert.match(r1.stdout, /\nCommand:\n {2}blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /);
   assert.ok(r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused/.test(l)), r1.stderr.join("\n"));
 
   const json = JSON.parse(fs.readFileSync(path.join(out, "evaluations.json"), "utf8")) as {

@@ -1,8 +1,7 @@
 import { Registry } from "../../util/registry.js";
 import type { Request } from "../../instance/request.js";
 import type { RouterState } from "../snapshot.js";
-import type { ScorerSpec } from "../scorers/scorer.js";
-import type { SloParams } from "../../policy/sloTiers.js";
+import type { RoutingContext } from "./context.js";
 
 /** A routing decision; policies reuse one object per call (read it before the next call). */
 export class RoutingDecision {
@@ -19,13 +18,8 @@ export interface RoutingPolicy {
   route(req: Request, state: RouterState): RoutingDecision;
 }
 
-export interface RoutingContext {
-  numInstances: number;
-  blockSize: number;
-  scorers: readonly ScorerSpec[];
-  sloCacheWeights: readonly [number, number, number];
-  slo: SloParams;
-}
+
+export type { RoutingContext };
 
 export type RoutingFactory = (ctx: RoutingContext) => RoutingPolicy;
 

@@ -1,7 +1,7 @@
 import { Registry } from "../../util/registry.js";
 import type { Request } from "../../instance/request.js";
 import type { RouterState } from "../snapshot.js";
-import type { RoutingContext } from "../routing/routing.js";
+import type { RoutingContext, ScorerSpec } from "../routing/context.js";
 
 /** One signal of the weighted routing pipeline: a score in [0, 1] per instance. */
 export interface Scorer {
@@ -12,10 +12,7 @@ export interface Scorer {
   observe(req: Request, chosen: number): void;
 }
 
-export interface ScorerSpec {
-  name: string;
-  weight: number;
-}
+export type { ScorerSpec };
 
 export type ScorerFactory = (ctx: RoutingContext) => Scorer;
 

@@ -18,6 +18,7 @@ declare module "chart.js" {
   interface BarControllerDatasetOptions {
     skipNull: boolean;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- merging requires chart.js's type parameter name
   interface PluginOptionsByType<TType extends ChartType> {
     blisRefLines: RefLinesOptions;
   }

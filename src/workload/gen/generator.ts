@@ -33,7 +33,7 @@ export interface RequestSourceOptions {
 }
 
 /** The CLI's unbounded horizon default, 2^63−1, as a double. */
-const INT64_MAX_AS_DOUBLE = 9223372036854775807;
+const INT64_MAX_AS_DOUBLE = 2 ** 63;
 const DEFAULT_PREFIX_LENGTH = 50;
 /** Guard against sessions that could never be generated (not in the reference). */
 const MAX_ROUNDS = 1_000_000;
