@@ -2,7 +2,7 @@
 // replay (docs/calibration.md "Calibrate"). Reports only; adjusts nothing.
 
 import { Option, type Command } from "commander";
-import { flagParser } from "./parseFlagValue.js";
+import { flagParser } from "../config/parseFlagValue.js";
 import type { CliIo } from "./io.js";
 import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";

@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command, Option } from "commander";
-import { RUN_FLAGS, type FlagDef } from "./runFlags.js";
-import { flagParser } from "./parseFlagValue.js";
+import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { flagParser } from "../config/parseFlagValue.js";
 import type { CliIo } from "./io.js";
 import { RunOptionsSchema, type RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { RUN_FLAGS } from "./runFlags.js";
+import { RUN_FLAGS } from "../config/runFlags.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";

@@ -1,6 +1,6 @@
 import { Command, Option } from "commander";
-import { RUN_FLAGS, type FlagDef } from "./runFlags.js";
-import { flagParser } from "./parseFlagValue.js";
+import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { flagParser } from "../config/parseFlagValue.js";
 import type { RunInput } from "../config/runOptions.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";

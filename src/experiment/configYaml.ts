@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Node } from "yaml";
-import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
-import { flagParser } from "../cli/parseFlagValue.js";
+import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { flagParser } from "../config/parseFlagValue.js";
 import { didYouMean } from "../util/didYouMean.js";
 import type { YamlSource } from "../util/yamlSource.js";
 import { loadWorkloadSpec, parseWorkloadSpec, type WorkloadSpec } from "../workload/index.js";

@@ -2,7 +2,7 @@
 // shown relative to the working directory and the workload where the command can find it.
 
 import path from "node:path";
-import { RUN_FLAGS } from "../cli/runFlags.js";
+import { RUN_FLAGS } from "../config/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
 import { serializeWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import type { OptimizeSpace } from "./space.js";

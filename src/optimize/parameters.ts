@@ -4,7 +4,7 @@
 import type { Node } from "yaml";
 import "../cluster/builtins.js";
 import { scorers } from "../cluster/scorers/scorer.js";
-import { RUN_FLAGS, type FlagDef } from "../cli/runFlags.js";
+import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
 import { flagValue, lookupFlag, readFlags, SPACE_KIND } from "../experiment/configYaml.js";
 import { didYouMean } from "../util/didYouMean.js";
 import type { Entry, YamlSource } from "../util/yamlSource.js";

@@ -4,7 +4,7 @@ import fs from "node:fs";
 
 import path from "node:path";
 import type { SimulationResult } from "../sim/simulate.js";
-import { RUN_FLAGS } from "../cli/runFlags.js";
+import { RUN_FLAGS } from "../config/runFlags.js";
 import { RunOptionsSchema } from "../config/runOptions.js";
 import { goJson } from "../metrics/format.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";

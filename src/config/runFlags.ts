@@ -1,4 +1,4 @@
-import type { RunOptions } from "../config/runOptions.js";
+import type { RunOptions } from "./runOptions.js";
 
 export type FlagType = "string" | "int" | "int64" | "float" | "floats" | "bool" | "strings";
 
