@@ -19,19 +19,19 @@ export { matchAndNormalize, transferDelayUs, type CalibrationPairs, type Matched
 
 export interface CalibrateOptions {
   /** Rows with request_id below this are warm-up. −1 (default): the header's warm_up_requests. */
-  warmupRequests?: number;
+  warmupRequests?: number | undefined;
   /** Added to simulated latencies, µs. −1 (default): the header's measured_rtt_ms · 1000, truncated. */
-  networkRttUs?: number;
+  networkRttUs?: number | undefined;
   /** Transfer delay of 4 bytes per token at this rate; ≤ 0 (default 0) = none. */
-  networkBandwidthMbps?: number;
+  networkBandwidthMbps?: number | undefined;
   /** Threshold of the informational TTFT verdict (MAPE fraction, default 0.15). */
-  ttftMapeThreshold?: number;
+  ttftMapeThreshold?: number | undefined;
   /** The simulated aggregate cache_hit_rate (--sim-metrics), for the KV hit-rate comparison. */
-  simCacheHitRate?: number;
+  simCacheHitRate?: number | undefined;
   /** Band of the hit-rate verdict, percentage points (default 5). */
-  hitRateTolerancePp?: number;
+  hitRateTolerancePp?: number | undefined;
   /** Goodput targets from the command line; they override the header's per dimension. */
-  sloTargets?: SloFlagTargets;
+  sloTargets?: SloFlagTargets | undefined;
 }
 
 export const CALIBRATE_DEFAULTS = {

@@ -52,7 +52,7 @@ class StepLog {
     if (b < a) return;
     const hi = b * K;
     const lo = (a - 1) * K;
-    for (let j = 0; j < K; j++) out[o + j] += w * (this.cum[hi + j]! - this.cum[lo + j]!);
+    for (let j = 0; j < K; j++) out[o + j] = out[o + j]! + w * (this.cum[hi + j]! - this.cum[lo + j]!);
   }
 
   /** The last step starting at or before t (0 if none). */

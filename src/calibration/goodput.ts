@@ -14,9 +14,9 @@ export interface SloTargets {
 
 /** Parsed --slo-* flags: class → milliseconds, per dimension. */
 export interface SloFlagTargets {
-  ttft?: Record<string, number>;
-  itl?: Record<string, number>;
-  e2e?: Record<string, number>;
+  ttft?: Record<string, number> | undefined;
+  itl?: Record<string, number> | undefined;
+  e2e?: Record<string, number> | undefined;
 }
 
 const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };

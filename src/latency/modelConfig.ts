@@ -212,20 +212,20 @@ export interface ResolveModelConfigOptions {
   /** Model name as given (lower-cased by the CLI), e.g. "meta-llama/llama-3.1-8b-instruct". */
   model: string;
   /** `--model-config-folder`: a folder holding config.json. */
-  modelConfigFolder?: string;
+  modelConfigFolder?: string | undefined;
   /** Directory of the defaults file; holds model_configs/ and hardware_config.json. */
   defaultsDir: string;
   /** `defaults.<model>.hf_repo` from the defaults file, if any. */
-  hfRepo?: string;
+  hfRepo?: string | undefined;
   logger: Logger;
   /** Replaces the global fetch (tests). */
-  fetchImpl?: FetchLike;
+  fetchImpl?: FetchLike | undefined;
   /** Environment to read HF_TOKEN from (default process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Download timeout in milliseconds (default 10 s). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** false: never download; a missing bundled config throws ModelConfigNotBundled. */
-  allowDownload?: boolean;
+  allowDownload?: boolean | undefined;
 }
 
 /** No explicit or bundled config.json exists for the model (and downloading was not allowed). */

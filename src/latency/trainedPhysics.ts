@@ -22,7 +22,7 @@ const ALL_TO_ALL = new Set(["pplx", "deepep_high_throughput", "deepep_low_latenc
 /** Terms beyond the bundled form (docs/calibration.md "Extra terms"). */
 export interface ExtraTerms {
   /** µs per layer per 1000 tokens of decode context (Σ PI over the decode requests of a step, per DP rank). */
-  decode_context?: number;
+  decode_context?: number | undefined;
 }
 
 /**

@@ -20,7 +20,7 @@ export interface DatasetSpec {
   /** Filled point background (scatter); default: the color. */
   fillColor?: string;
   /** Per-bar [min, max] whiskers (seed spread). */
-  whiskers?: ([number, number] | null)[];
+  whiskers?: ([number, number] | null)[] | undefined;
   /** Text drawn next to each point (scatter). */
   pointLabels?: (string | null)[];
   /** Extra tooltip line per point. */

@@ -121,7 +121,7 @@ export function binCounts(bins: Bins, valuesScaled: ArrayLike<number>, weights?:
     if (b < 0) b = 0;
     if (b >= nb) b = nb - 1;
     if (b >= bins.edges.length && bins.overflowFrom === null) b = bins.edges.length - 1;
-    out[b] += weights === undefined ? 1 : weights[i]!;
+    out[b] = out[b]! + (weights === undefined ? 1 : weights[i]!);
   }
   return out;
 }

@@ -209,7 +209,8 @@ test("snapshot staleness end to end: routing-time candidates read zeros before t
     } else {
       assert.ok(rec.candidates.some((c) => c.freeKvBlocks > 0), `refreshed at t=${rec.clock}`);
     }
-    routedSoFar[rec.chosen === "instance_0" ? 0 : 1]++;
+    const k = rec.chosen === "instance_0" ? 0 : 1;
+    routedSoFar[k] = routedSoFar[k]! + 1;
   }
   // Within one refresh window every instance-reported field is frozen.
   const windows = new Map<number, string>();

@@ -104,9 +104,9 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     sim.e2e += se;
     sim.itl += si;
     for (let j = 0; j < NUM_PARAMS; j++) {
-      sumT[j] += ft[j]!;
-      sumE[j] += fe[j]!;
-      sumI[j] += fi[j]!;
+      sumT[j] = sumT[j]! + ft[j]!;
+      sumE[j] = sumE[j]! + fe[j]!;
+      sumI[j] = sumI[j]! + fi[j]!;
     }
     if (m !== null) {
       const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
@@ -164,7 +164,7 @@ function bins(kept: readonly Kept[]): { form: Float64Array; y: number; w: number
       let y = 0;
       for (const k of part) {
         const [f, v] = pick(k);
-        for (let j = 0; j < NUM_PARAMS; j++) form[j] += f[j]! / part.length;
+        for (let j = 0; j < NUM_PARAMS; j++) form[j] = form[j]! + f[j]! / part.length;
         y += v / part.length;
       }
       if (y > 0) out.push({ form, y, w: 1 / nb });

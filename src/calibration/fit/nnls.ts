@@ -20,15 +20,15 @@ export function addRow(ne: NormalEquations, x: ArrayLike<number>, y: number, w: 
     const xi = x[i]!;
     if (xi === 0) continue;
     const wxi = w * xi;
-    ne.h[i] += wxi * y;
+    ne.h[i] = ne.h[i]! + wxi * y;
     const o = i * n;
-    for (let j = 0; j < n; j++) ne.G[o + j] += wxi * x[j]!;
+    for (let j = 0; j < n; j++) ne.G[o + j] = ne.G[o + j]! + wxi * x[j]!;
   }
 }
 
 export function addInto(dst: NormalEquations, src: NormalEquations): void {
-  for (let i = 0; i < dst.G.length; i++) dst.G[i] += src.G[i]!;
-  for (let i = 0; i < dst.h.length; i++) dst.h[i] += src.h[i]!;
+  for (let i = 0; i < dst.G.length; i++) dst.G[i] = dst.G[i]! + src.G[i]!;
+  for (let i = 0; i < dst.h.length; i++) dst.h[i] = dst.h[i]! + src.h[i]!;
 }
 
 /** A quadratic pull λ‖S(θ − center)‖² (S: unit column scaling). */
@@ -56,8 +56,8 @@ export function solveNnls(ne: NormalEquations, base: ArrayLike<number>, free: re
     h[a] = rhs / scale[a]!;
     for (let b = 0; b < m; b++) G[a * m + b] = ne.G[ja * n + free[b]!]! / (scale[a]! * scale[b]!);
     for (const p of pulls) {
-      h[a] += p.lambda * p.center[ja]! * scale[a]!;
-      G[a * m + a] += p.lambda;
+      h[a] = h[a]! + p.lambda * p.center[ja]! * scale[a]!;
+      G[a * m + a] = G[a * m + a]! + p.lambda;
     }
   }
   const u = free.map((j, k) => base[j]! * scale[k]!);

@@ -69,7 +69,8 @@ function pointDataset(spec: ChartSpec, d: DatasetSpec, type: "line" | "scatter")
     ...extras(d),
     ...(d.order !== undefined ? { order: d.order } : {}),
     ...(d.rightAxis ? { yAxisID: "y2" } : {}),
-    data: d.y.map((y, i) => ({ x: xs[i], y })),
+    // Without x values Chart.js places points by index on the category axis.
+    data: d.y.map((y, i) => ({ x: xs[i] as number, y })),
     ...(d.dash ? { borderDash: d.dash } : {}),
     pointRadius,
     pointHoverRadius: Math.max(pointRadius + 2, 3),
