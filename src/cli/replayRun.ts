@@ -1,7 +1,7 @@
 // The `blis replay` action (docs/calibration.md "Replay"): loaded on demand.
 
 import { replay, type ReplayResult } from "../calibration/replay.js";
-import { goJson } from "../metrics/format.js";
+import { goJson } from "../util/goFormat.js";
 import { renderStdout } from "../sim/renderStdout.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { UserError } from "../util/errors.js";

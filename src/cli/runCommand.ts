@@ -53,7 +53,7 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   if (res.options.resultsPath !== "") {
     try {
       const { writeFileAtomic } = await import("../util/atomicWrite.js");
-      const { goJson } = await import("../metrics/format.js");
+      const { goJson } = await import("../util/goFormat.js");
       writeFileAtomic(res.options.resultsPath, goJson(res.resultsObject()));
       logger.info(`Metrics written to: ${res.options.resultsPath}`);
     } catch (e) {

@@ -3,7 +3,7 @@
 // budget is summed over the TP GPUs while a block's bytes are per GPU, so the count grows about
 // with TP²; that is the reference's capacity-planner formula, kept for parity.
 
-import { formatFixed } from "../metrics/format.js";
+import { formatFixed } from "../util/goFormat.js";
 import { UserError } from "../util/errors.js";
 import { isMoe, type ArchConfig } from "./archConfig.js";
 import { formatGoFloat } from "./roofline.js";

@@ -2,7 +2,7 @@
 // derived from config.json's max_position_embeddings and rope_scaling, then capped so that
 // one request of that length fits in the KV cache.
 
-import { formatFixed } from "../metrics/format.js";
+import { formatFixed } from "../util/goFormat.js";
 import type { ArchConfig } from "./archConfig.js";
 
 /** 2^63: products at or above it would overflow int64, so scaling is not applied. */

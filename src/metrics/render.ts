@@ -1,7 +1,7 @@
 import type { SimulationMetrics } from "./collect.js";
 import type { MetricsBlock } from "./metricsBlock.js";
 import type { FitnessResult } from "./fitness.js";
-import { formatFixed, goJson } from "./format.js";
+import { formatFixed, goJson } from "../util/goFormat.js";
 
 export function renderMetricsBlock(b: MetricsBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;

@@ -1,7 +1,7 @@
 // The stdout summary of `blis observe` (docs/observe.md "Summary"): latency statistics of the
 // `ok` rows, in the `=== Simulation Metrics ===` JSON form of `blis run`.
 
-import { goJson } from "../metrics/format.js";
+import { goJson } from "../util/goFormat.js";
 import { meanMs, percentileMs } from "../metrics/stats.js";
 import type { TraceRecord } from "../workload/index.js";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { SimulationResult } from "../sim/simulate.js";
 import { RUN_FLAGS } from "../config/runFlags.js";
 import { RunOptionsSchema } from "../config/runOptions.js";
-import { goJson } from "../metrics/format.js";
+import { goJson } from "../util/goFormat.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { UserError } from "../util/errors.js";
 import { jsonSafeOptions, runReportData, type RunReportData } from "./runData.js";

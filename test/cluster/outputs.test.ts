@@ -9,7 +9,7 @@ import { cli, clusterBlock, metricBlocks } from "../helpers/cli.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 import { renderTail } from "../../src/metrics/render.js";
 import { requestRecords } from "../../src/metrics/collect.js";
-import { formatFixed, goJson } from "../../src/metrics/format.js";
+import { formatFixed, goJson } from "../../src/util/goFormat.js";
 import { distribution, jainIndex } from "../../src/metrics/stats.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-out-"));

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { DecisionTrace } from "../../src/trace/decisionTrace.js";
 import { loads, runCli, state } from "./helpers.js";
 import { req, run, simConfig } from "../helpers/sim.js";
-import { formatFixed } from "../../src/metrics/format.js";
+import { formatFixed } from "../../src/util/goFormat.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 
 test("candidates: score desc, ties by instance ID string order (instance_10 < instance_2); top min(k, N)", () => {

@@ -9,7 +9,7 @@ import { RUNNING, QUEUED, type Request } from "../../src/instance/request.js";
 import { makeRequest, type WorkloadRequest } from "../../src/workload/request.js";
 import { run, simConfig } from "../helpers/sim.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
-import { goJson } from "../../src/metrics/format.js";
+import { goJson } from "../../src/util/goFormat.js";
 import { FC_SEED } from "../helpers/fc.js";
 import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
 

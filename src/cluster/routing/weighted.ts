@@ -2,7 +2,7 @@ import { RoutingDecision, type RoutingContext, type RoutingPolicy } from "./rout
 import type { RouterState } from "../snapshot.js";
 import type { Request } from "../../instance/request.js";
 import { createScorer, type Scorer } from "../scorers/scorer.js";
-import { formatFixed } from "../../metrics/format.js";
+import { formatFixed } from "../../util/goFormat.js";
 
 /**
  * Composable weighted scorer pipeline with first-maximum argmax (docs/behavior.md
