@@ -1,6 +1,7 @@
 import { KvStore } from "./kvStore.js";
 import { TieredKvStore } from "./tieredKvStore.js";
 import type { Logger } from "../util/log.js";
+import type { KvCache } from "./kvCache.js";
 
 export interface KvSettings {
   totalKvBlocks: number;
@@ -12,7 +13,7 @@ export interface KvSettings {
 }
 
 /** Single-tier store, or the GPU+CPU tiered store when CPU blocks are configured. */
-export function createKvStore(s: KvSettings, log?: Logger): KvStore {
+export function createKvStore(s: KvSettings, log?: Logger): KvCache {
   if (s.kvCpuBlocks > 0) {
     return new TieredKvStore(
       s.totalKvBlocks,

@@ -1,7 +1,9 @@
 import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
 import { NO_HASH, blockHash, blockHashChain } from "./hash.js";
+import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../instance/request.js";
+import type { CpuTierStats, KvCache } from "./kvCache.js";
 
 /**
  * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
@@ -10,7 +12,7 @@ import type { Request } from "../instance/request.js";
  * created and keeps the request's earlier block list, so the request can be preempted and its
  * blocks freed (BLIS deletes the list and leaks every block on it, docs/behavior.md#q8).
  */
-export class KvStore {
+export class KvStore implements KvCache {
   readonly totalBlocks: number;
   readonly blockSize: number;
   protected refCount: Int32Array;
@@ -24,11 +26,7 @@ export class KvStore {
   /** Longest cached prefix found by the last cachedPrefix() call, as block IDs. */
   prefixScratch: Int32Array = new Int32Array(64);
 
-  // Undo log of the allocation in progress (reused across calls).
-  private undoFresh: Int32Array = new Int32Array(64);
-  private undoFreshHash: Float64Array = new Float64Array(64);
-  private undoAttach: Int32Array = new Int32Array(64);
-  private undoAttachWasUsed: Uint8Array = new Uint8Array(64);
+  private readonly undo = new AllocationUndoLog();
 
   constructor(totalBlocks: number, blockSize: number) {
     this.totalBlocks = totalBlocks;
@@ -69,6 +67,14 @@ export class KvStore {
 
   thrashingRate(): number {
     return 0;
+  }
+
+  cpuUtilization(): number {
+    return 0;
+  }
+
+  cpuTierStats(): CpuTierStats | null {
+    return null;
   }
 
   /** Tells the store the step time (used by the tiered store for offload stamps). */
@@ -133,117 +139,124 @@ export class KvStore {
     }
   }
 
+  /** The GPU-tier allocation behind allocate(); the tiered store retries it after reloads. */
   protected allocateGpu(req: Request, start: number, end: number, nPrefix: number): boolean {
     const bs = this.blockSize;
-    const prefill = req.pi < req.inputLen;
-    if (!prefill && req.nBlocks > 0 && req.tailFill < bs) {
-      this.appendDecodeToken(req, start);
-      return true;
+    if (req.pi >= req.inputLen) {
+      // A decode places one token, in the last block while it has room.
+      if (req.nBlocks > 0 && req.tailFill < bs) {
+        this.appendDecodeToken(req, start);
+        return true;
+      }
+      return this.place(req, start, 1, nPrefix, false);
     }
-    let pos: number;
-    let count: number;
-    if (prefill) {
-      pos = start;
-      count = end - start;
-      // BLIS checks ceil(count / bs) fresh blocks, ignoring room left in the request's last
-      // block. With preemption on failure that livelocks a running request whose next chunk fits
-      // in its own tail while no block is free: it evicts itself, is readmitted with its cached
-      // prefix, and fails the same check forever. Count only the blocks needed
-      // (docs/behavior.md#q23).
-      const room = req.nBlocks > 0 && req.tailFill < bs ? bs - req.tailFill : 0;
-      const need = count > room ? Math.ceil((count - room) / bs) : 0;
-      if (need > this.totalBlocks - this.used) return false;
-    } else {
-      pos = start;
-      count = 1;
-    }
-    const tokens = req.tokens!;
+    const count = end - start;
+    // BLIS checks ceil(count / bs) fresh blocks, ignoring room left in the request's last
+    // block. With preemption on failure that livelocks a running request whose next chunk fits
+    // in its own tail while no block is free: it evicts itself, is readmitted with its cached
+    // prefix, and fails the same check forever. Count only the blocks needed
+    // (docs/behavior.md#q23).
+    const room = req.nBlocks > 0 && req.tailFill < bs ? bs - req.tailFill : 0;
+    const need = count > room ? Math.ceil((count - room) / bs) : 0;
+    if (need > this.totalBlocks - this.used) return false;
+    return this.place(req, start, count, nPrefix, true);
+  }
+
+  /**
+   * Places `count` tokens from sequence position `pos`: first the cached prefix (on the request's
+   * first allocation) or the room left in its last block, then fresh blocks. On failure undoes
+   * what it did and restores the request's chain state.
+   */
+  private place(req: Request, pos: number, count: number, nPrefix: number, prefill: boolean): boolean {
+    // An empty range attaches no cached prefix either (docs/behavior.md#q10).
+    if (count <= 0) return true;
     const startBlocks = req.nBlocks;
     const startChain = req.chainPrev;
     const startTailFill = req.tailFill;
-    let nFresh = 0;
-    let nAttach = 0;
+    this.undo.clear();
     let placed = 0;
+    if (req.nBlocks === 0) this.attachPrefix(req, nPrefix);
+    else if (req.tailFill < this.blockSize) placed = this.fillTail(req, pos, count);
+    if (placed === count || this.appendFresh(req, pos + placed, count - placed, prefill)) return true;
+    this.rollback(req, startBlocks);
+    req.chainPrev = startChain;
+    req.tailFill = startTailFill;
+    return false;
+  }
 
-    while (placed < count) {
-      let latest = NIL;
-      if (req.nBlocks > 0) {
-        latest = req.blocks[req.nBlocks - 1]!;
-      } else {
-        for (let i = 0; i < nPrefix; i++) {
-          const b = this.prefixScratch[i]!;
-          this.ensureUndo(nAttach + 1);
-          this.undoAttach[nAttach] = b;
-          this.undoAttachWasUsed[nAttach] = this.inUse[b]!;
-          nAttach++;
-          this.refCount[b]!++;
-          if (this.inUse[b] === 0) {
-            this.inUse[b] = 1;
-            this.used++;
-            this.free.unlink(b);
-          }
-          this.hits++;
-          req.appendBlock(b);
-          req.chainPrev = this.hash[b]!;
-          req.tailFill = bs;
-        }
+  /** Attaches prefixScratch[0 .. nPrefix) to a request holding no blocks: one hit each. */
+  private attachPrefix(req: Request, nPrefix: number): void {
+    const prefix = this.prefixScratch;
+    for (let i = 0; i < nPrefix; i++) {
+      const b = prefix[i]!;
+      this.undo.recordAttach(b, this.inUse[b]!);
+      this.refCount[b]!++;
+      if (this.inUse[b] === 0) {
+        this.inUse[b] = 1;
+        this.used++;
+        this.free.unlink(b);
       }
-      if (latest !== NIL && req.tailFill < bs) {
-        const f = req.tailFill;
-        const take = bs - f < count - placed ? bs - f : count - placed;
-        pos += take;
-        placed += take;
-        req.tailFill = f + take;
-        if (f + take === bs) {
-          // The request's blocks hold the sequence prefix, so this block is tokens[pos - bs, pos).
-          const h = blockHash(tokens, pos - bs, bs, req.chainPrev);
-          req.chainPrev = h;
-          this.register(latest, h);
-        }
-      } else {
-        const r = count - placed;
-        if (r <= 0) break;
-        const nb = Math.ceil(r / bs);
-        // In prefill the request's blocks hold exactly the sequence prefix, so a block that this
-        // call fills completely inside the prompt takes the prompt's precomputed chain hash.
-        const ph = prefill ? this.promptHashes(req) : null;
-        for (let k = 0; k < nb; k++) {
-          const blk = this.takeFresh(nFresh);
-          if (blk === NIL) {
-            this.rollback(req, startBlocks, nFresh, nAttach);
-            req.chainPrev = startChain;
-            req.tailFill = startTailFill;
-            return false;
-          }
-          nFresh++;
-          const take = count - placed < bs ? count - placed : bs;
-          const blockIdx = req.nBlocks;
-          if (ph !== null && take === bs && blockIdx < ph.length && pos === blockIdx * bs) {
-            pos += bs;
-            placed += bs;
-            req.tailFill = bs;
-            const h = ph[blockIdx]!;
-            req.chainPrev = h;
-            this.register(blk, h);
-          } else {
-            pos += take;
-            placed += take;
-            req.tailFill = take;
-            if (take === bs) {
-              const h = blockHash(tokens, pos - bs, bs, req.chainPrev);
-              req.chainPrev = h;
-              // A fresh block taken during decode is never hashed when taken (docs/behavior.md
-              // "KV cache").
-              if (prefill) this.register(blk, h);
-            }
-          }
-          this.refCount[blk] = 1;
-          this.inUse[blk] = 1;
-          this.used++;
-          this.misses++;
-          req.appendBlock(blk);
-        }
+      this.hits++;
+      req.appendBlock(b);
+      req.chainPrev = this.hash[b]!;
+      req.tailFill = this.blockSize;
+    }
+  }
+
+  /**
+   * Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing
+   * the block when it becomes full. Returns the tokens placed.
+   */
+  private fillTail(req: Request, pos: number, count: number): number {
+    const bs = this.blockSize;
+    const f = req.tailFill;
+    const take = bs - f < count ? bs - f : count;
+    req.tailFill = f + take;
+    if (f + take === bs) {
+      // The request's blocks hold the sequence prefix, so this block is tokens[end - bs, end).
+      const h = blockHash(req.tokens!, pos + take - bs, bs, req.chainPrev);
+      req.chainPrev = h;
+      this.register(req.blocks[req.nBlocks - 1]!, h);
+    }
+    return take;
+  }
+
+  /**
+   * Takes fresh blocks for `count` tokens from `pos` (one miss each). Returns false when the free
+   * list runs dry; the blocks taken so far are in the undo log.
+   */
+  private appendFresh(req: Request, pos: number, count: number, prefill: boolean): boolean {
+    const bs = this.blockSize;
+    const tokens = req.tokens!;
+    // In prefill the request's blocks hold exactly the sequence prefix, so a block that this
+    // call fills completely inside the prompt takes the prompt's precomputed chain hash.
+    const ph = prefill ? this.promptHashes(req) : null;
+    const nb = Math.ceil(count / bs);
+    let placed = 0;
+    for (let k = 0; k < nb; k++) {
+      const blk = this.takeFresh();
+      if (blk === NIL) return false;
+      const take = count - placed < bs ? count - placed : bs;
+      const blockIdx = req.nBlocks;
+      if (ph !== null && take === bs && blockIdx < ph.length && pos === blockIdx * bs) {
+        const h = ph[blockIdx]!;
+        req.chainPrev = h;
+        this.register(blk, h);
+      } else if (take === bs) {
+        const h = blockHash(tokens, pos, bs, req.chainPrev);
+        req.chainPrev = h;
+        // A fresh block taken during decode is never hashed when taken (docs/behavior.md
+        // "KV cache").
+        if (prefill) this.register(blk, h);
       }
+      pos += take;
+      placed += take;
+      req.tailFill = take;
+      this.refCount[blk] = 1;
+      this.inUse[blk] = 1;
+      this.used++;
+      this.misses++;
+      req.appendBlock(blk);
     }
     return true;
   }
@@ -254,12 +267,10 @@ export class KvStore {
   }
 
   /** Takes the free-list head, evicting its cached identity; records it for rollback. */
-  private takeFresh(undoSlot: number): number {
+  private takeFresh(): number {
     const b = this.free.popHead();
     if (b === NIL) return NIL;
-    this.ensureUndo(undoSlot + 1);
-    this.undoFresh[undoSlot] = b;
-    this.undoFreshHash[undoSlot] = this.hash[b]!;
+    this.undo.recordFresh(b, this.hash[b]!);
     this.evictContent(b);
     return b;
   }
@@ -274,12 +285,14 @@ export class KvStore {
     }
   }
 
-  private rollback(req: Request, startBlocks: number, nFresh: number, nAttach: number): void {
-    for (let i = nFresh - 1; i >= 0; i--) {
-      const b = this.undoFresh[i]!;
+  /** Undoes the fresh blocks, then the attached blocks, of the allocation in progress. */
+  private rollback(req: Request, startBlocks: number): void {
+    const undo = this.undo;
+    for (let i = undo.freshCount - 1; i >= 0; i--) {
+      const b = undo.fresh[i]!;
       const h = this.hash[b]!;
       if (h !== NO_HASH && this.index.get(h) === b) this.index.delete(h);
-      const old = this.undoFreshHash[i]!;
+      const old = undo.freshHash[i]!;
       this.hash[b] = old;
       if (old !== NO_HASH) this.index.set(old, b);
       this.refCount[b] = 0;
@@ -288,11 +301,11 @@ export class KvStore {
       this.misses--;
       this.free.pushHead(b);
     }
-    for (let i = nAttach - 1; i >= 0; i--) {
-      const b = this.undoAttach[i]!;
+    for (let i = undo.attachCount - 1; i >= 0; i--) {
+      const b = undo.attached[i]!;
       this.refCount[b]!--;
       this.hits--;
-      if (this.undoAttachWasUsed[i] === 0 && this.refCount[b] === 0) {
+      if (undo.attachedWasUsed[i] === 0 && this.refCount[b] === 0) {
         this.inUse[b] = 0;
         this.used--;
         this.free.pushTail(b);
@@ -300,23 +313,6 @@ export class KvStore {
     }
     // Keep what the request held before this call (the fix for BLIS's leak, docs/behavior.md#q8).
     req.nBlocks = startBlocks;
-  }
-
-  private ensureUndo(n: number): void {
-    if (n <= this.undoFresh.length) return;
-    const cap = n * 2;
-    const f = new Int32Array(cap);
-    f.set(this.undoFresh);
-    this.undoFresh = f;
-    const fh = new Float64Array(cap);
-    fh.set(this.undoFreshHash);
-    this.undoFreshHash = fh;
-    const a = new Int32Array(cap);
-    a.set(this.undoAttach);
-    this.undoAttach = a;
-    const au = new Uint8Array(cap);
-    au.set(this.undoAttachWasUsed);
-    this.undoAttachWasUsed = au;
   }
 
   /**

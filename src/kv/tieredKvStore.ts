@@ -2,6 +2,7 @@ import { KvStore } from "./kvStore.js";
 import { NIL } from "./freeList.js";
 import { NO_HASH } from "./hash.js";
 import type { Request } from "../instance/request.js";
+import type { CpuTierStats } from "./kvCache.js";
 
 /** Reloads whose block was offloaded less than this many ticks earlier count as thrashing. */
 export const THRASH_WINDOW = 1000;
@@ -66,6 +67,14 @@ export class TieredKvStore extends KvStore {
 
   override thrashingRate(): number {
     return this.offloadCount === 0 ? 0 : this.thrashCount / this.offloadCount;
+  }
+
+  override cpuUtilization(): number {
+    return this.cpuUsed / this.cpuCapacity;
+  }
+
+  override cpuTierStats(): CpuTierStats {
+    return { offloads: this.offloadCount, reloads: this.reloadCount, cpuHits: this.cpuHits, cpuMisses: this.cpuMisses };
   }
 
   /** Offload after every release (docs/behavior.md "CPU offload tier"). */

@@ -5,7 +5,6 @@ import type { RequestLedger } from "./ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
-import { TieredKvStore } from "../kv/tieredKvStore.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -165,12 +164,13 @@ export function collectMetrics(
   for (const inst of instances) {
     hit += inst.kv.cacheHitRate();
     thrash += inst.kv.thrashingRate();
-    if (inst.kv instanceof TieredKvStore) {
+    const cpu = inst.kv.cpuTierStats();
+    if (cpu !== null) {
       tiered ??= { offloads: 0, reloads: 0, cpuHits: 0, cpuMisses: 0 };
-      tiered.offloads += inst.kv.offloadCount;
-      tiered.reloads += inst.kv.reloadCount;
-      tiered.cpuHits += inst.kv.cpuHits;
-      tiered.cpuMisses += inst.kv.cpuMisses;
+      tiered.offloads += cpu.offloads;
+      tiered.reloads += cpu.reloads;
+      tiered.cpuHits += cpu.cpuHits;
+      tiered.cpuMisses += cpu.cpuMisses;
     }
   }
 

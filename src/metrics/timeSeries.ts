@@ -1,5 +1,4 @@
 import type { Instance } from "../instance/instance.js";
-import { TieredKvStore } from "../kv/tieredKvStore.js";
 
 export const SERIES_FIELDS = [
   "queueDepth",
@@ -76,7 +75,7 @@ export class TimeSeriesRecorder {
     for (let i = 0; i < this.instances.length; i++) {
       const inst = this.instances[i]!;
       const blk = s.instances[i]!;
-      const cpuUtil = inst.kv instanceof TieredKvStore ? inst.kv.cpuUsed / inst.kv.cpuCapacity : 0;
+      const cpuUtil = inst.kv.cpuUtilization();
       blk.queueDepth.push(inst.waitQueue.length);
       blk.batchSize.push(inst.running.length);
       blk.kvUtilization.push(inst.kv.utilization());

@@ -2,7 +2,6 @@ import type { StepProbe } from "../instance/stepProbe.js";
 import "../policy/builtins.js";
 import "../cluster/builtins.js";
 import { Instance, type InstanceObserver } from "../instance/instance.js";
-import { KvStore } from "../kv/kvStore.js";
 import { createKvStore } from "../kv/createKvStore.js";
 import { RequestLedger } from "../metrics/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
@@ -43,7 +42,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const prioFactory = priorityPolicies.get(cfg.priorityPolicy || "constant")!;
   const schedFactory = schedulers.get(cfg.scheduler || "fcfs")!;
   for (let k = 0; k < cfg.numInstances; k++) {
-    const kv: KvStore = createKvStore(cfg, log);
+    const kv = createKvStore(cfg, log);
     const inst = new Instance(
       k,
       {

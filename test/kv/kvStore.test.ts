@@ -133,3 +133,53 @@ test("tiered store: offload after release, reload on failure, transfer latency b
   // hits + cpu hits over everything: (0 + 2) / (0 + 2 + 3 misses + 0 cpu misses)
   assert.equal(kv.cacheHitRate(), 2 / 5);
 });
+
+test("a failed allocation after attaching a cached prefix undoes the attach and the fresh blocks", () => {
+  const kv = new KvStore(5, 4);
+  const x = mk("x", range(1, 8), [], 4);
+  const z = mk("z", range(50, 4), [], 4);
+  assert.ok(kv.allocate(x, 0, 8, 0));
+  assert.ok(kv.allocate(z, 0, 4, 0));
+  kv.release(x);
+  kv.release(z);
+  assert.deepEqual(kv.freeListIds(), [3, 4, 1, 0, 2]);
+  // y reuses x's two cached blocks and needs four fresh ones; three free blocks remain after the attach.
+  const y = mk("y", [...range(1, 8), ...range(100, 16)], [], 4);
+  const n = kv.cachedPrefix(y);
+  assert.equal(n, 2);
+  assert.equal(kv.allocate(y, 8, 24, n), false);
+  assert.equal(y.nBlocks, 0);
+  assert.deepEqual([kv.used, kv.hits, kv.misses], [0, 0, 3]);
+  assert.equal(kv.cachedPrefix(y), 2, "the attached blocks keep their content");
+  assert.equal(kv.cachedPrefix(mk("z2", range(50, 4), [], 4)), 1, "a fresh block taken and given back gets its hash back");
+  // Fresh blocks go back to the head in their old order, the attached ones to the tail (docs/behavior.md#q14).
+  assert.deepEqual(kv.freeListIds(), [3, 4, 2, 1, 0]);
+});
+
+test("a prefill chunk fills the room in the last block before taking fresh blocks", () => {
+  const kv = new KvStore(8, 4);
+  const a = mk("a", range(1, 14), [], 4);
+  assert.ok(kv.allocate(a, 0, 6, 0));
+  a.pi = 6;
+  assert.deepEqual([a.nBlocks, a.tailFill, kv.misses], [2, 2, 2]);
+  assert.ok(kv.allocate(a, 6, 14, 0));
+  assert.deepEqual([a.nBlocks, a.tailFill, kv.misses], [4, 2, 4]);
+  // Every full block got the prompt's chain hash: an identical prompt finds three of them.
+  assert.equal(kv.cachedPrefix(mk("b", range(1, 14), [], 4)), 3);
+});
+
+test("a store without a CPU tier reports none; the tiered store reports its counters", () => {
+  const single = new KvStore(4, 16);
+  assert.equal(single.cpuUtilization(), 0);
+  assert.equal(single.cpuTierStats(), null);
+  const kv = new TieredKvStore(4, 16, 10, 0.0, 10, 100);
+  const a = mk("a", range(1, 32), [], 16);
+  const b = mk("b", range(500, 16), [], 16);
+  assert.ok(kv.allocate(a, 0, 32, 0));
+  assert.ok(kv.allocate(b, 0, 16, 0));
+  kv.release(a);
+  assert.equal(kv.cpuUtilization(), 2 / 10);
+  assert.equal(kv.allocate(mk("c", [...range(1, 32), ...range(900, 48)], [], 16), 0, 80, 0), false);
+  assert.deepEqual(kv.cpuTierStats(), { offloads: 2, reloads: 2, cpuHits: 2, cpuMisses: 0 });
+  assert.equal(kv.cpuUtilization(), 0);
+});

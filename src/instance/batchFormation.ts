@@ -1,0 +1,172 @@
+import type { KvCache } from "../kv/kvCache.js";
+import { tierOf } from "../policy/sloTiers.js";
+import type { Logger } from "../util/log.js";
+import type { Deque } from "./deque.js";
+import type { InstanceConfig } from "./instanceConfig.js";
+import { closeDecodeRun } from "./pooledItl.js";
+import { QUEUED, RUNNING, type Request } from "./request.js";
+
+/**
+ * Batch formation with chunked prefill and preemption (docs/behavior.md "Batch formation and
+ * chunked prefill", "Preemption"). Edits the running batch and the wait queue in place and lists
+ * the requests it evicted and admitted; every list is reused from step to step.
+ */
+export class BatchFormation {
+  /** Requests evicted in this step, in eviction order. */
+  readonly evicted: Request[] = [];
+  /** Requests admitted from the wait queue in this step. */
+  readonly admitted: Request[] = [];
+  /** The batch as the step found it: pass 1 walks this copy while preemption edits the batch. */
+  private readonly original: Request[] = [];
+  private running: Request[] = [];
+  private stepIdx = 0;
+  private budget = 0;
+  /** Set once the step preempted a request; pass 2 then admits nothing. */
+  private preempted = false;
+
+  constructor(
+    private readonly instanceIndex: number,
+    private readonly cfg: InstanceConfig,
+    private readonly kv: KvCache,
+    private readonly waitQueue: Deque<Request>,
+    private readonly log: Logger,
+    /** Today's request timeline (see Timeline in latency/model.ts). */
+    private readonly current: boolean,
+  ) {}
+
+  /** Forms step `stepIdx`'s batch out of `running`, which it edits. */
+  form(running: Request[], stepIdx: number): void {
+    this.evicted.length = 0;
+    this.admitted.length = 0;
+    this.running = running;
+    this.stepIdx = stepIdx;
+    this.budget = this.cfg.maxScheduledTokens;
+    this.preempted = false;
+    const original = this.original;
+    original.length = running.length;
+    for (let i = 0; i < running.length; i++) original[i] = running[i]!;
+    // Today's engine schedules afresh every step; the seed engine keeps stale counts
+    // (docs/behavior.md#q12).
+    if (this.current) for (let i = 0; i < running.length; i++) running[i]!.numNewTokens = 0;
+    this.scheduleRunning();
+    this.admitWaiting();
+  }
+
+  /**
+   * Pass 1: requests already running. Requests evicted earlier in this pass are skipped: BLIS
+   * still visits them ("ghosts", docs/behavior.md#q9) and hands them KV blocks while they wait,
+   * which can wedge an instance; vLLM never gives waiting requests blocks.
+   */
+  private scheduleRunning(): void {
+    const original = this.original;
+    const bs = this.cfg.blockSize;
+    const kv = this.kv;
+    // The budget lives in a local through the pass (makeRoom does not read it).
+    let budget = this.budget;
+    for (let i = 0; i < original.length; i++) {
+      const r = original[i]!;
+      if (budget <= 0) {
+        this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);
+        break;
+      }
+      if (r.state !== RUNNING) continue;
+      const L = r.inputLen;
+      const pi = r.pi;
+      if (pi < L) {
+        let n = L - pi;
+        const thr = this.thresholdFor(r);
+        if (thr > 0 && n > thr) n = thr;
+        if (n > budget) n = budget;
+        if (!this.makeRoom(r, n)) break;
+        budget -= n;
+        r.numNewTokens = n;
+        r.computed += n;
+      } else if (r.outputLen > 0) {
+        if (r.nBlocks > 0 && r.tailFill < bs) kv.appendDecodeToken(r, pi);
+        else if (!this.makeRoom(r, 1)) break;
+        budget -= 1;
+        r.numNewTokens = 1;
+        r.computed += 1;
+      }
+    }
+    this.budget = budget;
+  }
+
+  /** Pass 2: admits from the head of the wait queue; a head that does not fit blocks the rest. */
+  private admitWaiting(): void {
+    const running = this.running;
+    const wq = this.waitQueue;
+    const kv = this.kv;
+    const bs = this.cfg.blockSize;
+    while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
+      const r = wq.peekFront();
+      let nPrefix = kv.cachedPrefix(r);
+      // Today's engine always computes part of the prompt (vLLM recomputes at least its last
+      // token), so a fully cached prompt reuses all but its last block. The seed engine admits it
+      // with no new tokens (docs/behavior.md#q10).
+      if (this.current && nPrefix > 0 && nPrefix * bs >= r.inputLen) nPrefix--;
+      const c = nPrefix * bs;
+      let n = r.inputLen - c;
+      const thr = this.thresholdFor(r);
+      if (thr > 0 && n > thr) n = thr;
+      if (n > this.budget) n = this.budget;
+      if (!kv.allocate(r, c, c + n, nPrefix)) break;
+      wq.popFront();
+      running.push(r);
+      r.scheduledStep = this.stepIdx;
+      this.admitted.push(r);
+      this.budget -= n;
+      r.state = RUNNING;
+      r.numNewTokens = n;
+      r.computed = n + c;
+    }
+  }
+
+  private thresholdFor(r: Request): number {
+    const m = this.cfg.sloPrefillThresholds;
+    if (m !== null) {
+      const v = m.get(r.sloClass === "" ? "default" : r.sloClass);
+      if (v !== undefined) return v;
+    }
+    return this.cfg.longPrefillThreshold;
+  }
+
+  /** Makes room for m tokens of r, preempting from the running batch (docs/behavior.md "Preemption"). */
+  private makeRoom(r: Request, m: number): boolean {
+    for (;;) {
+      if (this.kv.allocate(r, r.pi, r.pi + m, 0)) return true;
+      const running = this.running;
+      if (running.length === 0) {
+        this.log.warn(`instance_${this.instanceIndex}: KV cache too small for ${r.id}`);
+        return false;
+      }
+      this.preempted = true;
+      const vi = this.cfg.preemptionPolicy === "slo-aware" ? this.sloAwareVictim() : running.length - 1;
+      const v = running[vi]!;
+      running.splice(vi, 1);
+      this.evicted.push(v);
+      v.state = QUEUED;
+      v.pi = 0;
+      this.kv.release(v);
+      v.computed = 0;
+      closeDecodeRun(v, this.stepIdx);
+      this.waitQueue.pushFront(v);
+      if (v === r) return false;
+    }
+  }
+
+  /** Lowest SLO tier; among equals the one closest to the tail. */
+  private sloAwareVictim(): number {
+    const running = this.running;
+    let best = running.length - 1;
+    let bestTier = tierOf(running[best]!.sloClass);
+    for (let i = running.length - 2; i >= 0; i--) {
+      const t = tierOf(running[i]!.sloClass);
+      if (t < bestTier) {
+        best = i;
+        bestTier = t;
+      }
+    }
+    return best;
+  }
+}

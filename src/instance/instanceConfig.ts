@@ -1,0 +1,22 @@
+import type { Instance } from "./instance.js";
+
+export interface InstanceConfig {
+  maxRunning: number;
+  maxScheduledTokens: number;
+  longPrefillThreshold: number;
+  blockSize: number;
+  /** Per-SLO-class chunking thresholds (extension); null = the global threshold for everyone. */
+  sloPrefillThresholds: ReadonlyMap<string, number> | null;
+  /** Victim choice when batch formation needs KV blocks: BLIS tail, or the SLO-aware extension. */
+  preemptionPolicy: "tail" | "slo-aware";
+  /** Apply priority floors set by the router priority bridge. */
+  priorityFloors: boolean;
+  /** Longest sequence (prompt + output) the instance serves; 0 = unlimited (docs/latency.md "Max model length"). */
+  maxModelLen: number;
+}
+
+/** Hooks for invariant checking in tests; null in production runs. */
+export interface InstanceObserver {
+  afterEvent(inst: Instance, time: number, kind: number): void;
+  afterStep(inst: Instance): void;
+}

@@ -1,0 +1,108 @@
+import type { Instance } from "./instance.js";
+import { closeDecodeRun } from "./pooledItl.js";
+import { COMPLETED, type Request } from "./request.js";
+
+/**
+ * The execution pass of a step and the completion of requests (docs/behavior.md "The step",
+ * items 7 and 8). Updates the instance's counters, its pooled ITL and the ledger.
+ */
+export class StepExecution {
+  /** α2 of the latency model: output-token processing time, part of every ITL entry. */
+  private readonly alpha2: number;
+  /** Today's request timeline (see Timeline in latency/model.ts). */
+  private readonly current: boolean;
+  /** Added once to the E2E of a request with output (α1 on the current timeline). */
+  private readonly postDecode: number;
+  /** Where the next batch is built; swapped with the executed batch every step. */
+  private spare: Request[] = [];
+
+  constructor(private readonly inst: Instance) {
+    this.alpha2 = inst.latency.outputTokenProcessingTime();
+    this.current = inst.latency.timeline === "current";
+    this.postDecode = inst.latency.postDecodeOverhead();
+  }
+
+  /**
+   * Executes the batch of step `stepIdx` (started at `now`, lasting `d`) and returns the requests
+   * that remain running, in a list reused across steps.
+   */
+  run(batch: Request[], now: number, d: number, stepIdx: number): Request[] {
+    const inst = this.inst;
+    const n = batch.length;
+    const itlVal = d + this.alpha2;
+    inst.itl.record(stepIdx, itlVal);
+    const probe = inst.probe;
+    if (probe !== null) probe.onStep(inst.index, stepIdx, now, d, batch, n, inst.latency);
+    // Completion is decided per request right after its update; updates never touch the KV
+    // store, so this equals running the completion pass after all updates (docs/behavior.md "The step").
+    const remaining = this.spare;
+    remaining.length = 0;
+    const a2 = this.alpha2;
+    let decoded = 0;
+    const current = this.current;
+    for (let i = 0; i < n; i++) {
+      const r = batch[i]!;
+      if (current && r.numNewTokens === 0) {
+        // Today's engine: a request left out of this step does not advance.
+        closeDecodeRun(r, stepIdx);
+        remaining.push(r);
+        continue;
+      }
+      const L = r.inputLen;
+      let pi = r.pi;
+      if (pi < L) {
+        pi = r.computed;
+      } else {
+        pi++;
+        decoded++;
+        r.itlSum += itlVal;
+        r.itlCount++;
+        if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
+      }
+      r.pi = pi;
+      if (pi === L) {
+        r.ttft = now + d + a2 - r.arrival;
+        if (probe !== null) probe.onFirstToken(inst.index, r, stepIdx);
+        // Today's engine counts the token the prefill step produces (O per completed request).
+        if (current && r.outputLen > 0) decoded++;
+      }
+      const O = r.outputLen;
+      if (pi === L + (O > 1 ? O : 1) - 1) this.complete(r, now, d, stepIdx, itlVal);
+      else remaining.push(r);
+    }
+    inst.totalOutputTokens += decoded;
+    this.spare = batch;
+    return remaining;
+  }
+
+  /** Item 8: the final token's KV, release, leave time, E2E and the ledger record. */
+  private complete(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
+    const inst = this.inst;
+    r.state = COMPLETED;
+    const O = r.outputLen;
+    // Compat (docs/behavior.md#q3): on the seed timeline the completion appends a duplicate of the
+    // final step's ITL entry.
+    const duplicate = O > 0 && !this.current;
+    if (duplicate) {
+      r.itlSum += itlVal;
+      r.itlCount++;
+    }
+    if (O > 0) {
+      if (!inst.kv.allocate(r, r.pi, r.pi + 1, 0)) {
+        inst.log.error(`KV allocation failed for the final token of ${r.id}`);
+        inst.kvAllocationFailures++;
+      }
+    }
+    inst.kv.release(r);
+    const leave = now + d;
+    if (leave > inst.lastLeave && leave <= inst.horizon) inst.lastLeave = leave;
+    inst.completed++;
+    inst.itl.addCompleted(r, stepIdx, duplicate);
+    if (inst.probe !== null) inst.probe.onComplete(inst.index, r, stepIdx);
+    r.decodeRunStart = -1;
+    const e2e = r.ttft + r.itlSum + (O > 0 ? this.postDecode : 0);
+    const perReqItl = O > 0 ? r.itlSum / Math.max(O - 1, 1) : 0;
+    inst.ledger.complete(r, e2e, perReqItl);
+    r.dropPayload();
+  }
+}

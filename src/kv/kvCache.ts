@@ -1,0 +1,66 @@
+import type { Request } from "../instance/request.js";
+
+/** Counters of the CPU offload tier (docs/behavior.md "CPU offload tier"). */
+export interface CpuTierStats {
+  offloads: number;
+  reloads: number;
+  cpuHits: number;
+  cpuMisses: number;
+}
+
+/**
+ * What an instance, the router snapshots and the metrics see of a KV cache: the single-tier
+ * `KvStore` or the GPU+CPU `TieredKvStore` (docs/behavior.md "KV cache", "CPU offload tier").
+ * A store without a CPU tier answers the tier questions with 0 and null, which is what the metrics
+ * print for it.
+ */
+export interface KvCache {
+  /** GPU blocks. */
+  readonly totalBlocks: number;
+  readonly blockSize: number;
+  /** GPU blocks held by at least one request. */
+  readonly used: number;
+  /** GPU-tier cached blocks attached at first allocations (docs/behavior.md "Cache metrics"). */
+  readonly hits: number;
+  /** Fresh GPU blocks taken. */
+  readonly misses: number;
+
+  freeBlocks(): number;
+  utilization(): number;
+  /** Cumulative block-level hit rate, CPU hits included when there is a CPU tier. */
+  cacheHitRate(): number;
+  thrashingRate(): number;
+  /** Occupied fraction of the CPU tier; 0 without one. */
+  cpuUtilization(): number;
+  /** The CPU tier's counters, or null without one. */
+  cpuTierStats(): CpuTierStats | null;
+
+  /** Tells the store the step time (stamps of CPU offloads). */
+  setClock(now: number): void;
+  /** Reload latency not yet charged to a step, left in place. */
+  pendingTransferLatency(): number;
+  /** Reload latency not yet charged to a step, reset to 0. */
+  consumeTransferLatency(): number;
+
+  /**
+   * Longest run of cached blocks matching the request's prompt, remembered for the next
+   * allocate() (docs/behavior.md "Prefix lookup, allocation and rollback").
+   */
+  cachedPrefix(req: Request): number;
+  /**
+   * KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of the
+   * last cachedPrefix() on the request's first allocation. Returns false on failure, with the
+   * call's work rolled back (docs/behavior.md "Prefix lookup, allocation and rollback").
+   */
+  allocate(req: Request, start: number, end: number, nPrefix: number): boolean;
+  /** One decode token into the request's partially filled last block; never fails. */
+  appendDecodeToken(req: Request, pos: number): void;
+  /** Frees the request's blocks; freed blocks keep their content. */
+  release(req: Request): void;
+
+  // Introspection for invariant checks and tests.
+  refCountOf(block: number): number;
+  isInUse(block: number): boolean;
+  freeListIds(): number[];
+  indexSize(): number;
+}

@@ -1,0 +1,52 @@
+/**
+ * What the allocation in progress changed, so that a failure undoes exactly that and nothing the
+ * request held before (docs/behavior.md "Prefix lookup, allocation and rollback"). Typed arrays,
+ * reused across calls.
+ */
+export class AllocationUndoLog {
+  /** Fresh blocks taken, in order, with the hash each carried before it was taken. */
+  freshCount = 0;
+  fresh: Int32Array = new Int32Array(64);
+  freshHash: Float64Array = new Float64Array(64);
+  /** Cached blocks attached, in order, with their in-use flag before the attach. */
+  attachCount = 0;
+  attached: Int32Array = new Int32Array(64);
+  attachedWasUsed: Uint8Array = new Uint8Array(64);
+
+  clear(): void {
+    this.freshCount = 0;
+    this.attachCount = 0;
+  }
+
+  recordFresh(block: number, oldHash: number): void {
+    const i = this.freshCount++;
+    if (i === this.fresh.length) this.growFresh();
+    this.fresh[i] = block;
+    this.freshHash[i] = oldHash;
+  }
+
+  recordAttach(block: number, wasUsed: number): void {
+    const i = this.attachCount++;
+    if (i === this.attached.length) this.growAttached();
+    this.attached[i] = block;
+    this.attachedWasUsed[i] = wasUsed;
+  }
+
+  private growFresh(): void {
+    const f = new Int32Array(this.fresh.length * 2);
+    f.set(this.fresh);
+    this.fresh = f;
+    const h = new Float64Array(f.length);
+    h.set(this.freshHash);
+    this.freshHash = h;
+  }
+
+  private growAttached(): void {
+    const a = new Int32Array(this.attached.length * 2);
+    a.set(this.attached);
+    this.attached = a;
+    const u = new Uint8Array(a.length);
+    u.set(this.attachedWasUsed);
+    this.attachedWasUsed = u;
+  }
+}
