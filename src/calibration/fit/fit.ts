@@ -50,14 +50,28 @@ export interface FitResult {
 }
 
 /**
- * The root mean square over experiments of each experiment's binned-mean error. Per-request
- * errors are not used as the criterion: a request that misses a step boundary by a microsecond
- * waits a whole step, so they jump with every coefficient change (docs/calibration.md "Fit").
+ * Scale of the robust loss (a fraction): errors well above it count logarithmically. An
+ * experiment the model cannot follow, such as one that saturates in simulation but not in
+ * reality, must not decide the coefficients of every other one (Cauchy loss).
+ */
+export const ROBUST_SCALE = 0.5;
+
+const C2 = ROBUST_SCALE * ROBUST_SCALE;
+const cauchy = (e: number): number => C2 * Math.log1p((e * e) / C2);
+
+/** The weight of an experiment's least-squares rows at error e (iteratively reweighted). */
+export const robustWeight = (e: number): number => 1 / (1 + (e * e) / C2);
+
+/**
+ * The root of the mean Cauchy loss over experiments of each experiment's binned-mean error (close
+ * to the root mean square while errors are small). Per-request errors are not used as the
+ * criterion: a request that misses a step boundary by a microsecond waits a whole step, so they
+ * jump with every coefficient change (docs/calibration.md "Fit").
  */
 export function objective(evals: readonly ExperimentEval[]): number {
   if (evals.length === 0) return 0;
   let s = 0;
-  for (const e of evals) s += e.errors.binned * e.errors.binned;
+  for (const e of evals) s += cauchy(e.errors.binned);
   return Math.sqrt(s / evals.length);
 }
 
@@ -92,7 +106,7 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
   let mu = 0.1;
   for (let it = 1; it <= o.iterations; it++) {
     const ne = emptyNormalEquations(NUM_PARAMS);
-    for (const e of best.evals) addInto(ne, e.ne);
+    for (const e of best.evals) addInto(ne, e.ne, robustWeight(e.errors.binned));
     const pulls = [
       { center: prior, lambda: o.lambda },
       { center: best.theta, lambda: mu },

@@ -26,9 +26,9 @@ export function addRow(ne: NormalEquations, x: ArrayLike<number>, y: number, w: 
   }
 }
 
-export function addInto(dst: NormalEquations, src: NormalEquations): void {
-  for (let i = 0; i < dst.G.length; i++) dst.G[i] = dst.G[i]! + src.G[i]!;
-  for (let i = 0; i < dst.h.length; i++) dst.h[i] = dst.h[i]! + src.h[i]!;
+export function addInto(dst: NormalEquations, src: NormalEquations, weight = 1): void {
+  for (let i = 0; i < dst.G.length; i++) dst.G[i] = dst.G[i]! + weight * src.G[i]!;
+  for (let i = 0; i < dst.h.length; i++) dst.h[i] = dst.h[i]! + weight * src.h[i]!;
 }
 
 /** A quadratic pull λ‖S(θ − center)‖² (S: unit column scaling). */

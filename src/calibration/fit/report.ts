@@ -42,7 +42,7 @@ export function errorTable(title: string, before: readonly ExperimentEval[], aft
   lines.push(
     `| median | | ${med([...before], "ttft")} | ${med([...after], "ttft")} | ${med([...before], "e2e")} | ${med([...after], "e2e")} | ${med([...before], "itl")} | ${med([...after], "itl")} |`,
   );
-  lines.push("", `Objective (RMS over experiments of TTFT + E2E + ITL error): ${objective(before).toFixed(4)} → ${objective(after).toFixed(4)}`, "");
+  lines.push("", `Objective (root mean Cauchy loss over experiments of the binned TTFT + E2E + ITL error): ${objective(before).toFixed(4)} → ${objective(after).toFixed(4)}`, "");
   return lines.join("\n") + "\n";
 }
 
