@@ -3,7 +3,7 @@
 // enqueue to the end of its first-token step (the step in progress at enqueue by the fraction
 // still to run) + α2; its E2E adds the steps in which it decoded, α2 per decode step and α1.
 
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 import type { StepProbe } from "../instance/stepProbe.js";
 import { NUM_FEATURES, type FeatureModel } from "../latency/trainedPhysics.js";
 import type { LatencyModel } from "../latency/model.js";

@@ -3,7 +3,7 @@
 import type { Coefficients } from "../config/latency/backend.js";
 import type { RunInput } from "../config/runOptions.js";
 import type { StepProbe } from "../instance/stepProbe.js";
-import { F_COMPLETED } from "../metrics/ledger.js";
+import { F_COMPLETED } from "../core/ledger.js";
 import { simulate, type SimulationResult } from "../sim/simulate.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";

@@ -1,7 +1,7 @@
 import type { Instance } from "../instance/instance.js";
-import { Request } from "../instance/request.js";
-import type { RequestLedger } from "../metrics/ledger.js";
-import type { RequestSource, WorkloadRequest } from "../workload/request.js";
+import { Request } from "../core/request.js";
+import type { RequestLedger } from "../core/ledger.js";
+import type { RequestSource, WorkloadRequest } from "../core/workloadRequest.js";
 import type { Logger } from "../util/log.js";
 import type { AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
@@ -10,7 +10,7 @@ import { EventQueue } from "../engine/eventQueue.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
-import type { TimeSeriesRecorder } from "../metrics/timeSeries.js";
+import type { StateSampler } from "../core/stateSampler.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -60,7 +60,7 @@ export class ClusterSimulator {
   private readonly events = new EventQueue<Request>();
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
-  recorder: TimeSeriesRecorder | null = null;
+  recorder: StateSampler | null = null;
   private seq = 0;
   private rejected = 0;
   private routed = 0;

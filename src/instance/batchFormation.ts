@@ -4,7 +4,7 @@ import type { Logger } from "../util/log.js";
 import type { Deque } from "./deque.js";
 import type { InstanceConfig } from "./instanceConfig.js";
 import { closeDecodeRun } from "./pooledItl.js";
-import { QUEUED, RUNNING, type Request } from "./request.js";
+import { QUEUED, RUNNING, type Request } from "../core/request.js";
 
 /**
  * Batch formation with chunked prefill and preemption (docs/behavior.md "Batch formation and

@@ -1,4 +1,4 @@
-import type { Request } from "./request.js";
+import type { Request } from "../core/request.js";
 
 /**
  * The instance's pooled inter-token gaps without a per-request list (docs/architecture.md

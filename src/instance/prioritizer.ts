@@ -1,7 +1,7 @@
 import type { PriorityPolicy } from "../policy/priority.js";
 import type { Scheduler } from "../policy/scheduler.js";
 import type { Deque } from "./deque.js";
-import type { Request } from "./request.js";
+import type { Request } from "../core/request.js";
 
 /**
  * Request priorities and wait-queue order (docs/behavior.md "Priorities and schedulers"; "The

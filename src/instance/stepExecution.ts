@@ -1,6 +1,6 @@
 import type { Instance } from "./instance.js";
 import { closeDecodeRun } from "./pooledItl.js";
-import { COMPLETED, type Request } from "./request.js";
+import { COMPLETED, type Request } from "../core/request.js";
 
 /**
  * The execution pass of a step and the completion of requests (docs/behavior.md "The step",

@@ -2,7 +2,7 @@
 // "Fit"). Null in ordinary runs; the instance calls them only when one is attached.
 
 import type { LatencyModel } from "../latency/model.js";
-import type { Request } from "./request.js";
+import type { Request } from "../core/request.js";
 
 export interface StepProbe {
   /** The request entered the wait queue at `now`. */

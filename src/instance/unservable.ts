@@ -1,5 +1,5 @@
 import type { InstanceConfig } from "./instanceConfig.js";
-import type { Request } from "./request.js";
+import type { Request } from "../core/request.js";
 
 /**
  * Why the request can never be served by an instance with `totalBlocks` GPU KV blocks, or null

@@ -6,7 +6,9 @@
 // a double, so it can key the hash index without string building). Two 32-bit lanes keep collisions
 // negligible. Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
 
-export const NO_HASH = -1;
+import { NO_HASH } from "../core/blockHash.js";
+
+export { NO_HASH };
 
 const SEED_A = 0x243f6a88 | 0;
 const SEED_B = 0x85a308d3 | 0;

@@ -1,4 +1,4 @@
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 
 /** Counters of the CPU offload tier (docs/behavior.md "CPU offload tier"). */
 export interface CpuTierStats {

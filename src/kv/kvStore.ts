@@ -2,7 +2,7 @@ import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
 import { NO_HASH, blockHash, blockHashChain } from "./hash.js";
 import { AllocationUndoLog } from "./undoLog.js";
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
 
 /**

@@ -1,7 +1,7 @@
 import { KvStore } from "./kvStore.js";
 import { NIL } from "./freeList.js";
 import { NO_HASH } from "./hash.js";
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 import type { CpuTierStats } from "./kvCache.js";
 
 /** Reloads whose block was offloaded less than this many ticks earlier count as thrashing. */

@@ -1,14 +1,8 @@
 // The latency model contract used by the instance step.
 
-/** What a latency model may read of a request in the running batch. */
-export interface StepRequestView {
-  /** ProgressIndex: tokens processed so far (docs/behavior.md "Request lifecycle"). */
-  pi: number;
-  inputLen: number;
-  outputLen: number;
-  /** Tokens this request contributes to the current step. */
-  numNewTokens: number;
-}
+import type { StepRequestView } from "../core/stepView.js";
+
+export type { StepRequestView };
 
 /**
  * Which request timeline the engine follows with this model (docs/behavior.md

@@ -1,4 +1,4 @@
-import type { RequestLedger } from "./ledger.js";
+import type { RequestLedger } from "../core/ledger.js";
 
 /**
  * Priority inversions (docs/behavior.md#c11): per instance and SLO class, requests sorted by arrival

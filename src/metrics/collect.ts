@@ -1,7 +1,7 @@
 import type { Instance } from "../instance/instance.js";
 import type { ClusterRunStats } from "../cluster/cluster.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
-import type { RequestLedger } from "./ledger.js";
+import type { RequestLedger } from "../core/ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";

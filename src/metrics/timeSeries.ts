@@ -1,3 +1,6 @@
+// Fixed-grid samples of instance state for the time series of reports.
+
+import type { StateSampler } from "../core/stateSampler.js";
 import type { Instance } from "../instance/instance.js";
 
 export const SERIES_FIELDS = [
@@ -39,7 +42,7 @@ function emptyBlock(): SeriesBlock {
  * Records instance state at t = interval, 2·interval, … as seen just before the first event at or
  * after each grid point. Costs O(instances) per grid point and nothing per event.
  */
-export class TimeSeriesRecorder {
+export class TimeSeriesRecorder implements StateSampler {
   next: number;
   readonly series: TimeSeries;
 

@@ -6,7 +6,7 @@ import type { PriorityFactory, PriorityPolicy } from "../policy/priority.js";
 import type { Scheduler, SchedulerFactory } from "../policy/scheduler.js";
 import type { RoutingFactory, RoutingPolicy } from "../cluster/routing/routing.js";
 import { RoutingDecision } from "../cluster/routing/routing.js";
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 
 function fail(plugin: string, what: string, req: Request | null, detail: string): never {
   throw new PluginError(`plugin ${plugin}: ${what}${req ? ` (request ${req.id})` : ""}: ${detail}`);

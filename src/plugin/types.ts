@@ -12,7 +12,7 @@ export type { PriorityPolicy, PriorityContext, PriorityFactory } from "../policy
 export type { Scheduler, SchedulerFactory } from "../policy/scheduler.js";
 export type { RoutingPolicy, RoutingContext, RoutingFactory } from "../cluster/routing/routing.js";
 export type { RouterState, InstanceSnapshot } from "../cluster/snapshot.js";
-export type { Request } from "../instance/request.js";
+export type { Request } from "../core/request.js";
 
 export interface PluginApi {
   /** Options given with --plugin-option name.key=value for this plugin. */

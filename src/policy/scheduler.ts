@@ -1,5 +1,5 @@
 import { Registry } from "../util/registry.js";
-import type { Request } from "../instance/request.js";
+import type { Request } from "../core/request.js";
 
 /**
  * Orders an instance's wait queue with a stable sort before batch formation (docs/behavior.md

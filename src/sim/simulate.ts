@@ -18,7 +18,7 @@ import { requestRecords, type RequestRecord, type SimulationMetrics } from "../m
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import type { Coefficients } from "../config/latency/backend.js";
-import type { RequestSource } from "../workload/request.js";
+import type { RequestSource } from "../core/workloadRequest.js";
 
 export interface SimulationResult {
   options: RunOptions;

@@ -1,7 +1,7 @@
 // Public API of the workload layer.
 
-export type { RequestSource, WorkloadRequest, SloClass } from "./request.js";
-export { ArrayRequestSource, makeRequest } from "./request.js";
+export type { RequestSource, WorkloadRequest, SloClass } from "../core/workloadRequest.js";
+export { ArrayRequestSource, makeRequest } from "../core/workloadRequest.js";
 
 export * from "./spec/types.js";
 export type { PositionMap } from "./spec/decode.js";

@@ -1,9 +1,9 @@
 // Shared fixtures for the cluster-layer tests: hand-built requests, snapshots and router states.
 import "../../src/policy/builtins.js";
 import "../../src/cluster/builtins.js";
-import { Request } from "../../src/instance/request.js";
+import { Request } from "../../src/core/request.js";
 import { InstanceSnapshot, type RouterState } from "../../src/cluster/snapshot.js";
-import { makeRequest, type WorkloadRequest } from "../../src/workload/request.js";
+import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import type { RoutingContext } from "../../src/cluster/routing/routing.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { cli } from "../helpers/cli.js";

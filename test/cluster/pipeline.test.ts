@@ -6,7 +6,7 @@ import { EV_ARRIVAL, EV_QUEUED, EV_STEP } from "../../src/engine/eventQueue.js";
 import { SnapshotProvider } from "../../src/cluster/snapshot.js";
 import type { Instance } from "../../src/instance/instance.js";
 import { runCluster } from "../../src/sim/runCluster.js";
-import { ArrayRequestSource } from "../../src/workload/request.js";
+import { ArrayRequestSource } from "../../src/core/workloadRequest.js";
 import { Logger } from "../../src/util/log.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 import { runCli } from "./helpers.js";

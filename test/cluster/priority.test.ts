@@ -6,9 +6,9 @@ import { schedulers } from "../../src/policy/scheduler.js";
 import { DEFAULT_SLO_PARAMS, type SloParams } from "../../src/policy/sloTiers.js";
 import { mkReq, tokens } from "./helpers.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
-import type { Request } from "../../src/instance/request.js";
+import type { Request } from "../../src/core/request.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
-import type { WorkloadRequest } from "../../src/workload/request.js";
+import type { WorkloadRequest } from "../../src/core/workloadRequest.js";
 
 const prio = (name: string, slo: SloParams = DEFAULT_SLO_PARAMS) => priorityPolicies.get(name)!({ slo });
 const sched = (name: string) => schedulers.get(name)!();

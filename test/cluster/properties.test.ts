@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { FC_SEED } from "../helpers/fc.js";
 import { run, simConfig } from "../helpers/sim.js";
-import { makeRequest, type WorkloadRequest } from "../../src/workload/request.js";
+import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { renderMetricBlocks, renderTail } from "../../src/metrics/render.js";
 import { requestRecords } from "../../src/metrics/collect.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";

@@ -6,7 +6,7 @@ import { RouterPrefixIndex, PREFIX_INDEX_CAPACITY } from "../../src/cluster/scor
 import { parseSloCacheWeights } from "../../src/config/flagLists.js";
 import { loads, mkReq, routingCtx, state, tokens } from "./helpers.js";
 import type { RouterState } from "../../src/cluster/snapshot.js";
-import type { Request } from "../../src/instance/request.js";
+import type { Request } from "../../src/core/request.js";
 
 function scorer(name: string, n: number, over = {}): Scorer {
   return scorers.get(name)!(routingCtx(n, over));

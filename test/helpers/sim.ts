@@ -2,7 +2,7 @@ import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
 import { runCluster, type ClusterRun, type RunHooks } from "../../src/sim/runCluster.js";
 import { DEFAULT_SCORERS, type SimConfig } from "../../src/sim/simConfig.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
-import { ArrayRequestSource, makeRequest, type WorkloadRequest } from "../../src/workload/request.js";
+import { ArrayRequestSource, makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { silentLogger } from "../../src/util/log.js";
 
 export const LLAMA_H100_TP2 = {

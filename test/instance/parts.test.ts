@@ -1,11 +1,11 @@
 // Unit checks of the instance's parts: the unservable check and the pooled ITL bookkeeping.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Request } from "../../src/instance/request.js";
+import { Request } from "../../src/core/request.js";
 import { blocksToComplete, unservableReason } from "../../src/instance/unservable.js";
 import { PooledItl, closeDecodeRun } from "../../src/instance/pooledItl.js";
 import type { InstanceConfig } from "../../src/instance/instanceConfig.js";
-import { makeRequest } from "../../src/workload/request.js";
+import { makeRequest } from "../../src/core/workloadRequest.js";
 
 const cfg = (maxModelLen: number): InstanceConfig => ({
   maxRunning: 256,

@@ -10,7 +10,7 @@ import type { LatencyModel, StepRequestView, Timeline } from "../../src/latency/
 import { TrainedPhysicsLatencyModel } from "../../src/latency/trainedPhysics.js";
 import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
 import { loadCoefficientFile } from "../../src/latency/coefficientFile.js";
-import { makeRequest } from "../../src/workload/request.js";
+import { makeRequest } from "../../src/core/workloadRequest.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 import { bundledArch, currentHardware, LLAMA_8B } from "../latency/archHelpers.js";

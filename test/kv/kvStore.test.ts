@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { KvStore } from "../../src/kv/kvStore.js";
 import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
 import { blockHashChain } from "../../src/kv/hash.js";
-import { Request } from "../../src/instance/request.js";
-import { makeRequest } from "../../src/workload/request.js";
+import { Request } from "../../src/core/request.js";
+import { makeRequest } from "../../src/core/workloadRequest.js";
 import fc from "fast-check";
 import { FC_SEED } from "../helpers/fc.js";
 

@@ -2,7 +2,7 @@
 // simulated latencies against the measured ones, and linearize around the schedule it produced.
 
 import { NUM_FEATURES } from "../../latency/trainedPhysics.js";
-import { F_COMPLETED } from "../../metrics/ledger.js";
+import { F_COMPLETED } from "../../core/ledger.js";
 import { silentLogger } from "../../util/log.js";
 import { replayArrival } from "../../workload/index.js";
 import type { FitExperiment } from "../experiments.js";

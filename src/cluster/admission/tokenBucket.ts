@@ -1,5 +1,5 @@
 import type { AdmissionPolicy } from "./admission.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 
 /**

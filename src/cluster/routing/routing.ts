@@ -1,5 +1,5 @@
 import { Registry } from "../../util/registry.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 import type { RoutingContext } from "./context.js";
 

@@ -1,6 +1,6 @@
 import { RoutingDecision, type RoutingContext, type RoutingPolicy } from "./routing.js";
 import type { RouterState } from "../snapshot.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import { createScorer, type Scorer } from "../scorers/scorer.js";
 import { formatFixed } from "../../util/goFormat.js";
 

@@ -1,5 +1,5 @@
 import type { Scorer } from "./scorer.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 import { RouterPrefixIndex } from "./prefixIndex.js";
 

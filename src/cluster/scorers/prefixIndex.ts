@@ -1,5 +1,5 @@
 import { blockHashChain } from "../../kv/hash.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import { LruHashSet } from "./lruHashSet.js";
 
 /**

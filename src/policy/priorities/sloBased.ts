@@ -1,5 +1,5 @@
 import type { PriorityPolicy } from "../priority.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 
 /**
  * +1 per simulated second waited. Ignores the SLO class despite its name (docs/behavior.md

@@ -1,5 +1,5 @@
 import type { PriorityPolicy } from "../priority.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 import { baseScore, tierOf, urgencyThreshold, type SloParams } from "../sloTiers.js";
 
 /**

@@ -1,5 +1,5 @@
 import { byArrivalThenId, type Scheduler } from "../scheduler.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 
 /** Priority descending, then arrival, then ID. */
 export class PriorityFcfsScheduler implements Scheduler {

@@ -1,5 +1,5 @@
 import { byArrivalThenId, type Scheduler } from "../scheduler.js";
-import type { Request } from "../../instance/request.js";
+import type { Request } from "../../core/request.js";
 
 /** Shortest prompt first (all input tokens, cached or not), then arrival, then ID. */
 export class SjfScheduler implements Scheduler {

@@ -4,7 +4,7 @@
 import { deriveStreamSeed, Rng } from "../../engine/rng.js";
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
-import type { RequestSource, WorkloadRequest } from "../request.js";
+import type { RequestSource, WorkloadRequest } from "../../core/workloadRequest.js";
 import { buildArrivalSampler, type ArrivalSampler } from "../samplers/arrival.js";
 import { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "../samplers/length.js";
 import { cohortMemberCount, expandCohorts } from "../spec/cohorts.js";

@@ -3,7 +3,7 @@
 // request_<n>. Only one pending head per client exists (plus session rounds), so memory stays
 // bounded.
 
-import type { RequestSource, WorkloadRequest } from "../request.js";
+import type { RequestSource, WorkloadRequest } from "../../core/workloadRequest.js";
 import type { ClientStream } from "./streams.js";
 
 export class MergedSource implements RequestSource {

@@ -1,7 +1,7 @@
 // Token-ID drawing and the request object factory (one shape for every request: monomorphic).
 
 import type { Rng } from "../../engine/rng.js";
-import type { WorkloadRequest } from "../request.js";
+import type { WorkloadRequest } from "../../core/workloadRequest.js";
 
 export const TOKEN_VOCABULARY = 128000;
 

@@ -6,7 +6,7 @@
 import { Rng } from "../../engine/rng.js";
 import { UserError } from "../../util/errors.js";
 import { fillTokens, MAX_TOKENS_PER_BUFFER, newRequest } from "../gen/tokens.js";
-import type { RequestSource, WorkloadRequest } from "../request.js";
+import type { RequestSource, WorkloadRequest } from "../../core/workloadRequest.js";
 import type { TraceRecord, TraceV2 } from "./traceV2.js";
 
 const REPLAY_PREFIX_LENGTH = 50;

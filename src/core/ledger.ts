@@ -1,4 +1,4 @@
-import type { Request } from "../instance/request.js";
+import type { Request } from "./request.js";
 
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;

@@ -1,6 +1,6 @@
-import type { WorkloadRequest } from "../workload/request.js";
-import type { StepRequestView } from "../latency/model.js";
-import { NO_HASH } from "../kv/hash.js";
+import type { WorkloadRequest } from "./workloadRequest.js";
+import type { StepRequestView } from "./stepView.js";
+import { NO_HASH } from "./blockHash.js";
 
 export const QUEUED = 0;
 export const RUNNING = 1;

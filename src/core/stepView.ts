@@ -1,0 +1,12 @@
+// The view of a request that step-time models get: core, so that requests and latency models
+// share it without depending on each other.
+
+/** What a latency model may read of a request in the running batch. */
+export interface StepRequestView {
+  /** ProgressIndex: tokens processed so far (docs/behavior.md "Request lifecycle"). */
+  pi: number;
+  inputLen: number;
+  outputLen: number;
+  /** Tokens this request contributes to the current step. */
+  numNewTokens: number;
+}
