@@ -52,5 +52,13 @@ const res = await simulate(inputFor(kind, n), { recordTimeSeries: sampling });
 const wall = Number(process.hrtime.bigint() - t0) / 1e9;
 const rssMb = process.resourceUsage().maxRSS / 1024;
 process.stdout.write(
-  JSON.stringify({ kind, n, wall, rssMb, completed: res.metrics.cluster.completed_requests, steps: res.run.instances.reduce((s, i) => s + i.stepCount, 0), samples: res.run.timeSeries?.timesUs.length ?? 0 }) + "\n",
+  JSON.stringify({
+    kind,
+    n,
+    wall,
+    rssMb,
+    completed: res.metrics.cluster.completed_requests,
+    steps: res.run.instances.reduce((s, i) => s + i.stepCount, 0),
+    samples: res.run.timeSeries?.timesUs.length ?? 0,
+  }) + "\n",
 );

@@ -63,7 +63,14 @@ function parseArgs(argv) {
     else if (k === "--verbose") a.verbose = true;
     else if (k === "--keep-full-repeats") a.keepFullRepeats = true;
     else if (k === "--help" || k === "-h") {
-      process.stdout.write(fs.readFileSync(fileURLToPath(import.meta.url), "utf8").split("\n").slice(1, 19).map((l) => l.replace(/^\/\/ ?/, "")).join("\n") + "\n");
+      process.stdout.write(
+        fs
+          .readFileSync(fileURLToPath(import.meta.url), "utf8")
+          .split("\n")
+          .slice(1, 19)
+          .map((l) => l.replace(/^\/\/ ?/, ""))
+          .join("\n") + "\n",
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${k} (try --help)`);
   }
@@ -138,7 +145,8 @@ function modelSetup(e) {
   const note = m.model_config_note ?? "";
   const k = /(\d+) layers, hidden (\d+), (\d+) heads, (\d+) KV heads, intermediate (\d+), vocab (\d+)/.exec(note);
   if (k === null) return { name, skip: "no bundled config.json and the calibration README gives no architecture figures" };
-  if (!e.engine.kv_blocks_gpu) return { name, skip: "README figures lack the keys the KV-capacity model needs and no KV block count was measured" };
+  if (!e.engine.kv_blocks_gpu)
+    return { name, skip: "README figures lack the keys the KV-capacity model needs and no KV block count was measured" };
   const dtype = { fp16: "float16", bfloat16: "bfloat16" }[m.precision];
   if (dtype === undefined) return { name, skip: `precision ${m.precision} not mapped to a dtype` };
   const folder = path.join(tmpRoot, "model-configs", e.model.hf_id.replace(/[^A-Za-z0-9._-]/g, "_"));
@@ -226,8 +234,30 @@ function writeTraceV2(e, rows) {
     const suffix = r.L - 50;
     const m = measured[k];
     out.push(
-      [k, "inference-perf", "", "", "", 0, `p${k % CYCLE}`, "true", suffix, r.O, suffix, 0, 0, 0, 0, r.arrival, r.arrival,
-        Math.round(r.arrival + m.ttft), Math.round(r.arrival + m.e2e), r.O, "ok", ""].join(","),
+      [
+        k,
+        "inference-perf",
+        "",
+        "",
+        "",
+        0,
+        `p${k % CYCLE}`,
+        "true",
+        suffix,
+        r.O,
+        suffix,
+        0,
+        0,
+        0,
+        0,
+        r.arrival,
+        r.arrival,
+        Math.round(r.arrival + m.ttft),
+        Math.round(r.arrival + m.e2e),
+        r.O,
+        "ok",
+        "",
+      ].join(","),
     );
   });
   fs.writeFileSync(data, out.join("\n") + "\n");
@@ -235,7 +265,10 @@ function writeTraceV2(e, rows) {
 }
 
 function readTraceTimes(e) {
-  const lines = fs.readFileSync(path.join(CAL, e.workload.trace), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = fs
+    .readFileSync(path.join(CAL, e.workload.trace), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const head = lines[0].split(",");
   const [it, ie] = [head.indexOf("ttft_us"), head.indexOf("e2e_us")];
   return lines.slice(1).map((l) => {
@@ -413,7 +446,8 @@ function healthProblems(h, expected) {
   if (h.dropped_unservable > 0) p.push(`${h.dropped_unservable} dropped as unservable`);
   if (h.still_queued + h.still_running > 0) p.push(`${h.still_queued + h.still_running} left in the system`);
   if (h.non_finite_request_metrics > 0) p.push(`${h.non_finite_request_metrics} non-finite request metrics`);
-  if (h.ttft_max_ms > 60_000) p.push(`max TTFT ${(h.ttft_max_ms / 1000).toFixed(0)} s: the simulated queue grows (predicted overload or a stuck request)`);
+  if (h.ttft_max_ms > 60_000)
+    p.push(`max TTFT ${(h.ttft_max_ms / 1000).toFixed(0)} s: the simulated queue grows (predicted overload or a stuck request)`);
   return p;
 }
 
@@ -465,7 +499,12 @@ for (const [idx, e] of selected.entries()) {
     model_config: ms.configNote ?? null,
     workload: traced
       ? { arrivals: "trace", lengths: "trace (per request)" }
-      : { arrivals: `Poisson per stage, stage.requests arrivals in each stage window (seed ${args.seed})`, input_tokens: L, output_tokens: e.workload.output_len, input_note: `mean measured prompt length of the traced ${e.workload.profile} runs` },
+      : {
+          arrivals: `Poisson per stage, stage.requests arrivals in each stage window (seed ${args.seed})`,
+          input_tokens: L,
+          output_tokens: e.workload.output_len,
+          input_note: `mean measured prompt length of the traced ${e.workload.profile} runs`,
+        },
     measured: measuredOf(e),
     backends: {},
   };
@@ -480,7 +519,10 @@ for (const [idx, e] of selected.entries()) {
       continue;
     }
     if (backend === "blackbox" && !bbOk) {
-      rec.backends[backend] = { status: "n/a", reason: `no blackbox coefficients in data/defaults.yaml for ${ms.name} on ${e.gpu} TP${e.tp}` };
+      rec.backends[backend] = {
+        status: "n/a",
+        reason: `no blackbox coefficients in data/defaults.yaml for ${ms.name} on ${e.gpu} TP${e.tp}`,
+      };
       continue;
     }
     const eng = e.engine;
@@ -521,7 +563,12 @@ for (const [idx, e] of selected.entries()) {
         status: "ok",
         kv_blocks: kv,
         max_model_len: res.config.maxModelLen,
-        cycle: { ...cycle, prompts: src.stats, ape: apes(cycle.whole, rec.measured.whole), ape_after30: apes(cycle.after30, rec.measured.after30) },
+        cycle: {
+          ...cycle,
+          prompts: src.stats,
+          ape: apes(cycle.whole, rec.measured.whole),
+          ape_after30: apes(cycle.after30, rec.measured.after30),
+        },
         native: { ...native, ape: apes(native.whole, rec.measured.whole), ape_after30: apes(native.after30, rec.measured.after30) },
         problems,
       };
@@ -623,12 +670,16 @@ md.push("");
 if (tpSubset.length > 0) {
   md.push(`## Trained-physics vs blackbox on the same ${tpSubset.length} experiments (cycle, whole run)`);
   md.push("");
-  md.push(summaryTable(summarize("cycle", "ape", (r) => tpSubset.includes(r)).filter((r) => r.subset === "all" && r.backend !== "roofline")));
+  md.push(
+    summaryTable(summarize("cycle", "ape", (r) => tpSubset.includes(r)).filter((r) => r.subset === "all" && r.backend !== "roofline")),
+  );
   md.push("");
 }
 md.push("## Per experiment (cycle modelling, whole run; ms)");
 md.push("");
-md.push("| experiment | sample | backend | E2E meas | E2E sim | E2E APE | TTFT meas | TTFT sim | TTFT APE | ITL meas | ITL sim | ITL APE | after-30s APE E2E / TTFT / ITL |");
+md.push(
+  "| experiment | sample | backend | E2E meas | E2E sim | E2E APE | TTFT meas | TTFT sim | TTFT APE | ITL meas | ITL sim | ITL APE | after-30s APE E2E / TTFT / ITL |",
+);
 md.push("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const r of results) {
   for (const b of args.backends) {
@@ -663,7 +714,9 @@ for (const r of results) {
   for (const b of args.backends) {
     const x = r.backends[b];
     if (x?.status !== "ok") continue;
-    md.push(`| ${r.id} | ${b} | ${f1(r.measured.whole.ttft)} | ${f1(x.native.whole.ttft)} | ${pct(x.native.ape.ttft)} | ${f1(x.cycle.whole.ttft)} | ${pct(x.cycle.ape.ttft)} |`);
+    md.push(
+      `| ${r.id} | ${b} | ${f1(r.measured.whole.ttft)} | ${f1(x.native.whole.ttft)} | ${pct(x.native.ape.ttft)} | ${f1(x.cycle.whole.ttft)} | ${pct(x.cycle.ape.ttft)} |`,
+    );
   }
 }
 md.push("");
@@ -679,7 +732,8 @@ for (const r of results) {
   }
 }
 const na = [...naGroups].map(([key, ids]) => `- ${key}: ${ids.join(", ")}`);
-for (const e of experiments.filter((e) => e.gpu !== "H100")) na.push(`- ${e.id}: not H100 (${e.gpu}, vLLM ${e.vllm_version}); out of scope`);
+for (const e of experiments.filter((e) => e.gpu !== "H100"))
+  na.push(`- ${e.id}: not H100 (${e.gpu}, vLLM ${e.vllm_version}); out of scope`);
 md.push(na.length > 0 ? na.join("\n") : "- nothing");
 md.push("");
 const configNotes = results.filter((r) => r.model_config && !r.model_config.startsWith("bundled"));
@@ -688,11 +742,17 @@ if (configNotes.length > 0) {
   md.push("");
 }
 const healthy = results.flatMap((r) =>
-  Object.entries(r.backends).flatMap(([b, x]) => (x.status === "ok" ? Object.entries(x.problems).flatMap(([mode, ps]) => ps.map((p) => `- ${r.id} / ${b} / ${mode}: ${p}`)) : [])),
+  Object.entries(r.backends).flatMap(([b, x]) =>
+    x.status === "ok" ? Object.entries(x.problems).flatMap(([mode, ps]) => ps.map((p) => `- ${r.id} / ${b} / ${mode}: ${p}`)) : [],
+  ),
 );
 md.push("## Run health");
 md.push("");
-md.push(healthy.length > 0 ? healthy.join("\n") : "Every simulated request completed; none dropped, none left running, no non-finite metric, no TTFT above 60 s.");
+md.push(
+  healthy.length > 0
+    ? healthy.join("\n")
+    : "Every simulated request completed; none dropped, none left running, no non-finite metric, no TTFT above 60 s.",
+);
 md.push("");
 process.stdout.write(md.join("\n"));
 
@@ -702,7 +762,8 @@ if (args.json !== "") {
     seed: args.seed,
     backends: args.backends,
     modelling: {
-      cycle: "primary: token-level 100-prompt cycle; traced runs replay arrivals and lengths, aggregate-only runs get per-stage Poisson arrivals",
+      cycle:
+        "primary: token-level 100-prompt cycle; traced runs replay arrivals and lengths, aggregate-only runs get per-stage Poisson arrivals",
       native: "reference: trace v2 replay (50-token prefix groups p<k mod 100>) / inference_perf workload spec",
     },
     summaries,

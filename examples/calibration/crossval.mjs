@@ -27,10 +27,29 @@ import fs from "node:fs";
 import os from "node:os";
 import { calibration } from "../../dist/src/index.js";
 
-const { loadInputs, readExperimentsFile, unsupportedReason, BUNDLED_EXPERIMENTS, fit, startCoefficients, DEFAULT_FREE, paramIndex, DECODE_CONTEXT, beta } = calibration;
+const {
+  loadInputs,
+  readExperimentsFile,
+  unsupportedReason,
+  BUNDLED_EXPERIMENTS,
+  fit,
+  startCoefficients,
+  DEFAULT_FREE,
+  paramIndex,
+  DECODE_CONTEXT,
+  beta,
+} = calibration;
 
 function parseArgs(argv) {
-  const a = { study: "both", terms: "", iterations: 8, jobs: os.availableParallelism?.() ?? os.cpus().length, only: [], json: "", seed: 42 };
+  const a = {
+    study: "both",
+    terms: "",
+    iterations: 8,
+    jobs: os.availableParallelism?.() ?? os.cpus().length,
+    only: [],
+    json: "",
+    seed: 42,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const val = () => {
@@ -128,7 +147,13 @@ async function stages() {
   const rows = [];
   for (const e of entries.filter((x) => x.workload.stages.length >= 2 && wanted(x.id))) {
     const res = await runFit([`${e.id}#stage0`], [`${e.id}#stage1`], `stages ${e.id}`);
-    rows.push({ experiment: e.id, bundled: errs(res.holdoutBefore[0]), fitted: errs(res.holdoutAfter[0]), fittedStage0: errs(res.after[0]), coefficients: res.coefficients });
+    rows.push({
+      experiment: e.id,
+      bundled: errs(res.holdoutBefore[0]),
+      fitted: errs(res.holdoutAfter[0]),
+      fittedStage0: errs(res.after[0]),
+      coefficients: res.coefficients,
+    });
   }
   return rows;
 }
@@ -141,9 +166,14 @@ function lomoTable(rows) {
     "|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const cell = (list, k) => pct(median(list.map((x) => x[k])));
-  for (const r of rows) out.push(`| ${r.model} | ${r.experiments.length} | ${METRICS.map((k) => `${cell(r.bundled, k)} | ${cell(r.fitted, k)}`).join(" | ")} |`);
+  for (const r of rows)
+    out.push(
+      `| ${r.model} | ${r.experiments.length} | ${METRICS.map((k) => `${cell(r.bundled, k)} | ${cell(r.fitted, k)}`).join(" | ")} |`,
+    );
   const all = (key) => rows.flatMap((r) => r[key]);
-  out.push(`| **all held-out runs** | ${all("bundled").length} | ${METRICS.map((k) => `**${cell(all("bundled"), k)}** | **${cell(all("fitted"), k)}**`).join(" | ")} |`);
+  out.push(
+    `| **all held-out runs** | ${all("bundled").length} | ${METRICS.map((k) => `**${cell(all("bundled"), k)}** | **${cell(all("fitted"), k)}**`).join(" | ")} |`,
+  );
   return out.join("\n");
 }
 
@@ -161,7 +191,9 @@ function stagesTable(rows) {
 }
 
 const report = { seed: args.seed, terms: args.terms, iterations: args.iterations };
-const parts = [`Fitted parameters: ${free.map((j) => calibration.PARAM_NAMES[j]).join(", ")} (β8 and β_EP where the data exercises them); ${args.iterations} least-squares rounds; seed ${args.seed}.`];
+const parts = [
+  `Fitted parameters: ${free.map((j) => calibration.PARAM_NAMES[j]).join(", ")} (β8 and β_EP where the data exercises them); ${args.iterations} least-squares rounds; seed ${args.seed}.`,
+];
 if (args.study !== "stages") {
   report.lomo = await lomo();
   parts.push(lomoTable(report.lomo));

@@ -127,7 +127,8 @@ export function validateCalibrateOptions(opts: CalibrateOptions): void {
   checkFinite("--ttft-mape-threshold", opts.ttftMapeThreshold ?? CALIBRATE_DEFAULTS.ttftMapeThreshold, 0);
   checkFinite("--hit-rate-tolerance-pp", opts.hitRateTolerancePp ?? CALIBRATE_DEFAULTS.hitRateTolerancePp, 0);
   const hr = opts.simCacheHitRate;
-  if (hr !== undefined && (!Number.isFinite(hr) || hr < 0 || hr > 1)) throw new UserError(`simulated cache_hit_rate must be in [0, 1], got ${hr}`);
+  if (hr !== undefined && (!Number.isFinite(hr) || hr < 0 || hr > 1))
+    throw new UserError(`simulated cache_hit_rate must be in [0, 1], got ${hr}`);
 }
 
 export function resolveNormalization(header: TraceV2["header"], opts: CalibrateOptions): Normalization {
@@ -136,7 +137,8 @@ export function resolveNormalization(header: TraceV2["header"], opts: CalibrateO
   let networkRttUs = rtt;
   if (rtt === -1) {
     const ms = header.network?.measured_rtt_ms;
-    if (ms !== undefined && !Number.isFinite(ms)) throw new UserError(`trace header network.measured_rtt_ms must be a finite number, got ${ms}`);
+    if (ms !== undefined && !Number.isFinite(ms))
+      throw new UserError(`trace header network.measured_rtt_ms must be a finite number, got ${ms}`);
     networkRttUs = ms !== undefined && ms > 0 ? Math.trunc(ms * 1000) : 0;
   }
   return {
@@ -160,8 +162,14 @@ function breakdown(requests: readonly MatchedRequest[], keyOf: (r: MatchedReques
     return {
       key,
       n: g.length,
-      ttftMape: mape(g.map((r) => r.realTtft), g.map((r) => r.simTtft)),
-      e2eMape: mape(g.map((r) => r.realE2e), g.map((r) => r.simE2e)),
+      ttftMape: mape(
+        g.map((r) => r.realTtft),
+        g.map((r) => r.simTtft),
+      ),
+      e2eMape: mape(
+        g.map((r) => r.realE2e),
+        g.map((r) => r.simE2e),
+      ),
     };
   });
 }
@@ -178,7 +186,9 @@ export function calibrateWithDetails(
   const norm = resolveNormalization(trace.header, opts);
   const pairs = matchAndNormalize(trace, sim, norm, itl);
   if (pairs.matched === 0) {
-    throw new UserError("No matching request IDs found between trace and sim results — check that both files use the same request ID numbering");
+    throw new UserError(
+      "No matching request IDs found between trace and sim results — check that both files use the same request ID numbering",
+    );
   }
   if (pairs.ttft.real.length === 0) {
     throw new UserError("No valid latency pairs after filtering — all matched requests may have corrupt timing data (negative latencies)");

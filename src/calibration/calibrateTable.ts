@@ -19,7 +19,10 @@ function pct(fraction: number): string {
 }
 
 function pad(cells: readonly string[], widths: readonly number[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  return cells
+    .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+    .join("  ")
+    .trimEnd();
 }
 
 function metricBlock(name: MetricName, m: MetricComparison): string[] {
@@ -80,7 +83,11 @@ export function renderCalibrationTable(report: CalibrationReport, details?: Cali
     lines.push("Goodput (SLO attainment, real vs sim):");
     for (const [cls, c] of Object.entries(gp.per_class)) {
       const t = gp.targets[cls]!;
-      const gated = [t.ttft_ms > 0 ? `TTFT ${t.ttft_ms} ms` : "", t.itl_ms > 0 ? `ITL ${t.itl_ms} ms` : "", t.e2e_ms > 0 ? `E2E ${t.e2e_ms} ms` : ""]
+      const gated = [
+        t.ttft_ms > 0 ? `TTFT ${t.ttft_ms} ms` : "",
+        t.itl_ms > 0 ? `ITL ${t.itl_ms} ms` : "",
+        t.e2e_ms > 0 ? `E2E ${t.e2e_ms} ms` : "",
+      ]
         .filter((s) => s !== "")
         .join(", ");
       lines.push(`  ${cls} (${gated}; ${c.count} requests): real ${pct(c.real_slo_attainment)}, sim ${pct(c.sim_slo_attainment)}`);
@@ -91,7 +98,9 @@ export function renderCalibrationTable(report: CalibrationReport, details?: Cali
 
 /** Counts, per-SLO-class and per-model breakdowns and warnings, on the logger (stderr). */
 export function logCalibrationDetails(details: CalibrationDetails, logger: Logger): void {
-  logger.info(`Matched requests: unmatched real ${details.unmatchedReal} (of which ${details.negativeLatency} with negative latency), unmatched sim ${details.unmatchedSim}`);
+  logger.info(
+    `Matched requests: unmatched real ${details.unmatchedReal} (of which ${details.negativeLatency} with negative latency), unmatched sim ${details.unmatchedSim}`,
+  );
   if (details.itlDroppedIds.length > 0) {
     const shown = details.itlDroppedIds.slice(0, 10).join(", ") + (details.itlDroppedIds.length > 10 ? ", …" : "");
     logger.warn(`ITL dropped for ${details.itlDroppedIds.length} request(s) whose chunk deltas are all negative (clock skew): ${shown}`);

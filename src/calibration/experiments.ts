@@ -25,7 +25,13 @@ export const ExperimentSchema = z
   .object({
     id: z.string(),
     model: z
-      .object({ hf_id: z.string(), simulator_id: z.string().nullable(), model_config: z.string().nullable(), model_config_note: z.string().optional(), precision: z.string() })
+      .object({
+        hf_id: z.string(),
+        simulator_id: z.string().nullable(),
+        model_config: z.string().nullable(),
+        model_config_note: z.string().optional(),
+        precision: z.string(),
+      })
       .passthrough(),
     gpu: z.string(),
     tp: z.number().int(),
@@ -43,7 +49,10 @@ export const ExperimentSchema = z
     workload: z
       .object({
         profile: z.string(),
-        stages: z.array(Stage).nullable().transform((v) => v ?? []),
+        stages: z
+          .array(Stage)
+          .nullable()
+          .transform((v) => v ?? []),
         system_prompt_len: z.number().optional(),
         output_len: z.number().optional(),
         input_tokens_measured: z.object({ mean: z.number() }).passthrough().nullable().optional(),
@@ -92,7 +101,9 @@ export function readExperimentsFile(file: string): ExperimentEntry[] {
   try {
     raw = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (e) {
-    throw new UserError(`${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message.split("\n")[0]}`);
+    throw new UserError(
+      `${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message.split("\n")[0]}`,
+    );
   }
   const parsed = z.array(ExperimentSchema).safeParse(raw);
   if (!parsed.success) {
@@ -110,10 +121,19 @@ export function unsupportedReason(e: ExperimentEntry): string | null {
 }
 
 function figuresOf(e: ExperimentEntry): Record<string, number> | null {
-  const k = /(\d+) layers, hidden (\d+), (\d+) heads, (\d+) KV heads, intermediate (\d+), vocab (\d+)/.exec(e.model.model_config_note ?? "");
+  const k = /(\d+) layers, hidden (\d+), (\d+) heads, (\d+) KV heads, intermediate (\d+), vocab (\d+)/.exec(
+    e.model.model_config_note ?? "",
+  );
   if (k === null) return null;
   const n = (i: number): number => Number(k[i]);
-  return { num_hidden_layers: n(1), hidden_size: n(2), num_attention_heads: n(3), num_key_value_heads: n(4), intermediate_size: n(5), vocab_size: n(6) };
+  return {
+    num_hidden_layers: n(1),
+    hidden_size: n(2),
+    num_attention_heads: n(3),
+    num_key_value_heads: n(4),
+    intermediate_size: n(5),
+    vocab_size: n(6),
+  };
 }
 
 /** The model config folder: bundled, or a config.json written from the data set's key figures. */
@@ -141,7 +161,9 @@ function stageWindows(e: ExperimentEntry): [number, number][] {
 
 /** Mean measured prompt length per profile over the traced runs (aggregate-only runs lack theirs). */
 function profilePromptLength(all: readonly ExperimentEntry[], profile: string): number {
-  const xs = all.filter((x) => x.workload.profile === profile && x.workload.input_tokens_measured).map((x) => x.workload.input_tokens_measured!.mean);
+  const xs = all
+    .filter((x) => x.workload.profile === profile && x.workload.input_tokens_measured)
+    .map((x) => x.workload.input_tokens_measured!.mean);
   if (xs.length === 0) throw new UserError(`no traced run of profile ${profile} gives a prompt length`);
   return Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
 }

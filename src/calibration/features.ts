@@ -83,7 +83,6 @@ export class FeatureProbe implements StepProbe {
   e2e = new Float64Array(1024 * K);
   decodeSteps = new Int32Array(1024);
 
-
   private log(i: number): StepLog {
     let l = this.logs[i];
     if (l === undefined) {
@@ -113,7 +112,15 @@ export class FeatureProbe implements StepProbe {
     this.enqueue[r.seq] = now;
   }
 
-  onStep(instance: number, stepIdx: number, now: number, duration: number, batch: readonly Request[], count: number, model: LatencyModel): void {
+  onStep(
+    instance: number,
+    stepIdx: number,
+    now: number,
+    duration: number,
+    batch: readonly Request[],
+    count: number,
+    model: LatencyModel,
+  ): void {
     if (!isFeatureModel(model)) throw new UserError("fitting needs a latency model with fittable coefficients (trained-physics)");
     model.stepFeatures(batch, count, this.tmp);
     this.log(instance).push(stepIdx, now, duration, this.tmp);

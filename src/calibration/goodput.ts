@@ -19,7 +19,7 @@ export interface SloFlagTargets {
   e2e?: Record<string, number> | undefined;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, "μs": 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
 
 /** A Go-style duration ("250ms", "1.5s", "1m30s") in milliseconds; null when malformed. */
 export function parseDurationMs(text: string): number | null {
@@ -66,7 +66,10 @@ export function parseSloFlag(flag: string, text: string): Record<string, number>
  * Per dimension, a flag value overrides the header's; a header value of 0 leaves the dimension
  * ungated. Classes with no gated dimension are dropped; undefined when nothing is gated.
  */
-export function mergeSloTargets(flags: SloFlagTargets, header: Record<string, SloTargets> | undefined): Record<string, SloTargets> | undefined {
+export function mergeSloTargets(
+  flags: SloFlagTargets,
+  header: Record<string, SloTargets> | undefined,
+): Record<string, SloTargets> | undefined {
   const classes = new Set<string>([
     ...Object.keys(header ?? {}),
     ...Object.keys(flags.ttft ?? {}),

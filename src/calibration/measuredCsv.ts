@@ -99,7 +99,10 @@ export function traceFromEngineCsv(text: string, file: string): TraceV2 {
     const queued = Math.round(at("queued_us"));
     const first = Math.round(at("first_token_us"));
     const last = Math.round(at("last_token_us"));
-    if (first < queued) throw new UserError(`${file} line ${line}, column first_token_us: negative latency (first token ${first} before queue entry ${queued})`);
+    if (first < queued)
+      throw new UserError(
+        `${file} line ${line}, column first_token_us: negative latency (first token ${first} before queue entry ${queued})`,
+      );
     if (last < first) throw new UserError(`${file} line ${line}, column last_token_us: last token ${last} before the first ${first}`);
     return {
       ...emptyTraceRecord(),

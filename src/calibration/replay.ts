@@ -7,7 +7,14 @@ import { F_COMPLETED } from "../core/ledger.js";
 import { simulate, type SimulationResult } from "../sim/simulate.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { ArrayRequestSource, replayArrival, traceReplaySource, type TraceRecord, type TraceV2, type WorkloadRequest } from "../workload/index.js";
+import {
+  ArrayRequestSource,
+  replayArrival,
+  traceReplaySource,
+  type TraceRecord,
+  type TraceV2,
+  type WorkloadRequest,
+} from "../workload/index.js";
 
 export interface ReplayOptions {
   /** Simulation options as for `run` (model, hardware, TP, limits, seed, ...). */
@@ -99,7 +106,9 @@ export async function replay(trace: TraceV2, opts: ReplayOptions): Promise<Repla
   const out = { sim, rows, ...collect(sim, rows) };
   const missing = rows.length - out.requests.length;
   if (missing > 0) {
-    opts.logger?.warn(`${missing} of ${rows.length} replayed requests did not complete before the horizon ${horizon} µs; give a longer --horizon`);
+    opts.logger?.warn(
+      `${missing} of ${rows.length} replayed requests did not complete before the horizon ${horizon} µs; give a longer --horizon`,
+    );
   }
   return out;
 }

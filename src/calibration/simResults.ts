@@ -61,12 +61,16 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 /** Parses the text of a results file; `file` names it in errors. An empty array is valid here. */
 export function parseSimResults(text: string, file: string): SimResultEntry[] {
   const data = parseJson(text, file, "sim results");
-  if (!Array.isArray(data)) throw new UserError(`parsing sim results ${file}: expected a JSON array of results, got ${describeJsonType(data)}`);
+  if (!Array.isArray(data))
+    throw new UserError(`parsing sim results ${file}: expected a JSON array of results, got ${describeJsonType(data)}`);
   const out: SimResultEntry[] = [];
   data.forEach((item: unknown, i) => {
     const parsed = SimResultEntrySchema.safeParse(item);
     if (!parsed.success) {
-      const id = typeof item === "object" && item !== null && "request_id" in item ? ` (request_id ${JSON.stringify((item as { request_id: unknown }).request_id)})` : "";
+      const id =
+        typeof item === "object" && item !== null && "request_id" in item
+          ? ` (request_id ${JSON.stringify((item as { request_id: unknown }).request_id)})`
+          : "";
       throw new UserError(`parsing sim results ${file}: entry ${i}${id}: ${describeIssue(parsed.error.issues[0]!)}`);
     }
     const e = parsed.data;

@@ -75,7 +75,10 @@ export function percentileSorted(sorted: readonly number[], p: number): number {
 
 /** Percentile of unsorted values (sorts a copy). */
 export function percentile(xs: readonly number[], p: number): number {
-  return percentileSorted([...xs].sort((a, b) => a - b), p);
+  return percentileSorted(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** |error| / real, or 0 when real ≤ 0. */

@@ -37,13 +37,33 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option("--sim-results <path>", "per-request results JSON of blis replay --results-path (required)")
     .option("--report <path>", "also write the report JSON here")
     .option("--json", "print the report JSON on stdout instead of the table")
-    .addOption(new Option("--warmup-requests <int>", "rows with a request_id below this are warm-up; -1 = the header's warm_up_requests").argParser(int("--warmup-requests")).default(-1))
-    .addOption(new Option("--network-rtt-us <int>", "RTT added to simulated latencies, µs; -1 = header measured_rtt_ms · 1000").argParser(int("--network-rtt-us")).default(-1))
-    .addOption(new Option("--network-bandwidth-mbps <float>", "adds 32·tokens/Mbps µs of transfer time; <= 0 = none").argParser(float("--network-bandwidth-mbps")).default(0))
+    .addOption(
+      new Option("--warmup-requests <int>", "rows with a request_id below this are warm-up; -1 = the header's warm_up_requests")
+        .argParser(int("--warmup-requests"))
+        .default(-1),
+    )
+    .addOption(
+      new Option("--network-rtt-us <int>", "RTT added to simulated latencies, µs; -1 = header measured_rtt_ms · 1000")
+        .argParser(int("--network-rtt-us"))
+        .default(-1),
+    )
+    .addOption(
+      new Option("--network-bandwidth-mbps <float>", "adds 32·tokens/Mbps µs of transfer time; <= 0 = none")
+        .argParser(float("--network-bandwidth-mbps"))
+        .default(0),
+    )
     .option("--itl-data <path>", "per-chunk timestamps of blis observe --record-itl, for the ITL comparison")
-    .addOption(new Option("--ttft-mape-threshold <float>", "TTFT MAPE (fraction) of the informational verdict").argParser(float("--ttft-mape-threshold")).default(0.15))
+    .addOption(
+      new Option("--ttft-mape-threshold <float>", "TTFT MAPE (fraction) of the informational verdict")
+        .argParser(float("--ttft-mape-threshold"))
+        .default(0.15),
+    )
     .option("--sim-metrics <path>", "metrics JSON of blis replay --metrics-path (its cache_hit_rate), for the KV hit-rate comparison")
-    .addOption(new Option("--hit-rate-tolerance-pp <float>", "band of the hit-rate verdict, percentage points").argParser(float("--hit-rate-tolerance-pp")).default(5))
+    .addOption(
+      new Option("--hit-rate-tolerance-pp <float>", "band of the hit-rate verdict, percentage points")
+        .argParser(float("--hit-rate-tolerance-pp"))
+        .default(5),
+    )
     .option("--slo-ttft <targets>", "goodput TTFT targets per SLO class, e.g. critical=100ms,standard=500ms (over the header's)")
     .option("--slo-itl <targets>", "goodput mean-ITL targets per SLO class")
     .option("--slo-e2e <targets>", "goodput E2E targets per SLO class, e.g. critical=5s")

@@ -36,18 +36,44 @@ export function registerFitCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command("fit")
     .description("fit latency coefficients so that simulated TTFT, ITL and E2E match measured runs")
-    .requiredOption("--data <path...>", "measured runs to fit: experiment ids of the bundled data set (ID or ID#stageN), experiments.json[#ID], trace v2 headers, per-request CSVs")
+    .requiredOption(
+      "--data <path...>",
+      "measured runs to fit: experiment ids of the bundled data set (ID or ID#stageN), experiments.json[#ID], trace v2 headers, per-request CSVs",
+    )
     .option("--holdout <path...>", "measured runs only evaluated, before and after (same forms as --data)")
     .requiredOption("--out <file>", "coefficient file to write (read it with --latency-coeffs)")
-    .addOption(new Option("--latency-model <name>", "model whose coefficients are fitted").choices(["trained-physics", "blackbox"]).default("trained-physics"))
-    .addOption(new Option("--iterations <n>", "least-squares rounds, each one replay of every experiment").argParser(nonNegInt("--iterations")).default(8))
-    .addOption(new Option("--budget <n>", "extra replays of every experiment for a coordinate search after the rounds").argParser(nonNegInt("--budget")).default(0))
-    .option("--params <list>", "comma-separated parameters to fit (default: alpha0,alpha1,alpha2,beta1a,beta2b,beta3,beta4,beta5,beta6,beta7, plus beta8/beta_ep when the data needs them)")
+    .addOption(
+      new Option("--latency-model <name>", "model whose coefficients are fitted")
+        .choices(["trained-physics", "blackbox"])
+        .default("trained-physics"),
+    )
+    .addOption(
+      new Option("--iterations <n>", "least-squares rounds, each one replay of every experiment")
+        .argParser(nonNegInt("--iterations"))
+        .default(8),
+    )
+    .addOption(
+      new Option("--budget <n>", "extra replays of every experiment for a coordinate search after the rounds")
+        .argParser(nonNegInt("--budget"))
+        .default(0),
+    )
+    .option(
+      "--params <list>",
+      "comma-separated parameters to fit (default: alpha0,alpha1,alpha2,beta1a,beta2b,beta3,beta4,beta5,beta6,beta7, plus beta8/beta_ep when the data needs them)",
+    )
     .option("--terms <list>", "extra model terms to add and fit (decode_context)")
-    .addOption(new Option("--lambda <x>", "pull toward the starting coefficients, per unit-scaled parameter").argParser(nonNegNumber("--lambda")).default(1e-3))
+    .addOption(
+      new Option("--lambda <x>", "pull toward the starting coefficients, per unit-scaled parameter")
+        .argParser(nonNegNumber("--lambda"))
+        .default(1e-3),
+    )
     .option("--start <file>", "coefficient file to start from (default: the bundled trained-physics coefficients)")
     .addOption(new Option("--seed <n>", "seed of the replays and of generated arrivals").argParser(nonNegInt("--seed")).default(42))
-    .addOption(new Option("--jobs <n>", "worker processes replaying experiments in parallel (default: one per CPU)").argParser(positiveInt("--jobs")).default(defaultJobs(), "one per CPU"))
+    .addOption(
+      new Option("--jobs <n>", "worker processes replaying experiments in parallel (default: one per CPU)")
+        .argParser(positiveInt("--jobs"))
+        .default(defaultJobs(), "one per CPU"),
+    )
     .option("--fresh", "ignore the saved state of an earlier, interrupted fit with the same inputs")
     .addHelpText(
       "after",

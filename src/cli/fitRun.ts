@@ -17,13 +17,16 @@ import { checkOutputPath } from "./outputPaths.js";
 
 export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
   if (opts["latencyModel"] === "blackbox") {
-    throw new UserError("--latency-model blackbox: fitting blackbox coefficients is not supported; fit trained-physics (its file is read by --latency-coeffs)");
+    throw new UserError(
+      "--latency-model blackbox: fitting blackbox coefficients is not supported; fit trained-physics (its file is read by --latency-coeffs)",
+    );
   }
   const out = String(opts["out"]);
   checkOutputPath("--out", out);
   const seed = opts["seed"] as number;
   const skipped: string[] = [];
-  const load = (flag: string, specs: unknown): FitExperiment[] => loadInputs((specs as string[] | undefined) ?? [], { run, seed, flag, skipped });
+  const load = (flag: string, specs: unknown): FitExperiment[] =>
+    loadInputs((specs as string[] | undefined) ?? [], { run, seed, flag, skipped });
   const data = load("--data", opts["data"]);
   const holdout = load("--holdout", opts["holdout"]);
   for (const s of skipped) io.stderrLine(`skipped ${s}`);
@@ -39,7 +42,8 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
     .digest("hex")
     .slice(0, 16);
   const memo = opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
-  const save = (): void => writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
+  const save = (): void =>
+    writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
 
   progress(`fitting ${free.map((j) => PARAM_NAMES[j]).join(", ")} on ${data.length} experiment(s)`);
   const res = await fit({
@@ -89,13 +93,20 @@ function freeParams(opts: Record<string, unknown>): number[] {
   const list = opts["params"] as string | undefined;
   const free = new Set<number>();
   if (list !== undefined) {
-    for (const n of list.split(",").map((s) => s.trim()).filter((s) => s !== "")) free.add(paramIndex(n, "--params"));
+    for (const n of list
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""))
+      free.add(paramIndex(n, "--params"));
     if (free.size === 0) throw new UserError("--params: empty list");
   } else {
     for (const n of DEFAULT_FREE) free.add(paramIndex(n, "--params"));
   }
   const terms = opts["terms"] as string | undefined;
-  for (const t of (terms ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const t of (terms ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     if (t !== "decode_context") throw new UserError(`--terms: unknown term "${t}" (valid: decode_context)`);
     free.add(DECODE_CONTEXT);
   }
@@ -117,7 +128,11 @@ function readState(file: string, fingerprint: string, progress: (l: string) => v
       progress(`${file} belongs to a fit with other inputs: starting afresh`);
       return memo;
     }
-    for (const [k, evs] of s.evaluations) memo.set(k, evs.map((e) => ({ ...e, ne: { G: Float64Array.from(e.ne.G), h: Float64Array.from(e.ne.h) } })));
+    for (const [k, evs] of s.evaluations)
+      memo.set(
+        k,
+        evs.map((e) => ({ ...e, ne: { G: Float64Array.from(e.ne.G), h: Float64Array.from(e.ne.h) } })),
+      );
     progress(`resuming: ${memo.size} saved evaluation(s) from ${file}`);
   } catch {
     progress(`${file} is unreadable: starting afresh`);

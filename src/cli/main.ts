@@ -43,4 +43,3 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     return reportError(e, io);
   }
 }
-

@@ -61,7 +61,8 @@ export function parseDurationMs(text: string, flag: string): number {
     total += Number(m[1]) * unit[m[2]!]!;
     end = re.lastIndex;
   }
-  if (t === "" || end !== t.length) throw new UserError(`${flag}: ${JSON.stringify(text)} is not a duration (e.g. 30s, 2m, 1m30s, or seconds)`);
+  if (t === "" || end !== t.length)
+    throw new UserError(`${flag}: ${JSON.stringify(text)} is not a duration (e.g. 30s, 2m, 1m30s, or seconds)`);
   return total;
 }
 
@@ -120,15 +121,19 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   if (apiFormat === undefined) throw new UserError(`--api-format must be completions or chat, got ${JSON.stringify(opts.apiFormat)}`);
   positiveInt(opts.maxConcurrency, "--max-concurrency", 1);
   positiveInt(opts.warmupRequests, "--warmup-requests", 0);
-  if (!(opts.timeout > 0 && opts.timeout <= MAX_TIMEOUT_S)) throw new UserError(`--timeout must be in (0, ${MAX_TIMEOUT_S}] seconds, got ${opts.timeout}`);
+  if (!(opts.timeout > 0 && opts.timeout <= MAX_TIMEOUT_S))
+    throw new UserError(`--timeout must be in (0, ${MAX_TIMEOUT_S}] seconds, got ${opts.timeout}`);
   if (!(Number.isFinite(opts.rttMs) && opts.rttMs >= 0)) throw new UserError(`--rtt-ms must be a finite value >= 0, got ${opts.rttMs}`);
   const prewarmMs = parseDurationMs(opts.prewarmDuration, "--prewarm-duration");
 
   const input: Record<string, unknown> = {};
-  for (const f of SHARED_FLAGS) if (opts[f.key] !== undefined) input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
+  for (const f of SHARED_FLAGS)
+    if (opts[f.key] !== undefined) input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
   const explicit = new Set(Object.keys(input));
   if (!explicit.has("rate") && !explicit.has("workloadSpec") && !explicit.has("replayTrace") && !explicit.has("workload")) {
-    throw new UserError("no workload: give --rate (with --num-requests or --horizon), --workload <preset> --rate R, --workload-spec FILE or --replay-trace FILE");
+    throw new UserError(
+      "no workload: give --rate (with --num-requests or --horizon), --workload <preset> --rate R, --workload-spec FILE or --replay-trace FILE",
+    );
   }
   const parsed = RunOptionsSchema.safeParse(input);
   if (!parsed.success) throw new UserError(`invalid workload option: ${parsed.error.issues[0]!.message}`);
@@ -137,7 +142,8 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   if (preset && !explicit.has("rate")) throw new UserError(`--workload ${ro.workload} needs --rate (requests per second)`);
 
   const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(opts.traceData);
-  if (path.resolve(opts.traceHeader) === path.resolve(opts.traceData)) throw new UserError("--trace-header and --trace-data must be different files");
+  if (path.resolve(opts.traceHeader) === path.resolve(opts.traceData))
+    throw new UserError("--trace-header and --trace-data must be different files");
   checkWritable(opts.traceHeader, "--trace-header");
   checkWritable(opts.traceData, "--trace-data");
   if (opts.recordItl === true) checkWritable(itlPath, opts.itlOutput ? "--itl-output" : "--record-itl");
@@ -185,7 +191,12 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
     process.removeListener("SIGINT", onSigint);
   }
 
-  const seed = typeof ro.seed === "bigint" ? (ro.seed >= BigInt(Number.MIN_SAFE_INTEGER) && ro.seed <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(ro.seed) : undefined) : ro.seed;
+  const seed =
+    typeof ro.seed === "bigint"
+      ? ro.seed >= BigInt(Number.MIN_SAFE_INTEGER) && ro.seed <= BigInt(Number.MAX_SAFE_INTEGER)
+        ? Number(ro.seed)
+        : undefined
+      : ro.seed;
   const specSeedUnknown = ro.workloadSpec !== "" && ro.replayTrace === "" && !explicit.has("seed");
   const trace = lib.buildObservedTrace(result, {
     model: opts.model,

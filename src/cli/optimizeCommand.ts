@@ -16,7 +16,8 @@ interface OptimizeCliOptions {
 
 function parseJobs(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
   return n;
 }
 
@@ -24,7 +25,8 @@ function parseJobs(text: string): number {
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
   const { loadSpace } = await import("../optimize/space.js");
   const { optimize } = await import("../optimize/search.js");
-  const { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } = await import("../optimize/output.js");
+  const { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } =
+    await import("../optimize/output.js");
   const space = loadSpace(spaceFile);
   const res = await optimize(space, {
     outDir: opts.out,
@@ -61,8 +63,15 @@ export function registerOptimizeCommand(program: Command, io: CliIo): void {
     .command("optimize")
     .description("search policy parameters by Bayesian optimization (GP + expected improvement) over simulated runs")
     .argument("<space>", "search-space YAML file")
-    .requiredOption("--out <dir>", "output directory: evaluations.jsonl (resume log), evaluations.csv/json, convergence.md, best.yaml; rerunning resumes")
-    .option("--jobs <n>", `worker processes, and points proposed per step of a new search (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
+    .requiredOption(
+      "--out <dir>",
+      "output directory: evaluations.jsonl (resume log), evaluations.csv/json, convergence.md, best.yaml; rerunning resumes",
+    )
+    .option(
+      "--jobs <n>",
+      `worker processes, and points proposed per step of a new search (default: number of CPUs, ${defaultJobs()} here)`,
+      parseJobs,
+    )
     .option("--restart", "discard the evaluations already in --out (needed when the space changed)")
     .option("--no-progress", "no per-evaluation lines on stderr")
     .addHelpText(

@@ -33,7 +33,14 @@ export function writeOutput(flag: string, file: string, data: string, write: (f:
     write(file, data);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === "ENOSPC" ? "no space left on device" : code === "EACCES" ? "permission denied" : code === "EROFS" ? "read-only file system" : (e as Error).message;
+    const reason =
+      code === "ENOSPC"
+        ? "no space left on device"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "EROFS"
+            ? "read-only file system"
+            : (e as Error).message;
     throw new UserError(`${flag}: cannot write ${file}: ${reason}`);
   }
 }

@@ -20,7 +20,9 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .option("--trace-output <prefix>", "write the replayed trace as <prefix>.yaml and <prefix>.csv (mode replayed)")
     .option("--metrics-path <path>", "write the aggregate metrics JSON (with cache_hit_rate)")
     .option("--skip-warmup", "leave out rows whose request_id is below the header's warm_up_requests")
-    .addOption(new Option("--skip-first-seconds <s>", "leave out rows arriving in the first S seconds (cold start)").argParser(parseSeconds))
+    .addOption(
+      new Option("--skip-first-seconds <s>", "leave out rows arriving in the first S seconds (cold start)").argParser(parseSeconds),
+    )
     .addOption(new Option("--session-mode <mode>", "fixed: replay every row at its recorded time").choices(["fixed"]).default("fixed"))
     .addHelpText(
       "after",

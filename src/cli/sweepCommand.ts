@@ -20,7 +20,8 @@ interface SweepCliOptions {
 
 function parseJobs(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`${JSON.stringify(text)} is not a positive integer.`);
   return n;
 }
 
@@ -34,7 +35,8 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
   }
   const planPath = planArg ?? opts.plan;
   if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
-  if (opts.report === true && opts.out === undefined) throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+  if (opts.report === true && opts.out === undefined)
+    throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
   const { loadPlanWithReport } = await import("../report/planOptions.js");
   const { runSweep } = await import("../experiment/sweep.js");
   const { renderReport } = await import("../experiment/render.js");

@@ -26,7 +26,9 @@ function parseFloatFlag(flag: string): (v: string) => number {
     const t = v.trim();
     const n = t === "" ? NaN : Number(t);
     if (Number.isNaN(n) && !/^[+-]?nan$/i.test(t)) {
-      throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`);
+      throw new UserError(
+        `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseFloat: parsing ${JSON.stringify(v)}: invalid syntax`,
+      );
     }
     return n;
   };
@@ -34,11 +36,15 @@ function parseFloatFlag(flag: string): (v: string) => number {
 
 function parseBigIntFlag(flag: string, v: string): bigint {
   if (!/^[+-]?\d+$/.test(v.trim())) {
-    throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+    throw new UserError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`,
+    );
   }
   const b = BigInt(v.trim());
   if (b > 9223372036854775807n || b < -9223372036854775808n) {
-    throw new UserError(`invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+    throw new UserError(
+      `invalid argument ${JSON.stringify(v)} for "${flag}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`,
+    );
   }
   return b;
 }
@@ -54,9 +60,7 @@ function collect(value: string, previous: string[]): string[] {
 export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo): void {
   const print = async (spec: WorkloadSpec): Promise<void> => io.stdout((await wl()).serializeWorkloadSpec(spec));
 
-  const convert = program
-    .command("convert")
-    .description("convert external workload descriptions into a v2 workload-spec YAML on stdout");
+  const convert = program.command("convert").description("convert external workload descriptions into a v2 workload-spec YAML on stdout");
 
   convert
     .command("preset")

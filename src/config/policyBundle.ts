@@ -80,8 +80,7 @@ export function loadPolicyBundle(file: string): PolicyBundle {
     const issue = parsed.error.issues[0]!;
     const keyPath = [...issue.path, ...(issue.code === "unrecognized_keys" ? [issue.keys[0]!] : [])];
     const where = locate(doc, lc, keyPath);
-    const what =
-      issue.code === "unrecognized_keys" ? `unknown field "${issue.keys[0]}"` : `${issue.path.join(".")}: ${issue.message}`;
+    const what = issue.code === "unrecognized_keys" ? `unknown field "${issue.keys[0]}"` : `${issue.path.join(".")}: ${issue.message}`;
     throw new UserError(`Failed to load policy config: parsing policy config: ${what}${where}`);
   }
   validateBundle(parsed.data);
@@ -90,9 +89,10 @@ export function loadPolicyBundle(file: string): PolicyBundle {
 
 function locate(doc: ReturnType<typeof parseDocument>, lc: LineCounter, keyPath: PropertyKey[]): string {
   try {
-    const node = doc.getIn(keyPath.map((k) => (typeof k === "symbol" ? String(k) : k)), true) as
-      | { range?: [number, number, number] }
-      | undefined;
+    const node = doc.getIn(
+      keyPath.map((k) => (typeof k === "symbol" ? String(k) : k)),
+      true,
+    ) as { range?: [number, number, number] } | undefined;
     const parent = keyPath.length > 1 ? (doc.getIn(keyPath.slice(0, -1) as (string | number)[], true) as unknown) : doc.contents;
     let offset = node?.range?.[0];
     if (offset === undefined && parent && typeof parent === "object" && "items" in parent) {
@@ -130,18 +130,14 @@ function validateBundle(b: PolicyBundle): void {
   const seen = new Set<string>();
   (b.routing?.scorers ?? []).forEach((s, k) => {
     if (!scorers.has(s.name)) {
-      throw new UserError(
-        `Invalid policy config: routing scorer[${k}]: unknown scorer "${s.name}"; valid: ${scorers.names().join(", ")}`,
-      );
+      throw new UserError(`Invalid policy config: routing scorer[${k}]: unknown scorer "${s.name}"; valid: ${scorers.names().join(", ")}`);
     }
     if (seen.has(s.name)) {
       throw new UserError(`Invalid policy config: routing scorer[${k}]: duplicate scorer "${s.name}"`);
     }
     seen.add(s.name);
     if (!Number.isFinite(s.weight) || s.weight <= 0) {
-      throw new UserError(
-        `Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`,
-      );
+      throw new UserError(`Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`);
     }
   });
 }

@@ -40,4 +40,3 @@ export function sha256(text: string): string {
 export function canonicalHash(value: unknown): string {
   return sha256(canonicalJson(value));
 }
-

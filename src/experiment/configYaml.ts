@@ -95,7 +95,10 @@ export function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: 
   }
   let text: string;
   if (def.type === "floats" && y.isSeq(node)) {
-    text = y.seq(node, item).map((n, i) => y.text(n, `${item}[${i}]`)).join(",");
+    text = y
+      .seq(node, item)
+      .map((n, i) => y.text(n, `${item}[${i}]`))
+      .join(",");
   } else {
     if (y.scalar(node, item).value === null) y.fail(node, item, `missing value for ${def.flag}`);
     text = y.text(node, item);

@@ -39,7 +39,10 @@ const BLOCK_METRICS: Record<string, keyof MetricsBlock> = {
 type Extract = (m: SimulationMetrics) => number | null;
 
 /** CPU-tier counters (0 for a single-tier KV cache). */
-const kvTier = (k: "offloads" | "reloads" | "cpuHits" | "cpuMisses"): Extract => (m) => m.kv.tiered?.[k] ?? 0;
+const kvTier =
+  (k: "offloads" | "reloads" | "cpuHits" | "cpuMisses"): Extract =>
+  (m) =>
+    m.kv.tiered?.[k] ?? 0;
 
 /** Run-level names (cluster scope) that are not block fields. */
 const RUN_METRICS: Record<string, Extract> = {
@@ -88,7 +91,10 @@ export function metricProblem(name: string): string | null {
   if (name.startsWith("per_slo.")) return `per-SLO metrics are per_slo.<class>.<field>`;
   if (TARGET_RE.test(name)) return null;
   m = FITNESS_RE.exec(name);
-  if (m) return (FITNESS_KEYS as readonly string[]).includes(m[1]!) ? null : `unknown fitness component "${m[1]}" (valid: ${FITNESS_KEYS.join(", ")})`;
+  if (m)
+    return (FITNESS_KEYS as readonly string[]).includes(m[1]!)
+      ? null
+      : `unknown fitness component "${m[1]}" (valid: ${FITNESS_KEYS.join(", ")})`;
   if (name === "requests") return `"requests" (per-request records) is not a tabular metric`;
   return "unknown metric";
 }

@@ -53,11 +53,12 @@ function cellSeeds(opts: CellsPlanOptions): number[] {
 /** Axes from the cells' coordinates, values in first-seen order. */
 function axesFromCoords(cells: CellSpec[]): SweepAxis[] {
   const axisValues = new Map<string, (string | number)[]>();
-  for (const c of cells) for (const [k, v] of Object.entries(c.coords ?? {})) {
-    const list = axisValues.get(k) ?? [];
-    if (!list.includes(v)) list.push(v);
-    axisValues.set(k, list);
-  }
+  for (const c of cells)
+    for (const [k, v] of Object.entries(c.coords ?? {})) {
+      const list = axisValues.get(k) ?? [];
+      if (!list.includes(v)) list.push(v);
+      axisValues.set(k, list);
+    }
   return [...axisValues].map(([name, vals]) => ({
     name,
     kind: "coord",
@@ -113,7 +114,10 @@ export function planFromCells(cells: CellSpec[], opts: CellsPlanOptions = {}): S
   const ratios: RatioDef[] = (opts.ratios ?? []).map((r, i) => {
     const numerator = sel(r.numerator, `ratios[${i}] numerator`);
     const denominator = sel(r.denominator, `ratios[${i}] denominator`);
-    const ms = r.metric !== undefined ? [metric(r.metric, `ratios[${i}] metric`)] : (r.metrics ?? metrics).map((m) => metric(m, `ratios[${i}] metrics`));
+    const ms =
+      r.metric !== undefined
+        ? [metric(r.metric, `ratios[${i}] metric`)]
+        : (r.metrics ?? metrics).map((m) => metric(m, `ratios[${i}] metrics`));
     return { name: r.name ?? `${r.numerator} / ${r.denominator}`, numerator, denominator, metrics: ms };
   });
   const monotonic = (opts.checks?.monotonic ?? []).map((m, i) => {

@@ -40,7 +40,8 @@ export function checkOwnership(src: YamlSource, axisDefs: AxisDef[], variants: V
   axisDefs.forEach((a, i) => {
     const item = `axes[${i}] "${a.axis.name}"`;
     if (axisNames.has(a.axis.name)) src.fail(a.node, item, "axis names must be unique");
-    if (variants.length > 0 && a.axis.name === VARIANT_AXIS) src.fail(a.node, item, `the axis name "${VARIANT_AXIS}" is reserved for variants`);
+    if (variants.length > 0 && a.axis.name === VARIANT_AXIS)
+      src.fail(a.node, item, `the axis name "${VARIANT_AXIS}" is reserved for variants`);
     axisNames.add(a.axis.name);
     const owners = a.axis.kind === "flag" ? flagOwners : specOwners;
     const prev = owners.get(a.axis.target);
@@ -121,7 +122,14 @@ function buildConfig(src: YamlSource, grid: GridItems, axes: SweepAxis[], idx: n
   grid.axisDefs.forEach((a, k) => {
     const val = a.values[idx[k]!];
     if (a.axis.kind === "flag") input[a.key] = val;
-    else specChanges.push([a.axis.target, a.specPath!, val, a.valueNodes[idx[k]!]!, `axes[${k}] "${a.axis.name}" value ${a.axis.labels[idx[k]!]}`]);
+    else
+      specChanges.push([
+        a.axis.target,
+        a.specPath!,
+        val,
+        a.valueNodes[idx[k]!]!,
+        `axes[${k}] "${a.axis.name}" value ${a.axis.labels[idx[k]!]}`,
+      ]);
   });
   if (grid.base.spec !== null) input["workloadSpecObject"] = changedSpec(src, grid.base.spec, grid.base.specNode, specChanges);
   const label = axes.length === 0 ? "base" : axes.map((a) => `${a.name}=${coords[a.name]}`).join(",");

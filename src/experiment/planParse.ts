@@ -99,7 +99,8 @@ function readSeeds(src: YamlSource, node: Node | null): number[] {
   const seeds = items.map((n, i) => {
     const s = src.scalar(n, `seeds[${i}]`);
     const v = src.js(s);
-    if (typeof v !== "number" || !Number.isSafeInteger(v)) src.fail(n, `seeds[${i}]`, `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`);
+    if (typeof v !== "number" || !Number.isSafeInteger(v))
+      src.fail(n, `seeds[${i}]`, `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`);
     return v as number;
   });
   const dup = seeds.find((s, i) => seeds.indexOf(s) !== i);

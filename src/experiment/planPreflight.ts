@@ -34,7 +34,9 @@ function distMax(d: { type: string; params: Record<string, number> } | undefined
     case "gaussian":
       return p["max"] ?? null;
     case "empirical": {
-      const keys = Object.keys(p).map((k) => parseInt(k, 10)).filter((k) => Number.isFinite(k));
+      const keys = Object.keys(p)
+        .map((k) => parseInt(k, 10))
+        .filter((k) => Number.isFinite(k));
       return keys.length > 0 ? Math.max(...keys) : null;
     }
     default:

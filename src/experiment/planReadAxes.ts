@@ -30,12 +30,12 @@ export interface AxisDef {
 
 export function readAxis(src: YamlSource, node: Node, i: number, baseDir: string): AxisDef {
   const e = src.map(node, `axes[${i}]`, ["name", "flag", "spec", "values", "labels"]);
-  if (!e.has("name")) src.fail(node, `axes[${i}]`, "missing key \"name\"");
+  if (!e.has("name")) src.fail(node, `axes[${i}]`, 'missing key "name"');
   const name = src.str(e.get("name")!.value, `axes[${i}] name`);
   const item = `axes[${i}] "${name}"`;
   if (/[=,]/.test(name)) src.fail(e.get("name")!.value, item, "axis names must not contain '=' or ','");
-  if (e.has("flag") === e.has("spec")) src.fail(node, item, "give exactly one of \"flag\" or \"spec\"");
-  if (!e.has("values")) src.fail(node, item, "missing key \"values\"");
+  if (e.has("flag") === e.has("spec")) src.fail(node, item, 'give exactly one of "flag" or "spec"');
+  if (!e.has("values")) src.fail(node, item, 'missing key "values"');
   const valuesNode = e.get("values")!.value;
   const valueNodes = src.seq(valuesNode, `${item} values`);
   if (valueNodes.length === 0) src.fail(valuesNode ?? node, item, "values must not be empty");
@@ -61,7 +61,8 @@ export function readAxis(src: YamlSource, node: Node, i: number, baseDir: string
   } else {
     target = src.text(e.get("spec")!.value, `${item} spec`);
     specPath = parseSpecPath(target);
-    if (specPath === null) src.fail(e.get("spec")!.value, item, `"${target}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
+    if (specPath === null)
+      src.fail(e.get("spec")!.value, item, `"${target}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
     values = valueNodes.map((n) => src.js(n));
   }
   const texts = valueNodes.map((n, k) => (isScalar(n) ? scalarText(n) || String(values[k]) : JSON.stringify(values[k])));
@@ -82,7 +83,7 @@ export function readAxis(src: YamlSource, node: Node, i: number, baseDir: string
 
 function readVariant(src: YamlSource, node: Node, i: number, baseDir: string): VariantDef {
   const e = src.map(node, `variants[${i}]`, ["name", "flags", "spec_overrides"]);
-  if (!e.has("name")) src.fail(node, `variants[${i}]`, "missing key \"name\"");
+  if (!e.has("name")) src.fail(node, `variants[${i}]`, 'missing key "name"');
   const name = src.str(e.get("name")!.value, `variants[${i}] name`);
   const item = `variants[${i}] "${name}"`;
   if (/[,]/.test(name)) src.fail(e.get("name")!.value, item, "variant names must not contain ','");

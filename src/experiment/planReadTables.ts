@@ -37,7 +37,7 @@ export function readRatio(src: YamlSource, node: Node, i: number, ctx: SelectorC
   for (const k of ["numerator", "denominator"]) if (!e.has(k)) src.fail(node, item, `missing key "${k}"`);
   const numerator = readSelector(src, e.get("numerator")!.value, `${item} numerator`, ctx);
   const denominator = readSelector(src, e.get("denominator")!.value, `${item} denominator`, ctx);
-  if (e.has("metric") && e.has("metrics")) src.fail(node, item, "give either \"metric\" or \"metrics\"");
+  if (e.has("metric") && e.has("metrics")) src.fail(node, item, 'give either "metric" or "metrics"');
   let metrics = planMetrics;
   if (e.has("metric")) metrics = [checkMetric(src, e.get("metric")!.value, `${item} metric`)];
   if (e.has("metrics")) {
@@ -89,7 +89,14 @@ function readMonotonic(src: YamlSource, node: Node | null, item: string, axes: S
   const axisName = src.str(e.get("axis")!.value, `${item} axis`);
   const axis = axes.find((a) => a.name === axisName);
   if (axis === undefined) {
-    src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, `no such axis${didYouMean(axisName, axes.map((a) => a.name))}`);
+    src.fail(
+      e.get("axis")!.value,
+      `${item} axis "${axisName}"`,
+      `no such axis${didYouMean(
+        axisName,
+        axes.map((a) => a.name),
+      )}`,
+    );
   }
   if (axis.numeric === null) src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, "the axis values must all be numbers");
   const metric = checkMetric(src, e.get("metric")!.value, `${item} metric`);
@@ -110,7 +117,8 @@ function readWhere(src: YamlSource, node: Node | null, item: string, axisName: s
     const k = pair.key as Node;
     const an = isScalar(k) ? String(k.value) : "";
     const ax = axes.find((a) => a.name === an);
-    if (ax === undefined || an === axisName) src.fail(k, `${item} where "${an}"`, an === axisName ? "cannot fix the checked axis" : "no such axis");
+    if (ax === undefined || an === axisName)
+      src.fail(k, `${item} where "${an}"`, an === axisName ? "cannot fix the checked axis" : "no such axis");
     const vn = src.deref((pair.value as Node | null) ?? null);
     const vt = scalarText(src.scalar(vn, `${item} where "${an}"`)) ?? "";
     const label = matchValue(ax, vt);

@@ -11,10 +11,7 @@ import type { RunInput } from "../config/runOptions.js";
 import type { WorkerResult, WorkerTask } from "./worker.js";
 
 export type RunOutcome =
-  | { kind: "done"; result: WorkerResult }
-  | { kind: "timeout" }
-  | { kind: "crash"; message: string }
-  | { kind: "cancelled" };
+  { kind: "done"; result: WorkerResult } | { kind: "timeout" } | { kind: "crash"; message: string } | { kind: "cancelled" };
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 

@@ -25,8 +25,12 @@ function rateText(n: number, ms: number): string {
 
 function etaText(remaining: number, n: number, ms: number): string {
   if (n === 0) return "?";
-  const s = Math.round(((remaining * ms) / n) / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s` : `${s}s`;
+  const s = Math.round((remaining * ms) / n / 1000);
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`
+      : `${s}s`;
 }
 
 class LineProgress implements Progress {

@@ -53,7 +53,9 @@ export function reportTables(r: SweepReport, forCsv: boolean): Table[] {
     ]),
   });
 
-  const byMetric = [...r.summary].sort((a, b) => m.indexOf(a.metric) - m.indexOf(b.metric) || r.configs.indexOf(a.config) - r.configs.indexOf(b.config));
+  const byMetric = [...r.summary].sort(
+    (a, b) => m.indexOf(a.metric) - m.indexOf(b.metric) || r.configs.indexOf(a.config) - r.configs.indexOf(b.config),
+  );
   tables.push({
     id: "summary",
     title: "Summary",
@@ -124,7 +126,23 @@ export function reportTables(r: SweepReport, forCsv: boolean): Table[] {
       id: "conservation",
       title: `Conservation: ${r.conservation.result}`,
       note: "injected == completed + still_queued + still_running + dropped_unservable (each instance and the cluster); Σ instance injected == cluster injected; injected + rejected == generated when every request arrived before the horizon",
-      columns: ["config", "seed", "status", "generated", "injected", "completed", "queued", "running", "dropped", "rejected", "blocks", "Σ instances", "pipeline", "result", "detail"],
+      columns: [
+        "config",
+        "seed",
+        "status",
+        "generated",
+        "injected",
+        "completed",
+        "queued",
+        "running",
+        "dropped",
+        "rejected",
+        "blocks",
+        "Σ instances",
+        "pipeline",
+        "result",
+        "detail",
+      ],
       right: [false, true, false, true, true, true, true, true, true, true, false, false, false, false, false],
       rows: r.conservation.rows.map((x) => [
         x.config,
@@ -232,7 +250,11 @@ export function renderText(r: SweepReport): string {
     for (const g of splitGroups(t)) {
       out += `\n--- ${t.title}${g.sub !== "" ? `: ${g.sub}` : ""} ---\n`;
       if (t.note !== undefined && (g.sub === "" || g === splitGroups(t)[0])) out += `(${t.note})\n`;
-      out += textTable(dropColumn(t.columns, t.groupBy), dropColumn(t.right, t.groupBy), g.rows.map((x) => dropColumn(x, t.groupBy)));
+      out += textTable(
+        dropColumn(t.columns, t.groupBy),
+        dropColumn(t.right, t.groupBy),
+        g.rows.map((x) => dropColumn(x, t.groupBy)),
+      );
     }
   }
   return out + `\n${footer(r)}\n`;
@@ -253,7 +275,10 @@ export function renderMarkdown(r: SweepReport): string {
       const right = dropColumn(t.right, t.groupBy);
       out += `| ${cols.map(mdEscape).join(" | ")} |\n`;
       out += `| ${right.map((x) => (x ? "---:" : ":---")).join(" | ")} |\n`;
-      for (const row of g.rows) out += `| ${dropColumn(row, t.groupBy).map((c) => mdEscape(cellText(c))).join(" | ")} |\n`;
+      for (const row of g.rows)
+        out += `| ${dropColumn(row, t.groupBy)
+          .map((c) => mdEscape(cellText(c)))
+          .join(" | ")} |\n`;
     }
   }
   return out + `\n${footer(r)}\n`;

@@ -108,7 +108,8 @@ export function firstDifference(x: string, y: string): string | null {
   if (x === y) return null;
   const a = x.split("\n");
   const b = y.split("\n");
-  const cut = (s: string | undefined): string => (s === undefined ? "<end of output>" : JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s));
+  const cut = (s: string | undefined): string =>
+    s === undefined ? "<end of output>" : JSON.stringify(s.length > 80 ? s.slice(0, 77) + "..." : s);
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i]) return `line ${i + 1}: ${cut(a[i])} vs ${cut(b[i])}`;
   }

@@ -82,7 +82,9 @@ export class OutDir extends ResumableStore<RunRecord> {
             `${path.join(dir, PLAN_FILE)}: the plan changed since the runs in this directory (plan hash ${old.hash.slice(0, 12)} → ${hashes.full.slice(0, 12)}); rerun with --restart to discard them, or use another --out`,
           );
         }
-        return old.hash !== hashes.full ? [`the plan's presentation changed (metrics, checks, ratios, names or timeout); reusing the finished runs`] : [];
+        return old.hash !== hashes.full
+          ? [`the plan's presentation changed (metrics, checks, ratios, names or timeout); reusing the finished runs`]
+          : [];
       },
       state: () => ({
         format: LAYOUT.format,

@@ -180,7 +180,15 @@ async function dispatch<T, R>(
 }
 
 function toRecord(t: Task, o: Exclude<RunOutcome, { kind: "cancelled" }>, wall: number, timeoutS: number): RunRecord {
-  const base = { v: 1 as const, config: t.config.label, config_index: t.config.index, seed: t.seed, rep: t.rep, timeout_s: timeoutS, wall_s: Math.round(wall * 1000) / 1000 };
+  const base = {
+    v: 1 as const,
+    config: t.config.label,
+    config_index: t.config.index,
+    seed: t.seed,
+    rep: t.rep,
+    timeout_s: timeoutS,
+    wall_s: Math.round(wall * 1000) / 1000,
+  };
   switch (o.kind) {
     case "done": {
       const r = o.result;

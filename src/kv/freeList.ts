@@ -20,7 +20,10 @@ export class FreeList {
   /** Called when highWater passes the per-block arrays' capacity. */
   onGrow: (capacity: number) => void = () => {};
 
-  constructor(readonly total: number, initialCapacity: number) {
+  constructor(
+    readonly total: number,
+    initialCapacity: number,
+  ) {
     const cap = Math.max(1, Math.min(total, initialCapacity));
     this.prev = new Int32Array(cap);
     this.next = new Int32Array(cap);

@@ -30,7 +30,7 @@ export function initLaneA(prev: number): number {
 
 export function initLaneB(prev: number): number {
   if (prev === NO_HASH) return SEED_B;
-  return fmix32(Math.floor(prev / 4294967296) ^ SEED_B) ^ (prev % 4294967296 | 0);
+  return fmix32(Math.floor(prev / 4294967296) ^ SEED_B) ^ ((prev % 4294967296) | 0);
 }
 
 export function mixA(a: number, token: number): number {

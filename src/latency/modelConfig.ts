@@ -167,8 +167,7 @@ export function isUsableHFConfig(text: string): boolean {
     return false;
   }
   const has = (o: Record<string, unknown>): boolean =>
-    Object.prototype.hasOwnProperty.call(o, "num_hidden_layers") ||
-    Object.prototype.hasOwnProperty.call(o, "hidden_size");
+    Object.prototype.hasOwnProperty.call(o, "num_hidden_layers") || Object.prototype.hasOwnProperty.call(o, "hidden_size");
   if (has(top)) return true;
   const tc = top["text_config"];
   return Object.prototype.hasOwnProperty.call(top, "text_config") && isPlainObject(tc) && has(tc);
@@ -323,10 +322,7 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   let text: string;
   // A referenced timer (unlike AbortSignal.timeout) keeps the process alive until the deadline.
   const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError")),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
   try {
     const res = await doFetch(url, { headers, signal: controller.signal });
     if (!res.ok) throw new Error(httpReason(res.status, res.statusText, token !== undefined && token !== ""));
@@ -367,9 +363,7 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
 function httpReason(status: number, statusText: string | undefined, hadToken: boolean): string {
   const base = `HTTP ${status}${statusText ? ` ${statusText}` : ""}`;
   if (status === 401 || status === 403) {
-    return hadToken
-      ? `${base}: HF_TOKEN has no access to this repository`
-      : `${base}: gated or private repository, set HF_TOKEN`;
+    return hadToken ? `${base}: HF_TOKEN has no access to this repository` : `${base}: gated or private repository, set HF_TOKEN`;
   }
   if (status === 404) return `${base}: no such repository or file`;
   return base;

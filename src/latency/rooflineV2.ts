@@ -7,13 +7,7 @@ import { ConstructionError } from "../util/errors.js";
 import { isMoe, layerSplit, type ArchConfig } from "./archConfig.js";
 import type { HardwareCalib } from "./hardwareConfig.js";
 import type { LatencyModel, StepRequestView } from "./model.js";
-import {
-  collectProblems,
-  formatGoFloat,
-  optionalHardwareProblem,
-  positiveFloatProblem,
-  positiveIntProblem,
-} from "./roofline.js";
+import { collectProblems, formatGoFloat, optionalHardwareProblem, positiveFloatProblem, positiveIntProblem } from "./roofline.js";
 
 /** int64 max, where a NaN or overflowing step time is clamped (as a double: 2^63). */
 const MAX_TICKS = 2 ** 63; // int64 max as a double
@@ -50,7 +44,9 @@ export function rooflineV2ConfigProblems(arch: ArchConfig, hw: HardwareCalib): s
     ...moeProblems(arch),
     optionalHardwareProblem("MemoryGiB", hw.memoryGiB),
     optionalHardwareProblem("TFlopsFP8", hw.tFlopsFP8),
-    wb === 0 || (wb > 0 && Number.isFinite(wb)) ? null : `ModelConfig.WeightBytesPerParam must be positive when set, got ${formatGoFloat(wb)}`,
+    wb === 0 || (wb > 0 && Number.isFinite(wb))
+      ? null
+      : `ModelConfig.WeightBytesPerParam must be positive when set, got ${formatGoFloat(wb)}`,
   ]);
 }
 

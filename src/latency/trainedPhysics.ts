@@ -31,7 +31,18 @@ export interface ExtraTerms {
  */
 export const NUM_FEATURES = 12;
 export const FEATURE_NAMES = [
-  "beta1a", "beta2a", "beta3", "beta4", "beta5", "beta6", "beta7", "beta8", "beta1b", "beta2b", "beta_ep", "decode_context",
+  "beta1a",
+  "beta2a",
+  "beta3",
+  "beta4",
+  "beta5",
+  "beta6",
+  "beta7",
+  "beta8",
+  "beta1b",
+  "beta2b",
+  "beta_ep",
+  "decode_context",
 ] as const;
 
 /** A model whose step time is linear in its coefficients, for fitting. */

@@ -153,11 +153,8 @@ export function collectMetrics(
   });
 
   // Anomalies and KV block.
-  const inversions =
-    opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, n);
-  const hol = countHolBlocking(
-    instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)),
-  );
+  const inversions = opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, n);
+  const hol = countHolBlocking(instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)));
   let hit = 0;
   let thrash = 0;
   let tiered: SimulationMetrics["kv"]["tiered"] = null;

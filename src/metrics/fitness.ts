@@ -36,9 +36,7 @@ export function parseFitnessWeights(text: string): Map<string, number> {
   }
   for (const k of [...out.keys()].sort()) {
     if (!(FITNESS_KEYS as readonly string[]).includes(k)) {
-      throw new UserError(
-        `Fitness evaluation failed: unknown fitness metric key "${k}"; valid keys: ${FITNESS_KEYS.join(", ")}`,
-      );
+      throw new UserError(`Fitness evaluation failed: unknown fitness metric key "${k}"; valid keys: ${FITNESS_KEYS.join(", ")}`);
     }
   }
   return out;

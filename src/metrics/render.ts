@@ -49,10 +49,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
       `KV Thrashing Rate: ${formatFixed(kv.kvThrashingRate, 4)}\n`;
     // Extension: CPU-tier counters, printed only when a CPU tier is configured.
     if (kv.tiered !== null) {
-      out +=
-        `KV Offloads: ${kv.tiered.offloads}\n` +
-        `KV Reloads: ${kv.tiered.reloads}\n` +
-        `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
+      out += `KV Offloads: ${kv.tiered.offloads}\n` + `KV Reloads: ${kv.tiered.reloads}\n` + `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
     }
   }
   if (m.perSlo.length > 1) {

@@ -1,6 +1,13 @@
 // `blis observe` as a library (docs/observe.md).
 
-export { observe, DEFAULT_MAX_CONCURRENCY, DEFAULT_TIMEOUT_MS, type ObserveOptions, type ObserveProgress, type ObserveResult } from "./observe.js";
+export {
+  observe,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_TIMEOUT_MS,
+  type ObserveOptions,
+  type ObserveProgress,
+  type ObserveResult,
+} from "./observe.js";
 export { ObserveClient, parseServerUrl, type ClientOptions } from "./client.js";
 export { API_FORMATS, buildBody, buildHeaders, endpointPath, type ApiFormat } from "./requestBody.js";
 export { vllmPriority } from "./priority.js";

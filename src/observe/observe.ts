@@ -95,7 +95,17 @@ export async function observe(source: RequestSource, o: ObserveOptions): Promise
       const prompt = promptFromTokens(req.tokens, req.inputLen, tokensPerWord);
       const planned = req;
       const task = client
-        .send({ prompt, outputLen: req.outputLen, streaming, sloClass: req.sloClass, tenantId: req.tenantId, recordChunks: o.recordItl && recorded }, o.signal)
+        .send(
+          {
+            prompt,
+            outputLen: req.outputLen,
+            streaming,
+            sloClass: req.sloClass,
+            tenantId: req.tenantId,
+            recordChunks: o.recordItl && recorded,
+          },
+          o.signal,
+        )
         .then(({ xRequestId, outcome }) => {
           progress.completed++;
           if (outcome.status === "ok") progress.ok++;

@@ -18,13 +18,21 @@ export interface PrewarmStats {
   errors: number;
 }
 
-export async function prewarm(client: ObserveClient, durationMs: number, tokensPerWord: number, log: Logger, signal?: AbortSignal): Promise<PrewarmStats> {
+export async function prewarm(
+  client: ObserveClient,
+  durationMs: number,
+  tokensPerWord: number,
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<PrewarmStats> {
   const stats: PrewarmStats = { sent: 0, errors: 0 };
   if (!(durationMs > 0)) return stats;
   const words = wordCountFor(PREWARM_INPUT_TOKENS, tokensPerWord);
   const prompt = Array.from({ length: words }, (_, i) => wordOf(i)).join(" ");
   const deadline = Date.now() + durationMs;
-  log.info(`prewarming for ${durationMs / 1000} s (${PREWARM_CONCURRENCY} concurrent, ${PREWARM_INPUT_TOKENS} input and ${PREWARM_OUTPUT_TOKENS} output tokens)`);
+  log.info(
+    `prewarming for ${durationMs / 1000} s (${PREWARM_CONCURRENCY} concurrent, ${PREWARM_INPUT_TOKENS} input and ${PREWARM_OUTPUT_TOKENS} output tokens)`,
+  );
   const worker = async (): Promise<void> => {
     while (Date.now() < deadline && signal?.aborted !== true) {
       const { outcome } = await client.send(

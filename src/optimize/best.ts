@@ -33,20 +33,34 @@ export function summarizeBest(res: OptimizeResult): BestSummary | null {
   const command = commandLine(input, wl.flagPath);
   const bundle = bundleFor(space, input);
   const bundlePath = path.join(res.outDir, "best.yaml");
-  const bundleCommand = commandLine(input, wl.flagPath, ["--policy-config", shellQuote(displayPath("policyConfig", path.resolve(bundlePath)))], bundle.covered);
+  const bundleCommand = commandLine(
+    input,
+    wl.flagPath,
+    ["--policy-config", shellQuote(displayPath("policyConfig", path.resolve(bundlePath)))],
+    bundle.covered,
+  );
   const head: string[] = [
     `# Policy bundle of the best configuration found by blis optimize (search "${space.name}", evaluation #${e.rec.index + 1} of ${res.evaluations.length}).`,
     `# ${space.objective.metric} (${space.objective.direction}, mean over seeds ${space.seeds.join(", ")}): ${fmtValue(e.objective!)}` +
-      (res.baseline?.objective != null ? ` (baseline ${fmtValue(res.baseline.objective)}, ${pct(e.objective!, res.baseline.objective)})` : ""),
+      (res.baseline?.objective != null
+        ? ` (baseline ${fmtValue(res.baseline.objective)}, ${pct(e.objective!, res.baseline.objective)})`
+        : ""),
   ];
   for (const c of e.constraints) head.push(`# constraint ${c.metric} ${c.text}: ${c.value === null ? "-" : fmtValue(c.value)}`);
   if (bundle.inBundle.length === 0) {
     head.push("# None of the searched parameters has a policy-bundle key: this bundle is empty; use the command line below.");
   } else head.push(`# Parameters in this bundle: ${bundle.inBundle.join(", ")}.`);
   if (bundle.notInBundle.length > 0) {
-    head.push(`# Not expressible in a bundle (pass as flags): ${bundle.notInBundle.map((x) => `${x.name} = ${x.words.join(" ")}`).join("; ")}.`);
+    head.push(
+      `# Not expressible in a bundle (pass as flags): ${bundle.notInBundle.map((x) => `${x.name} = ${x.words.join(" ")}`).join("; ")}.`,
+    );
   }
-  head.push("# Full command line:", `#   ${command}`, "# With this bundle (explicit flags win over bundle values, so the bundle's settings are not repeated):", `#   ${bundleCommand}`);
+  head.push(
+    "# Full command line:",
+    `#   ${command}`,
+    "# With this bundle (explicit flags win over bundle values, so the bundle's settings are not repeated):",
+    `#   ${bundleCommand}`,
+  );
   const body = Object.keys(bundle.bundle).length === 0 ? "{}\n" : stringify(bundle.bundle, { lineWidth: 0 });
   return { e, input, command, bundle, bundleCommand, bundleYaml: head.join("\n") + "\n" + body, workloadYaml: wl.writeInline };
 }

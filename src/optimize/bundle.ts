@@ -30,7 +30,12 @@ const BUNDLE_KEYS: Record<string, (b: Bundle, v: unknown) => void> = {
   tokenBucketCapacity: (b, v) => setIn(b, ["admission", "token_bucket_capacity"], v),
   tokenBucketRefillRate: (b, v) => setIn(b, ["admission", "token_bucket_refill_rate"], v),
   routingPolicy: (b, v) => setIn(b, ["routing", "policy"], v),
-  routingScorers: (b, v) => setIn(b, ["routing", "scorers"], Object.entries(listMap(String(v))).map(([name, weight]) => ({ name, weight }))),
+  routingScorers: (b, v) =>
+    setIn(
+      b,
+      ["routing", "scorers"],
+      Object.entries(listMap(String(v))).map(([name, weight]) => ({ name, weight })),
+    ),
   sloCacheWeights: (b, v) => setIn(b, ["routing", "slo_cache_weights"], listMap(String(v))),
   priorityPolicy: (b, v) => setIn(b, ["priority", "policy"], v),
   sloBaseCritical: (b, v) => setIn(b, ["priority", "base_scores", "critical"], v),
@@ -72,7 +77,8 @@ export function bundleFor(space: OptimizeSpace, input: RunInput): BestBundle {
     const t = p.target;
     let keys: string[];
     if (t.kind === "flag") keys = [t.def.key];
-    else if (t.kind === "variant") keys = [...new Set(p.categories.flatMap((c) => Object.keys(c.flags)))].filter((k) => inp[k] !== undefined);
+    else if (t.kind === "variant")
+      keys = [...new Set(p.categories.flatMap((c) => Object.keys(c.flags)))].filter((k) => inp[k] !== undefined);
     else if (t.kind === "scorer") keys = ["routingScorers"];
     else keys = [];
     const mapped = keys.length > 0 && keys.every((k) => BUNDLE_KEYS[k] !== undefined);

@@ -38,7 +38,18 @@ export function flagWords(input: RunInput, skip: ReadonlySet<string> = new Set()
   return words;
 }
 
-const PATH_KEYS = new Set(["workloadSpec", "workloadTracesFilepath", "replayTrace", "replayTraceData", "policyConfig", "defaultsFilepath", "modelConfigFolder", "hardwareConfig", "plugin", "report"]);
+const PATH_KEYS = new Set([
+  "workloadSpec",
+  "workloadTracesFilepath",
+  "replayTrace",
+  "replayTraceData",
+  "policyConfig",
+  "defaultsFilepath",
+  "modelConfigFolder",
+  "hardwareConfig",
+  "plugin",
+  "report",
+]);
 
 /** Absolute paths from the space are shown relative to the working directory. */
 export function displayPath(key: string, v: string): string {

@@ -180,7 +180,10 @@ export function assess(space: OptimizeSpace, rec: EvalRecord, baseline: Record<s
   const objective = mean(perSeed);
   const reasons: string[] = [];
   const failed = rec.runs.filter((r) => r.status !== "ok");
-  if (failed.length > 0) reasons.push(`seed ${failed[0]!.seed}: ${failed[0]!.status === "skipped" ? failed[0]!.error : `${failed[0]!.status}: ${failed[0]!.error}`}`);
+  if (failed.length > 0)
+    reasons.push(
+      `seed ${failed[0]!.seed}: ${failed[0]!.status === "skipped" ? failed[0]!.error : `${failed[0]!.status}: ${failed[0]!.error}`}`,
+    );
   else if (objective === null) reasons.push(`no ${space.objective.metric} value`);
   const resolve = (b: Constraint["min"], metric: string): number | null => {
     if (b === null) return null;
@@ -196,7 +199,18 @@ export function assess(space: OptimizeSpace, rec: EvalRecord, baseline: Record<s
     if (ok && min !== null) ok = value! >= min;
     if (ok && max !== null) ok = value! <= max;
     if (!ok && failed.length === 0) {
-      reasons.push(value === null ? `no ${c.metric} value` : `${c.metric} ${fmt(value)} violates ${constraintText(c)}${c.min?.kind === "baseline" || c.max?.kind === "baseline" ? ` (${[min, max].filter((x) => x !== null).map((x) => fmt(x!)).join("..")})` : ""}`);
+      reasons.push(
+        value === null
+          ? `no ${c.metric} value`
+          : `${c.metric} ${fmt(value)} violates ${constraintText(c)}${
+              c.min?.kind === "baseline" || c.max?.kind === "baseline"
+                ? ` (${[min, max]
+                    .filter((x) => x !== null)
+                    .map((x) => fmt(x!))
+                    .join("..")})`
+                : ""
+            }`,
+      );
     }
     return { metric: c.metric, value, min, max, text: constraintText(c), ok };
   });

@@ -1,7 +1,15 @@
 // Public API of `blis optimize`: Bayesian optimization of policy parameters over the sweep engine.
 
 export { SpaceError } from "./errors.js";
-export { DEFAULT_BUDGET, DEFAULT_SEARCH_SEED, defaultInitial, loadSpace, parseSpace, type OptimizeSpace, type ParseSpaceOptions } from "./space.js";
+export {
+  DEFAULT_BUDGET,
+  DEFAULT_SEARCH_SEED,
+  defaultInitial,
+  loadSpace,
+  parseSpace,
+  type OptimizeSpace,
+  type ParseSpaceOptions,
+} from "./space.js";
 export type { Category, Parameter, ParamTarget, ParamType, ParamValue } from "./parameters.js";
 export { parseBound, type Bound, type Constraint, type Objective } from "./objective.js";
 export {
@@ -35,5 +43,12 @@ export { optimize, type OptimizeOptions, type OptimizeResult } from "./search.js
 export { bundleFor } from "./bundle.js";
 export { commandLine } from "./commandLine.js";
 export { convergenceRows } from "./tables.js";
-export { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest, type BestSummary } from "./output.js";
+export {
+  renderConvergence,
+  renderEvaluationsCsv,
+  renderEvaluationsJson,
+  renderSummary,
+  summarizeBest,
+  type BestSummary,
+} from "./output.js";
 export type { EvalRecord, SeedRun } from "./store.js";

@@ -33,15 +33,16 @@ function needsWeights(metric: string): boolean {
 
 /** The `objective` section; `baseWeights` are base.flags fitness-weights ("" = none). */
 export function readObjective(y: YamlSource, top: Map<string, Entry>, baseWeights: string): Objective {
-  if (!top.has("objective")) y.fail(y.root, "objective", "missing key \"objective\"");
+  if (!top.has("objective")) y.fail(y.root, "objective", 'missing key "objective"');
   const node = top.get("objective")!.value;
   const oe = y.map(node, "objective", ["metric", "direction", "fitness_weights", "transform"]);
-  if (!oe.has("metric")) y.fail(node, "objective", "missing key \"metric\"");
+  if (!oe.has("metric")) y.fail(node, "objective", 'missing key "metric"');
   const metric = checkMetric(y, oe.get("metric")!.value, "objective.metric");
   let direction: Objective["direction"] = "minimize";
   if (oe.has("direction")) {
     const d = y.str(oe.get("direction")!.value, "objective.direction");
-    if (d !== "minimize" && d !== "maximize") y.fail(oe.get("direction")!.value, "objective.direction", `expected minimize or maximize, got "${d}"`);
+    if (d !== "minimize" && d !== "maximize")
+      y.fail(oe.get("direction")!.value, "objective.direction", `expected minimize or maximize, got "${d}"`);
     direction = d as Objective["direction"];
   }
   let fitnessWeights = baseWeights;
@@ -55,7 +56,11 @@ export function readObjective(y: YamlSource, top: Map<string, Entry>, baseWeight
     }
   }
   if (needsWeights(metric) && fitnessWeights === "") {
-    y.fail(oe.get("metric")!.value, `objective.metric "${metric}"`, "fitness needs objective.fitness_weights (e.g. \"p99_ttft:1,throughput:0.5\")");
+    y.fail(
+      oe.get("metric")!.value,
+      `objective.metric "${metric}"`,
+      'fitness needs objective.fitness_weights (e.g. "p99_ttft:1,throughput:0.5")',
+    );
   }
   let transform: Objective["transform"] = "auto";
   if (oe.has("transform")) {
@@ -70,12 +75,14 @@ export function readObjective(y: YamlSource, top: Map<string, Entry>, baseWeight
 /** The `constraints` section ([] when absent). Baseline bounds need a baseline section. */
 export function readConstraints(y: YamlSource, top: Map<string, Entry>, objective: Objective, hasBaseline: boolean): Constraint[] {
   if (!top.has("constraints")) return [];
-  return y.seq(top.get("constraints")!.value, "constraints").map((cn, i) => readConstraint(y, cn, `constraints[${i}]`, objective, hasBaseline));
+  return y
+    .seq(top.get("constraints")!.value, "constraints")
+    .map((cn, i) => readConstraint(y, cn, `constraints[${i}]`, objective, hasBaseline));
 }
 
 function readConstraint(y: YamlSource, cn: Node, item: string, objective: Objective, hasBaseline: boolean): Constraint {
   const ce = y.map(cn, item, ["metric", "min", "max"]);
-  if (!ce.has("metric")) y.fail(cn, item, "missing key \"metric\"");
+  if (!ce.has("metric")) y.fail(cn, item, 'missing key "metric"');
   const m = checkMetric(y, ce.get("metric")!.value, `${item} metric`);
   const it = `${item} "${m}"`;
   if (!ce.has("min") && !ce.has("max")) y.fail(cn, it, "give min, max or both");
@@ -84,7 +91,8 @@ function readConstraint(y: YamlSource, cn: Node, item: string, objective: Object
     if (!ce.has(k)) return null;
     const bn = ce.get(k)!.value;
     const b = parseBound(y.text(bn, `${it} ${k}`));
-    if (b === null) return y.fail(bn, `${it} ${k}`, `expected a number, "baseline" or "<factor> * baseline", got "${y.text(bn, `${it} ${k}`)}"`);
+    if (b === null)
+      return y.fail(bn, `${it} ${k}`, `expected a number, "baseline" or "<factor> * baseline", got "${y.text(bn, `${it} ${k}`)}"`);
     if (b.kind === "baseline" && !hasBaseline) y.fail(bn, `${it} ${k}`, "refers to the baseline, but the space has no baseline section");
     return b;
   };

@@ -42,16 +42,24 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   out.push(renderConvergence(res, false).trimEnd());
   out.push("");
   if (best === null) {
-    out.push("No feasible configuration was found" + (res.evaluations.length > 0 ? ` (e.g. #${res.evaluations[0]!.rec.index + 1}: ${res.evaluations[0]!.reason})` : "") + ".");
+    out.push(
+      "No feasible configuration was found" +
+        (res.evaluations.length > 0 ? ` (e.g. #${res.evaluations[0]!.rec.index + 1}: ${res.evaluations[0]!.reason})` : "") +
+        ".",
+    );
     return out.join("\n") + "\n";
   }
   const e = best.e;
   out.push(`Best: evaluation #${e.rec.index + 1} (${e.rec.source})`);
   const b = res.baseline?.objective;
-  out.push(`  ${m} = ${fmtValue(e.objective!)}${b !== null && b !== undefined ? `  (baseline ${fmtValue(b)}, ${pct(e.objective!, b)})` : ""}`);
+  out.push(
+    `  ${m} = ${fmtValue(e.objective!)}${b !== null && b !== undefined ? `  (baseline ${fmtValue(b)}, ${pct(e.objective!, b)})` : ""}`,
+  );
   out.push(`  per seed: ${space.seeds.map((s, i) => `${s}: ${e.perSeed[i] === null ? "-" : fmtValue(e.perSeed[i]!)}`).join(", ")}`);
   for (const c of e.constraints) {
-    const bounds = [c.min !== null ? `>= ${fmtValue(c.min)}` : "", c.max !== null ? `<= ${fmtValue(c.max)}` : ""].filter((x) => x !== "").join(" and ");
+    const bounds = [c.min !== null ? `>= ${fmtValue(c.min)}` : "", c.max !== null ? `<= ${fmtValue(c.max)}` : ""]
+      .filter((x) => x !== "")
+      .join(" and ");
     out.push(`  ${c.metric} = ${c.value === null ? "-" : fmtValue(c.value)}  (${c.text}: ${bounds}) ${c.ok ? "ok" : "VIOLATED"}`);
   }
   out.push(`  ${metricLine(e)}`);
@@ -62,8 +70,15 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   out.push(`  ${best.command}`);
   out.push("");
   out.push(`Policy bundle (${path.join(res.outDir, "best.yaml")}):`);
-  if (best.bundle.inBundle.length === 0) out.push("  (none of the searched parameters has a policy-bundle key; the bundle is empty — use the command above)");
-  else out.push(...best.bundleYaml.split("\n").filter((l) => l !== "" && !l.startsWith("#")).map((l) => `  ${l}`));
+  if (best.bundle.inBundle.length === 0)
+    out.push("  (none of the searched parameters has a policy-bundle key; the bundle is empty — use the command above)");
+  else
+    out.push(
+      ...best.bundleYaml
+        .split("\n")
+        .filter((l) => l !== "" && !l.startsWith("#"))
+        .map((l) => `  ${l}`),
+    );
   if (best.bundle.notInBundle.length > 0) {
     out.push(`  not in the bundle (flags): ${best.bundle.notInBundle.map((x) => `${x.name} (${x.words.join(" ")})`).join(", ")}`);
   }

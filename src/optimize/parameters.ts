@@ -66,7 +66,7 @@ function flagNameOf(key: string): string {
 
 /** The `parameters` section: every parameter, each run option owned by at most one of them. */
 export function readParameters(y: YamlSource, top: Map<string, Entry>, ctx: ParameterContext): Parameter[] {
-  if (!top.has("parameters")) y.fail(y.root, "parameters", "missing key \"parameters\"");
+  if (!top.has("parameters")) y.fail(y.root, "parameters", 'missing key "parameters"');
   const listNode = top.get("parameters")!.value;
   const pnodes = y.seq(listNode, "parameters");
   if (pnodes.length === 0) y.fail(listNode, "parameters", "the parameter list must not be empty");
@@ -102,32 +102,55 @@ function claimOptions(y: YamlSource, pn: Node, item: string, p: Parameter, owner
 }
 
 /** Scorer parameters build --routing-scorers, so nothing else may set it, and routing must be weighted. */
-function checkScorerParameters(y: YamlSource, parameters: Parameter[], pnodes: Node[], owners: Map<string, string>, ctx: ParameterContext): void {
+function checkScorerParameters(
+  y: YamlSource,
+  parameters: Parameter[],
+  pnodes: Node[],
+  owners: Map<string, string>,
+  ctx: ParameterContext,
+): void {
   const scorerParams = parameters.filter((p) => p.target.kind === "scorer");
   if (scorerParams.length === 0) return;
   const first = pnodes[parameters.indexOf(scorerParams[0]!)]!;
-  if (owners.has("flag:routingScorers")) y.fail(first, `parameters "${scorerParams[0]!.name}"`, `scorer parameters build --routing-scorers; ${owners.get("flag:routingScorers")} sets it too`);
+  if (owners.has("flag:routingScorers"))
+    y.fail(
+      first,
+      `parameters "${scorerParams[0]!.name}"`,
+      `scorer parameters build --routing-scorers; ${owners.get("flag:routingScorers")} sets it too`,
+    );
   if (ctx.base["routingScorers"] !== undefined) {
-    y.fail(ctx.baseFlagNodes.get("routing-scorers"), "base.flags \"routing-scorers\"", "the scorer parameters build --routing-scorers: remove it from base.flags");
+    y.fail(
+      ctx.baseFlagNodes.get("routing-scorers"),
+      'base.flags "routing-scorers"',
+      "the scorer parameters build --routing-scorers: remove it from base.flags",
+    );
   }
   if (ctx.base["routingPolicy"] !== "weighted" && !owners.has("flag:routingPolicy")) {
-    y.fail(first, `parameters "${scorerParams[0]!.name}"`, "scorer weights only apply to weighted routing: set base.flags routing-policy: weighted");
+    y.fail(
+      first,
+      `parameters "${scorerParams[0]!.name}"`,
+      "scorer weights only apply to weighted routing: set base.flags routing-policy: weighted",
+    );
   }
 }
 
 function readParameter(y: YamlSource, node: Node, i: number, baseDir: string, hasPlugins: boolean): Parameter {
   const e = y.map(node, `parameters[${i}]`, PARAM_KEYS);
-  if (!e.has("name")) y.fail(node, `parameters[${i}]`, "missing key \"name\"");
+  if (!e.has("name")) y.fail(node, `parameters[${i}]`, 'missing key "name"');
   const name = y.str(e.get("name")!.value, `parameters[${i}] name`);
   const item = `parameters[${i}] "${name}"`;
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) y.fail(e.get("name")!.value, item, "names may only contain letters, digits, '_', '.', '-'");
-  if (!e.has("type")) y.fail(node, item, "missing key \"type\" (continuous, integer or categorical)");
+  if (!e.has("type")) y.fail(node, item, 'missing key "type" (continuous, integer or categorical)');
   const typeNode = e.get("type")!.value;
   const type = y.str(typeNode, `${item} type`);
   if (type !== "continuous" && type !== "integer" && type !== "categorical") {
-    y.fail(typeNode, `${item} type`, `expected continuous, integer or categorical, got "${type}"${didYouMean(type, ["continuous", "integer", "categorical"])}`);
+    y.fail(
+      typeNode,
+      `${item} type`,
+      `expected continuous, integer or categorical, got "${type}"${didYouMean(type, ["continuous", "integer", "categorical"])}`,
+    );
   }
-  if (!e.has("target")) y.fail(node, item, "missing key \"target\" (flag, scorer, plugin_option, or variant)");
+  if (!e.has("target")) y.fail(node, item, 'missing key "target" (flag, scorer, plugin_option, or variant)');
   const target = readTarget(y, e.get("target")!.value, item, hasPlugins);
   const p: Parameter = { name, type, min: 0, max: 0, log: false, categories: [], target };
   if (type === "categorical") readCategorical(y, node, e, item, p, baseDir);
@@ -138,7 +161,7 @@ function readParameter(y: YamlSource, node: Node, i: number, baseDir: string, ha
 /** The values of a categorical parameter. */
 function readCategorical(y: YamlSource, node: Node, e: Map<string, Entry>, item: string, p: Parameter, baseDir: string): void {
   for (const k of ["min", "max", "log"]) if (e.has(k)) y.fail(e.get(k)!.key, item, `"${k}" is only for continuous and integer parameters`);
-  if (!e.has("values")) y.fail(node, item, "missing key \"values\"");
+  if (!e.has("values")) y.fail(node, item, 'missing key "values"');
   const vn = e.get("values")!.value;
   const items = y.seq(vn, `${item} values`);
   if (items.length < 2) y.fail(vn ?? node, `${item} values`, "a categorical parameter needs at least two values");
@@ -151,7 +174,7 @@ function readCategorical(y: YamlSource, node: Node, e: Map<string, Entry>, item:
 
 /** The range (and scale) of a continuous or integer parameter, checked against its target. */
 function readNumeric(y: YamlSource, node: Node, e: Map<string, Entry>, item: string, p: Parameter): void {
-  if (e.has("values")) y.fail(e.get("values")!.key, item, "\"values\" is only for categorical parameters (numeric ones take min and max)");
+  if (e.has("values")) y.fail(e.get("values")!.key, item, '"values" is only for categorical parameters (numeric ones take min and max)');
   for (const k of ["min", "max"]) if (!e.has(k)) y.fail(node, item, `missing key "${k}"`);
   p.min = y.num(e.get("min")!.value, `${item} min`);
   p.max = y.num(e.get("max")!.value, `${item} max`);
@@ -170,7 +193,12 @@ function readNumeric(y: YamlSource, node: Node, e: Map<string, Entry>, item: str
     const t = target.def.type;
     const isInt = t === "int" || t === "int64";
     if (isInt && p.type === "continuous") y.fail(tn, item, `${target.def.flag} takes an integer: use type integer`);
-    if (!isInt && t !== "float") y.fail(tn, item, `${target.def.flag} takes ${t === "bool" ? "true/false" : t === "string" ? "a string" : "a list"}: use type categorical`);
+    if (!isInt && t !== "float")
+      y.fail(
+        tn,
+        item,
+        `${target.def.flag} takes ${t === "bool" ? "true/false" : t === "string" ? "a string" : "a list"}: use type categorical`,
+      );
   }
 }
 
@@ -188,7 +216,8 @@ function readTarget(y: YamlSource, node: Node | null, item: string, hasPlugins: 
   if (kind === "flag") {
     const def = lookupFlag(value, SPACE_KIND);
     if (typeof def === "string") y.fail(entry.value, it, def);
-    if (def.type === "strings") y.fail(entry.value, it, `${def.flag} is repeatable and cannot be a parameter (use plugin_option for plugin options)`);
+    if (def.type === "strings")
+      y.fail(entry.value, it, `${def.flag} is repeatable and cannot be a parameter (use plugin_option for plugin options)`);
     if (def.key === "workloadSpec" || def.key === "model") y.fail(entry.value, it, `${def.flag} cannot be a parameter`);
     return { kind: "flag", flag: def.flag.slice(2), def };
   }
@@ -205,7 +234,7 @@ function readTarget(y: YamlSource, node: Node | null, item: string, hasPlugins: 
 function readCategory(y: YamlSource, node: Node, item: string, target: ParamTarget, baseDir: string): Category {
   if (target.kind === "variant") {
     const e = y.map(node, item, ["name", "flags"]);
-    if (!e.has("name")) y.fail(node, item, "missing key \"name\" (variant values are {name, flags})");
+    if (!e.has("name")) y.fail(node, item, 'missing key "name" (variant values are {name, flags})');
     const label = y.str(e.get("name")!.value, `${item} name`);
     const flags: Record<string, unknown> = {};
     if (e.has("flags")) readFlags(y, e.get("flags")!.value, `${item} "${label}" flags`, baseDir, SPACE_KIND, flags, new Map());

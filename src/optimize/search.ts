@@ -114,7 +114,11 @@ class SearchRun {
     const design = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) => decodePoint(space.parameters, u));
     const items: BatchItem[] = [];
     if (space.baseline !== null) {
-      items.push({ label: "baseline", input: space.baseline, record: { v: 1, kind: "baseline", index: -1, source: "baseline", params: {}, key: "baseline" } });
+      items.push({
+        label: "baseline",
+        input: space.baseline,
+        record: { v: 1, kind: "baseline", index: -1, source: "baseline", params: {}, key: "baseline" },
+      });
     }
     design.forEach((pt, i) => items.push(this.itemFor(i, "design", pt)));
     const recs = await this.evaluateItems(items);
@@ -144,7 +148,18 @@ class SearchRun {
 
   result(outDir: string, wallS: number): OptimizeResult {
     const { space, evaluations, baseline, simulations, reused } = this;
-    return { space, evaluations, baseline, best: bestOf(space, evaluations), batch: this.batch, simulations, reused, wallS, outDir, notes: this.notes };
+    return {
+      space,
+      evaluations,
+      baseline,
+      best: bestOf(space, evaluations),
+      batch: this.batch,
+      simulations,
+      reused,
+      wallS,
+      outDir,
+      notes: this.notes,
+    };
   }
 
   /** The search's random stream `name`, derived from the space's seed. */
@@ -167,7 +182,9 @@ class SearchRun {
     this.baseline = baseline;
     const missing = this.space.constraints.filter(isRelativeToBaseline).find((c) => baseline.means[c.metric] === null);
     if (missing !== undefined) {
-      throw new SpaceError(`the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`);
+      throw new SpaceError(
+        `the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`,
+      );
     }
     if (this.progress) this.report(baseline);
   }
@@ -207,7 +224,9 @@ class SearchRun {
     const old = this.stored.get(storedKey(it.record));
     if (old === undefined) return null;
     if (old.key === it.record.key && old.runs.length === this.space.seeds.length) return old;
-    this.say(`note: ${it.record.kind === "baseline" ? "the baseline" : `evaluation #${it.record.index + 1}`} in evaluations.jsonl is not the point proposed now; running the new point`);
+    this.say(
+      `note: ${it.record.kind === "baseline" ? "the baseline" : `evaluation #${it.record.index + 1}`} in evaluations.jsonl is not the point proposed now; running the new point`,
+    );
     return null;
   }
 
@@ -226,7 +245,10 @@ class SearchRun {
     if (!this.progress || rec.kind !== "eval") return;
     const e = assess(this.space, rec, this.baselineMeans());
     if (this.baseline !== null || !this.needsBaseline) this.report(e);
-    else this.say(`optimize: #${rec.index + 1} [${rec.source}] ${this.space.objective.metric} = ${e.objective === null ? "-" : fmtValue(e.objective)}`);
+    else
+      this.say(
+        `optimize: #${rec.index + 1} [${rec.source}] ${this.space.objective.metric} = ${e.objective === null ? "-" : fmtValue(e.objective)}`,
+      );
   }
 
   private report(e: Evaluated): void {
@@ -236,6 +258,8 @@ class SearchRun {
     const best = bestOf(this.space, this.evaluations.includes(e) ? this.evaluations : [...this.evaluations, e]);
     const label = e.rec.kind === "baseline" ? "baseline" : `#${e.rec.index + 1}`;
     const tail = e.feasible ? "" : `  infeasible: ${e.reason}`;
-    this.say(`optimize: ${label} [${e.rec.source}] ${this.space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`);
+    this.say(
+      `optimize: ${label} [${e.rec.source}] ${this.space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`,
+    );
   }
 }

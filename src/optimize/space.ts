@@ -137,8 +137,12 @@ function readSeeds(y: YamlSource, node: Node | null): number[] {
 }
 
 /** The `base` section: run options shared by every evaluation, and the workload spec file if any. */
-function readBase(y: YamlSource, top: Map<string, Entry>, baseDir: string): { base: Record<string, unknown>; baseFlagNodes: Map<string, Node>; specFile: string | null } {
-  if (!top.has("base")) y.fail(y.root, "base", "missing key \"base\" (base.flags needs at least the model)");
+function readBase(
+  y: YamlSource,
+  top: Map<string, Entry>,
+  baseDir: string,
+): { base: Record<string, unknown>; baseFlagNodes: Map<string, Node>; specFile: string | null } {
+  if (!top.has("base")) y.fail(y.root, "base", 'missing key "base" (base.flags needs at least the model)');
   const baseEntries = y.map(top.get("base")!.value, "base", ["flags", "workload_spec"]);
   const base: Record<string, unknown> = {};
   const baseFlagNodes = new Map<string, Node>();

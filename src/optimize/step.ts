@@ -34,7 +34,9 @@ export function proposeStep(space: OptimizeSpace, evaluations: readonly Evaluate
   const observed = evaluations.filter((e) => e.objective !== null).map((e) => e.objective!);
   const target = gpTarget(space, observed);
   if (target === null) {
-    throw new SpaceError(`objective.transform log needs ${space.objective.metric} > 0, but an evaluation gave ${observed.find((v) => !(v > 0))}; use transform: none`);
+    throw new SpaceError(
+      `objective.transform log needs ${space.objective.metric} > 0, but an evaluation gave ${observed.find((v) => !(v > 0))}; use transform: none`,
+    );
   }
   const finite = observed.map(target);
   // Nothing to model yet: keep exploring at random.

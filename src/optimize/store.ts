@@ -73,7 +73,12 @@ export class OptimizeDir extends ResumableStore<EvalRecord> {
    * refused unless `restart` (which removes them). The batch size of a resumed search is the one
    * it started with. Returns notes for stderr.
    */
-  static open(dir: string, space: { name: string; hash: string; source: string | null }, batch: number, restart: boolean): { out: OptimizeDir; notes: string[] } {
+  static open(
+    dir: string,
+    space: { name: string; hash: string; source: string | null },
+    batch: number,
+    restart: boolean,
+  ): { out: OptimizeDir; notes: string[] } {
     let useBatch = batch;
     const notes = prepareStoreDir<EvalRecord, StateFile>(dir, LAYOUT, {
       restart,
@@ -88,7 +93,9 @@ export class OptimizeDir extends ResumableStore<EvalRecord> {
         }
         if (!(Number.isInteger(old.batch) && old.batch >= 1 && old.batch !== batch)) return [];
         useBatch = old.batch;
-        return [`resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`];
+        return [
+          `resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`,
+        ];
       },
       state: () => ({ format: LAYOUT.format, name: space.name, hash: space.hash, source: space.source, batch: useBatch }),
     });

@@ -82,7 +82,14 @@ export function renderEvaluationsJson(res: OptimizeResult, best: BestSummary | n
         best:
           best === null
             ? null
-            : { evaluation: best.e.rec.index + 1, params: best.e.rec.params, objective: best.e.objective, command: best.command, bundle_command: best.bundleCommand, policy_bundle: best.bundle.bundle },
+            : {
+                evaluation: best.e.rec.index + 1,
+                params: best.e.rec.params,
+                objective: best.e.objective,
+                command: best.command,
+                bundle_command: best.bundleCommand,
+                policy_bundle: best.bundle.bundle,
+              },
       },
       null,
       2,

@@ -74,7 +74,8 @@ export function guardPriority(plugin: string, name: string, f: PriorityFactory):
       isConstant: inner.isConstant === true,
       compute(req, now) {
         const p = call(plugin, `priority policy "${name}"`, req, () => inner.compute(req, now));
-        if (typeof p !== "number" || !Number.isFinite(p)) fail(plugin, `priority policy "${name}"`, req, `returned non-finite priority ${String(p)}`);
+        if (typeof p !== "number" || !Number.isFinite(p))
+          fail(plugin, `priority policy "${name}"`, req, `returned non-finite priority ${String(p)}`);
         return p;
       },
     } satisfies PriorityPolicy;
@@ -89,7 +90,8 @@ export function guardScheduler(plugin: string, name: string, f: SchedulerFactory
       reorders: inner.reorders !== false,
       compare(a, b) {
         const c = call(plugin, `scheduler "${name}"`, a, () => inner.compare(a, b));
-        if (typeof c !== "number" || Number.isNaN(c)) fail(plugin, `scheduler "${name}"`, a, `compare() returned ${String(c)}, expected a number`);
+        if (typeof c !== "number" || Number.isNaN(c))
+          fail(plugin, `scheduler "${name}"`, a, `compare() returned ${String(c)}, expected a number`);
         return c;
       },
     } satisfies Scheduler;

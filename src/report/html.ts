@@ -64,7 +64,10 @@ function scriptSafe(code: string): string {
 
 /** JSON inside <script type="application/json">: every "<" escaped, so no tag can start. */
 export function jsonForScript(v: unknown): string {
-  return JSON.stringify(v).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(v)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export type Cell = string | number | null | { html: string } | { text: string; cls?: string };

@@ -51,7 +51,12 @@ export function splitReportKey(text: string, file: string): { rest: string; repo
       const key = isScalar(item.key) ? String(item.key.value) : "";
       if (key !== "pareto") fail(item.key as Node, `unknown key "${key}" (valid: pareto)`);
       const v = item.value as Node | null;
-      if (v === null || !isSeq(v) || v.items.length !== 2 || !v.items.every((x) => isScalar(x) && typeof (x as { value: unknown }).value === "string")) {
+      if (
+        v === null ||
+        !isSeq(v) ||
+        v.items.length !== 2 ||
+        !v.items.every((x) => isScalar(x) && typeof (x as { value: unknown }).value === "string")
+      ) {
         fail(v ?? (item.key as Node), "pareto: expected two metric names [x, y], e.g. [ttft_p99, throughput]");
       }
       const names = (v as { items: { value: string }[] }).items.map((x) => x.value.trim());

@@ -77,7 +77,8 @@ export function rebuildReport(results: string, out?: string): Rebuilt {
     let file = results;
     if (/\.html?$/i.test(file)) {
       file = reportDataPath(file);
-      if (!fs.existsSync(file)) throw new UserError(`${results}: the report's data file ${file} is missing (give the JSON that --report wrote)`);
+      if (!fs.existsSync(file))
+        throw new UserError(`${results}: the report's data file ${file} is missing (give the JSON that --report wrote)`);
     }
     const v = readJson(file);
     const dir = path.dirname(file);
@@ -93,7 +94,11 @@ export function rebuildReport(results: string, out?: string): Rebuilt {
     } else if (v !== null && typeof v === "object" && "per_seed" in v) {
       kind = "sweep";
       const saved = sweepDataIn(dir);
-      html = renderSweepReport(saved !== null && saved.report.name === (v as { name?: unknown }).name ? { ...saved, report: sweepDataFromSummary(v, dir, file).report } : sweepDataFromSummary(v, dir, file));
+      html = renderSweepReport(
+        saved !== null && saved.report.name === (v as { name?: unknown }).name
+          ? { ...saved, report: sweepDataFromSummary(v, dir, file).report }
+          : sweepDataFromSummary(v, dir, file),
+      );
       target = out ?? path.join(dir, "report.html");
     } else {
       throw new UserError(

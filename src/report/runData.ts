@@ -71,8 +71,10 @@ export function jsonSafeOptions(o: Record<string, unknown>): Record<string, unkn
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(o)) {
     if (v === undefined) continue;
-    if (typeof v === "bigint") out[k] = v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
-    else if (typeof v === "number" && !Number.isFinite(v)) out[k] = Number.isNaN(v) ? "NaN" : k === "horizon" && v > 0 ? "unbounded" : String(v);
+    if (typeof v === "bigint")
+      out[k] = v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+    else if (typeof v === "number" && !Number.isFinite(v))
+      out[k] = Number.isNaN(v) ? "NaN" : k === "horizon" && v > 0 ? "unbounded" : String(v);
     else out[k] = v;
   }
   return out;
@@ -144,14 +146,16 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
   const o = v as Record<string, unknown>;
   if (o["format"] !== RUN_REPORT_FORMAT) bad(`format is ${JSON.stringify(o["format"])}, expected "${RUN_REPORT_FORMAT}"`);
   const m = o["metrics"] as Record<string, unknown> | undefined;
-  if (m === undefined || m === null || typeof m !== "object" || typeof m["cluster"] !== "object" || !Array.isArray(m["instances"])) bad("missing metrics");
+  if (m === undefined || m === null || typeof m !== "object" || typeof m["cluster"] !== "object" || !Array.isArray(m["instances"]))
+    bad("missing metrics");
   if (o["options"] === null || typeof o["options"] !== "object") bad("missing options");
   const r = o["requests"] as Record<string, unknown> | undefined;
   if (r === undefined || r === null || typeof r !== "object") bad("missing requests");
   const cols = ["slo", "instance", "completed", "arrivalUs", "ttftUs", "itlUs", "e2eUs"];
   const n = Array.isArray(r!["slo"]) ? (r!["slo"] as unknown[]).length : -1;
   for (const c of ["sloClasses", ...cols]) if (!Array.isArray(r![c])) bad(`requests.${c} is not a list`);
-  for (const c of cols) if ((r![c] as unknown[]).length !== n) bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
+  for (const c of cols)
+    if ((r![c] as unknown[]).length !== n) bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
   if (!Array.isArray(o["itlPerToken"])) bad("missing itlPerToken");
   const ts = o["timeSeries"] as Record<string, unknown> | null | undefined;
   if (ts !== null && ts !== undefined) {
@@ -163,5 +167,9 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
       }
     }
   }
-  return { ...(o as unknown as RunReportData), timeSeries: (ts ?? null) as TimeSeries | null, workloadSpecText: (o["workloadSpecText"] as string | null) ?? null };
+  return {
+    ...(o as unknown as RunReportData),
+    timeSeries: (ts ?? null) as TimeSeries | null,
+    workloadSpecText: (o["workloadSpecText"] as string | null) ?? null,
+  };
 }

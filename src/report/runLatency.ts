@@ -79,7 +79,10 @@ function histChart(id: string, title: string, what: string, unit: string, all: G
     ds.push({ label: split ? g.name : what, color: split ? g.color : "#4e79a7", y: binCounts(bins, g.ms), stack: "s" });
   }
   const log = spiky(ds.map((x) => x.y as number[]));
-  const tail = bins.overflowFrom !== null ? `; the last bar counts everything ≥ ${fmtShort(bins.overflowFrom)} ${unit} (max ${fmtShort(all.ms[all.ms.length - 1]!)} ${unit})` : "";
+  const tail =
+    bins.overflowFrom !== null
+      ? `; the last bar counts everything ≥ ${fmtShort(bins.overflowFrom)} ${unit} (max ${fmtShort(all.ms[all.ms.length - 1]!)} ${unit})`
+      : "";
   return {
     id,
     kind: "bar",
@@ -115,7 +118,16 @@ function percentileRows(all: Group, parts: Group[]): Cell[][] {
   return [row(all), ...(parts.length > 1 ? parts.map(row) : [])];
 }
 
-const PCT_COLUMNS = (unit: string): string[] => ["", "n", `mean (${unit})`, `p50 (${unit})`, `p90 (${unit})`, `p95 (${unit})`, `p99 (${unit})`, `max (${unit})`];
+const PCT_COLUMNS = (unit: string): string[] => [
+  "",
+  "n",
+  `mean (${unit})`,
+  `p50 (${unit})`,
+  `p90 (${unit})`,
+  `p95 (${unit})`,
+  `p99 (${unit})`,
+  `max (${unit})`,
+];
 const PCT_RIGHT = [false, true, true, true, true, true, true, true];
 
 function metricBlock(charts: ChartSet, key: string, title: string, what: string, all: Group, classes: Group[], lead: string): string {
@@ -203,7 +215,9 @@ function perTokenItl(charts: ChartSet, d: RunReportData): string {
       yInteger: true,
       ...(logCounts ? { yScale: "logarithmic" as const } : {}),
     })}</div>` +
-    table(PCT_COLUMNS("ms"), [["all tokens", total, weightedMean(ms, counts), at(0.5), at(0.9), at(0.95), p99, ms[ms.length - 1]!]], { right: PCT_RIGHT })
+    table(PCT_COLUMNS("ms"), [["all tokens", total, weightedMean(ms, counts), at(0.5), at(0.9), at(0.95), p99, ms[ms.length - 1]!]], {
+      right: PCT_RIGHT,
+    })
   );
 }
 
@@ -242,7 +256,15 @@ export function latencySection(charts: ChartSet, d: RunReportData): string {
       : "All requests are in one SLO class.";
   return (
     `<p class="lead">All latencies in milliseconds of simulated time. ${classes}</p>` +
-    metricBlock(charts, "ttft", "TTFT", "requests", ttft.all, ttft.classes, "Time to first token: arrival to the first output token (requests that got one, finished or not).") +
+    metricBlock(
+      charts,
+      "ttft",
+      "TTFT",
+      "requests",
+      ttft.all,
+      ttft.classes,
+      "Time to first token: arrival to the first output token (requests that got one, finished or not).",
+    ) +
     `<h3 id="lat-itl">ITL</h3><p class="note">Inter-token latency. First the per-token distribution (every gap between two output tokens), then the mean ITL of each completed request, per SLO class.</p>` +
     perTokenItl(charts, d) +
     (itl.all.ms.length > 0
@@ -250,6 +272,14 @@ export function latencySection(charts: ChartSet, d: RunReportData): string {
           histChart("itl-req-hist", "ITL per request — histogram", "requests", "ms", itl.all, itl.classes),
         )}</div>` + table(PCT_COLUMNS("ms"), percentileRows(itl.all, itl.classes), { right: PCT_RIGHT })
       : "") +
-    metricBlock(charts, "e2e", "E2E", "requests", e2e.all, e2e.classes, "End-to-end latency: arrival to the last output token (completed requests).")
+    metricBlock(
+      charts,
+      "e2e",
+      "E2E",
+      "requests",
+      e2e.all,
+      e2e.classes,
+      "End-to-end latency: arrival to the last output token (completed requests).",
+    )
   );
 }

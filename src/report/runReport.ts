@@ -58,14 +58,21 @@ function configSection(d: RunReportData): string {
       const valueCell: Cell = v === "" ? { html: '<span class="muted">(empty)</span>' } : { text: v, cls: "mono wrap" };
       allRows.push([f.flag, valueCell, dv === "" ? "" : { text: dv, cls: "mono" }]);
       allClass.push(changed ? "changed" : null);
-      if (changed) changedRows.push([f.flag, valueCell, dv === "" ? { html: '<span class="muted">(empty)</span>' } : { text: dv, cls: "mono" }, { text: f.help, cls: "wrap muted" }]);
+      if (changed)
+        changedRows.push([
+          f.flag,
+          valueCell,
+          dv === "" ? { html: '<span class="muted">(empty)</span>' } : { text: dv, cls: "mono" },
+          { text: f.help, cls: "wrap muted" },
+        ]);
     }
   }
   const extra = Object.keys(o).filter((k) => !known.has(k as never));
   let html = `<p class="lead">The resolved options of the run (after defaults, presets and the policy bundle were applied). Values that differ from the built-in defaults:</p>`;
   html += table(["flag", "value", "default", "meaning"], changedRows, { wrap: [false, true, false, true] });
   html += `<details><summary>All ${allRows.length - groups.length} options</summary>${table(["flag", "value", "default"], allRows, { rowClass: allClass, wrap: [false, true, false] })}<p class="note">A blue edge marks values that differ from the defaults.</p></details>`;
-  for (const k of extra) html += `<details><summary>${esc(k)}</summary><pre class="json">${esc(JSON.stringify(o[k], null, 2))}</pre></details>`;
+  for (const k of extra)
+    html += `<details><summary>${esc(k)}</summary><pre class="json">${esc(JSON.stringify(o[k], null, 2))}</pre></details>`;
   if (d.workloadSpecText !== null) {
     html += `<details><summary>Workload spec ${esc(String(o["workloadSpec"] ?? ""))}</summary><pre class="json">${esc(d.workloadSpecText)}</pre></details>`;
   }
@@ -130,7 +137,12 @@ export function renderRunReport(d: RunReportData): string {
     section("summary", "Summary", "", summaryCards(d)),
     section("config", "Configuration", "", configSection(d)),
     section("latency", "Latency distributions", "", latencySection(charts, d)),
-    section("instances", "Instances", `Per-instance request counts and load (${d.metrics.numInstances} instance${d.metrics.numInstances === 1 ? "" : "s"}, routing ${esc(String(o["routingPolicy"]))}).`, instancesSection(charts, d)),
+    section(
+      "instances",
+      "Instances",
+      `Per-instance request counts and load (${d.metrics.numInstances} instance${d.metrics.numInstances === 1 ? "" : "s"}, routing ${esc(String(o["routingPolicy"]))}).`,
+      instancesSection(charts, d),
+    ),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
     section("kv", "KV cache", "", kvSection(charts, d)),
     section("metrics", "Metric JSON", "", metricsSection(d)),

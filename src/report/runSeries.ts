@@ -30,14 +30,88 @@ interface FieldInfo {
 }
 
 const FIELDS: FieldInfo[] = [
-  { field: "queueDepth", title: "Queue depth", yLabel: "waiting requests", cluster: "sum", thinning: "mean", unit: "requests", zero: "No request waited in a queue at any sample.", note: "Requests waiting in each instance's queue." },
-  { field: "batchSize", title: "Running batch size", yLabel: "running requests", cluster: "sum", thinning: "mean", unit: "requests", zero: "No request was running at any sample.", note: "Requests in each instance's running batch." },
-  { field: "kvUtilization", title: "KV cache utilization — GPU", yLabel: "GPU KV blocks in use", cluster: "mean", thinning: "mean", percent: true, zero: "No GPU KV blocks were in use at any sample.", note: "Fraction of GPU KV blocks in use." },
-  { field: "cpuKvUtilization", title: "KV cache utilization — CPU tier", yLabel: "CPU KV blocks in use", cluster: "mean", thinning: "mean", percent: true, zero: "The CPU tier held no blocks at any sample.", note: "Fraction of the CPU offload tier in use." },
-  { field: "inFlight", title: "In-flight requests", yLabel: "in-flight requests", cluster: "sum", thinning: "mean", unit: "requests", zero: "No request was in flight at any sample.", note: "Requests routed to each instance and not yet finished (the router's view)." },
-  { field: "completed", title: "Completed requests (cumulative)", yLabel: "completed requests", cluster: "sum", thinning: "last", unit: "requests", zero: "No request had completed by the last sample.", note: "Requests finished so far." },
-  { field: "preempted", title: "Preemptions (cumulative)", yLabel: "preemptions", cluster: "sum", thinning: "last", unit: "preemptions", zero: "No preemptions during the run.", note: "Preemptions so far (KV cache pressure)." },
-  { field: "stepTimeUs", title: "Step time", maxPoints: 200, yLabel: "step duration (ms)", cluster: "mean", thinning: "mean", scale: 1 / 1000, unit: "ms", zero: "No batch step had run at any sample.", note: "Duration of each instance's most recent batch step." },
+  {
+    field: "queueDepth",
+    title: "Queue depth",
+    yLabel: "waiting requests",
+    cluster: "sum",
+    thinning: "mean",
+    unit: "requests",
+    zero: "No request waited in a queue at any sample.",
+    note: "Requests waiting in each instance's queue.",
+  },
+  {
+    field: "batchSize",
+    title: "Running batch size",
+    yLabel: "running requests",
+    cluster: "sum",
+    thinning: "mean",
+    unit: "requests",
+    zero: "No request was running at any sample.",
+    note: "Requests in each instance's running batch.",
+  },
+  {
+    field: "kvUtilization",
+    title: "KV cache utilization — GPU",
+    yLabel: "GPU KV blocks in use",
+    cluster: "mean",
+    thinning: "mean",
+    percent: true,
+    zero: "No GPU KV blocks were in use at any sample.",
+    note: "Fraction of GPU KV blocks in use.",
+  },
+  {
+    field: "cpuKvUtilization",
+    title: "KV cache utilization — CPU tier",
+    yLabel: "CPU KV blocks in use",
+    cluster: "mean",
+    thinning: "mean",
+    percent: true,
+    zero: "The CPU tier held no blocks at any sample.",
+    note: "Fraction of the CPU offload tier in use.",
+  },
+  {
+    field: "inFlight",
+    title: "In-flight requests",
+    yLabel: "in-flight requests",
+    cluster: "sum",
+    thinning: "mean",
+    unit: "requests",
+    zero: "No request was in flight at any sample.",
+    note: "Requests routed to each instance and not yet finished (the router's view).",
+  },
+  {
+    field: "completed",
+    title: "Completed requests (cumulative)",
+    yLabel: "completed requests",
+    cluster: "sum",
+    thinning: "last",
+    unit: "requests",
+    zero: "No request had completed by the last sample.",
+    note: "Requests finished so far.",
+  },
+  {
+    field: "preempted",
+    title: "Preemptions (cumulative)",
+    yLabel: "preemptions",
+    cluster: "sum",
+    thinning: "last",
+    unit: "preemptions",
+    zero: "No preemptions during the run.",
+    note: "Preemptions so far (KV cache pressure).",
+  },
+  {
+    field: "stepTimeUs",
+    title: "Step time",
+    maxPoints: 200,
+    yLabel: "step duration (ms)",
+    cluster: "mean",
+    thinning: "mean",
+    scale: 1 / 1000,
+    unit: "ms",
+    zero: "No batch step had run at any sample.",
+    note: "Duration of each instance's most recent batch step.",
+  },
 ];
 
 function seriesChart(ts: TimeSeries, f: FieldInfo): ChartSpec {
@@ -77,7 +151,8 @@ function seriesChart(ts: TimeSeries, f: FieldInfo): ChartSpec {
     });
   });
   const interval = fmtShort(ts.intervalUs / 1e6);
-  const reduced = factor === 1 ? "" : f.thinning === "last" ? ` Every ${factor}th sample shown.` : ` Each point averages ${factor} samples.`;
+  const reduced =
+    factor === 1 ? "" : f.thinning === "last" ? ` Every ${factor}th sample shown.` : ` Each point averages ${factor} samples.`;
   return {
     id: `ts-${f.field}`,
     kind: "line",
@@ -129,7 +204,12 @@ export function timeSeriesSection(charts: ChartSet, d: RunReportData): string {
     }
     figs.push(charts.figure(seriesChart(ts, f)));
   }
-  const lines = k > 1 ? (k > MAX_LABELLED_INSTANCES ? `the cluster (bold) and each of the ${k} instances (grey)` : `the cluster (bold) and each instance`) : "the single instance";
+  const lines =
+    k > 1
+      ? k > MAX_LABELLED_INSTANCES
+        ? `the cluster (bold) and each of the ${k} instances (grey)`
+        : `the cluster (bold) and each instance`
+      : "the single instance";
   return (
     `<p class="lead">${ts.timesUs.length} samples, one every ${fmtShort(ts.intervalUs / 1e6)} s of simulated time (--report-interval ${ts.intervalUs} ticks), showing ${lines}. ` +
     `Click a legend entry to hide or show a line.</p><div class="grid">${figs.join("")}</div>`
@@ -234,7 +314,20 @@ export function instancesSection(charts: ChartSet, d: RunReportData): string {
     load[k]!.kv === null ? null : `${(load[k]!.kv!.mean * 100).toFixed(1)}%`,
     load[k]!.kv === null ? null : `${(load[k]!.kv!.max * 100).toFixed(1)}%`,
   ]);
-  const cols = ["instance", "routed", "completed", "left at end", "dropped", "preemptions", "req/s", "TTFT p99 (ms)", "E2E p99 (ms)", "ITL mean (ms)", "mean GPU KV", "peak GPU KV"];
+  const cols = [
+    "instance",
+    "routed",
+    "completed",
+    "left at end",
+    "dropped",
+    "preemptions",
+    "req/s",
+    "TTFT p99 (ms)",
+    "E2E p99 (ms)",
+    "ITL mean (ms)",
+    "mean GPU KV",
+    "peak GPU KV",
+  ];
   return `<div class="grid">${figs.join("")}</div>` + table(cols, rows, { right: cols.map((_, i) => i > 0) });
 }
 
@@ -242,14 +335,25 @@ export function kvSection(charts: ChartSet, d: RunReportData): string {
   const m = d.metrics;
   const kv = m.kv;
   const list: Card[] = [
-    { label: "prefix cache hit rate", value: `${(kv.cacheHitRate * 100).toFixed(1)}`, unit: "%", title: "Mean over instances of the fraction of prompt blocks found in the KV cache" },
+    {
+      label: "prefix cache hit rate",
+      value: `${(kv.cacheHitRate * 100).toFixed(1)}`,
+      unit: "%",
+      title: "Mean over instances of the fraction of prompt blocks found in the KV cache",
+    },
     { label: "preemptions", value: String(m.cluster.preemption_count) },
     { label: "preemption rate", value: kv.preemptionRate.toFixed(4), unit: "/ req", title: "Preemptions per completed request" },
     { label: "KV thrashing rate", value: kv.kvThrashingRate.toFixed(4) },
     { label: "KV allocation failures", value: String(m.cluster.kv_allocation_failures ?? 0) },
   ];
   const peaks = m.instances.map((_, k) => seriesStats(d, k, "kvUtilization")?.max ?? null);
-  if (peaks.every((p) => p !== null)) list.push({ label: "peak GPU KV use", value: `${(Math.max(...(peaks as number[])) * 100).toFixed(1)}`, unit: "%", title: "Highest sampled utilization of any instance" });
+  if (peaks.every((p) => p !== null))
+    list.push({
+      label: "peak GPU KV use",
+      value: `${(Math.max(...(peaks as number[])) * 100).toFixed(1)}`,
+      unit: "%",
+      title: "Highest sampled utilization of any instance",
+    });
   if (kv.tiered !== null) {
     list.push({ label: "CPU-tier offloads", value: String(kv.tiered.offloads) });
     list.push({ label: "CPU-tier reloads", value: String(kv.tiered.reloads) });

@@ -60,7 +60,9 @@ export function layoutOf(r: SweepReport): Layout {
   const catIndex = new Map<string, number>();
   r.configs.forEach((c, i) => {
     const key =
-      others.length === 1 ? r.axes[others[0]!]!.values[coords[i]![others[0]!]!]! : others.map((k) => `${r.axes[k]!.name}=${r.axes[k]!.values[coords[i]![k]!]}`).join(",");
+      others.length === 1
+        ? r.axes[others[0]!]!.values[coords[i]![others[0]!]!]!
+        : others.map((k) => `${r.axes[k]!.name}=${r.axes[k]!.values[coords[i]![k]!]}`).join(",");
     let ci = catIndex.get(key);
     if (ci === undefined) {
       ci = categories.length;
@@ -70,7 +72,13 @@ export function layoutOf(r: SweepReport): Layout {
     place.set(c, [ci, coords[i]![s]!]);
   });
   const ax = r.axes[s]!;
-  return { categories, series: ax.values.map((v) => `${ax.name}=${v}`), seriesAxis: ax.name, xTitle: others.map((k) => r.axes[k]!.name).join(", "), place };
+  return {
+    categories,
+    series: ax.values.map((v) => `${ax.name}=${v}`),
+    seriesAxis: ax.name,
+    xTitle: others.map((k) => r.axes[k]!.name).join(", "),
+    place,
+  };
 }
 
 /** The bar chart of one metric, or why there is none. */

@@ -37,7 +37,12 @@ function finite(v: number | null): number | null {
 }
 
 /** Values of `metrics` for each (config, seed) from run records (first run of each seed). */
-function extraFromRecords(report: SweepReport, metrics: string[], records: readonly RunRecord[], weights: (config: string) => string): ExtraValue[] {
+function extraFromRecords(
+  report: SweepReport,
+  metrics: string[],
+  records: readonly RunRecord[],
+  weights: (config: string) => string,
+): ExtraValue[] {
   const byKey = new Map<string, RunRecord>();
   for (const r of records) if (r.rep === 0) byKey.set(JSON.stringify([r.config, r.seed]), r);
   const out: ExtraValue[] = [];
@@ -45,7 +50,8 @@ function extraFromRecords(report: SweepReport, metrics: string[], records: reado
     for (const config of report.configs) {
       for (const seed of report.seeds) {
         const r = byKey.get(JSON.stringify([config, seed]));
-        const value = r !== undefined && r.status === "ok" && r.metrics !== null ? finite(extractMetric(metric, r.metrics, weights(config))) : null;
+        const value =
+          r !== undefined && r.status === "ok" && r.metrics !== null ? finite(extractMetric(metric, r.metrics, weights(config))) : null;
         out.push({ metric, config, seed, value });
       }
     }
@@ -70,11 +76,22 @@ export function sweepReportData(res: SweepResult, pareto: [string, string] = DEF
 function isSweepReport(v: unknown): v is SweepReport {
   if (v === null || typeof v !== "object") return false;
   const o = v as Record<string, unknown>;
-  return Array.isArray(o["per_seed"]) && Array.isArray(o["summary"]) && Array.isArray(o["configs"]) && Array.isArray(o["metrics"]) && Array.isArray(o["seeds"]);
+  return (
+    Array.isArray(o["per_seed"]) &&
+    Array.isArray(o["summary"]) &&
+    Array.isArray(o["configs"]) &&
+    Array.isArray(o["metrics"]) &&
+    Array.isArray(o["seeds"])
+  );
 }
 
 export function isSweepReportData(v: unknown): v is SweepReportData {
-  return v !== null && typeof v === "object" && (v as Record<string, unknown>)["format"] === SWEEP_REPORT_FORMAT && isSweepReport((v as Record<string, unknown>)["report"]);
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    (v as Record<string, unknown>)["format"] === SWEEP_REPORT_FORMAT &&
+    isSweepReport((v as Record<string, unknown>)["report"])
+  );
 }
 
 /** Reads runs.jsonl records (skipping a torn last line). */
@@ -97,8 +114,14 @@ function readRuns(file: string): RunRecord[] {
  * Sweep report data from a parsed summary.json (a SweepReport), completing missing Pareto
  * metrics from the runs.jsonl in `dir` when there is one.
  */
-export function sweepDataFromSummary(summary: unknown, dir: string, source: string, pareto: [string, string] = DEFAULT_PARETO): SweepReportData {
-  if (!isSweepReport(summary)) throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
+export function sweepDataFromSummary(
+  summary: unknown,
+  dir: string,
+  source: string,
+  pareto: [string, string] = DEFAULT_PARETO,
+): SweepReportData {
+  if (!isSweepReport(summary))
+    throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
   const missing = pareto.filter((m) => !summary.metrics.includes(m));
   const extra = missing.length > 0 ? extraFromRecords(summary, missing, readRuns(path.join(dir, "runs.jsonl")), () => "") : [];
   return { format: SWEEP_REPORT_FORMAT, tool: toolName(), report: summary, pareto, extra };

@@ -128,7 +128,18 @@ function paretoChart(d: SweepReportData, cells: ParetoCell[], front: ParetoCell[
   // Individual seeds, off by default (legend toggles them).
   const seeds = seedPoints(d);
   if (d.report.seeds.length > 1 && seeds.x.length > 0) {
-    ds.push({ label: "individual seeds", color: "#f28e2b", type: "scatter", x: seeds.x, y: seeds.y, radius: 2.5, pointStyle: "crossRot", notes: seeds.names, hidden: true, order: 3 });
+    ds.push({
+      label: "individual seeds",
+      color: "#f28e2b",
+      type: "scatter",
+      x: seeds.x,
+      y: seeds.y,
+      radius: 2.5,
+      pointStyle: "crossRot",
+      notes: seeds.names,
+      hidden: true,
+      order: 3,
+    });
   }
   const xr = paddedRange([...cells.map((c) => c.x.mean), ...seeds.x], logX);
   const yr = paddedRange([...cells.map((c) => c.y.mean), ...seeds.y], logY);
@@ -162,15 +173,22 @@ function paretoTable(d: SweepReportData, front: ParetoCell[], rest: ParetoCell[]
     range(c.y),
     c.front ? { html: '<span class="badge PASS">non-dominated</span>' } : { html: '<span class="muted">dominated</span>' },
   ]);
-  return table([`configuration`, `${mx} mean`, `${mx} seed range`, `${my} mean`, `${my} seed range`, ""], rows, { right: [false, true, true, true, true, false] });
+  return table([`configuration`, `${mx} mean`, `${mx} seed range`, `${my} mean`, `${my} seed range`, ""], rows, {
+    right: [false, true, true, true, true, false],
+  });
 }
 
 export function paretoSection(charts: ChartSet, d: SweepReportData): string {
   const [mx, my] = d.pareto;
   const cells = paretoCells(d);
   const lead = paretoLead(mx, my);
-  if (cells.length === 0) return `<p class="lead">${lead}</p>${emptyNote("Pareto front", `No configuration has valid values of both ${mx} and ${my}.`)}`;
+  if (cells.length === 0)
+    return `<p class="lead">${lead}</p>${emptyNote("Pareto front", `No configuration has valid values of both ${mx} and ${my}.`)}`;
   const front = cells.filter((c) => c.front).sort((a, b) => a.x.mean - b.x.mean);
   const rest = cells.filter((c) => !c.front);
-  return `<p class="lead">${lead}</p>` + `<div class="pareto">${charts.figure(paretoChart(d, cells, front, rest))}</div>` + paretoTable(d, front, rest);
+  return (
+    `<p class="lead">${lead}</p>` +
+    `<div class="pareto">${charts.figure(paretoChart(d, cells, front, rest))}</div>` +
+    paretoTable(d, front, rest)
+  );
 }

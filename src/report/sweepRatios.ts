@@ -55,7 +55,10 @@ function ratioChart(charts: ChartSet, rows: RatioRow[]): string {
     color: VERDICT_COLORS[v]!,
     y: rows.map((x) => (verdictOf(x) === v ? x.mean : null)),
     whiskers: rows.map((x) => (verdictOf(x) === v && x.min !== null && x.max !== null ? [x.min, x.max] : null)),
-    notes: rows.map((x) => `${x.above_1} seeds > 1, ${x.below_1} < 1; per seed ${x.per_seed.map((p) => (p.value === null ? "-" : p.value.toFixed(3))).join(" ")}`),
+    notes: rows.map(
+      (x) =>
+        `${x.above_1} seeds > 1, ${x.below_1} < 1; per seed ${x.per_seed.map((p) => (p.value === null ? "-" : p.value.toFixed(3))).join(" ")}`,
+    ),
     base: 1,
   }));
   const means = rows.map((x) => x.mean).filter((v): v is number => v !== null);

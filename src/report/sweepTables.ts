@@ -33,7 +33,10 @@ export function tablesSection(r: SweepReport): string {
     const wrap = pick(t.columns.map((c) => c === "detail" || c === "error" || c === "values"));
     const body = table(pick(t.columns), rows.map(pick), { right: pick(t.right), rowClass, wrap });
     const head = `<h3 id="table-${esc(t.id)}">${esc(t.title)}</h3>${t.note !== undefined ? `<p class="note">${esc(t.note)}</p>` : ""}`;
-    html += t.id === "summary" ? `${head}<details><summary>Mean, min and max of every metric per configuration (${t.rows.length} rows)</summary>${body}</details>` : head + body;
+    html +=
+      t.id === "summary"
+        ? `${head}<details><summary>Mean, min and max of every metric per configuration (${t.rows.length} rows)</summary>${body}</details>`
+        : head + body;
   }
   return html;
 }
@@ -47,7 +50,10 @@ export function overview(r: SweepReport): string {
     { label: "runs ok / expected", value: `${r.runs.ok} / ${r.runs.expected}` },
     { label: "failed / not run", value: `${r.runs.failed} / ${r.runs.missing}` },
     { label: "checks passed", value: `${passed} / ${r.checks.length}` },
-    { label: "result", value: r.checks.length === 0 ? "no checks" : failed === 0 && r.exit_status === 0 ? "all checks pass" : "a check failed" },
+    {
+      label: "result",
+      value: r.checks.length === 0 ? "no checks" : failed === 0 && r.exit_status === 0 ? "all checks pass" : "a check failed",
+    },
   ]);
   if (r.axes.length > 0) {
     html += table(
@@ -56,9 +62,15 @@ export function overview(r: SweepReport): string {
       { wrap: [false, true] },
     );
   }
-  if (r.checks.length > 0) html += `<h3>Checks</h3>${table(["check", "result"], r.checks.map((c) => [{ text: c.check, cls: "wrap" }, { html: badge(c.result) }]), { wrap: [true, false] })}`;
+  if (r.checks.length > 0)
+    html += `<h3>Checks</h3>${table(
+      ["check", "result"],
+      r.checks.map((c) => [{ text: c.check, cls: "wrap" }, { html: badge(c.result) }]),
+      { wrap: [true, false] },
+    )}`;
   else html += `<p class="note">The plan requests no checks.</p>`;
   if (r.warnings.length > 0) html += `<h3>Warnings</h3><ul>${r.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`;
-  if (r.failures.length > 0) html += `<p class="note">${r.failures.length} run(s) failed and are left out of every aggregate (see the failed-runs table).</p>`;
+  if (r.failures.length > 0)
+    html += `<p class="note">${r.failures.length} run(s) failed and are left out of every aggregate (see the failed-runs table).</p>`;
   return html;
 }

@@ -107,9 +107,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   for (const inst of instances) {
     const expect = inst.waitQueue.length + inst.running.length;
     if (stats.inFlight[inst.index] !== expect) {
-      log.warn(
-        `${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`,
-      );
+      log.warn(`${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
     }
   }
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: cfg.priorityPolicy });

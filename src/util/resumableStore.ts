@@ -78,7 +78,9 @@ export function prepareStoreDir<R, S extends StoreState>(dir: string, layout: St
   } else if (old !== null && old.format === layout.format) {
     notes.push(...req.resume(old));
   } else if (old !== null || hasLog) {
-    throw layout.error(`${dir}: holds results that do not come from this ${layout.origin} (no valid ${layout.stateFile}); rerun with --restart to discard them, or use another --out`);
+    throw layout.error(
+      `${dir}: holds results that do not come from this ${layout.origin} (no valid ${layout.stateFile}); rerun with --restart to discard them, or use another --out`,
+    );
   }
   writeFileAtomic(statePath, JSON.stringify(req.state(), null, 2) + "\n");
   return notes;

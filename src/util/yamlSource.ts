@@ -2,7 +2,19 @@
 // spaces): every problem is one line, `file:line:col: item: message`, raised as the caller's
 // error type.
 
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+} from "yaml";
 import { didYouMean } from "./didYouMean.js";
 
 export interface YamlSourceOptions {
@@ -28,7 +40,12 @@ export class YamlSource {
     readonly content: string,
     private readonly opts: YamlSourceOptions,
   ) {
-    this.doc = parseDocument(content, { lineCounter: this.lc, prettyErrors: false, uniqueKeys: true, intAsBigInt: opts.intAsBigInt === true });
+    this.doc = parseDocument(content, {
+      lineCounter: this.lc,
+      prettyErrors: false,
+      uniqueKeys: true,
+      intAsBigInt: opts.intAsBigInt === true,
+    });
     if (this.doc.errors.length > 0) {
       const e = this.doc.errors[0]!;
       const pos = this.lc.linePos(e.pos[0]);
@@ -131,7 +148,8 @@ export class YamlSource {
 
   num(node: Node | null, item: string): number {
     const s = this.scalar(node, item);
-    if (typeof s.value !== "number" || !Number.isFinite(s.value)) this.fail(node, item, `expected a finite number, got ${this.text(node, item)}`);
+    if (typeof s.value !== "number" || !Number.isFinite(s.value))
+      this.fail(node, item, `expected a finite number, got ${this.text(node, item)}`);
     return s.value;
   }
 

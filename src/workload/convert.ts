@@ -19,12 +19,7 @@ export function assertGeneratedSpecValid(spec: WorkloadSpec): void {
   if (f !== null) throw new UserError(`generated spec is invalid: ${f.message}`);
 }
 
-export function convertPreset(
-  name: string,
-  presets: Readonly<Record<string, PresetLike>>,
-  rate = 1.0,
-  numRequests = 100,
-): WorkloadSpec {
+export function convertPreset(name: string, presets: Readonly<Record<string, PresetLike>>, rate = 1.0, numRequests = 100): WorkloadSpec {
   const spec = presetToSpec(name, presets, rate, numRequests);
   assertGeneratedSpecValid(spec);
   return spec;

@@ -20,32 +20,15 @@ export { cohortWindows, diurnalWindows, drainWindows, expandCohorts, spikeWindow
 export { expandInferencePerf, findInferencePerfFailure, stageWindows } from "./spec/inferencePerf.js";
 export { loadServeGenClients, parsePdfDict } from "./spec/servegen.js";
 
-export {
-  buildArrivalSampler,
-  sampleGamma,
-  weibullCv,
-  weibullShapeFromCv,
-  type ArrivalSampler,
-} from "./samplers/arrival.js";
+export { buildArrivalSampler, sampleGamma, weibullCv, weibullShapeFromCv, type ArrivalSampler } from "./samplers/arrival.js";
 export { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "./samplers/length.js";
 export { gammaFn, lnGamma } from "./samplers/gammaFn.js";
 
-export {
-  BOUND_ERROR,
-  checkGenerationBound,
-  createRequestSource,
-  generateAll,
-  type RequestSourceOptions,
-} from "./gen/generator.js";
+export { BOUND_ERROR, checkGenerationBound, createRequestSource, generateAll, type RequestSourceOptions } from "./gen/generator.js";
 export { generationEnd } from "./gen/bound.js";
 export { TOKEN_VOCABULARY } from "./gen/tokens.js";
 
-export {
-  checkRateFlag,
-  DEFAULT_DISTRIBUTION_FLAGS,
-  specFromDistribution,
-  type DistributionFlags,
-} from "./sources/distribution.js";
+export { checkRateFlag, DEFAULT_DISTRIBUTION_FLAGS, specFromDistribution, type DistributionFlags } from "./sources/distribution.js";
 export { presetToSpec, readPresetsFromDefaults, specFromPreset, type PresetEntry, type PresetLike } from "./sources/preset.js";
 
 export { convertCsvTraceFile, specFromCsvTraceMode, summarizeCsvTrace } from "./trace/csvTrace.js";

@@ -35,8 +35,14 @@ function sourceFiles(dir: string): string[] {
 const folderOf = (file: string): string => path.relative(SRC, file).split(path.sep)[0]!;
 
 test("every folder of src/ has a layer", () => {
-  const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  assert.deepEqual(folders.filter((f) => !rankOf.has(f)), []);
+  const folders = fs
+    .readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+  assert.deepEqual(
+    folders.filter((f) => !rankOf.has(f)),
+    [],
+  );
 });
 
 test("no folder imports from a higher layer", () => {

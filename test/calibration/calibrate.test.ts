@@ -24,7 +24,14 @@ import { loadItlCsv, parseItlCsv } from "../../src/calibration/itlCsv.js";
 import { mergeSloTargets, parseDurationMs, parseSloFlag } from "../../src/calibration/goodput.js";
 import { mapeAndBias, pearson, percentile, qualityLabel } from "../../src/calibration/stats.js";
 import { renderCalibrationTable } from "../../src/calibration/calibrateTable.js";
-import { emptyTraceRecord, loadTraceV2, newTraceHeader, TRACE_V3_COLUMNS, type TraceRecord, type TraceV2 } from "../../src/workload/index.js";
+import {
+  emptyTraceRecord,
+  loadTraceV2,
+  newTraceHeader,
+  TRACE_V3_COLUMNS,
+  type TraceRecord,
+  type TraceV2,
+} from "../../src/workload/index.js";
 import { UserError } from "../../src/util/errors.js";
 import { cli } from "../helpers/cli.js";
 
@@ -46,7 +53,10 @@ const trace = (): TraceV2 => loadTraceV2(HEADER, DATA);
 const sim = (): SimResultEntry[] => loadSimResults(SIM);
 
 function close(actual: number | undefined, expected: number, label: string, eps = 1e-9): void {
-  assert.ok(actual !== undefined && Math.abs(actual - expected) <= eps * Math.max(1, Math.abs(expected)), `${label}: ${actual} ≠ ${expected}`);
+  assert.ok(
+    actual !== undefined && Math.abs(actual - expected) <= eps * Math.max(1, Math.abs(expected)),
+    `${label}: ${actual} ≠ ${expected}`,
+  );
 }
 
 function throwsUser(fn: () => unknown, message: string | RegExp): void {
@@ -200,14 +210,26 @@ test("per-SLO-class and per-model breakdowns", () => {
   assert.equal(standard!.key, "standard");
   close(standard!.ttftMape, 0.125, "standard TTFT");
   close(standard!.e2eMape, 0.1, "standard E2E");
-  assert.deepEqual(details.byModel.map((b) => [b.key, b.n]), [["llama-8b", 4]]);
+  assert.deepEqual(
+    details.byModel.map((b) => [b.key, b.n]),
+    [["llama-8b", 4]],
+  );
 });
 
 // --- small traces built in code ---
 
 function row(id: number, ttft: number, e2e: number, patch: Partial<TraceRecord> = {}): TraceRecord {
   const send = 1_000_000 * (id + 1);
-  return { ...emptyTraceRecord(), request_id: id, input_tokens: 10, output_tokens: 5, send_time_us: send, first_chunk_time_us: send + ttft, last_chunk_time_us: send + e2e, ...patch };
+  return {
+    ...emptyTraceRecord(),
+    request_id: id,
+    input_tokens: 10,
+    output_tokens: 5,
+    send_time_us: send,
+    first_chunk_time_us: send + ttft,
+    last_chunk_time_us: send + e2e,
+    ...patch,
+  };
 }
 function simEntry(id: number, ttft: number, e2e: number): SimResultEntry {
   return { request_id: id, ttft_us: ttft, e2e_us: e2e, input_tokens: 10, output_tokens: 5 };
@@ -269,17 +291,45 @@ test("statistics edge cases", () => {
 test("sim results loader: validation with file and entry, extra keys ignored", () => {
   const entries = sim();
   assert.equal(entries.length, 7);
-  assert.deepEqual(entries[1], { request_id: 1, ttft_us: 10500, e2e_us: 54500, input_tokens: 100, output_tokens: 12, slo_class: "critical", model: "llama-8b", itl_mean_us: 4000 });
+  assert.deepEqual(entries[1], {
+    request_id: 1,
+    ttft_us: 10500,
+    e2e_us: 54500,
+    input_tokens: 100,
+    output_tokens: 12,
+    slo_class: "critical",
+    model: "llama-8b",
+    itl_mean_us: 4000,
+  });
   throwsUser(() => parseSimResults("{}", "r.json"), "parsing sim results r.json: expected a JSON array of results, got an object");
   throwsUser(() => parseSimResults("[1,", "r.json"), /^parsing sim results r\.json: invalid JSON: /);
-  throwsUser(() => parseSimResults('[{"request_id":1,"ttft_us":1,"e2e_us":2,"input_tokens":1,"output_tokens":1},{"request_id":2,"e2e_us":2,"input_tokens":1,"output_tokens":1}]', "r.json"), /^parsing sim results r\.json: entry 1 \(request_id 2\): ttft_us: /);
-  throwsUser(() => parseSimResults('[{"request_id":1.5,"ttft_us":1,"e2e_us":2,"input_tokens":1,"output_tokens":1}]', "r.json"), /^parsing sim results r\.json: entry 0 \(request_id 1\.5\): request_id: /);
-  throwsUser(() => parseSimResults('[{"request_id":1,"ttft_us":-1,"e2e_us":2,"input_tokens":1,"output_tokens":1}]', "r.json"), /entry 0 \(request_id 1\): ttft_us: must be >= 0/);
-  throwsUser(() => parseSimResults('[{"request_id":1,"ttft_us":1,"e2e_us":2,"input_tokens":"3","output_tokens":1}]', "r.json"), /entry 0 \(request_id 1\): input_tokens: /);
+  throwsUser(
+    () =>
+      parseSimResults(
+        '[{"request_id":1,"ttft_us":1,"e2e_us":2,"input_tokens":1,"output_tokens":1},{"request_id":2,"e2e_us":2,"input_tokens":1,"output_tokens":1}]',
+        "r.json",
+      ),
+    /^parsing sim results r\.json: entry 1 \(request_id 2\): ttft_us: /,
+  );
+  throwsUser(
+    () => parseSimResults('[{"request_id":1.5,"ttft_us":1,"e2e_us":2,"input_tokens":1,"output_tokens":1}]', "r.json"),
+    /^parsing sim results r\.json: entry 0 \(request_id 1\.5\): request_id: /,
+  );
+  throwsUser(
+    () => parseSimResults('[{"request_id":1,"ttft_us":-1,"e2e_us":2,"input_tokens":1,"output_tokens":1}]', "r.json"),
+    /entry 0 \(request_id 1\): ttft_us: must be >= 0/,
+  );
+  throwsUser(
+    () => parseSimResults('[{"request_id":1,"ttft_us":1,"e2e_us":2,"input_tokens":"3","output_tokens":1}]', "r.json"),
+    /entry 0 \(request_id 1\): input_tokens: /,
+  );
   assert.deepEqual(parseSimResults("[]", "r.json"), []);
   const empty = tmp("empty.json", "[]\n");
   throwsUser(() => loadSimResults(empty), `No sim results found in ${empty} — cannot calibrate with empty data`);
-  throwsUser(() => loadSimResults(path.join(dir, "missing.json")), /^reading sim results: open .*missing\.json: no such file or directory$/);
+  throwsUser(
+    () => loadSimResults(path.join(dir, "missing.json")),
+    /^reading sim results: open .*missing\.json: no such file or directory$/,
+  );
 });
 
 test("ITL CSV loader", () => {
@@ -295,7 +345,15 @@ test("ITL CSV loader", () => {
 
 test("KV hit-rate comparison", () => {
   const t = trace();
-  t.header.observed_kv_metrics = { source: "tiered", hit_rate: 0.7, block_hits: 70, block_queries: 100, read_time_total: 0, write_time_total: 0, vllm_commit: "" };
+  t.header.observed_kv_metrics = {
+    source: "tiered",
+    hit_rate: 0.7,
+    block_hits: 70,
+    block_queries: 100,
+    read_time_total: 0,
+    write_time_total: 0,
+    vllm_commit: "",
+  };
   const { report, details } = calibrateWithDetails(t, sim(), { simCacheHitRate: 0.75 });
   const hr = report.hit_rate!;
   assert.equal(hr.real_hit_rate, 0.7);
@@ -311,7 +369,10 @@ test("KV hit-rate comparison", () => {
   assert.match(skipped.details.notes[0]!, /skipping the hit-rate comparison/);
   assert.equal(parseSimCacheHitRate('{"cache_hit_rate": 0.25}', "m.json"), 0.25);
   assert.equal(parseSimCacheHitRate('{"ttft_mean_ms": 3}', "m.json"), undefined);
-  throwsUser(() => parseSimCacheHitRate('{"cache_hit_rate": 2}', "m.json"), "parsing --sim-metrics m.json: cache_hit_rate must be a number in [0, 1], got 2");
+  throwsUser(
+    () => parseSimCacheHitRate('{"cache_hit_rate": 2}', "m.json"),
+    "parsing --sim-metrics m.json: cache_hit_rate must be a number in [0, 1], got 2",
+  );
 });
 
 test("goodput: SLO flags over header targets, attainment real vs sim", () => {
@@ -325,7 +386,10 @@ test("goodput: SLO flags over header targets, attainment real vs sim", () => {
   throwsUser(() => parseSloFlag("--slo-e2e", "critical=0s"), '--slo-e2e: non-positive duration in pair "critical=0s"');
   throwsUser(() => parseSloFlag("--slo-itl", "critical=fast"), /^--slo-itl: unparseable duration in pair "critical=fast"/);
   assert.deepEqual(
-    mergeSloTargets({ ttft: { critical: 19 } }, { critical: { ttft_ms: 50, itl_ms: 0, e2e_ms: 900 }, idle: { ttft_ms: 0, itl_ms: 0, e2e_ms: 0 } }),
+    mergeSloTargets(
+      { ttft: { critical: 19 } },
+      { critical: { ttft_ms: 50, itl_ms: 0, e2e_ms: 900 }, idle: { ttft_ms: 0, itl_ms: 0, e2e_ms: 0 } },
+    ),
     { critical: { ttft_ms: 19, itl_ms: 0, e2e_ms: 900 } },
   );
 
@@ -334,9 +398,21 @@ test("goodput: SLO flags over header targets, attainment real vs sim", () => {
   const gp = calibrate(t, sim(), { sloTargets: { ttft: { critical: 19 } } }).goodput!;
   assert.deepEqual(gp.targets, { critical: { ttft_ms: 19, itl_ms: 0, e2e_ms: 0 }, standard: { ttft_ms: 0, itl_ms: 0, e2e_ms: 120 } });
   // critical: real TTFT 10000 ✓ 20000 ✗; sim 11000 ✓ 18000 ✓.
-  assert.deepEqual(gp.per_class["critical"], { count: 2, real_slo_attainment: 0.5, sim_slo_attainment: 1, real_attainment_by_dim: { ttft: 0.5 }, sim_attainment_by_dim: { ttft: 1 } });
+  assert.deepEqual(gp.per_class["critical"], {
+    count: 2,
+    real_slo_attainment: 0.5,
+    sim_slo_attainment: 1,
+    real_attainment_by_dim: { ttft: 0.5 },
+    sim_attainment_by_dim: { ttft: 1 },
+  });
   // standard: real E2E 100000 ✓ 150000 ✗; sim 90000 ✓ 165000 ✗.
-  assert.deepEqual(gp.per_class["standard"], { count: 2, real_slo_attainment: 0.5, sim_slo_attainment: 0.5, real_attainment_by_dim: { e2e: 0.5 }, sim_attainment_by_dim: { e2e: 0.5 } });
+  assert.deepEqual(gp.per_class["standard"], {
+    count: 2,
+    real_slo_attainment: 0.5,
+    sim_slo_attainment: 0.5,
+    real_attainment_by_dim: { e2e: 0.5 },
+    sim_attainment_by_dim: { e2e: 0.5 },
+  });
   assert.equal(gp.skipped_itl, undefined);
   // An ITL target without ITL data: flagged, and the real side cannot meet it.
   const itlGp = calibrateWithDetails(trace(), sim(), { sloTargets: { itl: { critical: 10 } } });
@@ -350,7 +426,10 @@ test("table rendering", () => {
   const { report, details } = calibrateWithDetails(trace(), sim(), {}, loadItlCsv(ITL));
   const text = renderCalibrationTable(report, details);
   assert.match(text, /^=== Calibration: real vs simulated ===\n/);
-  assert.match(text, /Requests: 8 \(warm-up excluded 1, matched 5, unmatched real 2, unmatched sim 2\), token mismatches 1, ITL dropped 1\n/);
+  assert.match(
+    text,
+    /Requests: 8 \(warm-up excluded 1, matched 5, unmatched real 2, unmatched sim 2\), token mismatches 1, ITL dropped 1\n/,
+  );
   assert.match(text, /Normalization: warm-up 1 requests, RTT 500 µs, no transfer delay\n/);
   assert.ok(text.indexOf("TTFT (µs, 4 requests)") < text.indexOf("E2E (µs, 4 requests)"));
   assert.ok(text.indexOf("E2E (µs, 4 requests)") < text.indexOf("ITL (µs, 3 requests)"));
@@ -367,7 +446,12 @@ const BASE = ["calibrate", "--trace-header", HEADER, "--trace-data", DATA, "--si
 test("CLI: table on stdout, breakdowns on stderr", async () => {
   const res = await cli([...BASE, "--itl-data", ITL]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
-  assert.equal(res.stdout, renderCalibrationTable(...Object.values(calibrateWithDetails(trace(), sim(), {}, loadItlCsv(ITL))) as Parameters<typeof renderCalibrationTable>));
+  assert.equal(
+    res.stdout,
+    renderCalibrationTable(
+      ...(Object.values(calibrateWithDetails(trace(), sim(), {}, loadItlCsv(ITL))) as Parameters<typeof renderCalibrationTable>),
+    ),
+  );
   assert.ok(res.stderr.includes('level=info msg="Per-SLO-class calibration:"'), res.stderr.join("\n"));
   assert.ok(res.stderr.includes('level=info msg="  SLO=critical: n=2 TTFT-MAPE=10.0% E2E-MAPE=7.5%"'));
   assert.ok(res.stderr.includes('level=info msg="  SLO=standard: n=2 TTFT-MAPE=12.5% E2E-MAPE=10.0%"'));
@@ -379,7 +463,20 @@ test("CLI: table on stdout, breakdowns on stderr", async () => {
 
 test("CLI: --json prints the report, --report writes it", async () => {
   const out = path.join(dir, "report.json");
-  const res = await cli([...BASE, "--json", "--report", out, "--network-rtt-us", "0", "--network-bandwidth-mbps", "16", "--ttft-mape-threshold", "0.05", "--log", "warn"]);
+  const res = await cli([
+    ...BASE,
+    "--json",
+    "--report",
+    out,
+    "--network-rtt-us",
+    "0",
+    "--network-bandwidth-mbps",
+    "16",
+    "--ttft-mape-threshold",
+    "0.05",
+    "--log",
+    "warn",
+  ]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
   const expected = calibrate(trace(), sim(), { networkRttUs: 0, networkBandwidthMbps: 16, ttftMapeThreshold: 0.05 });
   assert.deepEqual(JSON.parse(res.stdout), expected);
@@ -395,10 +492,29 @@ test("CLI: --json prints the report, --report writes it", async () => {
 
 test("CLI: goodput and hit rate from flags and files", async () => {
   const metrics = tmp("metrics.json", JSON.stringify({ cache_hit_rate: 0.42 }));
-  const header = tmp("header-kv.yaml", fs.readFileSync(HEADER, "utf8") + "observed_kv_metrics:\n  source: gpu-prefix-cache-fallback\n  hit_rate: 0.5\n");
-  const res = await cli(["calibrate", "--trace-header", header, "--trace-data", DATA, "--sim-results", SIM, "--json", "--sim-metrics", metrics, "--slo-ttft", "critical=19ms"]);
+  const header = tmp(
+    "header-kv.yaml",
+    fs.readFileSync(HEADER, "utf8") + "observed_kv_metrics:\n  source: gpu-prefix-cache-fallback\n  hit_rate: 0.5\n",
+  );
+  const res = await cli([
+    "calibrate",
+    "--trace-header",
+    header,
+    "--trace-data",
+    DATA,
+    "--sim-results",
+    SIM,
+    "--json",
+    "--sim-metrics",
+    metrics,
+    "--slo-ttft",
+    "critical=19ms",
+  ]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
-  const report = JSON.parse(res.stdout) as { hit_rate: { within: boolean; abs_error_pp: number; source: string }; goodput: { per_class: Record<string, { sim_slo_attainment: number }> } };
+  const report = JSON.parse(res.stdout) as {
+    hit_rate: { within: boolean; abs_error_pp: number; source: string };
+    goodput: { per_class: Record<string, { sim_slo_attainment: number }> };
+  };
   assert.equal(report.hit_rate.within, false);
   close(report.hit_rate.abs_error_pp, 8, "pp");
   assert.equal(report.hit_rate.source, "gpu-prefix-cache-fallback");
@@ -432,9 +548,18 @@ test("CLI: flag errors are one line, exit 1, before any file is read", async () 
   // Files are read after the checks.
   await fails(files, /^error: reading sim results: open .*does-not-exist\.json: no such file or directory$/);
   const empty = tmp("empty-cli.json", "[]");
-  await fails(["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", empty], `error: No sim results found in ${empty} — cannot calibrate with empty data`);
+  await fails(
+    ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", empty],
+    `error: No sim results found in ${empty} — cannot calibrate with empty data`,
+  );
   const stranger = tmp("stranger.json", JSON.stringify([{ request_id: 100, ttft_us: 1, e2e_us: 2, input_tokens: 1, output_tokens: 1 }]));
-  await fails(["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", stranger, "--log", "warn"], /^error: No matching request IDs found/);
+  await fails(
+    ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", stranger, "--log", "warn"],
+    /^error: No matching request IDs found/,
+  );
   const skewOnly = tmp("skew.json", JSON.stringify([{ request_id: 4, ttft_us: 1, e2e_us: 2, input_tokens: 50, output_tokens: 11 }]));
-  await fails(["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", skewOnly, "--log", "warn"], /^error: No valid latency pairs after filtering/);
+  await fails(
+    ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", skewOnly, "--log", "warn"],
+    /^error: No valid latency pairs after filtering/,
+  );
 });

@@ -80,7 +80,10 @@ test("fit recovers coefficients from traces simulated with them", async () => {
   for (const j of free) {
     const rel = Math.abs(res.theta[j]! - want[j]!) / want[j]!;
     console.log(`${PARAM_NAMES[j]}: ${(rel * 100).toFixed(2)}% off`);
-    assert.ok(rel < TOLERANCE, `${PARAM_NAMES[j]}: fitted ${res.theta[j]}, true ${want[j]}, start ${start[j]} (${(rel * 100).toFixed(2)}% off)`);
+    assert.ok(
+      rel < TOLERANCE,
+      `${PARAM_NAMES[j]}: fitted ${res.theta[j]}, true ${want[j]}, start ${start[j]} (${(rel * 100).toFixed(2)}% off)`,
+    );
   }
   assert.ok(res.objectiveAfter < 0.1 * res.objectiveBefore, `objective ${res.objectiveBefore} → ${res.objectiveAfter}`);
 });

@@ -14,7 +14,21 @@ const QWEN = "h100-qwen3-14b-tp1-codegen#stage0";
 const SCOUT = "h100-llama-4-scout-fp8-tp2-codegen#stage0";
 
 test("fit: --jobs 2 gives the same coefficients and report as --jobs 1", async () => {
-  const run = (jobs: number) => cli(["fit", "--data", QWEN, SCOUT, "--holdout", "h100-qwen3-14b-tp1-codegen#stage1", "--iterations", "1", "--jobs", String(jobs), "--out", path.join(tmp, `j${jobs}.yaml`)]);
+  const run = (jobs: number) =>
+    cli([
+      "fit",
+      "--data",
+      QWEN,
+      SCOUT,
+      "--holdout",
+      "h100-qwen3-14b-tp1-codegen#stage1",
+      "--iterations",
+      "1",
+      "--jobs",
+      String(jobs),
+      "--out",
+      path.join(tmp, `j${jobs}.yaml`),
+    ]);
   const one = await run(1);
   const two = await run(2);
   assert.equal(one.code, 0, one.stderr.join("\n"));
@@ -23,8 +37,14 @@ test("fit: --jobs 2 gives the same coefficients and report as --jobs 1", async (
   assert.equal(fs.readFileSync(path.join(tmp, "j2.yaml"), "utf8"), fs.readFileSync(path.join(tmp, "j1.yaml"), "utf8"));
   assert.match(one.stdout, /## Held-out experiments/);
   // β8 only acts on interleaved MoE (Llama-4-Scout): freed because the data has it.
-  assert.ok(one.stderr.some((l) => /also fitting beta8/.test(l)), one.stderr.join("\n"));
-  const file = parse(fs.readFileSync(path.join(tmp, "j1.yaml"), "utf8")) as { fit: { free: string[] }; trained_physics_coefficients: { beta_coeffs: number[] } };
+  assert.ok(
+    one.stderr.some((l) => /also fitting beta8/.test(l)),
+    one.stderr.join("\n"),
+  );
+  const file = parse(fs.readFileSync(path.join(tmp, "j1.yaml"), "utf8")) as {
+    fit: { free: string[] };
+    trained_physics_coefficients: { beta_coeffs: number[] };
+  };
   assert.ok(file.fit.free.includes("beta8"));
   assert.ok(!file.fit.free.includes("beta_ep"), "β_EP needs MoE with dp > 1");
   assert.equal(file.trained_physics_coefficients.beta_coeffs.length, 11);

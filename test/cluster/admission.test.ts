@@ -52,7 +52,12 @@ test("token bucket through the cluster: admission at T0 + La, hand-computed deci
     traceLevel: "decisions",
   });
   // admission clocks: 5000, 5000, 15000, 35000 (refill from last=0: first call refills +10 → capped 100)
-  const r = run(cfg, [req("request_0", 0, 70, 2), req("request_1", 0, 31, 2), req("request_2", 10000, 49, 2), req("request_3", 30000, 50, 2)]);
+  const r = run(cfg, [
+    req("request_0", 0, 70, 2),
+    req("request_1", 0, 31, 2),
+    req("request_2", 10000, 49, 2),
+    req("request_3", 30000, 50, 2),
+  ]);
   const adm = r.trace!.admissions.map((a) => [a.requestId, a.clock, a.admitted, a.reason]);
   assert.deepEqual(adm, [
     ["request_0", 5000, true, ""], // first call: +10 capped at 100; 100 − 70 = 30

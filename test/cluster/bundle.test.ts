@@ -83,8 +83,14 @@ test("bundle validation order: admission → routing → priority → scheduler 
     bundleError("admission: {token_bucket_capacity: -1}\nrouting: {scorers: [{name: bogus, weight: 1}]}\n"),
     "Invalid policy config: token_bucket_capacity must be non-negative",
   );
-  assert.equal(bundleError("admission: {token_bucket_capacity: .inf}\n"), "Invalid policy config: token_bucket_capacity must be a finite number");
-  assert.equal(bundleError("admission: {token_bucket_capacity: .nan}\n"), "Invalid policy config: token_bucket_capacity must be a finite number");
+  assert.equal(
+    bundleError("admission: {token_bucket_capacity: .inf}\n"),
+    "Invalid policy config: token_bucket_capacity must be a finite number",
+  );
+  assert.equal(
+    bundleError("admission: {token_bucket_capacity: .nan}\n"),
+    "Invalid policy config: token_bucket_capacity must be a finite number",
+  );
   assert.equal(
     bundleError("admission: {token_bucket_capacity: 5, token_bucket_refill_rate: -0.5}\n"),
     "Invalid policy config: token_bucket_refill_rate must be non-negative",
@@ -108,8 +114,14 @@ test("bundle validation order: admission → routing → priority → scheduler 
 });
 
 test("bundle decoding is strict: unknown keys at any level, with line numbers", () => {
-  assert.match(bundleError("admission:\n  policy: always-admit\n  bogus: 1\n"), /^Failed to load policy config: parsing policy config: .*bogus.*line 3/);
-  assert.match(bundleError("scheduler: fcfs\nrouting_policy: weighted\n"), /^Failed to load policy config: parsing policy config: .*routing_policy.*line 2/);
+  assert.match(
+    bundleError("admission:\n  policy: always-admit\n  bogus: 1\n"),
+    /^Failed to load policy config: parsing policy config: .*bogus.*line 3/,
+  );
+  assert.match(
+    bundleError("scheduler: fcfs\nrouting_policy: weighted\n"),
+    /^Failed to load policy config: parsing policy config: .*routing_policy.*line 2/,
+  );
   assert.match(
     bundleError("routing:\n  policy: weighted\n  scorers:\n    - name: queue-depth\n      weight: 1\n      extra: true\n"),
     /^Failed to load policy config: parsing policy config: .*extra.*line 6/,
@@ -155,7 +167,9 @@ test("precedence: bundle token_bucket_capacity 0 passes the bundle check but fai
 
 test("precedence: bundle scorers only with weighted routing and an empty --routing-scorers", async () => {
   const scorersLine = (stderr: string[]) => stderr.find((l) => l.includes("Weighted routing scorers"));
-  const f = bundle("routing:\n  policy: weighted\n  scorers:\n    - {name: queue-depth, weight: 1}\n    - {name: load-balance, weight: 2.5}\n");
+  const f = bundle(
+    "routing:\n  policy: weighted\n  scorers:\n    - {name: queue-depth, weight: 1}\n    - {name: load-balance, weight: 2.5}\n",
+  );
   const a = await runCli("--policy-config", f, "--log", "info");
   assert.equal(a.code, 0);
   assert.match(scorersLine(a.stderr) ?? "", /Weighted routing scorers: queue-depth:1\.0, load-balance:2\.5/);
@@ -166,7 +180,11 @@ test("precedence: bundle scorers only with weighted routing and an empty --routi
   const b = await runCli("--policy-config", f, "--log", "info", "--routing-scorers", "kv-utilization:2");
   assert.match(scorersLine(b.stderr) ?? "", /Weighted routing scorers: kv-utilization:2\.0"/);
   const c = await runCli("--policy-config", f, "--log", "info", "--routing-scorers", "");
-  assert.match(scorersLine(c.stderr) ?? "", /queue-depth:1\.0, load-balance:2\.5/, "an explicit empty string still lets bundle scorers apply");
+  assert.match(
+    scorersLine(c.stderr) ?? "",
+    /queue-depth:1\.0, load-balance:2\.5/,
+    "an explicit empty string still lets bundle scorers apply",
+  );
   const d = await runCli("--policy-config", f, "--log", "info", "--routing-policy", "least-loaded");
   assert.equal(scorersLine(d.stderr), undefined);
   assert.ok(!d.stderr.some((l) => l.includes("no effect")), "bundle scorers under a non-weighted policy are ignored silently");
@@ -179,7 +197,11 @@ test("precedence: bundle policies reach the run (priority/scheduler) and CLI nam
   const f = bundle("priority:\n  policy: slo-based\nscheduler: priority-fcfs\nrouting:\n  policy: least-loaded\n");
   const a = await runCli("--policy-config", f, "--log", "info", "--num-instances", "2");
   assert.equal(a.code, 0);
-  assert.ok(a.stderr.some((l) => l.includes("Policy config: admission=always-admit, routing=least-loaded, priority=slo-based, scheduler=priority-fcfs")));
+  assert.ok(
+    a.stderr.some((l) =>
+      l.includes("Policy config: admission=always-admit, routing=least-loaded, priority=slo-based, scheduler=priority-fcfs"),
+    ),
+  );
   const b = await runCli("--policy-config", f, "--scheduler", "lifo");
   assert.equal(b.code, 1);
   assert.deepEqual(b.stderr, ['error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf']);
@@ -221,7 +243,10 @@ test("--routing-scorers errors, first failing check per entry", () => {
   assert.match(err("queue-depth:abc"), /^Invalid --routing-scorers: invalid weight for scorer "queue-depth": /);
   assert.match(err("queue-depth:"), /^Invalid --routing-scorers: invalid weight for scorer "queue-depth": /);
   for (const w of ["0", "-1", "Inf", "+inf", "NaN", "-0"]) {
-    assert.equal(err(`queue-depth:${w}`), `Invalid --routing-scorers: scorer "queue-depth" weight must be a finite positive number, got ${w}`);
+    assert.equal(
+      err(`queue-depth:${w}`),
+      `Invalid --routing-scorers: scorer "queue-depth" weight must be a finite positive number, got ${w}`,
+    );
   }
   assert.match(err("kv-utilization:1,queue-depth"), /invalid scorer config "queue-depth"/);
 });
@@ -234,7 +259,10 @@ test("--routing-scorers through the CLI: fatal with weighted routing, ignored wi
   const b = await runCli("--routing-scorers", "garbage");
   assert.equal(b.code, 0, "not even parsed under round-robin");
   assert.equal(b.stderr.length, 1);
-  assert.ok(b.stderr[0]!.includes("--routing-scorers has no effect when routing policy is") && b.stderr[0]!.includes("round-robin"), b.stderr[0]);
+  assert.ok(
+    b.stderr[0]!.includes("--routing-scorers has no effect when routing policy is") && b.stderr[0]!.includes("round-robin"),
+    b.stderr[0],
+  );
   assert.ok(b.stderr[0]!.includes("(only applies to 'weighted')"));
   assert.ok(b.stderr[0]!.startsWith("level=warn"));
   const c = await runCli("--routing-policy", "least-loaded", "--routing-scorers", "queue-depth:1");
@@ -247,7 +275,10 @@ test("bundle extension keys: non-finite numbers reach validation; integer maps m
   const b = await runCli("--policy-config", bundle("admission:\n  load_threshold: .inf\n"));
   assert.equal(b.code, 1);
   assert.match(b.stderr.join("\n"), /^error: --admission-load-threshold must be a finite value >= 0, got (\+Inf|Infinity)$/);
-  assert.match(bundleError("priority:\n  urgency_thresholds_us: {critical: 1.5}\n"), /^Failed to load policy config: parsing policy config: .*urgency_thresholds_us/);
+  assert.match(
+    bundleError("priority:\n  urgency_thresholds_us: {critical: 1.5}\n"),
+    /^Failed to load policy config: parsing policy config: .*urgency_thresholds_us/,
+  );
   // An explicit flag wins over the bundle value.
   const c = await runCli("--policy-config", bundle("priority:\n  age_weight: .nan\n"), "--slo-age-weight", "0.00001");
   assert.equal(c.code, 0, c.stderr.join("\n"));

@@ -29,9 +29,21 @@ async function fails(args: string[], code: number, expected: string | RegExp, ba
 }
 
 test("unknown policy names list the valid names sorted (extensions included)", async () => {
-  await fails(["--routing-policy", "bogus"], 1, 'error: Unknown routing policy "bogus". Valid: always-busiest, least-loaded, round-robin, weighted');
-  await fails(["--admission-policy", "Always-Admit"], 1, 'error: Unknown admission policy "Always-Admit". Valid: always-admit, reject-all, slo-gated, token-bucket');
-  await fails(["--priority-policy", "fifo"], 1, 'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered');
+  await fails(
+    ["--routing-policy", "bogus"],
+    1,
+    'error: Unknown routing policy "bogus". Valid: always-busiest, least-loaded, round-robin, weighted',
+  );
+  await fails(
+    ["--admission-policy", "Always-Admit"],
+    1,
+    'error: Unknown admission policy "Always-Admit". Valid: always-admit, reject-all, slo-gated, token-bucket',
+  );
+  await fails(
+    ["--priority-policy", "fifo"],
+    1,
+    'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered',
+  );
   await fails(["--scheduler", "lifo"], 1, 'error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
   // Admission is checked before routing.
   await fails(["--routing-policy", "x", "--admission-policy", "y"], 1, /Unknown admission policy "y"/);
@@ -60,7 +72,11 @@ test("workload checks: --rate, prompt mean and stdev ranges", async () => {
   const range = "error: prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]";
   await fails(["--prompt-tokens", "500"], 1, range); // max is 128 in the base line
   await fails(["--prompt-tokens-stdev", "4"], 1, range, BASE); // below min 8 (Compat: the stdev is range-checked)
-  await fails(["--output-tokens", "1"], 1, /^error: output-tokens and output-tokens-stdev should be in range \[output-tokens-min, output-tokens-max\]$/);
+  await fails(
+    ["--output-tokens", "1"],
+    1,
+    /^error: output-tokens and output-tokens-stdev should be in range \[output-tokens-min, output-tokens-max\]$/,
+  );
   // Workload errors come before the instance-limit checks.
   await fails(["--rate", "0", "--num-instances", "0"], 1, /--rate/);
 });
@@ -75,15 +91,12 @@ test("model resolution: missing --model, unknown model without coefficients", as
     "--latency-model",
     "blackbox",
   ]);
-  await fails([], 1, /^error: no blackbox coefficients for model=meta-llama\/llama-3.1-8b-instruct with --hardware H100 --tp 3 .*; valid: .*H100 TP2 vllm\/vllm-openai:v0.8.4/, [
-    "run",
-    "--model",
-    "meta-llama/llama-3.1-8b-instruct",
-    "--latency-model",
-    "blackbox",
-    "--tp",
-    "3",
-  ]);
+  await fails(
+    [],
+    1,
+    /^error: no blackbox coefficients for model=meta-llama\/llama-3.1-8b-instruct with --hardware H100 --tp 3 .*; valid: .*H100 TP2 vllm\/vllm-openai:v0.8.4/,
+    ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--latency-model", "blackbox", "--tp", "3"],
+  );
 });
 
 test("coefficient lists: malformed → exit 1; too short → exit 2 with a panic line", async () => {
@@ -108,7 +121,11 @@ test("extension and KV flags", async () => {
   await fails(["--kv-cpu-blocks", "-1"], 1, "error: --kv-cpu-blocks must be >= 0, got -1");
   await fails(["--slo-age-weight", "-1"], 1, /^error: --slo-age-weight must be a finite value >= 0/);
   await fails(["--slo-cache-weights", "critical:2"], 1, /^error: Invalid --slo-cache-weights: /);
-  await fails(["--token-bucket-capacity", "0", "--admission-policy", "token-bucket"], 1, "error: --token-bucket-capacity must be a finite value > 0, got 0");
+  await fails(
+    ["--token-bucket-capacity", "0", "--admission-policy", "token-bucket"],
+    1,
+    "error: --token-bucket-capacity must be a finite value > 0, got 0",
+  );
 });
 
 test("a token-bucket capacity of 0 is not checked unless token-bucket is selected", async () => {
@@ -122,7 +139,11 @@ test("non-finite float flag values reach the range checks (NaN/Inf coefficients 
     [["--beta-coeffs", "1,nan,1"], 2, /^panic: /],
     [["--alpha-coeffs", "1,inf,1"], 2, /^panic: /],
     [["--rate", "inf"], 1, /^error: --rate must be a finite value > 0, got /],
-    [["--token-bucket-capacity", "inf", "--admission-policy", "token-bucket"], 1, /^error: --token-bucket-capacity must be a finite value > 0, got /],
+    [
+      ["--token-bucket-capacity", "inf", "--admission-policy", "token-bucket"],
+      1,
+      /^error: --token-bucket-capacity must be a finite value > 0, got /,
+    ],
     [["--kv-offload-threshold", "nan"], 1, /^error: --kv-offload-threshold must be a finite value in \[0, 1\], got /],
   ];
   const wrong: string[] = [];

@@ -22,10 +22,13 @@ function parseErr(s: string): string {
 }
 
 test("fitness weight parsing: trimming, repeats overwrite, zero allowed", () => {
-  assert.deepEqual([...parseFitnessWeights(" throughput : 1 , p99_ttft:0,throughput:3")], [
-    ["throughput", 3],
-    ["p99_ttft", 0],
-  ]);
+  assert.deepEqual(
+    [...parseFitnessWeights(" throughput : 1 , p99_ttft:0,throughput:3")],
+    [
+      ["throughput", 3],
+      ["p99_ttft", 0],
+    ],
+  );
 });
 
 test("fitness weight parsing errors", () => {
@@ -36,7 +39,11 @@ test("fitness weight parsing errors", () => {
     assert.match(parseErr(`p99_ttft:${v}`), /^Invalid fitness weights: .*must be a finite non-negative number/, v);
   }
   assert.equal(parseErr("bogus:1"), `Fitness evaluation failed: unknown fitness metric key "bogus"; valid keys: ${VALID}`);
-  assert.equal(parseErr("zzz:1,aaa:1,throughput:1"), `Fitness evaluation failed: unknown fitness metric key "aaa"; valid keys: ${VALID}`, "sorted key order");
+  assert.equal(
+    parseErr("zzz:1,aaa:1,throughput:1"),
+    `Fitness evaluation failed: unknown fitness metric key "aaa"; valid keys: ${VALID}`,
+    "sorted key order",
+  );
   assert.match(parseErr("bogus:1,throughput:-1"), /must be a finite non-negative number/, "value errors come before the unknown-key check");
 });
 
@@ -87,13 +94,25 @@ test("fitness with nothing completed: rates 0, latency components 1", () => {
 });
 
 test("CLI: fitness block right after the metric blocks, before the anomaly block", async () => {
-  const res = await runCli("--fitness-weights", "throughput:1,p99_e2e:2", "--admission-policy", "token-bucket", "--token-bucket-capacity", "150", "--token-bucket-refill-rate", "800");
+  const res = await runCli(
+    "--fitness-weights",
+    "throughput:1,p99_e2e:2",
+    "--admission-policy",
+    "token-bucket",
+    "--token-bucket-capacity",
+    "150",
+    "--token-bucket-refill-rate",
+    "800",
+  );
   assert.equal(res.code, 0);
   const i = res.stdout.indexOf("=== Fitness Evaluation ===\n");
   const j = res.stdout.indexOf("=== Anomaly Counters ===\n");
   assert.ok(i > 0 && j > i, res.stdout);
   assert.ok(res.stdout.slice(0, i).endsWith("}\n"));
-  assert.match(res.stdout.slice(i, j), /^=== Fitness Evaluation ===\nScore: \d+\.\d{6}\n {2}p99_e2e: \d\.\d{6}\n {2}throughput: \d\.\d{6}\n$/);
+  assert.match(
+    res.stdout.slice(i, j),
+    /^=== Fitness Evaluation ===\nScore: \d+\.\d{6}\n {2}p99_e2e: \d\.\d{6}\n {2}throughput: \d\.\d{6}\n$/,
+  );
 });
 
 test("CLI: invalid fitness weights exit 1 AFTER the metrics are printed (and the results file is written)", async () => {
@@ -106,7 +125,16 @@ test("CLI: invalid fitness weights exit 1 AFTER the metrics are printed (and the
     ["latency:1", `error: Fitness evaluation failed: unknown fitness metric key "latency"; valid keys: ${VALID}`],
   ] as const) {
     fs.rmSync(file, { force: true });
-    const res = await runCli("--fitness-weights", w, "--results-path", file, "--admission-policy", "token-bucket", "--token-bucket-capacity", "150");
+    const res = await runCli(
+      "--fitness-weights",
+      w,
+      "--results-path",
+      file,
+      "--admission-policy",
+      "token-bucket",
+      "--token-bucket-capacity",
+      "150",
+    );
     assert.equal(res.code, 1, w);
     assert.equal(metricBlocks(res.stdout).length, 1, "the cluster metrics block is printed first");
     assert.ok(res.stdout.endsWith("}\n"), "nothing after the metrics (no fitness, anomaly or other blocks)");

@@ -74,11 +74,14 @@ test("per-instance blocks only for N > 1 and only for instances with completions
     metricBlocks(one.stdout).map((b) => b["instance_id"]),
     ["cluster"],
   );
-  assert.ok(one.stdout.startsWith("=== Simulation Metrics ===\n{\n  \"instance_id\": \"cluster\",\n  \"completed_requests\": 2,\n"));
+  assert.ok(one.stdout.startsWith('=== Simulation Metrics ===\n{\n  "instance_id": "cluster",\n  "completed_requests": 2,\n'));
   // Cluster = sums / maximum of the instance blocks.
   const [i0, i1, c] = metricBlocks(a.stdout);
   assert.equal(c!["total_input_tokens"], (i0!["total_input_tokens"] as number) + (i1!["total_input_tokens"] as number));
-  assert.equal(c!["vllm_estimated_duration_s"], Math.max(i0!["vllm_estimated_duration_s"] as number, i1!["vllm_estimated_duration_s"] as number));
+  assert.equal(
+    c!["vllm_estimated_duration_s"],
+    Math.max(i0!["vllm_estimated_duration_s"] as number, i1!["vllm_estimated_duration_s"] as number),
+  );
 });
 
 test("KV cache block: printed when a value is non-zero, 4 decimals, unweighted mean over instances", () => {
@@ -142,9 +145,35 @@ test("per-SLO block needs more than one class; Jain index edge cases", () => {
   assert.equal(renderTail(r.metrics, { printFairness: false, summarizeTrace: false }), "");
   assert.equal(renderTail(r.metrics, { printFairness: true, summarizeTrace: false }), "=== Fairness ===\nJain Index (tenants): 1.0000\n");
   assert.equal(jainIndex(new Map()), 0);
-  assert.equal(jainIndex(new Map([["x", 0], ["y", 0]])), 1);
-  assert.equal(jainIndex(new Map([["x", 3], ["y", 1]])), 0.8);
-  assert.equal(jainIndex(new Map([["x", 1], ["y", 0], ["z", 0], ["w", 0]])), 0.25);
+  assert.equal(
+    jainIndex(
+      new Map([
+        ["x", 0],
+        ["y", 0],
+      ]),
+    ),
+    1,
+  );
+  assert.equal(
+    jainIndex(
+      new Map([
+        ["x", 3],
+        ["y", 1],
+      ]),
+    ),
+    0.8,
+  );
+  assert.equal(
+    jainIndex(
+      new Map([
+        ["x", 1],
+        ["y", 0],
+        ["z", 0],
+        ["w", 0],
+      ]),
+    ),
+    0.25,
+  );
 });
 
 test("CLI per-SLO and fairness blocks from a workload spec", async () => {
@@ -179,15 +208,39 @@ test("results file: key order, record order (arrived_at then ID), omitted empty 
     assert.deepEqual(
       Object.keys(r),
       crit
-        ? ["arrived_at", "requestID", "num_prefill_tokens", "num_decode_tokens", "ttft_ms", "itl_ms", "e2e_ms", "scheduling_delay_ms", "slo_class", "tenant_id", "handled_by"]
-        : ["arrived_at", "requestID", "num_prefill_tokens", "num_decode_tokens", "ttft_ms", "itl_ms", "e2e_ms", "scheduling_delay_ms", "handled_by"],
+        ? [
+            "arrived_at",
+            "requestID",
+            "num_prefill_tokens",
+            "num_decode_tokens",
+            "ttft_ms",
+            "itl_ms",
+            "e2e_ms",
+            "scheduling_delay_ms",
+            "slo_class",
+            "tenant_id",
+            "handled_by",
+          ]
+        : [
+            "arrived_at",
+            "requestID",
+            "num_prefill_tokens",
+            "num_decode_tokens",
+            "ttft_ms",
+            "itl_ms",
+            "e2e_ms",
+            "scheduling_delay_ms",
+            "handled_by",
+          ],
     );
     assert.match(r["handled_by"] as string, /^instance_[01]$/);
   }
   for (let i = 1; i < requests.length; i++) {
     const a = requests[i - 1]!;
     const b = requests[i]!;
-    const ok = (a["arrived_at"] as number) < (b["arrived_at"] as number) || (a["arrived_at"] === b["arrived_at"] && (a["requestID"] as string) < (b["requestID"] as string));
+    const ok =
+      (a["arrived_at"] as number) < (b["arrived_at"] as number) ||
+      (a["arrived_at"] === b["arrived_at"] && (a["requestID"] as string) < (b["requestID"] as string));
     assert.ok(ok, `${a["requestID"]} before ${b["requestID"]}`);
   }
   // Two constant clients at the same rate: arrivals come in equal pairs.
@@ -198,7 +251,12 @@ test("results file: key order, record order (arrived_at then ID), omitted empty 
 });
 
 test("results file order is arrived_at then byte-wise ID (request_10 < request_9)", () => {
-  const r = run(simConfig(), [req("request_9", 500, 20, 2), req("request_10", 500, 20, 2), req("request_2", 100, 20, 2), req("request_11", 900, 20, 2)]);
+  const r = run(simConfig(), [
+    req("request_9", 500, 20, 2),
+    req("request_10", 500, 20, 2),
+    req("request_2", 100, 20, 2),
+    req("request_11", 900, 20, 2),
+  ]);
   assert.deepEqual(
     requestRecords(r.ledger).map((x) => x.requestID),
     ["request_2", "request_10", "request_9", "request_11"],
@@ -243,7 +301,19 @@ test("results file is written even when nothing completed", async () => {
 });
 
 test("stdout is byte-identical for the same seed and differs for another seed", async () => {
-  const args = ["--num-instances", "3", "--routing-policy", "weighted", "--trace-level", "decisions", "--summarize-trace", "--counterfactual-k", "2", "--prefix-tokens", "32"];
+  const args = [
+    "--num-instances",
+    "3",
+    "--routing-policy",
+    "weighted",
+    "--trace-level",
+    "decisions",
+    "--summarize-trace",
+    "--counterfactual-k",
+    "2",
+    "--prefix-tokens",
+    "32",
+  ];
   const a = await runCli(...args, "--seed", "5");
   const b = await runCli(...args, "--seed", "5");
   const c = await runCli(...args, "--seed", "6");

@@ -107,7 +107,10 @@ test("N = 1 still applies admission: reject-all rejects everything, anomaly bloc
     res.stdout,
     "=== Anomaly Counters ===\nPriority Inversions: 0\nHOL Blocking Events: 0\nRejected Requests: 12\nDropped Unservable: 0\n",
   );
-  assert.ok(res.stderr.some((l) => l.includes('all 12 requests rejected by admission policy \\"reject-all\\"')), res.stderr.join("\n"));
+  assert.ok(
+    res.stderr.some((l) => l.includes('all 12 requests rejected by admission policy \\"reject-all\\"')),
+    res.stderr.join("\n"),
+  );
 });
 
 test("N = 1 applies both latencies too", () => {
@@ -207,7 +210,10 @@ test("snapshot staleness end to end: routing-time candidates read zeros before t
       assert.equal(byId.get("instance_0")!.inFlight, routedSoFar[0]);
       assert.equal(byId.get("instance_1")!.inFlight, routedSoFar[1]);
     } else {
-      assert.ok(rec.candidates.some((c) => c.freeKvBlocks > 0), `refreshed at t=${rec.clock}`);
+      assert.ok(
+        rec.candidates.some((c) => c.freeKvBlocks > 0),
+        `refreshed at t=${rec.clock}`,
+      );
     }
     const k = rec.chosen === "instance_0" ? 0 : 1;
     routedSoFar[k] = routedSoFar[k]! + 1;
@@ -217,7 +223,9 @@ test("snapshot staleness end to end: routing-time candidates read zeros before t
   let last = 0;
   for (const rec of stale.trace!.routings) {
     if (rec.clock - last >= 30000) last = rec.clock;
-    const key = JSON.stringify(rec.candidates.map((c) => [c.instanceId, c.queueDepth, c.batchSize, c.kvUtilization, c.freeKvBlocks]).sort());
+    const key = JSON.stringify(
+      rec.candidates.map((c) => [c.instanceId, c.queueDepth, c.batchSize, c.kvUtilization, c.freeKvBlocks]).sort(),
+    );
     if (windows.has(last)) assert.equal(key, windows.get(last), `window starting ${last}`);
     else windows.set(last, key);
   }
@@ -225,6 +233,8 @@ test("snapshot staleness end to end: routing-time candidates read zeros before t
 
   const fresh = run(cfg(0), reqs);
   assert.ok(
-    fresh.trace!.routings.some((rec) => rec.clock < 30000 && rec.candidates.some((c) => c.queueDepth + c.batchSize > 0 && c.freeKvBlocks > 0)),
+    fresh.trace!.routings.some(
+      (rec) => rec.clock < 30000 && rec.candidates.some((c) => c.queueDepth + c.batchSize > 0 && c.freeKvBlocks > 0),
+    ),
   );
 });

@@ -176,10 +176,7 @@ test("priority bridge: floor orders by SLO class under constant; hint never affe
     "docs/behavior.md#c2: a one-shot hint is overwritten by the per-step recomputation and never influences ordering",
   );
   const tiered = { scheduler: "priority-fcfs", priorityPolicy: "slo-tiered" } as const;
-  assert.deepEqual(
-    scheduleOrder({ ...tiered, priorityBridge: "floor" }, reqs),
-    scheduleOrder({ ...tiered, priorityBridge: "none" }, reqs),
-  );
+  assert.deepEqual(scheduleOrder({ ...tiered, priorityBridge: "floor" }, reqs), scheduleOrder({ ...tiered, priorityBridge: "none" }, reqs));
 });
 
 test("priority bridge hint is stored on the request before its first step (and a 0 base is not applied)", () => {

@@ -23,10 +23,14 @@ const configArb = fc.record({
   tokenBucketRefillRate: fc.integer({ min: 100, max: 200000 }),
   admissionLoadThreshold: fc.integer({ min: 0, max: 6 }),
   routingPolicy: fc.constantFrom("round-robin", "least-loaded", "always-busiest", "weighted", "weighted"),
-  scorers: fc.shuffledSubarray(SCORERS, { minLength: 1 }).chain((names) =>
-    fc.tuple(...names.map((name) => fc.double({ min: 0.01, max: 50, noNaN: true }).map((weight) => ({ name, weight })))),
+  scorers: fc
+    .shuffledSubarray(SCORERS, { minLength: 1 })
+    .chain((names) => fc.tuple(...names.map((name) => fc.double({ min: 0.01, max: 50, noNaN: true }).map((weight) => ({ name, weight }))))),
+  sloCacheWeights: fc.tuple(
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
   ),
-  sloCacheWeights: fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })),
   priorityPolicy: fc.constantFrom("constant", "slo-based", "inverted-slo", "slo-tiered", "slo-class"),
   scheduler: fc.constantFrom("fcfs", "priority-fcfs", "sjf", "reverse-priority"),
   priorityBridge: fc.constantFrom("none", "none", "hint", "floor"),
@@ -136,7 +140,8 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
       if (c.admissionPolicy === "reject-all") assert.equal(m.anomalies.rejected, n);
       if (c.admissionPolicy === "always-admit") assert.equal(m.anomalies.rejected, 0);
       if (c.admissionPolicy === "slo-gated") {
-        for (const x of reqs) if (!["sheddable", "batch", "background"].includes(x.sloClass)) assert.ok(routedTo.has(x.id), `${x.sloClass} never shed`);
+        for (const x of reqs)
+          if (!["sheddable", "batch", "background"].includes(x.sloClass)) assert.ok(routedTo.has(x.id), `${x.sloClass} never shed`);
       }
       // Everything finished: in-flight back to 0, nothing left in queues.
       assert.deepEqual(Array.from(r.inFlight), new Array(c.numInstances).fill(0));

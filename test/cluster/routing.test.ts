@@ -132,7 +132,10 @@ test("weighted: only weight ratios matter (3,2,2 ≡ 30,20,20) on a decision seq
     assert.deepEqual(Array.from(d2.scores!), sc1, `scores ${k}`);
     diffs.push(p3.route(mkReq("x", pr), s).target !== t1);
   });
-  assert.ok(diffs.some((x) => x), "a different ratio changes at least one decision (the test is sensitive)");
+  assert.ok(
+    diffs.some((x) => x),
+    "a different ratio changes at least one decision (the test is sensitive)",
+  );
 });
 
 test("weighted end to end: 3,2,2 and 30,20,20 route every request identically", () => {

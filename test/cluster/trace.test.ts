@@ -24,7 +24,20 @@ test("candidates: score desc, ties by instance ID string order (instance_10 < in
   all.recordRouting("r", 0, 0, "", null, s.snapshots);
   assert.deepEqual(
     all.routings[0]!.candidates.map((c) => c.instanceId),
-    ["instance_0", "instance_1", "instance_10", "instance_11", "instance_2", "instance_3", "instance_4", "instance_5", "instance_6", "instance_7", "instance_8", "instance_9"],
+    [
+      "instance_0",
+      "instance_1",
+      "instance_10",
+      "instance_11",
+      "instance_2",
+      "instance_3",
+      "instance_4",
+      "instance_5",
+      "instance_6",
+      "instance_7",
+      "instance_8",
+      "instance_9",
+    ],
   );
 });
 
@@ -47,7 +60,10 @@ test("regret without scores = chosen load − min load; candidate fields copy th
   w.recordRouting("r", 0, 2, "weighted-scoring (score=0.300)", Float64Array.from([0.9, 0.5, 0.3]), s.snapshots);
   assert.ok(Math.abs(w.routings[0]!.regret - 0.6) < 1e-12);
   assert.deepEqual(w.routings[0]!.scores, { instance_0: 0.9, instance_1: 0.5, instance_2: 0.3 });
-  assert.deepEqual(w.routings[0]!.candidates.map((c) => [c.instanceId, c.score]), [["instance_0", 0.9]]);
+  assert.deepEqual(
+    w.routings[0]!.candidates.map((c) => [c.instanceId, c.score]),
+    [["instance_0", 0.9]],
+  );
   // k = 0: no candidates, regret 0 even for a bad choice.
   const z = new DecisionTrace(0);
   z.recordRouting("r", 0, 0, "", null, s.snapshots);
@@ -57,14 +73,20 @@ test("regret without scores = chosen load − min load; candidate fields copy th
 function traced(over: Partial<SimConfig>) {
   // Every third request is long, so round-robin piles load onto instance_0.
   const reqs = Array.from({ length: 30 }, (_, i) => req(`request_${i}`, i * 2000, 64 + (i % 5) * 40, i % 3 === 0 ? 150 : 4));
-  return run(simConfig({ numInstances: 3, traceLevel: "decisions", counterfactualK: 3, alpha: [50, 1, 10], beta: [1000, 1, 1], ...over }), reqs);
+  return run(
+    simConfig({ numInstances: 3, traceLevel: "decisions", counterfactualK: 3, alpha: [50, 1, 10], beta: [1000, 1, 1], ...over }),
+    reqs,
+  );
 }
 
 test("regret through the cluster: 0 for weighted and least-loaded; chosen − min load for round-robin and always-busiest", () => {
   for (const p of ["weighted", "least-loaded"]) {
     const r = traced({ routingPolicy: p });
     assert.equal(r.trace!.routings.length, 30);
-    assert.ok(r.trace!.routings.every((x) => x.regret === 0), p);
+    assert.ok(
+      r.trace!.routings.every((x) => x.regret === 0),
+      p,
+    );
     if (p === "weighted") assert.ok(r.trace!.routings.every((x) => x.scores !== null && Object.keys(x.scores).length === 3));
     else assert.ok(r.trace!.routings.every((x) => x.scores === null));
   }
@@ -123,7 +145,20 @@ test("--summarize-trace: distribution sorted by instance ID string; counterfactu
   const lines = res.stdout.slice(i).split("\n").slice(1, 13);
   assert.deepEqual(
     lines.map((l) => l.split(":")[0]!.trim()),
-    ["instance_0", "instance_1", "instance_10", "instance_11", "instance_2", "instance_3", "instance_4", "instance_5", "instance_6", "instance_7", "instance_8", "instance_9"],
+    [
+      "instance_0",
+      "instance_1",
+      "instance_10",
+      "instance_11",
+      "instance_2",
+      "instance_3",
+      "instance_4",
+      "instance_5",
+      "instance_6",
+      "instance_7",
+      "instance_8",
+      "instance_9",
+    ],
   );
   assert.match(res.stdout, /Unique Targets: 12\n/);
   assert.match(res.stdout, /Mean Regret: \d+\.\d{6}\nMax Regret: \d+\.\d{6}\n$/);
@@ -140,7 +175,17 @@ test("--summarize-trace with every request rejected: no distribution header", as
 });
 
 test("trace summary regret matches the library computation for round-robin", async () => {
-  const res = await runCli("--num-instances", "3", "--trace-level", "decisions", "--summarize-trace", "--counterfactual-k", "1", "--rate", "200");
+  const res = await runCli(
+    "--num-instances",
+    "3",
+    "--trace-level",
+    "decisions",
+    "--summarize-trace",
+    "--counterfactual-k",
+    "1",
+    "--rate",
+    "200",
+  );
   const mean = /Mean Regret: (\S+)\n/.exec(res.stdout)![1]!;
   const max = /Max Regret: (\S+)\n/.exec(res.stdout)![1]!;
   assert.match(mean, /^\d+\.\d{6}$/);

@@ -227,7 +227,12 @@ test("coefficient flag errors", async () => {
     "error: --alpha-coeffs[1] must be a finite non-negative number, got -2",
   );
   await fails(
-    llama("--latency-model", "roofline", "--latency-coeffs", coeffFile("trained_physics_coefficients:\n  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n")),
+    llama(
+      "--latency-model",
+      "roofline",
+      "--latency-coeffs",
+      coeffFile("trained_physics_coefficients:\n  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n"),
+    ),
     "error: --latency-coeffs cannot be used with --latency-model roofline",
   );
 });
@@ -282,12 +287,9 @@ test("--tp 3 for llama-3.1-8b lists the valid degrees (explicit KV blocks)", asy
   );
 });
 
-test(
-  "--tp 3 for llama-3.1-8b lists the valid degrees (automatic KV blocks)",
-  async () => {
-    await fails(llama("--tp", "3"), TP3_VALID);
-  },
-);
+test("--tp 3 for llama-3.1-8b lists the valid degrees (automatic KV blocks)", async () => {
+  await fails(llama("--tp", "3"), TP3_VALID);
+});
 
 test("an unknown GPU lists the known ones", async () => {
   await fails(
@@ -359,7 +361,10 @@ test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights"
   // and computed at the bf16 peak, so every step is slower.
   const a = await sim({ model: SCOUT_BF16, tp: 4, totalKvBlocks: 100000 });
   const b = await sim({ model: SCOUT_FP8, tp: 4, totalKvBlocks: 100000 });
-  assert.ok(a.metrics.cluster.itl_mean_ms > b.metrics.cluster.itl_mean_ms, `${a.metrics.cluster.itl_mean_ms} vs ${b.metrics.cluster.itl_mean_ms}`);
+  assert.ok(
+    a.metrics.cluster.itl_mean_ms > b.metrics.cluster.itl_mean_ms,
+    `${a.metrics.cluster.itl_mean_ms} vs ${b.metrics.cluster.itl_mean_ms}`,
+  );
   assert.ok(a.metrics.cluster.ttft_mean_ms > b.metrics.cluster.ttft_mean_ms);
   // The FP8 model at its own name keeps its quantization (TP 2 has 27345 blocks).
   const fp8tp2 = await sim({ model: SCOUT_FP8 });
@@ -403,13 +408,23 @@ test("--latency-coeffs with the bundled values equals the default; other betas c
   const res = await sim({ latencyCoeffs: withDefaults });
   assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 2, 125278 KV blocks, max-model-len 131072");
   // Flags override the file.
-  const flags = await run("--latency-coeffs", coeffFile(BUNDLED_FILE.replace("0.152128", "0.9")), "--alpha-coeffs", BUNDLED_ALPHA, "--beta-coeffs", BUNDLED_BETA);
+  const flags = await run(
+    "--latency-coeffs",
+    coeffFile(BUNDLED_FILE.replace("0.152128", "0.9")),
+    "--alpha-coeffs",
+    BUNDLED_ALPHA,
+    "--beta-coeffs",
+    BUNDLED_BETA,
+  );
   assert.equal(flags.stdout, def.stdout);
 });
 
 test("malformed --latency-coeffs files give one-line errors naming the file", async () => {
   const unknownKey = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n  gamma: [1]\n");
-  await fails(llama("--latency-coeffs", unknownKey), `error: --latency-coeffs: ${unknownKey}: trained_physics_coefficients: unknown key "gamma"`);
+  await fails(
+    llama("--latency-coeffs", unknownKey),
+    `error: --latency-coeffs: ${unknownKey}: trained_physics_coefficients: unknown key "gamma"`,
+  );
   const unknownTop = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\nfoo: 1\n");
   await fails(llama("--latency-coeffs", unknownTop), `error: --latency-coeffs: ${unknownTop}: unknown key "foo"`);
   const fewBetas = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6]\n");
@@ -434,15 +449,12 @@ test("malformed --latency-coeffs files give one-line errors naming the file", as
   await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}(:\\d+)?: \\S`));
 });
 
-test(
-  "a YAML syntax error in --latency-coeffs names the line",
-  async () => {
-    const syntax = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n");
-    await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}:3: `));
-    const dup = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  alpha_coeffs: [1, 2, 3]\n");
-    await fails(llama("--latency-coeffs", dup), new RegExp(`^error: --latency-coeffs: ${escapeRe(dup)}:3: Map keys must be unique`));
-  },
-);
+test("a YAML syntax error in --latency-coeffs names the line", async () => {
+  const syntax = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n");
+  await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}:3: `));
+  const dup = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  alpha_coeffs: [1, 2, 3]\n");
+  await fails(llama("--latency-coeffs", dup), new RegExp(`^error: --latency-coeffs: ${escapeRe(dup)}:3: Map keys must be unique`));
+});
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -458,7 +470,16 @@ test("--max-num-seqs and --max-num-batched-tokens act like --max-num-running-req
   const def = await run();
   assert.notEqual(cur.stdout, def.stdout, "the limits bind on this workload");
   // The new names win when both are given.
-  const both = await run("--max-num-running-reqs", "200", "--max-num-scheduled-tokens", "4000", "--max-num-seqs", "3", "--max-num-batched-tokens", "96");
+  const both = await run(
+    "--max-num-running-reqs",
+    "200",
+    "--max-num-scheduled-tokens",
+    "4000",
+    "--max-num-seqs",
+    "3",
+    "--max-num-batched-tokens",
+    "96",
+  );
   assert.equal(both.stdout, cur.stdout);
   const res = await sim({ maxNumSeqs: 3, maxNumBatchedTokens: 96 });
   assert.equal(res.config.maxRunning, 3);
@@ -504,7 +525,9 @@ test("--max-model-len 600: trained-physics drops longer requests as unservable; 
 test("max-model-len is capped at the KV capacity, even when explicit", async () => {
   const res = await sim({ totalKvBlocks: 4096 });
   assert.equal(res.config.maxModelLen, 65536);
-  assert.ok(res.lines.some((l) => l.includes("max-model-len 131072 exceeds KV capacity (4096 blocks × 16 tokens); capping to 65536 tokens")));
+  assert.ok(
+    res.lines.some((l) => l.includes("max-model-len 131072 exceeds KV capacity (4096 blocks × 16 tokens); capping to 65536 tokens")),
+  );
   const explicit = await sim({ totalKvBlocks: 100, maxModelLen: 5000 });
   assert.equal(explicit.config.maxModelLen, 1600);
 });

@@ -54,7 +54,8 @@ test("docs/ pointers in the code name existing headings and anchors", () => {
       const d = docOf(m[1]!);
       checked++;
       if (d === undefined) broken.push(`${where}: docs/${m[1]} does not exist`);
-      else if (m[2] !== undefined && !d.headings.has(m[2].replace(/`/g, ""))) broken.push(`${where}: docs/${m[1]} has no heading "${m[2]}"`);
+      else if (m[2] !== undefined && !d.headings.has(m[2].replace(/`/g, "")))
+        broken.push(`${where}: docs/${m[1]} has no heading "${m[2]}"`);
       else if (m[3] !== undefined && !d.anchors.has(m[3])) broken.push(`${where}: docs/${m[1]} has no anchor #${m[3]}`);
     }
   }

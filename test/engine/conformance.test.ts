@@ -39,11 +39,7 @@ test("blackbox step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", ()
 
 test("worked timeline: two requests on one instance", () => {
   const rec = stepRecorder();
-  const r = run(
-    simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }),
-    [req("A", 0, 512, 4), req("B", 3000, 100, 3)],
-    rec.hooks,
-  );
+  const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)], rec.hooks);
   assert.deepEqual(rec.steps, [3399, 19356, 28036, 34952]);
   const a = record(r, "A");
   const b = record(r, "B");

@@ -6,16 +6,21 @@ import { FC_SEED } from "../helpers/fc.js";
 
 test("fillIntn draws exactly what intn would, slot by slot, and leaves the same state", () => {
   fc.assert(
-    fc.property(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.nat(300), fc.integer({ min: 1, max: 2 ** 32 }), (seed, len, n) => {
-      const a = new Rng(seed);
-      const b = new Rng(seed);
-      const viaFill = new Int32Array(len + 2);
-      a.fillIntn(viaFill, 1, len + 1, n);
-      const viaIntn = new Int32Array(len + 2);
-      for (let i = 1; i <= len; i++) viaIntn[i] = b.intn(n) | 0;
-      assert.deepEqual(viaFill, viaIntn);
-      assert.equal(a.uint32(), b.uint32());
-    }),
+    fc.property(
+      fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+      fc.nat(300),
+      fc.integer({ min: 1, max: 2 ** 32 }),
+      (seed, len, n) => {
+        const a = new Rng(seed);
+        const b = new Rng(seed);
+        const viaFill = new Int32Array(len + 2);
+        a.fillIntn(viaFill, 1, len + 1, n);
+        const viaIntn = new Int32Array(len + 2);
+        for (let i = 1; i <= len; i++) viaIntn[i] = b.intn(n) | 0;
+        assert.deepEqual(viaFill, viaIntn);
+        assert.equal(a.uint32(), b.uint32());
+      },
+    ),
     { seed: FC_SEED, numRuns: 300 },
   );
 });

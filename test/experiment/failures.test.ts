@@ -36,13 +36,19 @@ axes:
   assert.ok(recs.filter((x) => x["config"] === "kv=50000").every((x) => x["status"] === "ok"));
   assert.match(r.stderr, /warning: run kv=-1 seed 1: error:1: error: --total-kv-blocks must be > 0, got -1/);
   // The error line first, then the run's log lines (warn level by default).
-  assert.match(fs.readFileSync(path.join(out, "kv=-1", "1.stderr.txt"), "utf8"), /^error: --total-kv-blocks must be > 0, got -1\n(level=warn .*\n)*$/);
+  assert.match(
+    fs.readFileSync(path.join(out, "kv=-1", "1.stderr.txt"), "utf8"),
+    /^error: --total-kv-blocks must be > 0, got -1\n(level=warn .*\n)*$/,
+  );
   const report = JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8")) as SweepReport;
   const s = report.summary.filter((x) => x.metric === "completed");
-  assert.deepEqual(s.map((x) => [x.config, x.mean, x.n_valid, x.n]), [
-    ["kv=-1", null, 0, 2],
-    ["kv=50000", 50, 2, 2],
-  ]);
+  assert.deepEqual(
+    s.map((x) => [x.config, x.mean, x.n_valid, x.n]),
+    [
+      ["kv=-1", null, 0, 2],
+      ["kv=50000", 50, 2, 2],
+    ],
+  );
   assert.equal(report.runs.failed, 2);
   assert.equal(report.failures.length, 2);
   assert.equal(report.conservation?.result, "PASS");
@@ -80,6 +86,9 @@ axes:
   assert.equal(slow["error"], "timeout after 4s (worker terminated)");
   assert.equal(recs.find((x) => x["config"] === "n=40")!["status"], "ok");
   const report = JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8")) as SweepReport;
-  assert.deepEqual(report.per_seed.map((p) => p.status), ["ok", "timeout"]);
+  assert.deepEqual(
+    report.per_seed.map((p) => p.status),
+    ["ok", "timeout"],
+  );
   assert.match(r.stderr, /warning: run n=2000000 seed 1: timeout: timeout after 4s/);
 });

@@ -45,7 +45,10 @@ export function blisAsync(args: string[], cwd = ROOT): Promise<Proc> {
 
 export function readLines(file: string): string[] {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
 }
 
 export function records(dir: string): Record<string, unknown>[] {

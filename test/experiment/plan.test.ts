@@ -40,7 +40,10 @@ test("defaults: seeds, timeout, metrics, conservation on", () => {
 });
 
 test("unknown flag names the item and its position", () => {
-  bad(BASE + "    num-instancez: 2\n", /^plan\.yaml:6:5: base\.flags "num-instancez": unknown flag "num-instancez" \(did you mean "num-instances"\?\)/);
+  bad(
+    BASE + "    num-instancez: 2\n",
+    /^plan\.yaml:6:5: base\.flags "num-instancez": unknown flag "num-instancez" \(did you mean "num-instances"\?\)/,
+  );
 });
 
 test("empty axis", () => {
@@ -63,7 +66,10 @@ test("ratio naming a missing axis value", () => {
 });
 
 test("unknown metric", () => {
-  bad(BASE + "metrics: [ttft_p99, ttft_p999]\n", /^plan\.yaml:6:21: metrics\[1\] "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)$/);
+  bad(
+    BASE + "metrics: [ttft_p99, ttft_p999]\n",
+    /^plan\.yaml:6:21: metrics\[1\] "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)$/,
+  );
   bad(BASE + "metrics: [per_slo.critical.ttft_p98]\n", /metrics\[0\] "per_slo\.critical\.ttft_p98": unknown per-SLO field/);
   bad(BASE + "ratios:\n  - {numerator: base, denominator: base, metric: nope}\n", /ratios\[0\] metric "nope": unknown metric/);
 });
@@ -76,21 +82,34 @@ test("unknown keys at every level", () => {
 });
 
 test("other invalid plans", () => {
-  bad(BASE + "axes:\n  - {name: x, flag: num-instances, values: [1, two]}\n", /axes\[0\] "x" values\[1\]: invalid value for --num-instances: "two" is not an integer/);
+  bad(
+    BASE + "axes:\n  - {name: x, flag: num-instances, values: [1, two]}\n",
+    /axes\[0\] "x" values\[1\]: invalid value for --num-instances: "two" is not an integer/,
+  );
   bad(BASE + "seeds: [1, 1]\n", /seeds: seed 1 is listed twice/);
   bad(BASE + "timeout_s: 0\n", /timeout_s: expected a number of seconds > 0/);
   bad(BASE + "    seed: 3\n", /base\.flags "seed": flag "seed" is not allowed in a plan/);
   bad(BASE + "baseline: nope\n", /baseline "nope": no configuration labeled "nope"/);
   bad(BASE + "axes:\n  - {name: r, spec: aggregate_rate, values: [1]}\n", /spec paths need base\.workload_spec/);
-  bad(BASE + "axes:\n  - {name: p, flag: routing-policy, values: [round-robin]}\nchecks:\n  monotonic: {axis: p, metric: ttft_p99, direction: increasing}\n", /axis "p": the axis values must all be numbers/);
-  bad(BASE + "axes:\n  - {name: x, flag: rate, values: [1]}\nvariants:\n  - {name: a, flags: {rate: 3}}\n", /variants\[0\] "a": flag "rate" is also set by axis "x"/);
+  bad(
+    BASE +
+      "axes:\n  - {name: p, flag: routing-policy, values: [round-robin]}\nchecks:\n  monotonic: {axis: p, metric: ttft_p99, direction: increasing}\n",
+    /axis "p": the axis values must all be numbers/,
+  );
+  bad(
+    BASE + "axes:\n  - {name: x, flag: rate, values: [1]}\nvariants:\n  - {name: a, flags: {rate: 3}}\n",
+    /variants\[0\] "a": flag "rate" is also set by axis "x"/,
+  );
   bad("name: x\n", /no model/);
   bad(BASE + "axes: [ {name: x\n", /^plan\.yaml:\d+:\d+: YAML: /);
   bad(
     BASE + "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - name: c\n    spec: clients[3].arrival.cv\n    values: [1]\n",
     /axes\[0\] "c" value 1: spec path "clients\[3\]\.arrival\.cv": clients\[3\] does not exist/,
   );
-  bad(BASE + "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - {name: c, spec: 'clients[0].arrival.foo', values: [1]}\n", /unknown key "clients\[0\]\.arrival\.foo"/);
+  bad(
+    BASE + "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - {name: c, spec: 'clients[0].arrival.foo', values: [1]}\n",
+    /unknown key "clients\[0\]\.arrival\.foo"/,
+  );
 });
 
 test("axes × variants product, labels, spec axes on a copy of the base spec", () => {
@@ -156,7 +175,8 @@ test("the CLI reports a bad plan in one line with exit status 2", () => {
 
 test("repeatable flags: plugin files resolve against the plan, plugin options stay as written; report key accepted", () => {
   const plan = parse(
-    BASE + "    plugin: ../plugins/least-kv-scorer.mjs\n    plugin-option: [free-kv.floor=0.1, other.k=v]\nreport:\n  pareto: [ttft_p99, throughput]\n",
+    BASE +
+      "    plugin: ../plugins/least-kv-scorer.mjs\n    plugin-option: [free-kv.floor=0.1, other.k=v]\nreport:\n  pareto: [ttft_p99, throughput]\n",
   );
   const input = plan.configs[0]!.input;
   assert.deepEqual(input.plugin, [path.join(ROOT, "examples/plugins/least-kv-scorer.mjs")]);

@@ -34,10 +34,32 @@ checks:
   const out = path.join(dir, "out");
   const r = blis(["sweep", plan, "--out", out, "--jobs", "2", "--no-progress"]);
   assert.equal(r.code, 0, r.stderr);
-  const recs = readLines(path.join(out, "runs.jsonl")).map((l) => JSON.parse(l) as { config: string; seed: number; status: string; stdout: string });
+  const recs = readLines(path.join(out, "runs.jsonl")).map(
+    (l) => JSON.parse(l) as { config: string; seed: number; status: string; stdout: string },
+  );
   assert.equal(recs.length, 6);
   for (const rec of recs) assert.equal(rec.status, "ok", `${rec.config} seed ${rec.seed}`);
-  const direct = blis(["run", "--model", MODEL, "--num-requests", "80", "--rate", "400", "--num-instances", "3", "--routing-policy", "weighted", "--plugin", PLUGIN, "--routing-scorers", "free-kv:2,queue-depth:1", "--seed", "4", "--log", "error"]);
+  const direct = blis([
+    "run",
+    "--model",
+    MODEL,
+    "--num-requests",
+    "80",
+    "--rate",
+    "400",
+    "--num-instances",
+    "3",
+    "--routing-policy",
+    "weighted",
+    "--plugin",
+    PLUGIN,
+    "--routing-scorers",
+    "free-kv:2,queue-depth:1",
+    "--seed",
+    "4",
+    "--log",
+    "error",
+  ]);
   assert.equal(direct.code, 0, direct.stderr);
   const rec = recs.find((x) => x.config === "scorers=free-kv:2,queue-depth:1" && x.seed === 4);
   assert.ok(rec, recs.map((x) => x.config).join(", "));

@@ -7,7 +7,10 @@ import type { SimulationMetrics } from "../../src/metrics/collect.js";
 import type { MetricsBlock } from "../../src/metrics/metricsBlock.js";
 import { MODEL } from "./helpers.js";
 
-function block(id: string, c: { completed: number; queued?: number; running?: number; dropped?: number; injected?: number; ttftP99?: number }): MetricsBlock {
+function block(
+  id: string,
+  c: { completed: number; queued?: number; running?: number; dropped?: number; injected?: number; ttftP99?: number },
+): MetricsBlock {
   const q = c.queued ?? 0;
   const r = c.running ?? 0;
   const d = c.dropped ?? 0;
@@ -66,17 +69,73 @@ function metrics(instances: MetricsBlock[], cluster: MetricsBlock, extra: Partia
 }
 
 function rec(config: string, seed: number, m: SimulationMetrics | null, extra: Partial<RunRecord> = {}): RunRecord {
-  return { v: 1, config, config_index: 0, seed, rep: 0, status: "ok", error: "", timeout_s: 300, wall_s: 0.1, stdout: "out\n", stderr: [], metrics: m, ...extra };
+  return {
+    v: 1,
+    config,
+    config_index: 0,
+    seed,
+    rep: 0,
+    status: "ok",
+    error: "",
+    timeout_s: 300,
+    wall_s: 0.1,
+    stdout: "out\n",
+    stderr: [],
+    metrics: m,
+    ...extra,
+  };
 }
 
 test("verdict labels", () => {
   assert.equal(verdict([]), "n/a");
-  assert.equal(verdict([[100, 102], [50, 51], [10, 10.2]]), "equivalent");
-  assert.equal(verdict([[130, 100], [125, 100], [150, 100]]), "significant");
-  assert.equal(verdict([[70, 100], [60, 100], [75, 100]]), "significant");
-  assert.equal(verdict([[130, 100], [105, 100], [150, 100]]), "inconclusive");
-  assert.equal(verdict([[115, 100], [112, 100], [118, 100]]), "weak");
-  assert.equal(verdict([[130, 100], [85, 100], [150, 100]]), "mixed");
+  assert.equal(
+    verdict([
+      [100, 102],
+      [50, 51],
+      [10, 10.2],
+    ]),
+    "equivalent",
+  );
+  assert.equal(
+    verdict([
+      [130, 100],
+      [125, 100],
+      [150, 100],
+    ]),
+    "significant",
+  );
+  assert.equal(
+    verdict([
+      [70, 100],
+      [60, 100],
+      [75, 100],
+    ]),
+    "significant",
+  );
+  assert.equal(
+    verdict([
+      [130, 100],
+      [105, 100],
+      [150, 100],
+    ]),
+    "inconclusive",
+  );
+  assert.equal(
+    verdict([
+      [115, 100],
+      [112, 100],
+      [118, 100],
+    ]),
+    "weak",
+  );
+  assert.equal(
+    verdict([
+      [130, 100],
+      [85, 100],
+      [150, 100],
+    ]),
+    "mixed",
+  );
 });
 
 test("first differing line", () => {
@@ -90,7 +149,10 @@ test("first differing line", () => {
 });
 
 test("conservation: each equation is checked and a failure is reported", () => {
-  const good = metrics([block("instance_0", { completed: 5 }), block("instance_1", { completed: 4, queued: 1 })], block("cluster", { completed: 9, queued: 1 }));
+  const good = metrics(
+    [block("instance_0", { completed: 5 }), block("instance_1", { completed: 4, queued: 1 })],
+    block("cluster", { completed: 9, queued: 1 }),
+  );
   const row = conservationRow("c", 1, rec("c", 1, good));
   assert.deepEqual([row.blocks, row.instance_sum, row.pipeline, row.result], ["PASS", "PASS", "PASS", "PASS"]);
 
@@ -124,7 +186,9 @@ test("tables depend only on the set of results, not on their order; check failur
   const p99 = { "n=1": [30, 32], "n=2": [20, 21], "n=4": [10, 25] } as Record<string, number[]>;
   const recs: RunRecord[] = [];
   for (const c of ["n=1", "n=2", "n=4"]) {
-    [1, 2].forEach((s, i) => recs.push(rec(c, s, metrics([block("instance_0", { completed: 3 })], block("cluster", { completed: 3, ttftP99: p99[c]![i]! })))));
+    [1, 2].forEach((s, i) =>
+      recs.push(rec(c, s, metrics([block("instance_0", { completed: 3 })], block("cluster", { completed: 3, ttftP99: p99[c]![i]! })))),
+    );
   }
   const a = buildReport(plan, indexRecords(recs));
   const b = buildReport(plan, indexRecords([...recs].reverse()));
@@ -135,15 +199,21 @@ test("tables depend only on the set of results, not on their order; check failur
   // Seed 2 is not monotone (21 → 25): the per-seed series fails, the mean series passes.
   const mono = a.monotonic[0]!;
   assert.equal(mono.result, "FAIL");
-  assert.deepEqual(mono.rows.map((r) => [r.series, r.result]), [
-    ["mean", "PASS"],
-    ["seed=1", "PASS"],
-    ["seed=2", "FAIL"],
-  ]);
+  assert.deepEqual(
+    mono.rows.map((r) => [r.series, r.result]),
+    [
+      ["mean", "PASS"],
+      ["seed=1", "PASS"],
+      ["seed=2", "FAIL"],
+    ],
+  );
   assert.equal(mono.rows[2]!.first_inversion, "n 2→4: 21 → 25");
   assert.equal(a.exit_status, 1);
   const ratio = a.ratios.find((r) => r.numerator === "n=4" && r.metric === "ttft_p99")!;
-  assert.deepEqual(ratio.per_seed.map((p) => p.value), [10 / 30, 25 / 32]);
+  assert.deepEqual(
+    ratio.per_seed.map((p) => p.value),
+    [10 / 30, 25 / 32],
+  );
   assert.equal(ratio.below_1, "2/2");
   assert.equal(ratio.mean, (10 / 30 + 25 / 32) / 2);
   // A missing run is reported as such and excluded.

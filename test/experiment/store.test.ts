@@ -7,7 +7,20 @@ import { OutDir, type RunRecord } from "../../src/experiment/store.js";
 import { MODEL, tmpDir } from "./helpers.js";
 
 function rec(seed: number): RunRecord {
-  return { v: 1, config: "a", config_index: 0, seed, rep: 0, status: "ok", error: "", timeout_s: 300, wall_s: 0, stdout: "x\n", stderr: [], metrics: null };
+  return {
+    v: 1,
+    config: "a",
+    config_index: 0,
+    seed,
+    rep: 0,
+    status: "ok",
+    error: "",
+    timeout_s: 300,
+    wall_s: 0,
+    stdout: "x\n",
+    stderr: [],
+    metrics: null,
+  };
 }
 
 test("runs.jsonl: a torn last line is cut off, an unreadable middle line is skipped", () => {
@@ -19,11 +32,17 @@ test("runs.jsonl: a torn last line is cut off, an unreadable middle line is skip
   const file = path.join(dir, "runs.jsonl");
   fs.appendFileSync(file, "{not json}\n" + JSON.stringify(rec(2)) + "\n" + JSON.stringify(rec(3)).slice(0, 40));
   const { out: again } = OutDir.open(dir, plan, planHashes(plan), false);
-  assert.deepEqual(again.loadRecords().map((r) => r.seed), [1, 2]);
+  assert.deepEqual(
+    again.loadRecords().map((r) => r.seed),
+    [1, 2],
+  );
   assert.ok(fs.readFileSync(file, "utf8").endsWith(JSON.stringify(rec(2)) + "\n"), "the torn tail is gone");
   again.append(rec(4));
   again.close();
   const { out: third } = OutDir.open(dir, plan, planHashes(plan), false);
-  assert.deepEqual(third.loadRecords().map((r) => r.seed), [1, 2, 4]);
+  assert.deepEqual(
+    third.loadRecords().map((r) => r.seed),
+    [1, 2, 4],
+  );
   third.close();
 });

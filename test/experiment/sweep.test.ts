@@ -36,7 +36,16 @@ test("a small plan end to end through the CLI: tables, conservation and determin
   assert.match(r.stdout, /--- Determinism: PASS ---/);
   assert.match(r.stdout, /monotonic: ttft_p99 decreasing along instances\s+PASS/);
   assert.match(r.stdout, /vs baseline instances=1\s+ttft_p99\s+instances=2\s+instances=1/);
-  for (const f of ["plan.json", "runs.jsonl", "tables.md", "tables.csv", "summary.json", "csv/per_seed.csv", "csv/summary.csv", "csv/ratios.csv"]) {
+  for (const f of [
+    "plan.json",
+    "runs.jsonl",
+    "tables.md",
+    "tables.csv",
+    "summary.json",
+    "csv/per_seed.csv",
+    "csv/summary.csv",
+    "csv/ratios.csv",
+  ]) {
     assert.ok(fs.existsSync(path.join(out, f)), f);
   }
   // 2 configs × 2 seeds × 2 (determinism), every run ok.
@@ -53,19 +62,36 @@ test("a small plan end to end through the CLI: tables, conservation and determin
     ],
   );
   assert.equal(report.per_seed.length, 4);
-  assert.deepEqual(report.per_seed.map((p) => [p.config, p.seed]), [
-    ["instances=1", 7],
-    ["instances=1", 8],
-    ["instances=2", 7],
-    ["instances=2", 8],
-  ]);
+  assert.deepEqual(
+    report.per_seed.map((p) => [p.config, p.seed]),
+    [
+      ["instances=1", 7],
+      ["instances=1", 8],
+      ["instances=2", 7],
+      ["instances=2", 8],
+    ],
+  );
   const s = report.summary.find((x) => x.config === "instances=2" && x.metric === "completed")!;
   assert.deepEqual([s.mean, s.min, s.max, s.n_valid, s.n], [60, 60, 60, 2, 2]);
   const ratio = report.ratios.find((x) => x.metric === "ttft_p99")!;
   assert.equal(ratio.per_seed.length, 2);
   assert.equal(ratio.below_1, "2/2");
   // The stdout file is exactly what `blis run` prints for that configuration and seed.
-  const direct = blis(["run", "--model", MODEL, "--num-requests", "60", "--rate", "200", "--num-instances", "2", "--seed", "8", "--log", "error"]);
+  const direct = blis([
+    "run",
+    "--model",
+    MODEL,
+    "--num-requests",
+    "60",
+    "--rate",
+    "200",
+    "--num-instances",
+    "2",
+    "--seed",
+    "8",
+    "--log",
+    "error",
+  ]);
   assert.equal(direct.code, 0);
   assert.equal(fs.readFileSync(path.join(out, "instances=2", "8.txt"), "utf8"), direct.stdout);
   assert.equal(fs.readFileSync(path.join(out, "instances=2", "8.run2.txt"), "utf8"), direct.stdout);
@@ -87,16 +113,25 @@ test("library: runCells on in-memory configurations with a reusable pool", async
       { label: "rr", input: { model: MODEL, numRequests: 40, rate: 100, numInstances: 2 } },
       { label: "ll", input: { model: MODEL, numRequests: 40, rate: 100, numInstances: 2, routingPolicy: "least-loaded" } },
     ];
-    const res = await runCells(cells, { seeds: [1, 2], pool, baseline: "rr", metrics: ["ttft_mean", "completed"], checks: { determinism: true } });
+    const res = await runCells(cells, {
+      seeds: [1, 2],
+      pool,
+      baseline: "rr",
+      metrics: ["ttft_mean", "completed"],
+      checks: { determinism: true },
+    });
     assert.equal(res.exitStatus, 0);
     assert.equal(res.executed, 8);
     assert.equal(res.outDir, null);
     assert.equal(res.report.determinism?.result, "PASS");
     assert.equal(res.report.conservation?.result, "PASS");
-    assert.deepEqual(res.report.ratios.map((r) => [r.numerator, r.denominator, r.metric]), [
-      ["ll", "rr", "ttft_mean"],
-      ["ll", "rr", "completed"],
-    ]);
+    assert.deepEqual(
+      res.report.ratios.map((r) => [r.numerator, r.denominator, r.metric]),
+      [
+        ["ll", "rr", "ttft_mean"],
+        ["ll", "rr", "completed"],
+      ],
+    );
     // Same pool, second evaluation.
     const res2 = await runCells([cells[1]!], { seeds: [3], pool, metrics: ["completed"] });
     assert.equal(res2.report.per_seed[0]!.values["completed"], 40);

@@ -23,8 +23,12 @@ for (const f of examples) {
 
 test("trace v2 replay and CSV trace mode run from the CLI", async () => {
   const replay = await cli([
-    "run", ...MODEL, "--replay-trace", path("test/fixtures/workload/trace-header.yaml"),
-    "--replay-trace-data", path("test/fixtures/workload/trace-data.csv"),
+    "run",
+    ...MODEL,
+    "--replay-trace",
+    path("test/fixtures/workload/trace-header.yaml"),
+    "--replay-trace-data",
+    path("test/fixtures/workload/trace-data.csv"),
   ]);
   assert.equal(replay.code, 0, replay.stderr.join("\n"));
   assert.equal(clusterBlock(replay.stdout)["completed_requests"], 3);

@@ -6,9 +6,27 @@ import { cli, clusterBlock } from "../helpers/cli.js";
 
 async function ttftP99(rate: number, instances: number, seed: number): Promise<number> {
   const r = await cli([
-    "run", "--model", "meta-llama/llama-3.1-8b-instruct", "--latency-model", "blackbox", "--rate", String(rate), "--num-requests", "500",
-    "--num-instances", String(instances), "--routing-policy", "least-loaded", "--scheduler", "fcfs",
-    "--priority-policy", "constant", "--admission-policy", "always-admit", "--seed", String(seed),
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--latency-model",
+    "blackbox",
+    "--rate",
+    String(rate),
+    "--num-requests",
+    "500",
+    "--num-instances",
+    String(instances),
+    "--routing-policy",
+    "least-loaded",
+    "--scheduler",
+    "fcfs",
+    "--priority-policy",
+    "constant",
+    "--admission-policy",
+    "always-admit",
+    "--seed",
+    String(seed),
   ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   return clusterBlock(r.stdout)["ttft_p99_ms"] as number;

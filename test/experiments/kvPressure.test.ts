@@ -60,9 +60,23 @@ test("a CPU tier offloads and reloads blocks and changes the results", async () 
   }
   assert.equal(changed, 3);
   const out = await cli([
-    "run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", SPEC, "--total-kv-blocks", "1000",
-    "--max-num-running-reqs", "32", "--kv-cpu-blocks", "3000", "--kv-offload-threshold", "0.8",
-    "--kv-transfer-bandwidth", "10", "--kv-transfer-base-latency", "100",
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--workload-spec",
+    SPEC,
+    "--total-kv-blocks",
+    "1000",
+    "--max-num-running-reqs",
+    "32",
+    "--kv-cpu-blocks",
+    "3000",
+    "--kv-offload-threshold",
+    "0.8",
+    "--kv-transfer-bandwidth",
+    "10",
+    "--kv-transfer-base-latency",
+    "100",
   ]);
   assert.equal(out.code, 0);
   assert.match(out.stdout, /KV Offloads: [1-9]\d*\nKV Reloads: [1-9]\d*\n/);

@@ -59,10 +59,21 @@ test("slo-gated admission sheds only sheddable requests", async () => {
 test("extension settings at their defaults leave stdout unchanged", async () => {
   const plain = await simulate({ model: "meta-llama/llama-3.1-8b-instruct", numRequests: 60, rate: 30, numInstances: 2 });
   const explicit = await simulate({
-    model: "meta-llama/llama-3.1-8b-instruct", numRequests: 60, rate: 30, numInstances: 2,
-    admissionLoadThreshold: 50, sloCacheWeights: "critical:0.25,standard:0.5,sheddable:0.75", sloBaseCritical: 10,
-    sloBaseStandard: 5, sloBaseSheddable: 1, sloAgeWeight: 0.00001, sloThresholdCritical: 0,
-    sloThresholdStandard: 100000, sloThresholdSheddable: 100000, priorityBridge: "none", sloPrefillThresholds: "",
+    model: "meta-llama/llama-3.1-8b-instruct",
+    numRequests: 60,
+    rate: 30,
+    numInstances: 2,
+    admissionLoadThreshold: 50,
+    sloCacheWeights: "critical:0.25,standard:0.5,sheddable:0.75",
+    sloBaseCritical: 10,
+    sloBaseStandard: 5,
+    sloBaseSheddable: 1,
+    sloAgeWeight: 0.00001,
+    sloThresholdCritical: 0,
+    sloThresholdStandard: 100000,
+    sloThresholdSheddable: 100000,
+    priorityBridge: "none",
+    sloPrefillThresholds: "",
     preemptionPolicy: "tail",
   });
   const a = renderStdout(plain);

@@ -12,9 +12,9 @@ interface GoldenConfig {
   mean_over_seeds: Record<string, number>;
 }
 
-const golden = JSON.parse(
-  fs.readFileSync(new URL("../../../test/fixtures/golden-multiseed.json", import.meta.url), "utf8"),
-) as { configs: GoldenConfig[] };
+const golden = JSON.parse(fs.readFileSync(new URL("../../../test/fixtures/golden-multiseed.json", import.meta.url), "utf8")) as {
+  configs: GoldenConfig[];
+};
 
 const WITHIN_5 = ["ttft_mean_ms", "e2e_mean_ms", "itl_mean_ms", "responses_per_sec"];
 const WITHIN_10 = ["ttft_p99_ms", "e2e_p99_ms"];

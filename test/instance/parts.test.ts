@@ -48,5 +48,13 @@ test("pooled ITL: closed and open decode runs and the duplicated final entry", (
   itl.addCompleted(r, 6, true);
   const pooled = new Map<number, number>();
   itl.collect(pooled, 6);
-  assert.deepEqual([...pooled], [[20, 1], [30, 1], [50, 1], [60, 2]]);
+  assert.deepEqual(
+    [...pooled],
+    [
+      [20, 1],
+      [30, 1],
+      [50, 1],
+      [60, 2],
+    ],
+  );
 });

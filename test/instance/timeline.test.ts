@@ -21,7 +21,14 @@ const LLAMA_ARCH = bundledArch(LLAMA_8B, "meta-llama/llama-3.1-8b-instruct");
 const H100 = currentHardware("H100");
 
 function trainedPhysics(tp = 1): () => LatencyModel {
-  return () => new TrainedPhysicsLatencyModel(LLAMA_ARCH, H100, { alpha: COEFFS.alpha_coeffs, beta: COEFFS.beta_coeffs, tp, dp: 1, moeCommBackend: "" });
+  return () =>
+    new TrainedPhysicsLatencyModel(LLAMA_ARCH, H100, {
+      alpha: COEFFS.alpha_coeffs,
+      beta: COEFFS.beta_coeffs,
+      tp,
+      dp: 1,
+      moeCommBackend: "",
+    });
 }
 
 /**
@@ -152,13 +159,10 @@ test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coe
   assert.equal(c.e2e_mean_ms, 45.105);
 });
 
-test(
-  "current timeline: a completed request counts O output tokens (docs/behavior.md#q5)",
-  () => {
-    const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
-    assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
-  },
-);
+test("current timeline: a completed request counts O output tokens (docs/behavior.md#q5)", () => {
+  const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
+  assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
+});
 
 /**
  * Three requests on 3 KV blocks of 4 tokens with SLO-aware preemption: H1 (critical, prompt 1),
@@ -243,15 +247,12 @@ test("seed timeline: a fully cached prompt is admitted with zero new tokens and 
   assert.equal(r.metrics.cluster.total_output_tokens, 6);
 });
 
-test(
-  "current timeline: a fully cached prompt completes after O − 1 decodes",
-  () => {
-    for (const latency of [() => new FixedModel("current"), trainedPhysics()]) {
-      const { r, maxOverrun } = cachedPromptRun(latency);
-      assert.equal(maxOverrun, 0, "PI never passes L + O − 1");
-      assert.equal(record(r, "b").completed, true);
-      assert.ok(r.instances[0]!.stepCount <= 10, `steps: ${r.instances[0]!.stepCount}`);
-      assert.ok(record(r, "b").e2e < 2 * record(r, "a").e2e);
-    }
-  },
-);
+test("current timeline: a fully cached prompt completes after O − 1 decodes", () => {
+  for (const latency of [() => new FixedModel("current"), trainedPhysics()]) {
+    const { r, maxOverrun } = cachedPromptRun(latency);
+    assert.equal(maxOverrun, 0, "PI never passes L + O − 1");
+    assert.equal(record(r, "b").completed, true);
+    assert.ok(r.instances[0]!.stepCount <= 10, `steps: ${r.instances[0]!.stepCount}`);
+    assert.ok(record(r, "b").e2e < 2 * record(r, "a").e2e);
+  }
+});

@@ -33,8 +33,7 @@ test("unknown GPU: exact message with the sorted names", () => {
     () => loadHardwareConfig(BUNDLED, "B200"),
     (e: unknown) =>
       e instanceof UserError &&
-      e.message ===
-        'Failed to load hardware config: GPU "B200" not found in hardware config (available: [A100-80 A100-SXM H100])',
+      e.message === 'Failed to load hardware config: GPU "B200" not found in hardware config (available: [A100-80 A100-SXM H100])',
   );
   // GPU names are case-sensitive.
   assert.throws(() => loadHardwareConfig(BUNDLED, "h100"), /GPU "h100" not found/);
@@ -84,7 +83,10 @@ test("malformed hardware files", () => {
   assert.throws(() => parseHardwareConfigs("{"), /^Error: parse hardware config JSON: /);
   assert.throws(() => parseHardwareConfigs("[]"), /expected an object keyed by GPU name, got array/);
   assert.throws(() => parseHardwareConfigs('{"H": 5}'), /entry "H" must be an object, got number/);
-  assert.throws(() => parseHardwareConfigs('{"H": {"mfuDecode": "0.1"}}'), /"H"\.mfuDecode must be a number \(field mfuDecode\), got string/);
+  assert.throws(
+    () => parseHardwareConfigs('{"H": {"mfuDecode": "0.1"}}'),
+    /"H"\.mfuDecode must be a number \(field mfuDecode\), got string/,
+  );
   // Keys such as "constructor" are plain GPU names.
   assert.throws(() => selectHardware(parseHardwareConfigs('{"H": {}}'), "constructor"), /not found/);
   assert.equal(selectHardware(parseHardwareConfigs('{"constructor": {"TFlopsPeak": 1}}'), "constructor").tFlopsPeak, 1);
@@ -104,7 +106,10 @@ test("file errors are one-line user errors", () => {
     writeFileSync(bad, "{\n  oops\n}");
     assert.throws(
       () => loadHardwareConfig(bad, "H100"),
-      (e: unknown) => e instanceof UserError && /^Failed to load hardware config: parse hardware config JSON: /.test(e.message) && !e.message.includes("\n"),
+      (e: unknown) =>
+        e instanceof UserError &&
+        /^Failed to load hardware config: parse hardware config JSON: /.test(e.message) &&
+        !e.message.includes("\n"),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

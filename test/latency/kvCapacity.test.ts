@@ -77,7 +77,7 @@ test("table details: Mixtral parameter count, head_dim, MLA per-token bytes, FP8
   const scout = bundledArch(SCOUT_FP8, "redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic");
   const p = params(scout);
   assert.equal(modelWeightBytes(scout, p), Number(modelParamCount(scout, p)));
-  assert.equal(kvBytesPerToken(scout, 2), 48 * 2 * 128 * 8 * 2 / 2);
+  assert.equal(kvBytesPerToken(scout, 2), (48 * 2 * 128 * 8 * 2) / 2);
 });
 
 test("Mixtral at TP 1 does not fit: the error names the model and TP, then the reference text", () => {
@@ -93,8 +93,7 @@ test("Mixtral at TP 1 does not fit: the error names the model and TP, then the r
   // Through the automatic step the message gains the fatal prefix.
   assert.throws(
     () => autoKvBlocks(arch, budget("H100", 1), "mistralai/mixtral-8x7b-v0.1", 1000000),
-    (e: unknown) =>
-      e instanceof UserError && e.message === `--latency-model: KV capacity auto-calculation failed: ${expected}`,
+    (e: unknown) => e instanceof UserError && e.message === `--latency-model: KV capacity auto-calculation failed: ${expected}`,
   );
 });
 
@@ -141,7 +140,10 @@ test("automatic step: no MemoryGiB keeps the flag value; success logs the count"
   const none = autoKvBlocks(arch, { ...budget("H100", 1), memoryGiB: 0 }, LLAMA_8B, 777);
   assert.equal(none.blocks, 777);
   assert.equal(none.messages[0]?.level, "warn");
-  assert.match(none.messages[0]?.text ?? "", /^--latency-model: GPU memory capacity not available in hardware config; using current total-kv-blocks=777/);
+  assert.match(
+    none.messages[0]?.text ?? "",
+    /^--latency-model: GPU memory capacity not available in hardware config; using current total-kv-blocks=777/,
+  );
   const ok = autoKvBlocks(arch, budget("H100", 1), LLAMA_8B, 1000000);
   assert.equal(ok.blocks, 26312);
   assert.equal(ok.auto, true);
@@ -197,10 +199,7 @@ test("input errors", () => {
     msg({ ...arch, hiddenSize: 4097 }, b),
     "CalculateKVBlocks: KVBytesPerToken: hidden_dim (4097) must be evenly divisible by num_attention_heads (32)",
   );
-  assert.equal(
-    msg(arch, { ...b, tp: 3 }),
-    "CalculateKVBlocks: KVBytesPerToken: num_kv_heads (8) must be evenly divisible by TP (3)",
-  );
+  assert.equal(msg(arch, { ...b, tp: 3 }), "CalculateKVBlocks: KVBytesPerToken: num_kv_heads (8) must be evenly divisible by TP (3)");
   assert.equal(
     msg(arch, { ...b, blockSize: 1000000 }),
     "CalculateKVBlocks: computed 0 blocks (allocatable=51.39 GiB, per_block=131072000000 bytes)",

@@ -38,7 +38,10 @@ test("the model catalog lists every model of the bundled data with its config an
   const llama = by.get("meta-llama/llama-3.1-8b-instruct")!;
   assert.equal(llama.defaultDeployment, "H100 TP1");
   assert.equal(llama.config, "llama-3.1-8b-instruct");
-  assert.ok(llama.blackbox.some((b) => b.startsWith("H100 TP1,2,4")), llama.blackbox.join("; "));
+  assert.ok(
+    llama.blackbox.some((b) => b.startsWith("H100 TP1,2,4")),
+    llama.blackbox.join("; "),
+  );
   const mixtral = by.get("mistralai/mixtral-8x7b-instruct-v0.1")!;
   assert.equal(mixtral.defaultDeployment, "H100 TP2");
   assert.equal(mixtral.configIsAlias, true);

@@ -133,7 +133,7 @@ test("keys such as __proto__ are plain data", () => {
   assert.equal(c.numLayers, 2);
 });
 
-test("MoE detected from the raw text \"num_local_experts\" → warning", () => {
+test('MoE detected from the raw text "num_local_experts" → warning', () => {
   const mixtral = parseModelConfig(bundled("mixtral-8x7b-v0.1"));
   assert.equal(mixtral.mixtureOfExperts, true);
   const w = modelConfigWarnings(mixtral, "mistralai/mixtral-8x7b-v0.1");

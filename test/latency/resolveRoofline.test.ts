@@ -168,7 +168,9 @@ test(
       { status: 200 }, // body is not a config.json
     ];
     for (const failure of failures) {
-      const { fetchImpl, calls } = fakeFetch(() => (failure instanceof Error ? failure : { status: failure.status, body: "<html>\nNot a config\n</html>" }));
+      const { fetchImpl, calls } = fakeFetch(() =>
+        failure instanceof Error ? failure : { status: failure.status, body: "<html>\nNot a config\n</html>" },
+      );
       const msg = await userErrorMessage(
         resolveModelConfig({ model: "acme/unknown-model-7b", defaultsDir: dir, logger: silentLogger, fetchImpl, env: {} }),
       );

@@ -121,7 +121,7 @@ test("a zero-token prefill makes the prefill phase present (weights charged)", (
   const t = m.stepTime([zero], 1);
   // Memory bound: weights / BW.
   const bw = 3.35 * 1e12 * 0.72;
-  const expected = roundHalfAwayFromZero(((13958643712 + 0) / bw) * 1e6 + (32 * 20) / 1e6 * 1e6 + 500);
+  const expected = roundHalfAwayFromZero(((13958643712 + 0) / bw) * 1e6 + ((32 * 20) / 1e6) * 1e6 + 500);
   assert.equal(t, expected);
   assert.ok(t > 1140);
   // A mixed batch pays the weights twice.

@@ -147,7 +147,10 @@ function constructionMessage(fn: () => unknown): string {
 }
 
 test("validation: TP must be > 0", () => {
-  assert.equal(constructionMessage(() => new RooflineV2LatencyModel(llama, H100, 0)), "latency model: roofline requires TP > 0, got 0");
+  assert.equal(
+    constructionMessage(() => new RooflineV2LatencyModel(llama, H100, 0)),
+    "latency model: roofline requires TP > 0, got 0",
+  );
 });
 
 test("validation: every problem, joined with '; ', in order", () => {

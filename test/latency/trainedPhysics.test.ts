@@ -132,20 +132,44 @@ test("construction errors, in order", () => {
     }
     assert.fail("no error");
   };
-  assert.equal(msg(() => model(LLAMA, 1, { alpha: [1, 2] })), "latency model: AlphaCoeffs requires at least 3 elements, got 2");
-  assert.equal(msg(() => model(LLAMA, 1, { alpha: [1, NaN, 2] })), "latency model: AlphaCoeffs[1] is NaN");
-  assert.equal(msg(() => model(LLAMA, 1, { alpha: [1, -0.5, 2] })), "latency model: AlphaCoeffs[1] must be non-negative, got -0.500000");
+  assert.equal(
+    msg(() => model(LLAMA, 1, { alpha: [1, 2] })),
+    "latency model: AlphaCoeffs requires at least 3 elements, got 2",
+  );
+  assert.equal(
+    msg(() => model(LLAMA, 1, { alpha: [1, NaN, 2] })),
+    "latency model: AlphaCoeffs[1] is NaN",
+  );
+  assert.equal(
+    msg(() => model(LLAMA, 1, { alpha: [1, -0.5, 2] })),
+    "latency model: AlphaCoeffs[1] must be non-negative, got -0.500000",
+  );
   assert.equal(
     msg(() => model(LLAMA, 1, { beta: [1, 2, 3] })),
     "trained-physics model: BetaCoeffs requires at least 7 elements, got 3 (expected β₁-β₇, optionally β₈)",
   );
-  assert.match(msg(() => model(LLAMA, 1, { moeCommBackend: "mpi" })), /unknown MoE comm backend "mpi" \(valid: \[naive allgather_reducescatter pplx/);
-  assert.equal(msg(() => model(LLAMA, 0)), "trained-physics model: TP must be > 0, got 0");
-  assert.equal(msg(() => model(LLAMA, 3)), "trained-physics model: NumHeads (32) must be divisible by TP (3)");
-  assert.equal(msg(() => model(LLAMA, 16)), "trained-physics model: NumKVHeads (8) must be divisible by TP (16)");
+  assert.match(
+    msg(() => model(LLAMA, 1, { moeCommBackend: "mpi" })),
+    /unknown MoE comm backend "mpi" \(valid: \[naive allgather_reducescatter pplx/,
+  );
+  assert.equal(
+    msg(() => model(LLAMA, 0)),
+    "trained-physics model: TP must be > 0, got 0",
+  );
+  assert.equal(
+    msg(() => model(LLAMA, 3)),
+    "trained-physics model: NumHeads (32) must be divisible by TP (3)",
+  );
+  assert.equal(
+    msg(() => model(LLAMA, 16)),
+    "trained-physics model: NumKVHeads (8) must be divisible by TP (16)",
+  );
   const badBeta = [...COEFFS.beta_coeffs];
   badBeta[4] = Infinity;
-  assert.equal(msg(() => model(LLAMA, 1, { beta: badBeta })), "latency model: BetaCoeffs[4] is Inf");
+  assert.equal(
+    msg(() => model(LLAMA, 1, { beta: badBeta })),
+    "latency model: BetaCoeffs[4] is Inf",
+  );
 });
 
 test("single-request timeline on an idle instance (TP 1, L_p 512, O 4): TTFT 23573, E2E 45105", () => {

@@ -77,14 +77,18 @@ export async function startFakeServer(): Promise<FakeServer> {
       active++;
       maxActive = Math.max(maxActive, active);
       res.on("close", () => active--);
-      const words = promptOf(body).split(" ").filter((w) => w !== "").length;
+      const words = promptOf(body)
+        .split(" ")
+        .filter((w) => w !== "").length;
       const maxTokens = typeof body["max_tokens"] === "number" ? body["max_tokens"] : 16;
       const n = Math.max(1, Math.min(maxTokens, 1000));
       const usage = { prompt_tokens: words, completion_tokens: n, total_tokens: words + n };
       if (body["stream"] !== true) {
         later(maxTokens === 1 ? 0 : FIRST_TOKEN_MS + TOKEN_GAP_MS * (n - 1), () => {
           res.writeHead(200, { "content-type": "application/json" });
-          const choice = chat ? { index: 0, message: { role: "assistant", content: "x ".repeat(n) }, finish_reason: "length" } : { index: 0, text: "x ".repeat(n), finish_reason: "length" };
+          const choice = chat
+            ? { index: 0, message: { role: "assistant", content: "x ".repeat(n) }, finish_reason: "length" }
+            : { index: 0, text: "x ".repeat(n), finish_reason: "length" };
           res.end(JSON.stringify({ id: "cmpl-1", object: "text_completion", choices: [choice], usage }));
         });
         return;

@@ -21,7 +21,13 @@ after(async () => {
 });
 
 /** `n` requests `gapMs` apart, each with `inputLen` input and `outputLen` output tokens. */
-function requests(n: number, gapMs: number, inputLen: number, outputLen: number, extra: (i: number) => Partial<WorkloadRequest> = () => ({})): WorkloadRequest[] {
+function requests(
+  n: number,
+  gapMs: number,
+  inputLen: number,
+  outputLen: number,
+  extra: (i: number) => Partial<WorkloadRequest> = () => ({}),
+): WorkloadRequest[] {
   return Array.from({ length: n }, (_, i) =>
     makeRequest(
       `request_${i}`,
@@ -60,7 +66,10 @@ test("streamed requests: paced sends, TTFT and ITL of the server, warm-up rows l
   assert.equal(res.tokensPerWord, 1);
   assert.equal(res.dispatched, 10);
   assert.equal(res.interrupted, false);
-  assert.deepEqual(res.records.map((r) => r.request_id), [2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(
+    res.records.map((r) => r.request_id),
+    [2, 3, 4, 5, 6, 7, 8, 9],
+  );
   for (const r of res.records) {
     const where = `request ${r.request_id}`;
     assert.equal(r.status, "ok", where);
@@ -87,7 +96,10 @@ test("streamed requests: paced sends, TTFT and ITL of the server, warm-up rows l
   assert.equal(res.itl.length, 8 * 9);
   for (const r of res.records) {
     const rows = res.itl.filter((x) => x.requestId === r.request_id);
-    assert.deepEqual(rows.map((x) => x.chunkIndex), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    assert.deepEqual(
+      rows.map((x) => x.chunkIndex),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
+    );
     assert.equal(rows[0]!.timestampUs, r.first_chunk_time_us);
     assert.equal(rows[8]!.timestampUs, r.last_chunk_time_us);
   }
@@ -144,7 +156,13 @@ test("non-streamed requests: one chunk, first chunk at the first body byte", asy
 test("chat format: /v1/chat/completions with one user message", async () => {
   const before = server.seen.length;
   const res = await observe(new ArrayRequestSource(requests(2, 5, 12, 4)), options("ok", { apiFormat: "chat", tokensPerWord: 1 }));
-  assert.deepEqual(res.records.map((r) => [r.status, r.output_tokens, r.num_chunks]), [["ok", 4, 5], ["ok", 4, 5]]);
+  assert.deepEqual(
+    res.records.map((r) => [r.status, r.output_tokens, r.num_chunks]),
+    [
+      ["ok", 4, 5],
+      ["ok", 4, 5],
+    ],
+  );
   const seen = server.seen.slice(before);
   assert.equal(seen.length, 2, "no probe when tokensPerWord is given");
   for (const s of seen) {
@@ -159,7 +177,12 @@ test("chat format: /v1/chat/completions with one user message", async () => {
 test("--max-concurrency bounds the requests in flight", async () => {
   const srv = await startFakeServer();
   try {
-    const res = await observe(new ArrayRequestSource(requests(6, 0, 5, 3)), { ...options("ok"), serverUrl: `${srv.url}/ok`, maxConcurrency: 2, tokensPerWord: 1 });
+    const res = await observe(new ArrayRequestSource(requests(6, 0, 5, 3)), {
+      ...options("ok"),
+      serverUrl: `${srv.url}/ok`,
+      maxConcurrency: 2,
+      tokensPerWord: 1,
+    });
     assert.equal(res.records.filter((r) => r.status === "ok").length, 6);
     assert.equal(srv.maxActive(), 2);
   } finally {

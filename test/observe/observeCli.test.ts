@@ -24,8 +24,18 @@ after(async () => {
 /** Fixed lengths: every prompt `p` tokens, every output `o` tokens. */
 function shape(p: number, o: number): string[] {
   return [
-    "--prompt-tokens", String(p), "--prompt-tokens-stdev", "0", "--prompt-tokens-min", "0",
-    "--output-tokens", String(o), "--output-tokens-stdev", "0", "--output-tokens-min", "0",
+    "--prompt-tokens",
+    String(p),
+    "--prompt-tokens-stdev",
+    "0",
+    "--prompt-tokens-min",
+    "0",
+    "--output-tokens",
+    String(o),
+    "--output-tokens-stdev",
+    "0",
+    "--output-tokens-min",
+    "0",
   ];
 }
 
@@ -35,9 +45,25 @@ function out(name: string): string[] {
 
 test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of the ok rows", async () => {
   const run = await cli([
-    "observe", "--server", `${server.url}/ok`, "--model", "test-model", ...out("basic"),
-    "--rate", "100", "--num-requests", "8", ...shape(16, 6),
-    "--warmup-requests", "3", "--record-itl", "--rtt-ms", "1.5", "--server-type", "test-server", "--no-progress",
+    "observe",
+    "--server",
+    `${server.url}/ok`,
+    "--model",
+    "test-model",
+    ...out("basic"),
+    "--rate",
+    "100",
+    "--num-requests",
+    "8",
+    ...shape(16, 6),
+    "--warmup-requests",
+    "3",
+    "--record-itl",
+    "--rtt-ms",
+    "1.5",
+    "--server-type",
+    "test-server",
+    "--no-progress",
   ]);
   assert.equal(run.code, 0, run.stderr.join("\n"));
   const trace = loadTraceV2(path.join(dir, "basic.yaml"), path.join(dir, "basic.csv"));
@@ -48,11 +74,22 @@ test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of
   assert.equal(h.warm_up_requests, 3);
   assert.equal(h.workload_seed, 42);
   assert.match(h.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-  assert.deepEqual(h.server, { type: "test-server", model: "test-model", tensor_parallel: 0, max_num_seqs: 0, block_size: 0, gpu_memory_utilization: 0, max_model_len: 0 });
+  assert.deepEqual(h.server, {
+    type: "test-server",
+    model: "test-model",
+    tensor_parallel: 0,
+    max_num_seqs: 0,
+    block_size: 0,
+    gpu_memory_utilization: 0,
+    max_model_len: 0,
+  });
   assert.deepEqual(h.network, { measured_rtt_ms: 1.5 });
   assert.equal(trace.layout, "v3");
   assert.deepEqual(trace.optionalColumns, ["x_request_id"]);
-  assert.deepEqual(trace.records.map((r) => r.request_id), [3, 4, 5, 6, 7]);
+  assert.deepEqual(
+    trace.records.map((r) => r.request_id),
+    [3, 4, 5, 6, 7],
+  );
   for (const r of trace.records) {
     assert.deepEqual([r.status, r.output_tokens, r.server_input_tokens, r.input_tokens, r.num_chunks], ["ok", 6, 16, 16, 7]);
     const ttft = (r.first_chunk_time_us - r.send_time_us) / 1000;
@@ -72,10 +109,26 @@ test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of
   const itlMean = m["itl_mean_ms"] as number;
   assert.ok(ttftMean >= 35 && ttftMean <= 250, `TTFT mean ${ttftMean}`);
   assert.ok(itlMean >= 8 && itlMean <= 60, `ITL mean ${itlMean}`);
-  for (const k of ["ttft_p50_ms", "ttft_p90_ms", "ttft_p99_ms", "e2e_mean_ms", "e2e_p50_ms", "e2e_p90_ms", "e2e_p99_ms", "itl_p50_ms", "itl_p90_ms", "itl_p99_ms", "responses_per_sec", "tokens_per_sec"]) {
+  for (const k of [
+    "ttft_p50_ms",
+    "ttft_p90_ms",
+    "ttft_p99_ms",
+    "e2e_mean_ms",
+    "e2e_p50_ms",
+    "e2e_p90_ms",
+    "e2e_p99_ms",
+    "itl_p50_ms",
+    "itl_p90_ms",
+    "itl_p99_ms",
+    "responses_per_sec",
+    "tokens_per_sec",
+  ]) {
     assert.ok((m[k] as number) > 0, k);
   }
-  assert.ok(run.stderr.some((l) => l.startsWith("observe: 5 requests recorded (3 warm-up)")), run.stderr.join("\n"));
+  assert.ok(
+    run.stderr.some((l) => l.startsWith("observe: 5 requests recorded (3 warm-up)")),
+    run.stderr.join("\n"),
+  );
 });
 
 test("a workload spec with SLO classes: vllm_priority column, gateway headers, spec path in the header", async () => {
@@ -84,9 +137,22 @@ test("a workload spec with SLO classes: vllm_priority column, gateway headers, s
     `  - id: ${id}\n    tenant_id: ${tenant}\n    slo_class: ${cls}\n    rate_fraction: 0.5\n    streaming: true\n` +
     `    arrival: {process: constant}\n    input_distribution: {type: constant, params: {value: 10}}\n` +
     `    output_distribution: {type: constant, params: {value: 3}}\n`;
-  fs.writeFileSync(spec, `version: "2"\nseed: 7\naggregate_rate: 200\nnum_requests: 6\nclients:\n${client("a", "critical", "t-a")}${client("b", "batch", "t-b")}`);
+  fs.writeFileSync(
+    spec,
+    `version: "2"\nseed: 7\naggregate_rate: 200\nnum_requests: 6\nclients:\n${client("a", "critical", "t-a")}${client("b", "batch", "t-b")}`,
+  );
   const before = server.seen.length;
-  const run = await cli(["observe", "--server", `${server.url}/ok/`, "--model", "m", ...out("classes"), "--workload-spec", spec, "--no-progress"]);
+  const run = await cli([
+    "observe",
+    "--server",
+    `${server.url}/ok/`,
+    "--model",
+    "m",
+    ...out("classes"),
+    "--workload-spec",
+    spec,
+    "--no-progress",
+  ]);
   assert.equal(run.code, 0, run.stderr.join("\n"));
   const header = fs.readFileSync(path.join(dir, "classes.csv"), "utf8").split("\n")[0]!;
   assert.match(header, /^request_id,client_id,tenant_id,slo_class,vllm_priority,session_id,/);
@@ -113,8 +179,17 @@ test("a workload spec with SLO classes: vllm_priority column, gateway headers, s
 test("--replay-trace of an observed trace is paced from its first arrival", async () => {
   const t0 = Date.now();
   const run = await cli([
-    "observe", "--server", `${server.url}/ok`, "--model", "m", ...out("again"),
-    "--replay-trace", path.join(dir, "classes.yaml"), "--replay-trace-data", path.join(dir, "classes.csv"), "--no-progress",
+    "observe",
+    "--server",
+    `${server.url}/ok`,
+    "--model",
+    "m",
+    ...out("again"),
+    "--replay-trace",
+    path.join(dir, "classes.yaml"),
+    "--replay-trace-data",
+    path.join(dir, "classes.csv"),
+    "--no-progress",
   ]);
   assert.equal(run.code, 0, run.stderr.join("\n"));
   assert.ok(Date.now() - t0 < 5000);
@@ -130,30 +205,89 @@ test("--replay-trace of an observed trace is paced from its first arrival", asyn
 });
 
 test("error and timeout rows; the summary counts them apart from the ok rows", async () => {
-  const fail = await cli(["observe", "--server", `${server.url}/fail`, "--model", "m", ...out("fail"), "--rate", "200", "--num-requests", "3", ...shape(8, 4), "--no-streaming", "--no-progress"]);
+  const fail = await cli([
+    "observe",
+    "--server",
+    `${server.url}/fail`,
+    "--model",
+    "m",
+    ...out("fail"),
+    "--rate",
+    "200",
+    "--num-requests",
+    "3",
+    ...shape(8, 4),
+    "--no-streaming",
+    "--no-progress",
+  ]);
   assert.equal(fail.code, 0, fail.stderr.join("\n"));
   const ft = loadTraceV2(path.join(dir, "fail.yaml"), path.join(dir, "fail.csv"));
-  assert.deepEqual(ft.records.map((r) => [r.status, r.error_message, r.streaming]), Array(3).fill(["error", "HTTP 503: server overloaded", false]));
+  assert.deepEqual(
+    ft.records.map((r) => [r.status, r.error_message, r.streaming]),
+    Array(3).fill(["error", "HTTP 503: server overloaded", false]),
+  );
   const fm = metricBlocks(fail.stdout)[0]!;
   assert.deepEqual([fm["completed_requests"], fm["failed_requests"], fm["timed_out_requests"]], [0, 3, 0]);
-  assert.ok(fail.stderr.some((l) => l.includes("tokens-per-word probe failed")), "the failed probe is a warning");
+  assert.ok(
+    fail.stderr.some((l) => l.includes("tokens-per-word probe failed")),
+    "the failed probe is a warning",
+  );
 
-  const hang = await cli(["observe", "--server", `${server.url}/hang`, "--model", "m", ...out("hang"), "--rate", "200", "--num-requests", "2", ...shape(8, 4), "--timeout", "0.3", "--no-progress"]);
+  const hang = await cli([
+    "observe",
+    "--server",
+    `${server.url}/hang`,
+    "--model",
+    "m",
+    ...out("hang"),
+    "--rate",
+    "200",
+    "--num-requests",
+    "2",
+    ...shape(8, 4),
+    "--timeout",
+    "0.3",
+    "--no-progress",
+  ]);
   assert.equal(hang.code, 0, hang.stderr.join("\n"));
   const ht = loadTraceV2(path.join(dir, "hang.yaml"), path.join(dir, "hang.csv"));
-  assert.deepEqual(ht.records.map((r) => r.status), ["timeout", "timeout"]);
+  assert.deepEqual(
+    ht.records.map((r) => r.status),
+    ["timeout", "timeout"],
+  );
   assert.equal(metricBlocks(hang.stdout)[0]!["timed_out_requests"], 2);
 });
 
 test("--prewarm-duration sends unrecorded fixed requests first", async () => {
   const before = server.seen.length;
-  const run = await cli(["observe", "--server", `${server.url}/ok`, "--model", "m", ...out("prewarm"), "--rate", "100", "--num-requests", "2", ...shape(8, 3), "--prewarm-duration", "200ms", "--no-progress"]);
+  const run = await cli([
+    "observe",
+    "--server",
+    `${server.url}/ok`,
+    "--model",
+    "m",
+    ...out("prewarm"),
+    "--rate",
+    "100",
+    "--num-requests",
+    "2",
+    ...shape(8, 3),
+    "--prewarm-duration",
+    "200ms",
+    "--no-progress",
+  ]);
   assert.equal(run.code, 0, run.stderr.join("\n"));
   const warm = server.seen.slice(before).filter((s) => s.body["max_tokens"] === 64);
   assert.ok(warm.length >= 4, `${warm.length} prewarm requests`);
   for (const s of warm) assert.equal(s.body["stream"], false);
   const trace = loadTraceV2(path.join(dir, "prewarm.yaml"), path.join(dir, "prewarm.csv"));
-  assert.deepEqual(trace.records.map((r) => [r.request_id, r.output_tokens]), [[0, 3], [1, 3]]);
+  assert.deepEqual(
+    trace.records.map((r) => [r.request_id, r.output_tokens]),
+    [
+      [0, 3],
+      [1, 3],
+    ],
+  );
   assert.equal(trace.header.warm_up_requests, 0);
 });
 
@@ -200,7 +334,16 @@ test("bad flags: one-line errors, exit status 1, nothing sent", async () => {
 test("observe --help lists its flags", async () => {
   const run = await cli(["observe", "--help"]);
   assert.equal(run.code, 0);
-  for (const f of ["--server", "--trace-header", "--max-concurrency", "--record-itl", "--warmup-requests", "--rate", "--workload-spec", "--seed"]) {
+  for (const f of [
+    "--server",
+    "--trace-header",
+    "--max-concurrency",
+    "--record-itl",
+    "--warmup-requests",
+    "--rate",
+    "--workload-spec",
+    "--seed",
+  ]) {
     assert.ok(run.stdout.includes(f), f);
   }
 });

@@ -31,10 +31,7 @@ test("vocabulary: 100 distinct words; one word per token ID, scaled by tokens pe
 });
 
 test("vLLM priority of SLO classes: lower is more urgent", () => {
-  assert.deepEqual(
-    ["critical", "standard", "", "gold", "batch", "sheddable", "background"].map(vllmPriority),
-    [0, 1, 1, 1, 5, 6, 7],
-  );
+  assert.deepEqual(["critical", "standard", "", "gold", "batch", "sheddable", "background"].map(vllmPriority), [0, 1, 1, 1, 5, 6, 7]);
 });
 
 test("request body and headers", () => {
@@ -54,10 +51,19 @@ test("request body and headers", () => {
     max_tokens: 2048,
     priority: 5,
   });
-  assert.equal(buildBody({ prompt: "a", outputLen: 5, streaming: false, sloClass: "" }, { ...base, unconstrainedOutput: true })["max_tokens"], 2147483647);
-  const chat = buildBody({ prompt: "a", outputLen: 5, streaming: false, sloClass: "" }, { ...base, apiFormat: "chat", unconstrainedOutput: true });
+  assert.equal(
+    buildBody({ prompt: "a", outputLen: 5, streaming: false, sloClass: "" }, { ...base, unconstrainedOutput: true })["max_tokens"],
+    2147483647,
+  );
+  const chat = buildBody(
+    { prompt: "a", outputLen: 5, streaming: false, sloClass: "" },
+    { ...base, apiFormat: "chat", unconstrainedOutput: true },
+  );
   assert.deepEqual(chat, { model: "m", messages: [{ role: "user", content: "a" }], stream: false });
-  assert.deepEqual(buildHeaders({ xRequestId: "id", apiKey: "", sloClass: "", tenantId: "" }), { "content-type": "application/json", "x-request-id": "id" });
+  assert.deepEqual(buildHeaders({ xRequestId: "id", apiKey: "", sloClass: "", tenantId: "" }), {
+    "content-type": "application/json",
+    "x-request-id": "id",
+  });
   assert.deepEqual(buildHeaders({ xRequestId: "id", apiKey: "k", sloClass: "critical", tenantId: "t" }), {
     "content-type": "application/json",
     "x-request-id": "id",
@@ -69,10 +75,10 @@ test("request body and headers", () => {
 
 test("SSE: lines split across reads, CRLF, comments; chunks before [DONE]; usage of the last usage object", () => {
   const s = new SseAccumulator(true);
-  s.feed(": keep-alive\r\n\r\ndata: {\"choices\":[{\"text\":\"a\",\"finish_reason\":null}]}\r\n\r\nda", 100);
-  s.feed("ta: {\"choices\":[{\"text\":\"b\",\"finish_reason\":\"stop\"}],\"usage\":null}\n\n", 200);
-  s.feed("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n", 300);
-  s.feed("data: {\"late\":true}\n", 400);
+  s.feed(': keep-alive\r\n\r\ndata: {"choices":[{"text":"a","finish_reason":null}]}\r\n\r\nda', 100);
+  s.feed('ta: {"choices":[{"text":"b","finish_reason":"stop"}],"usage":null}\n\n', 200);
+  s.feed('data: {"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":2}}\n\ndata: [DONE]\n\n', 300);
+  s.feed('data: {"late":true}\n', 400);
   s.finish(500);
   assert.deepEqual([s.numChunks, s.firstUs, s.lastUs, s.done], [3, 100, 300, true]);
   assert.deepEqual(s.chunkTimesUs, [100, 200, 300]);
@@ -80,7 +86,7 @@ test("SSE: lines split across reads, CRLF, comments; chunks before [DONE]; usage
 
   const bad = new SseAccumulator(false);
   bad.feed("data: {oops\n", 1);
-  bad.feed("data: {\"error\":{\"message\":\"boom\"}}", 2);
+  bad.feed('data: {"error":{"message":"boom"}}', 2);
   bad.finish(3);
   assert.equal(bad.numChunks, 2);
   assert.match(bad.fields.error, /^invalid JSON in stream chunk 1/);
@@ -131,6 +137,9 @@ test("ITL CSV and its default path; --prewarm-duration values", () => {
   assert.equal(formatItlCsv([{ requestId: 4, chunkIndex: 0, timestampUs: 17 }]), "request_id,chunk_index,timestamp_us\n4,0,17\n");
   assert.equal(defaultItlPath("out/trace.csv"), "out/trace.itl.csv");
   assert.equal(defaultItlPath("out/trace.data"), "out/trace.data.itl.csv");
-  assert.deepEqual(["0", "90", "1.5", "500ms", "30s", "2m", "1m30s", "1h"].map((t) => parseDurationMs(t, "--x")), [0, 90_000, 1500, 500, 30_000, 120_000, 90_000, 3_600_000]);
+  assert.deepEqual(
+    ["0", "90", "1.5", "500ms", "30s", "2m", "1m30s", "1h"].map((t) => parseDurationMs(t, "--x")),
+    [0, 90_000, 1500, 500, 30_000, 120_000, 90_000, 3_600_000],
+  );
   for (const bad of ["", "-1", "5d", "s", "1m 30s"]) assert.throws(() => parseDurationMs(bad, "--x"), /is not a duration/);
 });

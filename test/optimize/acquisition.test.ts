@@ -1,7 +1,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/engine/rng.js";
-import { encodePoint, expectedImprovement, fitSurrogate, normCdf, pointKey, proposeBatch, type Parameter } from "../../src/optimize/index.js";
+import {
+  encodePoint,
+  expectedImprovement,
+  fitSurrogate,
+  normCdf,
+  pointKey,
+  proposeBatch,
+  type Parameter,
+} from "../../src/optimize/index.js";
 import type { Point } from "../../src/optimize/index.js";
 
 test("normCdf matches tabulated values", () => {
@@ -53,16 +61,32 @@ test("EI increases with the posterior variance, and is at least the plain improv
 test("proposeBatch: q distinct new points near the minimum (kriging believer spreads them)", () => {
   const params: Parameter[] = [
     { name: "x", type: "continuous", min: 0, max: 1, log: false, categories: [], target: { kind: "plugin_option", option: "p.x" } },
-    { name: "c", type: "categorical", min: 0, max: 0, log: false, categories: ["a", "b"].map((l) => ({ label: l, value: l, flags: {} })), target: { kind: "plugin_option", option: "p.c" } },
+    {
+      name: "c",
+      type: "categorical",
+      min: 0,
+      max: 0,
+      log: false,
+      categories: ["a", "b"].map((l) => ({ label: l, value: l, flags: {} })),
+      target: { kind: "plugin_option", option: "p.c" },
+    },
   ];
   const f = (p: Point): number => ((p[0] as number) - 0.3) ** 2 + (p[1] === "b" ? 0.5 : 0);
-  const observed: Point[] = [[0.05, "a"], [0.5, "a"], [0.9, "a"], [0.2, "b"], [0.7, "b"], [0.35, "b"]];
+  const observed: Point[] = [
+    [0.05, "a"],
+    [0.5, "a"],
+    [0.9, "a"],
+    [0.2, "b"],
+    [0.7, "b"],
+    [0.35, "b"],
+  ];
   const X = observed.map((p) => encodePoint(params, p));
   const y = observed.map(f);
   const sur = fitSurrogate(X, y, { groups: [0, 1, 1] });
   const bestZ = Math.min(...sur.z);
   const exclude = new Set(observed.map(pointKey));
-  const run = (): Point[] => proposeBatch(params, sur, observed, bestZ, 3, new Rng(7), new Set(exclude), { randomCandidates: 500 }).map((p) => p.point);
+  const run = (): Point[] =>
+    proposeBatch(params, sur, observed, bestZ, 3, new Rng(7), new Set(exclude), { randomCandidates: 500 }).map((p) => p.point);
   const batch = run();
   assert.equal(batch.length, 3);
   assert.equal(new Set(batch.map(pointKey)).size, 3, "distinct");

@@ -87,7 +87,16 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   // 1. The search.
   const r1 = await cli(["optimize", file, "--out", out, "--jobs", "2"]);
   assert.equal(r1.code, 0, r1.stderr.join("\n"));
-  for (const f of ["evaluations.jsonl", "evaluations.csv", "evaluations.json", "convergence.md", "best.yaml", "best-command.txt", "workload.yaml", "space.json"]) {
+  for (const f of [
+    "evaluations.jsonl",
+    "evaluations.csv",
+    "evaluations.json",
+    "convergence.md",
+    "best.yaml",
+    "best-command.txt",
+    "workload.yaml",
+    "space.json",
+  ]) {
     assert.ok(fs.existsSync(path.join(out, f)), `${f} written`);
   }
   assert.match(r1.stdout, /^=== blis optimize: tiny ===/);
@@ -95,15 +104,28 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.match(r1.stdout, /Convergence:\n\s+#\s+source\s+ttft_p99\s+feasible\s+best so far\n/);
   assert.match(r1.stdout, /Best: evaluation #\d \((design|bo)\)/);
   assert.match(r1.stdout, /\nCommand:\n {2}blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /);
-  assert.ok(r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused/.test(l)), r1.stderr.join("\n"));
+  assert.ok(
+    r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused/.test(l)),
+    r1.stderr.join("\n"),
+  );
 
   const json = JSON.parse(fs.readFileSync(path.join(out, "evaluations.json"), "utf8")) as {
     baseline: { objective: { mean: number }; metrics: Record<string, number> };
-    evaluations: { evaluation: number; source: string; feasible: boolean; params: Record<string, unknown>; objective: { mean: number; per_seed: Record<string, number> }; constraints: { metric: string; value: number; min: number; ok: boolean }[] }[];
+    evaluations: {
+      evaluation: number;
+      source: string;
+      feasible: boolean;
+      params: Record<string, unknown>;
+      objective: { mean: number; per_seed: Record<string, number> };
+      constraints: { metric: string; value: number; min: number; ok: boolean }[];
+    }[];
     best: { evaluation: number; objective: number; command: string; bundle_command: string };
   };
   assert.equal(json.evaluations.length, 6);
-  assert.deepEqual(json.evaluations.map((e) => e.source), ["design", "design", "design", "bo", "bo", "bo"]);
+  assert.deepEqual(
+    json.evaluations.map((e) => e.source),
+    ["design", "design", "design", "bo", "bo", "bo"],
+  );
   for (const e of json.evaluations) {
     assert.deepEqual(Object.keys(e.objective.per_seed), ["42", "43"]);
     assert.ok(Math.abs(e.objective.mean - (e.objective.per_seed["42"]! + e.objective.per_seed["43"]!) / 2) < 1e-9);
@@ -116,11 +138,17 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.equal(json.best.objective, Math.min(...feasible.map((e) => e.objective.mean)));
   const csv = fs.readFileSync(path.join(out, "evaluations.csv"), "utf8").trim().split("\n");
   assert.equal(csv.length, 8, "header, baseline, 6 evaluations");
-  assert.match(csv[0]!, /^evaluation,source,feasible,priority,age_weight,w_queue,w_prefix,offload,ttft_p99_mean,ttft_p99_seed_42,ttft_p99_seed_43,constraint_1_throughput,/);
+  assert.match(
+    csv[0]!,
+    /^evaluation,source,feasible,priority,age_weight,w_queue,w_prefix,offload,ttft_p99_mean,ttft_p99_seed_42,ttft_p99_seed_43,constraint_1_throughput,/,
+  );
   const conv = fs.readFileSync(path.join(out, "convergence.md"), "utf8");
   const rows = conv.split("\n").filter((l) => /^\|\s+\d+ \|/.test(l));
   assert.equal(rows.length, 6);
-  const bestCol = rows.map((l) => l.split("|")[5]!.trim()).filter((v) => v !== "-").map(Number);
+  const bestCol = rows
+    .map((l) => l.split("|")[5]!.trim())
+    .filter((v) => v !== "-")
+    .map(Number);
   for (let i = 1; i < bestCol.length; i++) assert.ok(bestCol[i]! <= bestCol[i - 1]!, "best so far never gets worse");
 
   // 2. The best command and the bundle reproduce the best evaluation's seed-42 value.
@@ -131,7 +159,10 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.equal(bundle.priority?.policy, bestEval.params["priority"] === "fcfs" ? "constant" : "slo-class");
   assert.equal(bundle.routing?.scorers?.[0]?.name, "queue-depth");
   assert.equal(bundle.routing?.scorers?.[0]?.weight, bestEval.params["w_queue"]);
-  assert.match(fs.readFileSync(path.join(out, "best.yaml"), "utf8"), /# Not expressible in a bundle \(pass as flags\): offload = --kv-offload-threshold /);
+  assert.match(
+    fs.readFileSync(path.join(out, "best.yaml"), "utf8"),
+    /# Not expressible in a bundle \(pass as flags\): offload = --kv-offload-threshold /,
+  );
   for (const cmd of [command, json.best.bundle_command]) {
     const run = await cli([...splitArgs(cmd).slice(1), "--seed", "42"]);
     assert.equal(run.code, 0, run.stderr.join("\n"));
@@ -142,7 +173,10 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   const log = fs.readFileSync(path.join(out, "evaluations.jsonl"), "utf8");
   const r2 = await cli(["optimize", file, "--out", out, "--jobs", "2"]);
   assert.equal(r2.code, 0);
-  assert.ok(r2.stderr.some((l) => /^optimize: 0 simulations run, 7 evaluations reused/.test(l)), r2.stderr.join("\n"));
+  assert.ok(
+    r2.stderr.some((l) => /^optimize: 0 simulations run, 7 evaluations reused/.test(l)),
+    r2.stderr.join("\n"),
+  );
   assert.equal(fs.readFileSync(path.join(out, "evaluations.jsonl"), "utf8"), log);
   const noWall = (s: string): string => s.replace(/simulations run: .*\n/, "");
   assert.equal(noWall(r2.stdout), noWall(r1.stdout));
@@ -151,7 +185,10 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   fs.writeFileSync(file, space("bigger"));
   const r3 = await cli(["optimize", file, "--out", out, "--jobs", "2", "--no-progress"]);
   assert.equal(r3.code, 0, r3.stderr.join("\n"));
-  assert.ok(r3.stderr.some((l) => /^optimize: 4 simulations run, 7 evaluations reused/.test(l)), r3.stderr.join("\n"));
+  assert.ok(
+    r3.stderr.some((l) => /^optimize: 4 simulations run, 7 evaluations reused/.test(l)),
+    r3.stderr.join("\n"),
+  );
   assert.match(r3.stdout, /evaluations: 8 of budget 8/);
 
   // 5. A changed space is refused (exit 1, one line) unless --restart.
@@ -159,7 +196,10 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   const r4 = await cli(["optimize", file, "--out", out, "--jobs", "2"]);
   assert.equal(r4.code, 1);
   assert.equal(r4.stderr.length, 1);
-  assert.match(r4.stderr[0]!, /^error: .*space\.json: the search space changed since the evaluations in this directory .*rerun with --restart/);
+  assert.match(
+    r4.stderr[0]!,
+    /^error: .*space\.json: the search space changed since the evaluations in this directory .*rerun with --restart/,
+  );
   const r5 = await cli(["optimize", file, "--out", out, "--jobs", "2", "--restart", "--no-progress"]);
   assert.equal(r5.code, 0, r5.stderr.join("\n"));
   assert.ok(r5.stderr.some((l) => /--restart: removed the previous evaluations/.test(l)));
@@ -169,6 +209,9 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   fs.writeFileSync(file, space().replace("type: integer", "type: whole"));
   const r6 = await cli(["optimize", file, "--out", out]);
   assert.equal(r6.code, 1);
-  assert.match(r6.stderr.join("\n"), /^error: .*space\.yaml:\d+:11: parameters\[2\] "w_queue" type: expected continuous, integer or categorical, got "whole"$/);
+  assert.match(
+    r6.stderr.join("\n"),
+    /^error: .*space\.yaml:\d+:11: parameters\[2\] "w_queue" type: expected continuous, integer or categorical, got "whole"$/,
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -6,7 +6,11 @@ import { decodeUnit, encodePoint, latinHypercube, perturbPoint, type Parameter }
 const T = { kind: "plugin_option", option: "p.k" } as const;
 
 test("Latin hypercube: each of the n strata of every dimension holds exactly one point", () => {
-  for (const [n, d] of [[1, 3], [7, 4], [30, 10]] as const) {
+  for (const [n, d] of [
+    [1, 3],
+    [7, 4],
+    [30, 10],
+  ] as const) {
     const pts = latinHypercube(n, d, new Rng(123));
     assert.equal(pts.length, n);
     for (let j = 0; j < d; j++) {
@@ -14,7 +18,11 @@ test("Latin hypercube: each of the n strata of every dimension holds exactly one
         assert.ok(p[j]! >= 0 && p[j]! < 1);
         return Math.floor(p[j]! * n);
       });
-      assert.deepEqual([...strata].sort((a, b) => a - b), Array.from({ length: n }, (_, k) => k), `dimension ${j}`);
+      assert.deepEqual(
+        [...strata].sort((a, b) => a - b),
+        Array.from({ length: n }, (_, k) => k),
+        `dimension ${j}`,
+      );
     }
   }
   assert.deepEqual(latinHypercube(9, 3, new Rng(5)), latinHypercube(9, 3, new Rng(5)), "seeded");
@@ -22,7 +30,15 @@ test("Latin hypercube: each of the n strata of every dimension holds exactly one
 });
 
 test("a Latin hypercube over a categorical spreads its values evenly", () => {
-  const p: Parameter = { name: "c", type: "categorical", min: 0, max: 0, log: false, categories: ["a", "b", "c"].map((l) => ({ label: l, value: l, flags: {} })), target: T };
+  const p: Parameter = {
+    name: "c",
+    type: "categorical",
+    min: 0,
+    max: 0,
+    log: false,
+    categories: ["a", "b", "c"].map((l) => ({ label: l, value: l, flags: {} })),
+    target: T,
+  };
   const vals = latinHypercube(9, 1, new Rng(1)).map((u) => decodeUnit(p, u[0]!));
   for (const l of ["a", "b", "c"]) assert.equal(vals.filter((v) => v === l).length, 3);
 });
@@ -45,7 +61,15 @@ test("decoding: bounds, log scale, integers, rounding to 4 significant digits", 
   }
   assert.deepEqual([...seen].sort(), [0, 1, 2, 3, 4], "every integer reachable, in equal shares");
   // Features: numeric in [0,1] (log scale), categoricals one-hot.
-  const cat: Parameter = { name: "c", type: "categorical", min: 0, max: 0, log: false, categories: ["x", "y"].map((l) => ({ label: l, value: l, flags: {} })), target: T };
+  const cat: Parameter = {
+    name: "c",
+    type: "categorical",
+    min: 0,
+    max: 0,
+    log: false,
+    categories: ["x", "y"].map((l) => ({ label: l, value: l, flags: {} })),
+    target: T,
+  };
   const f = encodePoint([cont, cat, lin], [1e-5, "y", 3]);
   assert.equal(f.length, 4);
   assert.ok(Math.abs(f[0]! - 0.5) < 1e-12);

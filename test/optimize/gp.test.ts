@@ -43,7 +43,11 @@ test("GP posterior mean and variance on three points match the hand computation"
   assert.ok(Math.abs(gp.logMarginalLikelihood() - lml) < 1e-9, `lml ${gp.logMarginalLikelihood()} vs ${lml}`);
   assert.equal(gp.jitter, 0);
   // Without noise the posterior interpolates the data, with zero variance there.
-  for (const [x, y] of [[0, 1], [1, -1], [2, 2]] as const) {
+  for (const [x, y] of [
+    [0, 1],
+    [1, -1],
+    [2, 2],
+  ] as const) {
     const q = gp.predict([x]);
     assert.ok(Math.abs(q.mean - y) < 1e-9);
     assert.ok(q.variance < 1e-9);
@@ -86,7 +90,7 @@ test("fitSurrogate: standardizes, picks hyperparameters by likelihood, and predi
 
 test("fitSurrogate with groups: an irrelevant feature gets a longer length scale than the relevant one", () => {
   const X: number[][] = [];
-  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) X.push([i / 4, (j * 3 + i) % 5 / 4]);
+  for (let i = 0; i < 5; i++) for (let j = 0; j < 5; j++) X.push([i / 4, ((j * 3 + i) % 5) / 4]);
   const y = X.map(([a]) => Math.sin(5 * a!));
   const s = fitSurrogate(X, y, { groups: [0, 1] });
   const [relevant, irrelevant] = s.gp.hyper.lengthScales;

@@ -56,7 +56,10 @@ test("a valid space: defaults, targets, hash", () => {
   assert.equal(s.budget, 12);
   assert.equal(s.initial, 5, "max(5, budget/4)");
   assert.equal(s.seed, 1);
-  assert.deepEqual(s.parameters.map((p) => p.target.kind), ["flag", "scorer"]);
+  assert.deepEqual(
+    s.parameters.map((p) => p.target.kind),
+    ["flag", "scorer"],
+  );
   assert.equal(s.objective.direction, "minimize");
   assert.equal(s.baseline, null);
   assert.equal(parse(HEAD.replace("budget: 12", "budget: 40") + PARAMS).initial, 10);
@@ -92,32 +95,62 @@ test("invalid spaces: one line naming the item and its line/column", () => {
   bad(HEAD + "budjet: 3\n" + PARAMS, /^space\.yaml:8:1: space: unknown key "budjet" \(did you mean "budget"\?\)/);
   bad(HEAD + "parameters: [\n", /^space\.yaml:\d+:\d+: YAML: /);
   bad(HEAD + "initial: 20\n" + PARAMS, /^space\.yaml:8:10: initial: the initial design \(20\) is larger than the budget \(12\)/);
-  bad(HEAD + PARAMS.replace("max: 1.0e-3", "max: 1.0e-8"), /^space\.yaml:12:10: parameters\[0\] "age": min \(1e-7\) must be less than max \(1e-8\)/);
+  bad(
+    HEAD + PARAMS.replace("max: 1.0e-3", "max: 1.0e-8"),
+    /^space\.yaml:12:10: parameters\[0\] "age": min \(1e-7\) must be less than max \(1e-8\)/,
+  );
   bad(HEAD + PARAMS.replace("min: 1.0e-7", "min: 0"), /parameters\[0\] "age": a log-scale parameter needs min > 0/);
-  bad(HEAD + PARAMS.replace("slo-age-weight", "slo-threshold-standard"), /^space\.yaml:14:13: parameters\[0\] "age": --slo-threshold-standard takes an integer: use type integer/);
-  bad(HEAD + PARAMS.replace("slo-age-weight", "slo-age-wieght"), /parameters\[0\] "age" target: unknown flag "slo-age-wieght" \(did you mean "slo-age-weight"\?\)/);
+  bad(
+    HEAD + PARAMS.replace("slo-age-weight", "slo-threshold-standard"),
+    /^space\.yaml:14:13: parameters\[0\] "age": --slo-threshold-standard takes an integer: use type integer/,
+  );
+  bad(
+    HEAD + PARAMS.replace("slo-age-weight", "slo-age-wieght"),
+    /parameters\[0\] "age" target: unknown flag "slo-age-wieght" \(did you mean "slo-age-weight"\?\)/,
+  );
   bad(HEAD + PARAMS.replace("slo-age-weight", "seed"), /flag "seed" is not allowed in a search space/);
-  bad(HEAD + PARAMS.replace("prefix-affinity", "prefix-affinty"), /^space\.yaml:19:22: parameters\[1\] "w_prefix" target: unknown scorer "prefix-affinty" \(did you mean "prefix-affinity"\?\)/);
+  bad(
+    HEAD + PARAMS.replace("prefix-affinity", "prefix-affinty"),
+    /^space\.yaml:19:22: parameters\[1\] "w_prefix" target: unknown scorer "prefix-affinty" \(did you mean "prefix-affinity"\?\)/,
+  );
   bad(HEAD.replace("    routing-policy: weighted\n", "") + PARAMS, /parameters "w_prefix": scorer weights only apply to weighted routing/);
-  bad(HEAD + PARAMS.replace("target: {scorer: prefix-affinity}", "target: {flag: slo-age-weight}"), /parameters\[1\] "w_prefix": flag "slo-age-weight" is also set by parameter "age"/);
-  bad(HEAD + PARAMS.replace("ttft_p99", "ttft_p999"), /^space\.yaml:\d+:21: objective\.metric "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)/);
+  bad(
+    HEAD + PARAMS.replace("target: {scorer: prefix-affinity}", "target: {flag: slo-age-weight}"),
+    /parameters\[1\] "w_prefix": flag "slo-age-weight" is also set by parameter "age"/,
+  );
+  bad(
+    HEAD + PARAMS.replace("ttft_p99", "ttft_p999"),
+    /^space\.yaml:\d+:21: objective\.metric "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)/,
+  );
   bad(HEAD + PARAMS.replace("minimize", "smallest"), /objective\.direction: expected minimize or maximize, got "smallest"/);
   bad(HEAD + PARAMS.replace("ttft_p99", "fitness"), /fitness needs objective\.fitness_weights/);
-  bad(HEAD + PARAMS + "constraints:\n  - {metric: throughput, min: 0.9 * baseline}\n", /^space\.yaml:22:31: constraints\[0\] "throughput" min: refers to the baseline, but the space has no baseline section/);
+  bad(
+    HEAD + PARAMS + "constraints:\n  - {metric: throughput, min: 0.9 * baseline}\n",
+    /^space\.yaml:22:31: constraints\[0\] "throughput" min: refers to the baseline, but the space has no baseline section/,
+  );
   bad(HEAD + PARAMS + "constraints:\n  - {metric: throughput}\n", /constraints\[0\] "throughput": give min, max or both/);
   bad(
-    HEAD + "parameters:\n  - name: p\n    type: categorical\n    values: [fcfs]\n    target: {flag: scheduler}\n" + "objective: {metric: ttft_p99}\n",
+    HEAD +
+      "parameters:\n  - name: p\n    type: categorical\n    values: [fcfs]\n    target: {flag: scheduler}\n" +
+      "objective: {metric: ttft_p99}\n",
     /^space\.yaml:11:13: parameters\[0\] "p" values: a categorical parameter needs at least two values/,
   );
   bad(
-    HEAD + "parameters:\n  - name: p\n    type: categorical\n    values: [1, x]\n    target: {flag: num-instances}\n" + "objective: {metric: ttft_p99}\n",
+    HEAD +
+      "parameters:\n  - name: p\n    type: categorical\n    values: [1, x]\n    target: {flag: num-instances}\n" +
+      "objective: {metric: ttft_p99}\n",
     /^space\.yaml:11:17: parameters\[0\] "p" values\[1\]: invalid value for --num-instances: "x" is not an integer/,
   );
   bad(
-    HEAD + "parameters:\n  - name: p\n    type: categorical\n    values:\n      - {name: a, flags: {scheduler: fcfs}}\n      - {nme: b}\n    target: variant\n" + "objective: {metric: ttft_p99}\n",
+    HEAD +
+      "parameters:\n  - name: p\n    type: categorical\n    values:\n      - {name: a, flags: {scheduler: fcfs}}\n      - {nme: b}\n    target: variant\n" +
+      "objective: {metric: ttft_p99}\n",
     /^space\.yaml:13:10: parameters\[0\] "p" values\[1\]: unknown key "nme" \(did you mean "name"\?\)/,
   );
-  bad(HEAD + PARAMS.replace("type: continuous", "type: real"), /parameters\[0\] "age" type: expected continuous, integer or categorical, got "real"/);
+  bad(
+    HEAD + PARAMS.replace("type: continuous", "type: real"),
+    /parameters\[0\] "age" type: expected continuous, integer or categorical, got "real"/,
+  );
   bad(HEAD.replace(`    model: ${MODEL}\n`, "") + PARAMS, /base\.flags: no model: set base\.flags model/);
   bad(HEAD + PARAMS.replace("{scorer: prefix-affinity}", "{plugin_option: alpha}"), /expected PLUGIN\.KEY/);
 });

@@ -21,11 +21,19 @@ test("evaluations.jsonl: a resumed search keeps its batch size; another space or
 
   const { out: again, notes: resumeNotes } = OptimizeDir.open(dir, SPACE, 3, false);
   assert.equal(again.batch, 2);
-  assert.deepEqual(resumeNotes, ["resuming with the batch size the search started with (2 points per step; --jobs 3 only sets the worker processes)"]);
-  assert.deepEqual(again.load().map((r) => r.index), [0, 1]);
+  assert.deepEqual(resumeNotes, [
+    "resuming with the batch size the search started with (2 points per step; --jobs 3 only sets the worker processes)",
+  ]);
+  assert.deepEqual(
+    again.load().map((r) => r.index),
+    [0, 1],
+  );
   again.close();
 
-  assert.throws(() => OptimizeDir.open(dir, { ...SPACE, hash: "b".repeat(64) }, 2, false), /space\.json: the search space changed since the evaluations in this directory \(space hash aaaaaaaaaaaa → bbbbbbbbbbbb\)/);
+  assert.throws(
+    () => OptimizeDir.open(dir, { ...SPACE, hash: "b".repeat(64) }, 2, false),
+    /space\.json: the search space changed since the evaluations in this directory \(space hash aaaaaaaaaaaa → bbbbbbbbbbbb\)/,
+  );
   fs.rmSync(path.join(dir, "space.json"));
   assert.throws(() => OptimizeDir.open(dir, SPACE, 2, false), /holds results that do not come from this search \(no valid space\.json\)/);
 

@@ -9,7 +9,14 @@ const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-reque
 
 test("a plugin scorer joins weighted routing and influences decisions", async () => {
   const args = [...BASE, "--plugin", root("examples/plugins/least-kv-scorer.mjs"), "--routing-policy", "weighted"];
-  const withPlugin = await cli([...args, "--routing-scorers", "free-kv:2,queue-depth:1", "--trace-level", "decisions", "--summarize-trace"]);
+  const withPlugin = await cli([
+    ...args,
+    "--routing-scorers",
+    "free-kv:2,queue-depth:1",
+    "--trace-level",
+    "decisions",
+    "--summarize-trace",
+  ]);
   assert.equal(withPlugin.code, 0, withPlugin.stderr.join("\n"));
   assert.equal(clusterBlock(withPlugin.stdout)["completed_requests"], 40);
   assert.match(withPlugin.stdout, /Unique Targets: 3/);
@@ -19,8 +26,17 @@ test("a plugin scorer joins weighted routing and influences decisions", async ()
 
 test("plugin priority and admission policies with options", async () => {
   const r = await cli([
-    ...BASE, "--plugin", root("examples/plugins/tenant-priority.mjs"), "--priority-policy", "tenant-weighted",
-    "--scheduler", "priority-fcfs", "--admission-policy", "tenant-quota", "--plugin-option", "tenant-priority.quota=10",
+    ...BASE,
+    "--plugin",
+    root("examples/plugins/tenant-priority.mjs"),
+    "--priority-policy",
+    "tenant-weighted",
+    "--scheduler",
+    "priority-fcfs",
+    "--admission-policy",
+    "tenant-quota",
+    "--plugin-option",
+    "tenant-priority.quota=10",
   ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   // The distribution workload has no tenant: the quota admits 10, rejects 30.
@@ -29,7 +45,15 @@ test("plugin priority and admission policies with options", async () => {
 });
 
 test("a plugin that throws is reported with its name and the request, exit 1", async () => {
-  const r = await cli([...BASE, "--plugin", fixture("throwing-scorer.mjs"), "--routing-policy", "weighted", "--routing-scorers", "explodes:1"]);
+  const r = await cli([
+    ...BASE,
+    "--plugin",
+    fixture("throwing-scorer.mjs"),
+    "--routing-policy",
+    "weighted",
+    "--routing-scorers",
+    "explodes:1",
+  ]);
   assert.equal(r.code, 1);
   const errors = r.stderr.filter((l) => l.startsWith("error:"));
   assert.equal(errors.length, 1);
@@ -37,7 +61,15 @@ test("a plugin that throws is reported with its name and the request, exit 1", a
 });
 
 test("non-finite scores and wrong shapes are reported, exit 1", async () => {
-  const nan = await cli([...BASE, "--plugin", fixture("nan-scorer.mjs"), "--routing-policy", "weighted", "--routing-scorers", "nan-score:1"]);
+  const nan = await cli([
+    ...BASE,
+    "--plugin",
+    fixture("nan-scorer.mjs"),
+    "--routing-policy",
+    "weighted",
+    "--routing-scorers",
+    "nan-score:1",
+  ]);
   assert.equal(nan.code, 1);
   assert.match(nan.stderr.join("\n"), /plugin nan-plugin: scorer "nan-score" \(request request_0\): non-finite score NaN/);
   const shape = await cli([...BASE, "--plugin", fixture("bad-shape.mjs"), "--priority-policy", "no-compute"]);
@@ -54,8 +86,11 @@ test("non-finite scores and wrong shapes are reported, exit 1", async () => {
 test("plugin options and registrations belong to one simulation, not to the process", async () => {
   const { simulate } = await import("../../src/sim/simulate.js");
   const base = {
-    model: "meta-llama/llama-3.1-8b-instruct", numRequests: 40, rate: 20,
-    plugin: [root("examples/plugins/tenant-priority.mjs")], admissionPolicy: "tenant-quota",
+    model: "meta-llama/llama-3.1-8b-instruct",
+    numRequests: 40,
+    rate: 20,
+    plugin: [root("examples/plugins/tenant-priority.mjs")],
+    admissionPolicy: "tenant-quota",
   };
   const completed = async (quota: number) =>
     (await simulate({ ...base, pluginOption: [`tenant-priority.quota=${quota}`] })).metrics.cluster.completed_requests;

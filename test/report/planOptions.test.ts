@@ -19,7 +19,10 @@ test("the report key is read and blanked without moving the other keys", () => {
 });
 
 test("bad report keys fail with the position", () => {
-  assert.throws(() => splitReportKey("name: x\nreport:\n  paretto: [a, b]\n", "p.yaml"), (e: unknown) => e instanceof PlanError && /p\.yaml:3:3: report: unknown key "paretto"/.test(e.message));
+  assert.throws(
+    () => splitReportKey("name: x\nreport:\n  paretto: [a, b]\n", "p.yaml"),
+    (e: unknown) => e instanceof PlanError && /p\.yaml:3:3: report: unknown key "paretto"/.test(e.message),
+  );
   assert.throws(() => splitReportKey("report: {pareto: [ttft_p99]}\n", "p.yaml"), /expected two metric names/);
   assert.throws(() => splitReportKey("report: {pareto: [ttft_p99, ttft_p99]}\n", "p.yaml"), /must differ/);
   assert.throws(() => splitReportKey("report: {pareto: [ttft_p99, nope]}\n", "p.yaml"), /p\.yaml:1:29: report: pareto metric "nope"/);
@@ -52,7 +55,10 @@ test("CDF points, bins and thinning stay bounded", () => {
   assert.equal(cdf.x[cdf.x.length - 1], 9999);
   const bins = makeBins(Float64Array.from([1, 2, 3, 4, 100]));
   const counts = binCounts(bins, [1, 2, 3, 4, 100]);
-  assert.equal(counts.reduce((s, c) => s + c, 0), 5);
+  assert.equal(
+    counts.reduce((s, c) => s + c, 0),
+    5,
+  );
   assert.deepEqual(thin([1, 2, 3, 4, 5, 6], 3, "mean"), [1.5, 3.5, 5.5]);
   assert.deepEqual(thin([1, 2, 3, 4, 5, 6], 3, "last"), [2, 4, 6]);
 });

@@ -39,7 +39,19 @@ function assertRendered(p: PageCheck, minCharts: number): void {
   }
 }
 
-const RUN_ARGS = ["run", "--model", MODEL, "--num-requests", "200", "--rate", "20", "--num-instances", "2", "--workload-spec", "examples/prefix-affinity-demo.yaml"];
+const RUN_ARGS = [
+  "run",
+  "--model",
+  MODEL,
+  "--num-requests",
+  "200",
+  "--rate",
+  "20",
+  "--num-instances",
+  "2",
+  "--workload-spec",
+  "examples/prefix-affinity-demo.yaml",
+];
 
 const PLAN = `# Two configurations x two seeds, for the report test.
 name: report-test
@@ -90,7 +102,18 @@ describe("HTML reports in headless Chromium", () => {
 
     const page = await checkPage(browser, html, path.join(SHOTS, "run-report.png"));
     assertRendered(page, 15);
-    for (const id of ["ttft-cdf", "ttft-hist", "itl-token-cdf", "itl-req-cdf", "e2e-cdf", "e2e-hist", "inst-requests", "ts-queueDepth", "ts-kvUtilization", "ts-stepTimeUs"]) {
+    for (const id of [
+      "ttft-cdf",
+      "ttft-hist",
+      "itl-token-cdf",
+      "itl-req-cdf",
+      "e2e-cdf",
+      "e2e-hist",
+      "inst-requests",
+      "ts-queueDepth",
+      "ts-kvUtilization",
+      "ts-stepTimeUs",
+    ]) {
       assert.ok(
         page.charts.some((c) => c.id === `chart-${id}`),
         `chart ${id} present`,

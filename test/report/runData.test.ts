@@ -30,6 +30,9 @@ test("malformed report data is a UserError naming the problem", async () => {
   const res = await simulate({ model: MODEL, numRequests: 10, rate: 10, report: "unused.html" });
   const data = JSON.parse(JSON.stringify(runReportData(res))) as Record<string, Record<string, unknown[]>>;
   data["requests"]!["ttftUs"]!.pop();
-  assert.throws(() => checkRunReportData(data, "x.json"), (e: unknown) => e instanceof UserError && /requests\.ttftUs has 9 values, expected 10/.test(e.message));
+  assert.throws(
+    () => checkRunReportData(data, "x.json"),
+    (e: unknown) => e instanceof UserError && /requests\.ttftUs has 9 values, expected 10/.test(e.message),
+  );
   assert.throws(() => checkRunReportData({ format: "other" }, "x.json"), /format is "other"/);
 });

@@ -100,7 +100,10 @@ test("convert csv-trace (docs/behavior.md#w16): average rate and lengths, horizo
   assert.equal(cut.aggregate_rate, 2 / 0.5);
   assert.throws(() => convertCsvTrace(FIXTURES + "trace.csv", -1), { message: "--horizon must be >= 0 (0 = no truncation), got -1" });
   assert.throws(() => convertCsvTrace(""), { message: "CSV trace path must not be empty" });
-  assert.throws(() => convertCsvTrace(FIXTURES + "missing.csv"), /^UserError: opening CSV trace .*missing.csv: .*no such file or directory$/);
+  assert.throws(
+    () => convertCsvTrace(FIXTURES + "missing.csv"),
+    /^UserError: opening CSV trace .*missing.csv: .*no such file or directory$/,
+  );
   const dir = mkdtempSync(join(tmpdir(), "wl-"));
   const bad = (name: string, text: string) => {
     writeFileSync(join(dir, name), text);
@@ -123,7 +126,10 @@ test("convert servegen: chunks in string order, peak rate, empirical PDFs, place
   const { logger } = capturingLogger();
   const spec = convertServeGen(FIXTURES + "servegen", logger);
   assert.equal(spec.aggregate_rate, 1.0);
-  assert.deepStrictEqual(spec.clients.map((c) => c.id), ["servegen-chunk-1", "servegen-chunk-10"]);
+  assert.deepStrictEqual(
+    spec.clients.map((c) => c.id),
+    ["servegen-chunk-1", "servegen-chunk-10"],
+  );
   const c = spec.clients[0]!;
   assert.equal(c.tenant_id, "chunk-1");
   assert.equal(c.rate_fraction, 4);
@@ -176,12 +182,20 @@ test("compose: rates add, fractions rescale, seeds/caps/cohorts dropped; errors"
   assert.equal(out.category, "language");
   assert.equal(out.seed, 0n);
   assert.equal(out.num_requests, 0);
-  assert.deepStrictEqual(out.clients.map((c) => c.rate_fraction), [0.8 * (500 / 510), 0.2 * (500 / 510), 10 / 510]);
+  assert.deepStrictEqual(
+    out.clients.map((c) => c.rate_fraction),
+    [0.8 * (500 / 510), 0.2 * (500 / 510), 10 / 510],
+  );
   roundTrip(out);
   assert.throws(() => composeSpecs([]), { message: "at least one --from flag is required" });
-  assert.throws(() => composeSpecs([{ ...a, aggregate_rate: 0 }]), { message: "compose: total aggregate rate must be positive, got 0.000000" });
+  assert.throws(() => composeSpecs([{ ...a, aggregate_rate: 0 }]), {
+    message: "compose: total aggregate rate must be positive, got 0.000000",
+  });
   assert.throws(() => composeSpecs([{ ...a, aggregate_rate: Infinity }]), { message: "compose: total aggregate rate is not finite: +Inf" });
-  assert.throws(() => composeSpecs([makeSpec({ aggregate_rate: 1, cohorts: [] })]), /^UserError: generated spec is invalid: at least one client/);
+  assert.throws(
+    () => composeSpecs([makeSpec({ aggregate_rate: 1, cohorts: [] })]),
+    /^UserError: generated spec is invalid: at least one client/,
+  );
 });
 
 test("serializer: key order, omissions, round trip of every optional section", () => {
@@ -238,18 +252,54 @@ test("serializer: key order, omissions, round trip of every optional section", (
       },
     ],
     servegen_data: { path: "d", span_start: 1, span_end: 2 },
-    inference_perf: { stages: [{ rate: 1, duration: 2 }], shared_prefix: { num_unique_system_prompts: 1, num_users_per_system_prompt: 1, system_prompt_len: 0, question_len: 1, output_len: 1, enable_multi_turn_chat: true } },
+    inference_perf: {
+      stages: [{ rate: 1, duration: 2 }],
+      shared_prefix: {
+        num_unique_system_prompts: 1,
+        num_users_per_system_prompt: 1,
+        system_prompt_len: 0,
+        question_len: 1,
+        output_len: 1,
+        enable_multi_turn_chat: true,
+      },
+    },
   });
   roundTrip(spec);
   const text = serializeWorkloadSpec(makeSpec({ aggregate_rate: 1, clients: [makeClient({})] }));
   assert.deepStrictEqual(
-    text.split("\n").filter((l) => /^\S/.test(l)).map((l) => l.split(":")[0]),
+    text
+      .split("\n")
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(":")[0]),
     ["version", "seed", "category", "clients", "aggregate_rate"],
   );
-  for (const key of ["id", "tenant_id", "slo_class", "rate_fraction", "streaming", "arrival", "input_distribution", "output_distribution"]) {
+  for (const key of [
+    "id",
+    "tenant_id",
+    "slo_class",
+    "rate_fraction",
+    "streaming",
+    "arrival",
+    "input_distribution",
+    "output_distribution",
+  ]) {
     assert.match(text, new RegExp(`\\b${key}:`));
   }
-  for (const key of ["model", "cv", "params", "file", "prefix_group", "prefix_length", "network", "lifecycle", "multimodal", "reasoning", "horizon", "num_requests", "cohorts"]) {
+  for (const key of [
+    "model",
+    "cv",
+    "params",
+    "file",
+    "prefix_group",
+    "prefix_length",
+    "network",
+    "lifecycle",
+    "multimodal",
+    "reasoning",
+    "horizon",
+    "num_requests",
+    "cohorts",
+  ]) {
     assert.doesNotMatch(text, new RegExp(`\\b${key}:`), key);
   }
 });
@@ -270,24 +320,41 @@ test("fuzz: random specs survive serialize → load unchanged", () => {
   const anyNum = fc.oneof(finite, fc.constantFrom(NaN, Infinity, -Infinity));
   const int = fc.integer({ min: -(2 ** 40), max: 2 ** 40 });
   const d = fc.record({ type: text, params: fc.dictionary(text, anyNum, { maxKeys: 3 }), file: text });
-  const client = fc.record({
-    id: text,
-    tenant_id: text,
-    slo_class: text,
-    model: text,
-    rate_fraction: anyNum,
-    arrival: fc.oneof(fc.record({ process: text }), fc.record({ process: text, cv: anyNum })),
-    lifecycle: fc.record({ windows: fc.array(fc.record({ start_us: int, end_us: int }), { maxLength: 2 }) }),
-    reasoning: fc.record(
-      { reason_ratio_distribution: d, multi_turn: fc.record({ max_rounds: int, think_time_us: int, context_growth: text }) },
-      { requiredKeys: ["reason_ratio_distribution"] },
-    ),
-    input_distribution: d,
-    output_distribution: d,
-    prefix_group: text,
-    prefix_length: int,
-    streaming: fc.boolean(),
-  }, { requiredKeys: ["id", "tenant_id", "slo_class", "model", "rate_fraction", "arrival", "input_distribution", "output_distribution", "prefix_group", "prefix_length", "streaming"] });
+  const client = fc.record(
+    {
+      id: text,
+      tenant_id: text,
+      slo_class: text,
+      model: text,
+      rate_fraction: anyNum,
+      arrival: fc.oneof(fc.record({ process: text }), fc.record({ process: text, cv: anyNum })),
+      lifecycle: fc.record({ windows: fc.array(fc.record({ start_us: int, end_us: int }), { maxLength: 2 }) }),
+      reasoning: fc.record(
+        { reason_ratio_distribution: d, multi_turn: fc.record({ max_rounds: int, think_time_us: int, context_growth: text }) },
+        { requiredKeys: ["reason_ratio_distribution"] },
+      ),
+      input_distribution: d,
+      output_distribution: d,
+      prefix_group: text,
+      prefix_length: int,
+      streaming: fc.boolean(),
+    },
+    {
+      requiredKeys: [
+        "id",
+        "tenant_id",
+        "slo_class",
+        "model",
+        "rate_fraction",
+        "arrival",
+        "input_distribution",
+        "output_distribution",
+        "prefix_group",
+        "prefix_length",
+        "streaming",
+      ],
+    },
+  );
   const spec = fc.record({
     version: fc.constantFrom("2", "3", "x", "2.0"),
     seed: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
@@ -299,7 +366,10 @@ test("fuzz: random specs survive serialize → load unchanged", () => {
     num_requests: int,
   });
   // fast-check builds null-prototype records; structuredClone yields plain objects.
-  fc.assert(fc.property(spec, (s) => roundTrip(structuredClone(s) as unknown as WorkloadSpec)), { numRuns: 300, seed: FC_SEED });
+  fc.assert(
+    fc.property(spec, (s) => roundTrip(structuredClone(s) as unknown as WorkloadSpec)),
+    { numRuns: 300, seed: FC_SEED },
+  );
 });
 
 test("trace v2: strict header, 22 columns, export and reload, replay", () => {
@@ -316,14 +386,23 @@ test("trace v2: strict header, 22 columns, export and reload, replay", () => {
   assert.equal(trace.layout, "v2");
   assert.deepStrictEqual(parseTraceV2Data(formatTraceV2Data(trace)).records, trace.records);
   assert.throws(() => parseTraceV2Data("a,b,c\n1,2,3\n", "t.csv"), { message: 't.csv line 1, column 1: unknown column "a"' });
-  const bad = readFileSync(FIXTURES + "trace-data.csv", "utf8").replace("0,c1,t1,critical,,0,sys,true,100", "0,c1,t1,critical,,0,sys,true,");
+  const bad = readFileSync(FIXTURES + "trace-data.csv", "utf8").replace(
+    "0,c1,t1,critical,,0,sys,true,100",
+    "0,c1,t1,critical,,0,sys,true,",
+  );
   assert.throws(() => parseTraceV2Data(bad, "t.csv"), /^UserError: t.csv line 2, column input_tokens: parsing "": /);
   // Replay: 50-token group prefix on top of input_tokens; IDs from the file; arrival order.
   const reqs: ReturnType<ReturnType<typeof traceReplaySource>["next"]>[] = [];
   const source = traceReplaySource(trace, 1n);
   for (let r = source.next(); r !== null; r = source.next()) reqs.push(r);
-  assert.deepStrictEqual(reqs.map((r) => r!.id), ["request_0", "request_1", "request_2"]);
-  assert.deepStrictEqual(reqs.map((r) => r!.inputLen), [150, 100, 30]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r!.id),
+    ["request_0", "request_1", "request_2"],
+  );
+  assert.deepStrictEqual(
+    reqs.map((r) => r!.inputLen),
+    [150, 100, 30],
+  );
   assert.deepStrictEqual(reqs[0]!.tokens.subarray(0, 50), reqs[1]!.tokens.subarray(0, 50));
   assert.equal(reqs[1]!.reasonRatio, 0.25);
   assert.throws(() => traceReplaySource({ ...trace, records: [] }, 1n), { message: "empty trace" });
@@ -342,16 +421,30 @@ test("CLI commands print specs that re-load; errors are UserErrors", async () =>
     await program.parseAsync(args, { from: "user" });
     return out;
   };
-  const preset = await run("convert", "preset", "--name", "summarization", "--rate", "3", "--defaults-filepath", ROOT + "data/defaults.yaml");
+  const preset = await run(
+    "convert",
+    "preset",
+    "--name",
+    "summarization",
+    "--rate",
+    "3",
+    "--defaults-filepath",
+    ROOT + "data/defaults.yaml",
+  );
   assert.equal(parseWorkloadSpec(preset).clients[0]!.id, "preset-summarization");
   const csv = await run("convert", "csv-trace", "--file", FIXTURES + "trace.csv", "--horizon", "600000");
   assert.equal(parseWorkloadSpec(csv).num_requests, 2);
   assert.equal(parseWorkloadSpec(await run("convert", "servegen", "--path", FIXTURES + "servegen")).clients.length, 2);
-  assert.equal(parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length, 90);
+  assert.equal(
+    parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length,
+    90,
+  );
   assert.equal(parseWorkloadSpec(await run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed, 9n);
   const composed = await run("compose", "--from", EXAMPLES + "prefix-affinity-demo.yaml", "--from", EXAMPLES + "multiturn-chat-demo.yaml");
   assert.equal(parseWorkloadSpec(composed).aggregate_rate, 1000);
   await assert.rejects(() => run("compose"), { name: "UserError", message: "at least one --from flag is required" });
   await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--rate", "abc"), UserError);
-  await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--num-requests", "0"), { message: "--num-requests must be > 0, got 0" });
+  await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--num-requests", "0"), {
+    message: "--num-requests must be > 0, got 0",
+  });
 });

@@ -33,7 +33,11 @@ const distArb = fc.record(
   {
     type: fc.oneof(fc.constantFrom("gaussian", "exponential", "pareto_lognormal", "empirical", "constant", "", "zipf"), anyValue),
     params: fc.oneof(
-      fc.dictionary(fc.constantFrom("mean", "std_dev", "min", "max", "value", "alpha", "xm", "mu", "sigma", "mix_weight", "1", "-3", "12abc", "0"), num, { maxKeys: 6 }),
+      fc.dictionary(
+        fc.constantFrom("mean", "std_dev", "min", "max", "value", "alpha", "xm", "mu", "sigma", "mix_weight", "1", "-3", "12abc", "0"),
+        num,
+        { maxKeys: 6 },
+      ),
       anyValue,
     ),
     file: fc.oneof(fc.constant(""), fc.string({ maxLength: 4 })),
@@ -55,7 +59,11 @@ const clientArb = fc.record(
     prefix_group: fc.constantFrom("", "g", "h"),
     prefix_length: fc.oneof(fc.integer({ min: -5, max: 2000 }), num),
     streaming: fc.oneof(fc.boolean(), anyValue),
-    lifecycle: fc.record({ windows: fc.array(fc.record({ start_us: fc.integer({ min: -10, max: 200_000 }), end_us: fc.integer({ min: -10, max: 200_000 }) }), { maxLength: 3 }) }),
+    lifecycle: fc.record({
+      windows: fc.array(fc.record({ start_us: fc.integer({ min: -10, max: 200_000 }), end_us: fc.integer({ min: -10, max: 200_000 }) }), {
+        maxLength: 3,
+      }),
+    }),
     multimodal: fc.record(
       { text_distribution: distArb, image_distribution: distArb, image_count_distribution: distArb },
       { requiredKeys: [] },
@@ -63,7 +71,11 @@ const clientArb = fc.record(
     reasoning: fc.record(
       {
         reason_ratio_distribution: distArb,
-        multi_turn: fc.record({ max_rounds: fc.integer({ min: -2, max: 6 }), think_time_us: fc.integer({ min: -1000, max: 100_000 }), context_growth: fc.constantFrom("accumulate", "") }),
+        multi_turn: fc.record({
+          max_rounds: fc.integer({ min: -2, max: 6 }),
+          think_time_us: fc.integer({ min: -1000, max: 100_000 }),
+          context_growth: fc.constantFrom("accumulate", ""),
+        }),
       },
       { requiredKeys: [] },
     ),
@@ -114,12 +126,19 @@ const specArb = fc.record(
   { requiredKeys: [] },
 );
 // Generation is always bounded: a small cap and a short horizon.
-const boundsArb = fc.record({ maxRequests: fc.integer({ min: -1, max: 40 }), horizon: fc.oneof(fc.integer({ min: -5, max: 300_000 }), fc.constant(Infinity)) });
+const boundsArb = fc.record({
+  maxRequests: fc.integer({ min: -1, max: 40 }),
+  horizon: fc.oneof(fc.integer({ min: -5, max: 300_000 }), fc.constant(Infinity)),
+});
 
 test("fuzz: programmatic specs → success or UserError", () => {
   fc.assert(
     fc.property(specArb, boundsArb, (spec, bounds) => {
-      onlyUserErrors(() => drain(createRequestSource(spec, { ...bounds, horizon: bounds.maxRequests <= 0 && bounds.horizon === Infinity ? 1000 : bounds.horizon })));
+      onlyUserErrors(() =>
+        drain(
+          createRequestSource(spec, { ...bounds, horizon: bounds.maxRequests <= 0 && bounds.horizon === Infinity ? 1000 : bounds.horizon }),
+        ),
+      );
     }),
     { numRuns: 400, seed: FC_SEED },
   );
@@ -141,7 +160,39 @@ test("fuzz: the same specs as YAML text → success or UserError", () => {
 });
 
 const yamlish = fc.string({
-  unit: fc.constantFrom("a", ":", " ", "\n", "-", "[", "]", "{", "}", ",", "&x", "*x", "!", "!!str", "'", '"', "#", "|", ">", "? ", "<<", "%YAML 1.2\n", "---\n", "...\n", "clients", "1", ".nan", "\t", "\\", "@", "`"),
+  unit: fc.constantFrom(
+    "a",
+    ":",
+    " ",
+    "\n",
+    "-",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "&x",
+    "*x",
+    "!",
+    "!!str",
+    "'",
+    '"',
+    "#",
+    "|",
+    ">",
+    "? ",
+    "<<",
+    "%YAML 1.2\n",
+    "---\n",
+    "...\n",
+    "clients",
+    "1",
+    ".nan",
+    "\t",
+    "\\",
+    "@",
+    "`",
+  ),
   maxLength: 80,
 });
 
@@ -204,40 +255,62 @@ test("fuzz: structurally valid specs with random numbers generate ordered, well-
     fc.record({ type: fc.constant("constant"), params: fc.record({ value: fc.integer({ min: 0, max: 300 }) }) }),
     fc.record({
       type: fc.constant("gaussian"),
-      params: fc.record({ mean: fc.integer({ min: 0, max: 200 }), std_dev: fc.integer({ min: 0, max: 50 }), min: fc.integer({ min: 0, max: 20 }), max: fc.integer({ min: 0, max: 300 }) }),
+      params: fc.record({
+        mean: fc.integer({ min: 0, max: 200 }),
+        std_dev: fc.integer({ min: 0, max: 50 }),
+        min: fc.integer({ min: 0, max: 20 }),
+        max: fc.integer({ min: 0, max: 300 }),
+      }),
     }),
-    fc.record({ type: fc.constant("empirical"), params: fc.dictionary(fc.integer({ min: 0, max: 500 }).map(String), fc.double({ min: -1, max: 5, noNaN: true }), { minKeys: 1, maxKeys: 4 }) }),
+    fc.record({
+      type: fc.constant("empirical"),
+      params: fc.dictionary(fc.integer({ min: 0, max: 500 }).map(String), fc.double({ min: -1, max: 5, noNaN: true }), {
+        minKeys: 1,
+        maxKeys: 4,
+      }),
+    }),
   );
   const client = fc.record({
     rate_fraction: n,
     tenant_id: fc.constantFrom("a", "b"),
     prefix_group: fc.constantFrom("", "g"),
-    arrival: fc.record({ process: fc.constantFrom("poisson", "gamma", "weibull", "constant"), cv: fc.double({ min: 0.05, max: 10, noNaN: true }) }),
+    arrival: fc.record({
+      process: fc.constantFrom("poisson", "gamma", "weibull", "constant"),
+      cv: fc.double({ min: 0.05, max: 10, noNaN: true }),
+    }),
     input_distribution: lengthDist,
     output_distribution: lengthDist,
     reasoning: fc.option(
       fc.record({
         reason_ratio_distribution: lengthDist,
-        multi_turn: fc.record({ max_rounds: fc.integer({ min: 0, max: 4 }), think_time_us: fc.integer({ min: -2000, max: 50_000 }), context_growth: fc.constantFrom("accumulate", "") }),
+        multi_turn: fc.record({
+          max_rounds: fc.integer({ min: 0, max: 4 }),
+          think_time_us: fc.integer({ min: -2000, max: 50_000 }),
+          context_growth: fc.constantFrom("accumulate", ""),
+        }),
       }),
       { nil: undefined },
     ),
   });
   fc.assert(
-    fc.property(fc.record({ seed: fc.bigInt({ min: 0n, max: 1000n }), aggregate_rate: n, clients: fc.array(client, { minLength: 1, maxLength: 3 }) }), fc.integer({ min: 1, max: 60 }), (spec, max) => {
-      onlyUserErrors(() => {
-        const source = createRequestSource(spec, { maxRequests: max, horizon: 5_000_000 });
-        let last = -Infinity;
-        for (let r = source.next(), i = 0; r !== null; r = source.next(), i++) {
-          assert.equal(r.id, `request_${i}`);
-          assert.ok(r.arrival >= last);
-          last = r.arrival;
-          assert.equal(r.tokens.length, r.inputLen + r.outputLen);
-          assert.ok(r.inputLen >= 0 && r.outputLen >= 0);
-          assert.ok(i < max);
-        }
-      });
-    }),
+    fc.property(
+      fc.record({ seed: fc.bigInt({ min: 0n, max: 1000n }), aggregate_rate: n, clients: fc.array(client, { minLength: 1, maxLength: 3 }) }),
+      fc.integer({ min: 1, max: 60 }),
+      (spec, max) => {
+        onlyUserErrors(() => {
+          const source = createRequestSource(spec, { maxRequests: max, horizon: 5_000_000 });
+          let last = -Infinity;
+          for (let r = source.next(), i = 0; r !== null; r = source.next(), i++) {
+            assert.equal(r.id, `request_${i}`);
+            assert.ok(r.arrival >= last);
+            last = r.arrival;
+            assert.equal(r.tokens.length, r.inputLen + r.outputLen);
+            assert.ok(r.inputLen >= 0 && r.outputLen >= 0);
+            assert.ok(i < max);
+          }
+        });
+      },
+    ),
     { numRuns: 300, seed: FC_SEED },
   );
 });

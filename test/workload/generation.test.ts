@@ -41,9 +41,18 @@ test("reasoning layout: accumulate context, arrivals s + r·think + Σ prior out
     reqs.map((r) => r.arrival),
     [s, s + 5_000_256, s + 10_000_512, s + 15_000_768, s + 20_001_024],
   );
-  assert.deepStrictEqual(reqs.map((r) => r.inputLen), [128, 512, 896, 1280, 1664]);
-  assert.deepStrictEqual(reqs.map((r) => r.outputLen), [256, 256, 256, 256, 256]);
-  assert.deepStrictEqual(reqs.map((r) => r.roundIndex), [0, 1, 2, 3, 4]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r.inputLen),
+    [128, 512, 896, 1280, 1664],
+  );
+  assert.deepStrictEqual(
+    reqs.map((r) => r.outputLen),
+    [256, 256, 256, 256, 256],
+  );
+  assert.deepStrictEqual(
+    reqs.map((r) => r.roundIndex),
+    [0, 1, 2, 3, 4],
+  );
   for (let r = 1; r < 5; r++) {
     const prev = reqs[r - 1]!;
     const cur = reqs[r]!;
@@ -70,9 +79,15 @@ test("multi-turn worked example offsets (independent rounds too)", () => {
     },
   });
   const reqs = generateAll(makeSpec({ aggregate_rate: 0.01, num_requests: 4, clients: [client] }));
-  assert.deepStrictEqual(reqs.map((r) => r.inputLen), [200, 520, 840, 1160]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r.inputLen),
+    [200, 520, 840, 1160],
+  );
   const s = reqs[0]!.arrival;
-  assert.deepStrictEqual(reqs.map((r) => r.arrival - s), [0, 3_000_120, 6_000_240, 9_000_360]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r.arrival - s),
+    [0, 3_000_120, 6_000_240, 9_000_360],
+  );
   assert.equal(reqs[0]!.reasonRatio, 0.4);
   const indep = generateAll(
     makeSpec({
@@ -81,7 +96,10 @@ test("multi-turn worked example offsets (independent rounds too)", () => {
       clients: [{ ...client, reasoning: { ...client.reasoning!, multi_turn: { ...client.reasoning!.multi_turn!, context_growth: "" } } }],
     }),
   );
-  assert.deepStrictEqual(indep.map((r) => r.inputLen), [200, 200, 200, 200]);
+  assert.deepStrictEqual(
+    indep.map((r) => r.inputLen),
+    [200, 200, 200, 200],
+  );
 });
 
 test("interleaved sessions come out in arrival order with a stable tie order", () => {
@@ -178,10 +196,39 @@ test("prefix groups: members share the first L tokens; default 50; the first mem
     aggregate_rate: 100,
     num_requests: 200,
     clients: [
-      makeClient({ tenant_id: "p", rate_fraction: 1, prefix_group: "sys", prefix_length: 64, arrival: { process: "poisson" }, input_distribution: dist("constant", { value: 10 }), output_distribution: c1 }),
-      makeClient({ tenant_id: "f", rate_fraction: 1, prefix_group: "sys", prefix_length: 999, arrival: { process: "poisson" }, input_distribution: dist("constant", { value: 5 }), output_distribution: c1 }),
-      makeClient({ tenant_id: "r", rate_fraction: 1, prefix_group: "rag", arrival: { process: "poisson" }, input_distribution: dist("empirical", { "256": 0.5, "1024": 0.5 }), output_distribution: c1 }),
-      makeClient({ tenant_id: "n", rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: dist("constant", { value: 7 }), output_distribution: c1 }),
+      makeClient({
+        tenant_id: "p",
+        rate_fraction: 1,
+        prefix_group: "sys",
+        prefix_length: 64,
+        arrival: { process: "poisson" },
+        input_distribution: dist("constant", { value: 10 }),
+        output_distribution: c1,
+      }),
+      makeClient({
+        tenant_id: "f",
+        rate_fraction: 1,
+        prefix_group: "sys",
+        prefix_length: 999,
+        arrival: { process: "poisson" },
+        input_distribution: dist("constant", { value: 5 }),
+        output_distribution: c1,
+      }),
+      makeClient({
+        tenant_id: "r",
+        rate_fraction: 1,
+        prefix_group: "rag",
+        arrival: { process: "poisson" },
+        input_distribution: dist("empirical", { "256": 0.5, "1024": 0.5 }),
+        output_distribution: c1,
+      }),
+      makeClient({
+        tenant_id: "n",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        input_distribution: dist("constant", { value: 7 }),
+        output_distribution: c1,
+      }),
     ],
   });
   const reqs = generateAll(spec);
@@ -201,11 +248,20 @@ test("horizon cuts arrivals at t ≥ H; H ≤ 0 yields nothing without validatio
     aggregate_rate: 1,
     clients: [makeClient({ rate_fraction: 1, arrival: { process: "constant" }, input_distribution: c1, output_distribution: c1 })],
   });
-  assert.deepStrictEqual(generateAll(spec, { horizon: 3_000_000 }).map((r) => r.arrival), [1_000_000, 2_000_000]);
-  assert.deepStrictEqual(generateAll(spec, { horizon: 3_000_001 }).map((r) => r.arrival), [1_000_000, 2_000_000, 3_000_000]);
+  assert.deepStrictEqual(
+    generateAll(spec, { horizon: 3_000_000 }).map((r) => r.arrival),
+    [1_000_000, 2_000_000],
+  );
+  assert.deepStrictEqual(
+    generateAll(spec, { horizon: 3_000_001 }).map((r) => r.arrival),
+    [1_000_000, 2_000_000, 3_000_000],
+  );
   assert.deepStrictEqual(generateAll({ aggregate_rate: -1 }, { horizon: 0 }), []);
   assert.throws(() => generateAll(spec, { horizon: 10, maxRequests: -1 }), /maxRequests must be non-negative, got -1/);
-  assert.throws(() => generateAll(spec, { horizon: Infinity, maxRequests: 0 }), /Workload requires either num_requests or --horizon to bound generation/);
+  assert.throws(
+    () => generateAll(spec, { horizon: Infinity, maxRequests: 0 }),
+    /Workload requires either num_requests or --horizon to bound generation/,
+  );
   // The CLI default 2^63−1 counts as unbounded.
   assert.throws(() => generateAll(spec, { horizon: 2 ** 63 }), /Workload requires/);
 });
@@ -224,10 +280,18 @@ test("lifecycle windows thin arrivals; docs/behavior.md#w7: num_requests-only bo
     arrival: { process: "constant" },
     input_distribution: c1,
     output_distribution: c1,
-    lifecycle: { windows: [{ start_us: 2_500_000, end_us: 5_000_000 }, { start_us: 9_000_000, end_us: 9_000_001 }] },
+    lifecycle: {
+      windows: [
+        { start_us: 2_500_000, end_us: 5_000_000 },
+        { start_us: 9_000_000, end_us: 9_000_001 },
+      ],
+    },
   });
   const reqs = generateAll(makeSpec({ aggregate_rate: 1, num_requests: 100, clients: [client] }));
-  assert.deepStrictEqual(reqs.map((r) => r.arrival), [3_000_000, 4_000_000, 9_000_000]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r.arrival),
+    [3_000_000, 4_000_000, 9_000_000],
+  );
   const empty = generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [{ ...client, lifecycle: { windows: [] } }] }));
   assert.deepStrictEqual(empty, []);
   const noRounds = sessionClient({
@@ -243,7 +307,10 @@ test("per-client cap 2N counts rounds (docs/behavior.md#w20)", () => {
     reasoning: { reason_ratio_distribution: dist("", {}), multi_turn: { max_rounds: 5, think_time_us: 100_000_000, context_growth: "" } },
   });
   const reqs = generateAll(makeSpec({ aggregate_rate: 1, num_requests: 3, clients: [client] }));
-  assert.deepStrictEqual(reqs.map((r) => r.arrival), [1_000_000, 2_000_000, 101_000_256]);
+  assert.deepStrictEqual(
+    reqs.map((r) => r.arrival),
+    [1_000_000, 2_000_000, 101_000_256],
+  );
 });
 
 test("cohorts: members, rate split per cohort, spike window", () => {
@@ -337,7 +404,11 @@ inference_perf:
 
 test("servegen data directory as a spec source", async () => {
   const { FIXTURES } = await import("./helpers.js");
-  const spec = makeSpec({ aggregate_rate: 10, num_requests: 100, servegen_data: { path: FIXTURES + "servegen", span_start: 0, span_end: 0 } });
+  const spec = makeSpec({
+    aggregate_rate: 10,
+    num_requests: 100,
+    servegen_data: { path: FIXTURES + "servegen", span_start: 0, span_end: 0 },
+  });
   const { logger } = capturingLogger();
   const reqs = generateAll(spec, { logger });
   assert.equal(reqs.length, 100);
@@ -353,7 +424,15 @@ test("negative lengths are an error naming the client and distribution", () => {
   const spec = makeSpec({
     aggregate_rate: 1,
     num_requests: 3,
-    clients: [makeClient({ id: "neg", rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: dist("gaussian", { mean: 1, std_dev: 1, min: -3, max: -3 }), output_distribution: c1 })],
+    clients: [
+      makeClient({
+        id: "neg",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        input_distribution: dist("gaussian", { mean: 1, std_dev: 1, min: -3, max: -3 }),
+        output_distribution: c1,
+      }),
+    ],
   });
   assert.throws(() => createRequestSource(spec), /client "neg" input distribution: can produce a negative length/);
   // Zero-length samples are allowed.
@@ -376,7 +455,11 @@ test("sampler build errors are prefixed with the client and role", () => {
     ],
   });
   assert.throws(() => createRequestSource(spec), { message: 'client "x" input distribution: distribution requires parameter "std_dev"' });
-  const r = { ...spec.clients[0]!, input_distribution: c1, reasoning: { reason_ratio_distribution: dist("weird", {}), multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: "" } } };
+  const r = {
+    ...spec.clients[0]!,
+    input_distribution: c1,
+    reasoning: { reason_ratio_distribution: dist("weird", {}), multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: "" } },
+  };
   assert.throws(() => createRequestSource({ ...spec, clients: [r] }), {
     message: 'client "x" reasoning: reason ratio distribution: unknown distribution type "weird"',
   });

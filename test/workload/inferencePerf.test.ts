@@ -87,7 +87,10 @@ test("expansion: P×U clients per stage with the stage's window and rate share; 
   assert.equal(generationEnd(spec), 120 * SECOND);
   // The client guard counts every stage's clients.
   const big = parseWorkloadSpec(twoStageYaml(1, false).replace("num_users_per_system_prompt: 5", "num_users_per_system_prompt: 150000"));
-  assert.match(findInferencePerfFailure(big.inference_perf!)!.message, /4 system prompts x 150000 users x 2 stages = 1200000 clients exceeds maximum/);
+  assert.match(
+    findInferencePerfFailure(big.inference_perf!)!.message,
+    /4 system prompts x 150000 users x 2 stages = 1200000 clients exceeds maximum/,
+  );
 });
 
 test("one stage: ends with its duration, ids unchanged, no bound needed", () => {
@@ -110,7 +113,10 @@ test("a file's aggregate_rate cannot rescale the stages: the sum of stage rates 
   const { logger, lines } = capturingLogger();
   const withRate = generateAll(parseWorkloadSpec(twoStageYaml(4, false, "aggregate_rate: 14\n")), { logger });
   assert.deepStrictEqual(withRate, generateAll(parseWorkloadSpec(twoStageYaml(4, false))));
-  assert.ok(lines.some((l) => l.includes("overriding aggregate_rate 14 with the sum of the stage rates 28")), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.includes("overriding aggregate_rate 14 with the sum of the stage rates 28")),
+    lines.join("\n"),
+  );
 });
 
 test("multi-turn chat: fixed-length rounds after a system prompt shared by the prompt's users", () => {
@@ -140,10 +146,16 @@ test("multi-turn chat: fixed-length rounds after a system prompt shared by the p
 
   const starts: number[] = [];
   for (const rounds of sessions.values()) {
-    assert.deepStrictEqual(rounds.map((r) => r.roundIndex), [0, 1, 2, 3, 4]);
+    assert.deepStrictEqual(
+      rounds.map((r) => r.roundIndex),
+      [0, 1, 2, 3, 4],
+    );
     const s = rounds[0]!.arrival;
     // Think time 0.5 s plus the 1-tick-per-output-token heuristic.
-    assert.deepStrictEqual(rounds.map((r) => r.arrival - s), [0, 1, 2, 3, 4].map((k) => k * (500_000 + 248)));
+    assert.deepStrictEqual(
+      rounds.map((r) => r.arrival - s),
+      [0, 1, 2, 3, 4].map((k) => k * (500_000 + 248)),
+    );
     // Rounds do not carry the previous round's prompt or answer.
     assert.notDeepStrictEqual(rounds[1]!.tokens.subarray(100, 200), rounds[0]!.tokens.subarray(100, 200));
     starts.push(s);
@@ -183,11 +195,20 @@ test("finite lifecycle windows on every client bound the spec; one open-ended cl
   checkGenerationBound(0, 2 ** 63, spec);
   const reqs = generateAll(spec);
   // Each client runs at 1 req/s: "a" keeps 2, 3, 4 s; "chat" starts sessions at 10…13 s only.
-  assert.deepStrictEqual(reqs.filter((r) => r.sessionId === "").map((r) => r.arrival), [2, 3, 4].map((k) => k * SECOND));
+  assert.deepStrictEqual(
+    reqs.filter((r) => r.sessionId === "").map((r) => r.arrival),
+    [2, 3, 4].map((k) => k * SECOND),
+  );
   const rounds = reqs.filter((r) => r.sessionId !== "");
-  assert.deepStrictEqual(rounds.filter((r) => r.roundIndex === 0).map((r) => r.arrival), [10, 11, 12, 13].map((k) => k * SECOND));
+  assert.deepStrictEqual(
+    rounds.filter((r) => r.roundIndex === 0).map((r) => r.arrival),
+    [10, 11, 12, 13].map((k) => k * SECOND),
+  );
   // Accumulated rounds keep the group prefix once, at the front: 6 + 4, then + 2 + 4 per round.
-  assert.deepStrictEqual(rounds.slice(0, 3).map((r) => r.inputLen), [10, 16, 22]);
+  assert.deepStrictEqual(
+    rounds.slice(0, 3).map((r) => r.inputLen),
+    [10, 16, 22],
+  );
   assert.deepStrictEqual(rounds[2]!.tokens.subarray(0, rounds[1]!.tokens.length), rounds[1]!.tokens);
 
   // A cohort with a spike pattern is bounded; one without a pattern is always active.
@@ -204,11 +225,21 @@ test("finite lifecycle windows on every client bound the spec; one open-ended cl
     streaming: false,
     rate_fraction: 1,
   };
-  const spiked = makeSpec({ aggregate_rate: 2, clients: spec.clients, cohorts: [{ ...cohort, spike: { start_time_us: 0, duration_us: 20 * SECOND } }] });
+  const spiked = makeSpec({
+    aggregate_rate: 2,
+    clients: spec.clients,
+    cohorts: [{ ...cohort, spike: { start_time_us: 0, duration_us: 20 * SECOND } }],
+  });
   assert.equal(generationEnd(spiked), 20 * SECOND);
   assert.throws(() => generateAll(makeSpec({ aggregate_rate: 2, clients: spec.clients, cohorts: [cohort] })), { message: BOUND_ERROR });
 
-  const open = makeClient({ id: "open", rate_fraction: 1, arrival: { process: "constant" }, input_distribution: dist("constant", { value: 4 }), output_distribution: dist("constant", { value: 2 }) });
+  const open = makeClient({
+    id: "open",
+    rate_fraction: 1,
+    arrival: { process: "constant" },
+    input_distribution: dist("constant", { value: 4 }),
+    output_distribution: dist("constant", { value: 2 }),
+  });
   assert.throws(() => createRequestSource(makeSpec({ aggregate_rate: 2, clients: [...spec.clients, open] })), { message: BOUND_ERROR });
   assert.throws(() => checkGenerationBound(0, Infinity), { message: BOUND_ERROR });
 });

@@ -59,7 +59,11 @@ test("exponential: mean and variance", () => {
 });
 
 test("pareto_lognormal: mixture mean and variance", () => {
-  const alpha = 5, xm = 100, mu = 5, sigma = 0.5, w = 0.3;
+  const alpha = 5,
+    xm = 100,
+    mu = 5,
+    sigma = 0.5,
+    w = 0.3;
   const pMean = (alpha * xm) / (alpha - 1);
   const pM2 = (alpha * xm * xm) / (alpha - 2);
   const lMean = Math.exp(mu + (sigma * sigma) / 2);
@@ -104,7 +108,7 @@ test("reason ratio: percentage clamped to [0, 1]", () => {
 });
 
 function iats(process: string, cv: number | undefined, ratePerSec: number, n = N, seed = 11n): Float64Array {
-  const s = buildArrivalSampler(process, cv, ratePerSec / 1e6, "client \"t\"");
+  const s = buildArrivalSampler(process, cv, ratePerSec / 1e6, 'client "t"');
   const rng = new Rng(seed);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = s.next(rng);
@@ -169,7 +173,7 @@ test("gamma cv 3.5 at 100 req/s: about 40% of IATs clamp to 1 tick (truncated di
 
 test("gamma with cv > 10 falls back to poisson with a warning", () => {
   const { logger, lines } = capturingLogger();
-  const s = buildArrivalSampler("gamma", 11, 1e-6, "client \"x\"", logger);
+  const s = buildArrivalSampler("gamma", 11, 1e-6, 'client "x"', logger);
   assert.equal(s.constructor.name, "PoissonArrival");
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /poisson/);
@@ -198,7 +202,7 @@ test("weibull shape and scale reference values", () => {
 
 test("weibull non-convergence is logged", () => {
   const { logger, lines } = capturingLogger();
-  buildArrivalSampler("weibull", 0.005, 1e-6, "client \"w\"", logger);
+  buildArrivalSampler("weibull", 0.005, 1e-6, 'client "w"', logger);
   assert.match(lines.join("\n"), /did not converge/);
 });
 
@@ -238,8 +242,20 @@ test("rate split: fractions need not sum to 1; tiny rates floor at 1e-15", () =>
     aggregate_rate: 4,
     num_requests: 8,
     clients: [
-      makeClient({ tenant_id: "a", rate_fraction: 3, arrival: { process: "constant" }, input_distribution: d("constant", { value: 1 }), output_distribution: d("constant", { value: 1 }) }),
-      makeClient({ tenant_id: "b", rate_fraction: 1, arrival: { process: "constant" }, input_distribution: d("constant", { value: 1 }), output_distribution: d("constant", { value: 1 }) }),
+      makeClient({
+        tenant_id: "a",
+        rate_fraction: 3,
+        arrival: { process: "constant" },
+        input_distribution: d("constant", { value: 1 }),
+        output_distribution: d("constant", { value: 1 }),
+      }),
+      makeClient({
+        tenant_id: "b",
+        rate_fraction: 1,
+        arrival: { process: "constant" },
+        input_distribution: d("constant", { value: 1 }),
+        output_distribution: d("constant", { value: 1 }),
+      }),
     ],
   });
   const reqs = generateAll(spec);

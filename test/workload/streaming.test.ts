@@ -8,7 +8,12 @@ test("1,000,000 requests stream with bounded heap", () => {
     aggregate_rate: 1000,
     num_requests: 1_000_000,
     clients: [
-      makeClient({ rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: dist("constant", { value: 4 }), output_distribution: dist("constant", { value: 2 }) }),
+      makeClient({
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        input_distribution: dist("constant", { value: 4 }),
+        output_distribution: dist("constant", { value: 2 }),
+      }),
       makeClient({
         rate_fraction: 1,
         arrival: { process: "constant" },

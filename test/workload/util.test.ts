@@ -36,9 +36,22 @@ test("strict scalar parsing and rounding", () => {
 
 test("CSV reading and writing (Go encoding/csv rules)", () => {
   const recs = [...readCsv('a,b,c\r\n"x, y","say ""hi""",\n\n1,"multi\nline",3\n')];
-  assert.deepStrictEqual(recs.map((r) => r.fields), [["a", "b", "c"], ["x, y", 'say "hi"', ""], ["1", "multi\nline", "3"]]);
-  assert.deepStrictEqual(recs.map((r) => r.line), [1, 2, 4]);
-  assert.throws(() => [...readCsv("a,b\n1,2,3\n")], (e: Error) => e instanceof CsvError && e.message === "record on line 2: wrong number of fields");
+  assert.deepStrictEqual(
+    recs.map((r) => r.fields),
+    [
+      ["a", "b", "c"],
+      ["x, y", 'say "hi"', ""],
+      ["1", "multi\nline", "3"],
+    ],
+  );
+  assert.deepStrictEqual(
+    recs.map((r) => r.line),
+    [1, 2, 4],
+  );
+  assert.throws(
+    () => [...readCsv("a,b\n1,2,3\n")],
+    (e: Error) => e instanceof CsvError && e.message === "record on line 2: wrong number of fields",
+  );
   assert.throws(() => [...readCsv('a,b"c\n')], /bare " in non-quoted field/);
   assert.throws(() => [...readCsv('"abc\n')], /extraneous or missing " in quoted-field/);
   const line = csvLine(["plain", "with,comma", 'q"uote', " lead", ""]);
@@ -47,10 +60,13 @@ test("CSV reading and writing (Go encoding/csv rules)", () => {
 });
 
 test("ServeGen PDF dict parsing", () => {
-  assert.deepStrictEqual([...parsePdfDict("{100: 0.5, 200.7: 3e-1,}")], [
-    [100, 0.5],
-    [200, 0.3],
-  ]);
+  assert.deepStrictEqual(
+    [...parsePdfDict("{100: 0.5, 200.7: 3e-1,}")],
+    [
+      [100, 0.5],
+      [200, 0.3],
+    ],
+  );
   assert.throws(() => parsePdfDict("100: 1"), /missing braces/);
   assert.throws(() => parsePdfDict("{ }"), /empty/);
   assert.throws(() => parsePdfDict("{a: 1}"), /invalid PDF key/);

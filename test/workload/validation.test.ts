@@ -31,17 +31,37 @@ const cases: [string, string, string | null][] = [
     specText("aggregate_rate: 1", [`{slo_class: gold, rate_fraction: 0, ${IN}, ${OUT}}`]),
     'client[0]: unknown slo_class "gold"; valid: critical, standard, sheddable, batch, background, or empty',
   ],
-  ["fraction NaN", specText("aggregate_rate: 1", [okClient, `{rate_fraction: .nan}`]), "client[1].rate_fraction must be a finite number, got NaN"],
+  [
+    "fraction NaN",
+    specText("aggregate_rate: 1", [okClient, `{rate_fraction: .nan}`]),
+    "client[1].rate_fraction must be a finite number, got NaN",
+  ],
   ["fraction 0", specText("aggregate_rate: 1", [`{rate_fraction: 0}`]), "client[0].rate_fraction must be positive, got 0.000000"],
   [
     "missing process",
     specText("aggregate_rate: 1", [`{rate_fraction: 1, ${IN}, ${OUT}}`]),
     'client[0]: unknown arrival process ""; valid: poisson, gamma, weibull, constant',
   ],
-  ["weibull cv", specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: weibull, cv: 12}}`]), "client[0]: weibull CV must be in [0.01, 10.4], got 12.000000"],
-  ["cv NaN", specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: gamma, cv: .nan}}`]), "client[0].cv must be a finite number, got NaN"],
-  ["cv 0 poisson", specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson, cv: 0}}`]), "client[0].cv must be positive, got 0.000000"],
-  ["prefix length", specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson}, prefix_length: -2}`]), "client[0]: prefix_length must be non-negative, got -2"],
+  [
+    "weibull cv",
+    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: weibull, cv: 12}}`]),
+    "client[0]: weibull CV must be in [0.01, 10.4], got 12.000000",
+  ],
+  [
+    "cv NaN",
+    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: gamma, cv: .nan}}`]),
+    "client[0].cv must be a finite number, got NaN",
+  ],
+  [
+    "cv 0 poisson",
+    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson, cv: 0}}`]),
+    "client[0].cv must be positive, got 0.000000",
+  ],
+  [
+    "prefix length",
+    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson}, prefix_length: -2}`]),
+    "client[0]: prefix_length must be non-negative, got -2",
+  ],
   [
     "input type",
     specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson}}`]),
@@ -49,7 +69,9 @@ const cases: [string, string, string | null][] = [
   ],
   [
     "input param",
-    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson}, input_distribution: {type: exponential, params: {mean: .inf}}, output_distribution: {type: zzz}}`]),
+    specText("aggregate_rate: 1", [
+      `{rate_fraction: 1, arrival: {process: poisson}, input_distribution: {type: exponential, params: {mean: .inf}}, output_distribution: {type: zzz}}`,
+    ]),
     "client[0].input_distribution.params.mean must be a finite number, got +Inf",
   ],
   [
@@ -63,22 +85,94 @@ const cases: [string, string, string | null][] = [
     "client[0].rate_fraction must be positive, got -1.000000",
   ],
   ["population 0", specText("aggregate_rate: 1", [], [`{population: 0}`]), "cohort[0]: population must be positive, got 0"],
-  ["population max", specText("aggregate_rate: 1", [], [okCohort, `{population: 100001}`]), "cohort[1]: population 100001 exceeds maximum 100000"],
-  ["cohort fraction", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: .inf}`]), "cohort[0].rate_fraction must be a finite number, got +Inf"],
-  ["cohort class", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, slo_class: realtime}`]), 'cohort[0]: unknown slo_class "realtime"; valid: critical, standard, sheddable, batch, background, or empty'],
-  ["cohort process", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: x}}`]), 'cohort[0]: unknown arrival process "x"; valid: poisson, gamma, weibull, constant'],
-  ["cohort cv unchecked", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: weibull, cv: -4}, ${IN}, ${OUT}}`]), null],
+  [
+    "population max",
+    specText("aggregate_rate: 1", [], [okCohort, `{population: 100001}`]),
+    "cohort[1]: population 100001 exceeds maximum 100000",
+  ],
+  [
+    "cohort fraction",
+    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: .inf}`]),
+    "cohort[0].rate_fraction must be a finite number, got +Inf",
+  ],
+  [
+    "cohort class",
+    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, slo_class: realtime}`]),
+    'cohort[0]: unknown slo_class "realtime"; valid: critical, standard, sheddable, batch, background, or empty',
+  ],
+  [
+    "cohort process",
+    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: x}}`]),
+    'cohort[0]: unknown arrival process "x"; valid: poisson, gamma, weibull, constant',
+  ],
+  [
+    "cohort cv unchecked",
+    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: weibull, cv: -4}, ${IN}, ${OUT}}`]),
+    null,
+  ],
   [
     "cohort dist",
-    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, output_distribution: {type: constant, params: {value: .nan}}}`]),
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, output_distribution: {type: constant, params: {value: .nan}}}`],
+    ),
     "cohort[0].output_distribution.params.value must be a finite number, got NaN",
   ],
-  ["diurnal ratio", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 30, peak_to_trough_ratio: 0.5}}`]), "cohort[0]: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got 0.500000"],
-  ["diurnal hour", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 24, peak_to_trough_ratio: 2}}`]), "cohort[0]: diurnal peak_hour must be 0-23, got 24"],
-  ["spike start", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: -1, duration_us: 0}}`]), "cohort[0]: spike start_time_us must be non-negative, got -1"],
-  ["spike duration", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: 1, duration_us: 0}}`]), "cohort[0]: spike duration_us must be > 0, got 0"],
-  ["drain start", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: -5, ramp_duration_us: 1}}`]), "cohort[0]: drain start_time_us must be non-negative, got -5"],
-  ["drain ramp", specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: 5, ramp_duration_us: 0}}`]), "cohort[0]: drain ramp_duration_us must be > 0, got 0"],
+  [
+    "diurnal ratio",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 30, peak_to_trough_ratio: 0.5}}`],
+    ),
+    "cohort[0]: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got 0.500000",
+  ],
+  [
+    "diurnal hour",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 24, peak_to_trough_ratio: 2}}`],
+    ),
+    "cohort[0]: diurnal peak_hour must be 0-23, got 24",
+  ],
+  [
+    "spike start",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: -1, duration_us: 0}}`],
+    ),
+    "cohort[0]: spike start_time_us must be non-negative, got -1",
+  ],
+  [
+    "spike duration",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: 1, duration_us: 0}}`],
+    ),
+    "cohort[0]: spike duration_us must be > 0, got 0",
+  ],
+  [
+    "drain start",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: -5, ramp_duration_us: 1}}`],
+    ),
+    "cohort[0]: drain start_time_us must be non-negative, got -5",
+  ],
+  [
+    "drain ramp",
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: 5, ramp_duration_us: 0}}`],
+    ),
+    "cohort[0]: drain ramp_duration_us must be > 0, got 0",
+  ],
 ];
 
 for (const [name, text, expected] of cases) {
@@ -104,7 +198,8 @@ clients:
   });
   // Programmatic specs have no positions.
   assert.throws(() => createRequestSource(structuredClone(spec)), {
-    message: 'invalid workload spec: client[0]: unknown slo_class "gold"; valid: critical, standard, sheddable, batch, background, or empty',
+    message:
+      'invalid workload spec: client[0]: unknown slo_class "gold"; valid: critical, standard, sheddable, batch, background, or empty',
   });
 });
 
@@ -116,7 +211,11 @@ test("strict parsing: unknown keys at every level, with line and column", () => 
     ["dist", "clients:\n  - input_distribution: {type: constant, value: 3}\n", 'unknown key "clients[0].input_distribution.value"'],
     ["cohort", "cohorts:\n  - id: c\n    prefix_length: 4\n", 'unknown key "cohorts[0].prefix_length" (line 3, column 5)'],
     ["cohort lifecycle", "cohorts:\n  - lifecycle: {}\n", 'unknown key "cohorts[0].lifecycle"'],
-    ["window", "clients:\n  - lifecycle: {windows: [{start_us: 0, stop_us: 3}]}\n", 'unknown key "clients[0].lifecycle.windows[0].stop_us"'],
+    [
+      "window",
+      "clients:\n  - lifecycle: {windows: [{start_us: 0, stop_us: 3}]}\n",
+      'unknown key "clients[0].lifecycle.windows[0].stop_us"',
+    ],
     ["multi_turn", "clients:\n  - reasoning: {multi_turn: {rounds: 3}}\n", 'unknown key "clients[0].reasoning.multi_turn.rounds"'],
     ["multimodal", "clients:\n  - multimodal: {image_dist: {}}\n", 'unknown key "clients[0].multimodal.image_dist"'],
     ["network", "clients:\n  - network: {rtt: 1}\n", 'unknown key "clients[0].network.rtt"'],
@@ -164,7 +263,8 @@ clients:
   assert.ok(Number.isNaN(c.output_distribution.params["value"]));
   assert.equal(parseWorkloadSpec("version: 1.0\n").version, "2"); // "1.0" is read as v1
   assert.equal(parseWorkloadSpec("version: 3\n").version, "3");
-  for (const off of ["no", "off", "N", "false"]) assert.equal(parseWorkloadSpec(`clients: [{streaming: ${off}}]`).clients[0]!.streaming, false);
+  for (const off of ["no", "off", "N", "false"])
+    assert.equal(parseWorkloadSpec(`clients: [{streaming: ${off}}]`).clients[0]!.streaming, false);
 });
 
 test("type errors name the key and position", () => {
@@ -178,14 +278,22 @@ test("type errors name the key and position", () => {
     ["clients: [{streaming: maybe}]\n", /streaming: cannot unmarshal !!str "maybe" into bool/],
     ["- 1\n- 2\n", /cannot unmarshal !!seq into workload spec/],
   ];
-  for (const [text, re] of cases) assert.throws(() => parseWorkloadSpec(text), (e: Error) => e instanceof UserError && re.test(e.message), text);
+  for (const [text, re] of cases)
+    assert.throws(
+      () => parseWorkloadSpec(text),
+      (e: Error) => e instanceof UserError && re.test(e.message),
+      text,
+    );
 });
 
 test("document-level errors: empty, malformed, duplicate keys, aliases, only the first document", () => {
   for (const text of ["", "# only a comment\n", "---\n"]) {
     assert.throws(() => parseWorkloadSpec(text), /^UserError: parsing workload spec: EOF/);
   }
-  assert.throws(() => parseWorkloadSpec("clients: [1, 2\nversion: 2\n"), (e: Error) => e instanceof UserError && /\(line \d+, column \d+\)$/.test(e.message));
+  assert.throws(
+    () => parseWorkloadSpec("clients: [1, 2\nversion: 2\n"),
+    (e: Error) => e instanceof UserError && /\(line \d+, column \d+\)$/.test(e.message),
+  );
   assert.throws(() => parseWorkloadSpec("seed: 1\nseed: 2\n"), /Map keys must be unique \(line 2, column 1\)/);
   assert.throws(() => parseWorkloadSpec("clients: *nope\n"), /parsing workload spec/);
   const spec = parseWorkloadSpec("aggregate_rate: 4\n---\nbogus_key: 1\n");
@@ -196,7 +304,14 @@ test("document-level errors: empty, malformed, duplicate keys, aliases, only the
   - *c
   - {<<: *c, id: b}
 `);
-  assert.deepStrictEqual(withAlias.clients.map((c) => [c.id, c.rate_fraction]), [["a", 2], ["a", 2], ["b", 2]]);
+  assert.deepStrictEqual(
+    withAlias.clients.map((c) => [c.id, c.rate_fraction]),
+    [
+      ["a", 2],
+      ["a", 2],
+      ["b", 2],
+    ],
+  );
 });
 
 test("alias bombs and cyclic anchors are refused quickly", () => {
@@ -204,7 +319,11 @@ test("alias bombs and cyclic anchors are refused quickly", () => {
   for (let i = 1; i < 12; i++) {
     const prev = String.fromCharCode(96 + i);
     const cur = String.fromCharCode(97 + i);
-    lines.push(`${cur}: &${cur} [${Array(10).fill("*" + prev).join(",")}]`);
+    lines.push(
+      `${cur}: &${cur} [${Array(10)
+        .fill("*" + prev)
+        .join(",")}]`,
+    );
   }
   const bomb = "clients:\n  - id: x\n" + lines.map((l) => "    " + l.replace(/^(\w): /, "x$1: ")).join("\n") + "\n";
   const start = Date.now();
@@ -215,17 +334,35 @@ test("alias bombs and cyclic anchors are refused quickly", () => {
   assert.ok(Date.now() - start < 5000);
 });
 
-test("v1 upgrade: empty/\"1\" versions map realtime → critical and interactive → standard", () => {
+test('v1 upgrade: empty/"1" versions map realtime → critical and interactive → standard', () => {
   const { logger, lines } = capturingLogger();
-  const spec = parseWorkloadSpec("clients: [{id: a, slo_class: realtime}, {id: b, slo_class: interactive}, {id: c, slo_class: batch}]\n", { logger });
-  assert.deepStrictEqual(spec.clients.map((c) => c.slo_class), ["critical", "standard", "batch"]);
+  const spec = parseWorkloadSpec("clients: [{id: a, slo_class: realtime}, {id: b, slo_class: interactive}, {id: c, slo_class: batch}]\n", {
+    logger,
+  });
+  assert.deepStrictEqual(
+    spec.clients.map((c) => c.slo_class),
+    ["critical", "standard", "batch"],
+  );
   assert.equal(spec.version, "2");
   assert.equal(lines.length, 2);
   const v2 = parseWorkloadSpec('version: "2"\nclients: [{slo_class: realtime}]\n');
   assert.equal(v2.clients[0]!.slo_class, "realtime");
   // Programmatic v1 specs are upgraded inside generation too.
   const reqs = createRequestSource(
-    { version: "1", aggregate_rate: 1, num_requests: 1, clients: [{ slo_class: "interactive", rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: { type: "constant", params: { value: 1 } }, output_distribution: { type: "constant", params: { value: 1 } } }] },
+    {
+      version: "1",
+      aggregate_rate: 1,
+      num_requests: 1,
+      clients: [
+        {
+          slo_class: "interactive",
+          rate_fraction: 1,
+          arrival: { process: "poisson" },
+          input_distribution: { type: "constant", params: { value: 1 } },
+          output_distribution: { type: "constant", params: { value: 1 } },
+        },
+      ],
+    },
     {},
   ).next();
   assert.equal(reqs!.sloClass, "standard");
@@ -235,7 +372,9 @@ test("programmatic specs with wrong shapes fail as UserError naming the path", (
   assert.throws(() => decodeWorkloadSpec({ clients: [{ rate_fraction: "x" }] }), {
     message: 'invalid workload spec: clients[0].rate_fraction: cannot unmarshal !!str "x" into float',
   });
-  assert.throws(() => decodeWorkloadSpec({ clients: [{ bogus: 1 }] }), { message: 'invalid workload spec: unknown key "clients[0].bogus"' });
+  assert.throws(() => decodeWorkloadSpec({ clients: [{ bogus: 1 }] }), {
+    message: 'invalid workload spec: unknown key "clients[0].bogus"',
+  });
   const cyclic: Record<string, unknown> = {};
   cyclic["clients"] = [cyclic];
   assert.throws(() => decodeWorkloadSpec(cyclic), UserError);

@@ -68,7 +68,12 @@ function forms(p: FeatureProbe, seq: number, O: number, t: Float64Array, e: Floa
 
 export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<number>): Promise<ExperimentEval> {
   const probe = new FeatureProbe();
-  const res = await replay(x.trace, { run: { ...x.run, log: "error" }, logger: silentLogger, coefficients: coefficientsFromTheta(theta), probe });
+  const res = await replay(x.trace, {
+    run: { ...x.run, log: "error" },
+    logger: silentLogger,
+    coefficients: coefficientsFromTheta(theta),
+    probe,
+  });
   const l = res.sim.run.ledger;
   const v3 = res.rows.length === 0 || x.trace.layout === "v3";
   const win = x.window ?? [-Infinity, Infinity];
@@ -134,7 +139,11 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     binnedSq = binnedRows(kept, ne, theta);
   } else {
     realMeans = { ttft: x.target.ttft_us, e2e: x.target.e2e_us, itl: x.target.itl_us };
-    errs = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
+    errs = {
+      ttft: relErr(simMeans.ttft, realMeans.ttft),
+      e2e: relErr(simMeans.e2e, realMeans.e2e),
+      itl: relErr(simMeans.itl, realMeans.itl),
+    };
     ne = emptyNormalEquations(NUM_PARAMS);
     const rowOf = (sum: Float64Array, y: number): Float64Array => sum.map((v) => (v * inv) / y);
     if (n > 0) {
@@ -143,8 +152,15 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
       if (realMeans.itl > 0) addRow(ne, rowOf(sumI, realMeans.itl), 1, 1);
     }
   }
-  const binned = x.target.kind === "requests" ? Math.sqrt(binnedSq) : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
-  const meanApe = { ttft: relErr(simMeans.ttft, realMeans.ttft), e2e: relErr(simMeans.e2e, realMeans.e2e), itl: relErr(simMeans.itl, realMeans.itl) };
+  const binned =
+    x.target.kind === "requests"
+      ? Math.sqrt(binnedSq)
+      : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
+  const meanApe = {
+    ttft: relErr(simMeans.ttft, realMeans.ttft),
+    e2e: relErr(simMeans.e2e, realMeans.e2e),
+    itl: relErr(simMeans.itl, realMeans.itl),
+  };
   return { id: x.id, errors: { ...errs, meanApe, binned, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
 }
 
@@ -172,7 +188,10 @@ function bins(kept: readonly Kept[]): { form: Float64Array; y: number; w: number
   };
   add(byL, (k) => [k.t, k.rt]);
   add(byO, (k) => [k.e, k.re]);
-  add(byO.filter((k) => k.ri > 0), (k) => [k.i, k.ri]);
+  add(
+    byO.filter((k) => k.ri > 0),
+    (k) => [k.i, k.ri],
+  );
   return out;
 }
 

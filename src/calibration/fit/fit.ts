@@ -115,7 +115,9 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
     const change = maxRelativeChange(next, best.theta);
     const r = await evalAt(next, "least-squares");
     const accepted = r.J < best.J;
-    log(`round ${it}/${o.iterations}: objective ${r.J.toFixed(4)}${accepted ? "" : " (rejected)"}, parameter change ${(change * 100).toFixed(1)}%`);
+    log(
+      `round ${it}/${o.iterations}: objective ${r.J.toFixed(4)}${accepted ? "" : " (rejected)"}, parameter change ${(change * 100).toFixed(1)}%`,
+    );
     if (accepted) {
       best = { theta: next, ...r };
       mu = Math.max(mu / 10, 1e-8);
@@ -152,7 +154,6 @@ function maxRelativeChange(a: ArrayLike<number>, b: ArrayLike<number>): number {
 }
 
 type Point = { theta: Float64Array; evals: ExperimentEval[]; J: number };
-
 
 /** Multiplicative coordinate search: ±step per free parameter, halving a step that fails twice. */
 async function coordinateSearch(

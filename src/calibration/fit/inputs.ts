@@ -82,7 +82,17 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
     if (!fs.existsSync(base)) throw new UserError(`${ctx.flag} ${base}: no such file`);
     if (!fs.existsSync(data)) throw new UserError(`${ctx.flag} ${base}: the trace data ${data} is missing (it must sit beside the header)`);
     const trace = loadTraceV2(base, data);
-    return [{ id: path.basename(base).replace(/\.ya?ml$/i, ""), model: ctx.run.model ?? "", run: needModel(spec, ctx), trace, target: { kind: "requests" }, stages: [], role: null }];
+    return [
+      {
+        id: path.basename(base).replace(/\.ya?ml$/i, ""),
+        model: ctx.run.model ?? "",
+        run: needModel(spec, ctx),
+        trace,
+        target: { kind: "requests" },
+        stages: [],
+        role: null,
+      },
+    ];
   }
   if (base.endsWith(".csv")) {
     let text: string;
@@ -93,15 +103,29 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
     }
     const kind = measuredCsvKind(text);
     if (kind === null) {
-      throw new UserError(`${ctx.flag} ${base}: unknown CSV layout (expected arrival_time_us,input_tokens,output_tokens,ttft_us,e2e_us or an engine log with queued_us/first_token_us/last_token_us)`);
+      throw new UserError(
+        `${ctx.flag} ${base}: unknown CSV layout (expected arrival_time_us,input_tokens,output_tokens,ttft_us,e2e_us or an engine log with queued_us/first_token_us/last_token_us)`,
+      );
     }
     const trace = kind === "engine" ? traceFromEngineCsv(text, base) : traceFromInferencePerfCsv(text, base);
-    return [{ id: path.basename(base, ".csv"), model: ctx.run.model ?? "", run: needModel(spec, ctx), trace, target: { kind: "requests" }, stages: [], role: null }];
+    return [
+      {
+        id: path.basename(base, ".csv"),
+        model: ctx.run.model ?? "",
+        run: needModel(spec, ctx),
+        trace,
+        target: { kind: "requests" },
+        stages: [],
+        role: null,
+      },
+    ];
   }
   return fromEntries(BUNDLED_EXPERIMENTS, base, stage, ctx);
 }
 
 /** Resolves every value of one flag, recording each experiment's source for worker processes. */
 export function loadInputs(specs: readonly string[], ctx: InputContext): FitExperiment[] {
-  return specs.flatMap((spec) => resolveInput(spec, ctx).map((x, index) => ({ ...x, source: { spec, flag: ctx.flag, index, run: ctx.run, seed: ctx.seed } })));
+  return specs.flatMap((spec) =>
+    resolveInput(spec, ctx).map((x, index) => ({ ...x, source: { spec, flag: ctx.flag, index, run: ctx.run, seed: ctx.seed } })),
+  );
 }

@@ -18,7 +18,18 @@ const BETA4 = beta(3);
 const BETA_EP = beta(10);
 
 /** The spec's default free set: α0-α2, β1a, β2b, β3-β7 (β8 and β_EP only when the data needs them). */
-export const DEFAULT_FREE: readonly ParamName[] = ["alpha0", "alpha1", "alpha2", "beta1a", "beta2b", "beta3", "beta4", "beta5", "beta6", "beta7"];
+export const DEFAULT_FREE: readonly ParamName[] = [
+  "alpha0",
+  "alpha1",
+  "alpha2",
+  "beta1a",
+  "beta2b",
+  "beta3",
+  "beta4",
+  "beta5",
+  "beta6",
+  "beta7",
+];
 
 export function paramIndex(name: string, flag: string): number {
   const i = (PARAM_NAMES as readonly string[]).indexOf(name);

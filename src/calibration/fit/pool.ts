@@ -30,7 +30,10 @@ export class FitPool {
   async evaluate(xs: readonly FitExperiment[], theta: ArrayLike<number>, onDone: () => void): Promise<ExperimentEval[]> {
     return Promise.all(
       xs.map(async (x) => {
-        const r = x.source === undefined ? await evaluateExperiment(x, theta) : ((await this.pool.run({ source: x.source, theta: Array.from(theta) } satisfies FitTask)) as ExperimentEval);
+        const r =
+          x.source === undefined
+            ? await evaluateExperiment(x, theta)
+            : ((await this.pool.run({ source: x.source, theta: Array.from(theta) } satisfies FitTask)) as ExperimentEval);
         onDone();
         return r;
       }),

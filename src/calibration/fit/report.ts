@@ -10,9 +10,10 @@ const pct = (x: number): string => (Number.isFinite(x) ? `${(x * 100).toFixed(1)
 /** A coefficient file that `--latency-coeffs` reads, with the fit's summary under `fit`. */
 export function coefficientFileText(c: Coefficients, summary: Record<string, unknown>): string {
   const block: Record<string, unknown> = { alpha_coeffs: c.alpha.map(round), beta_coeffs: c.beta.map(round) };
-  if (c.extra !== undefined && Object.keys(c.extra).length > 0) block["extra_terms"] = Object.fromEntries(Object.entries(c.extra).map(([k, v]) => [k, round(v)]));
+  if (c.extra !== undefined && Object.keys(c.extra).length > 0)
+    block["extra_terms"] = Object.fromEntries(Object.entries(c.extra).map(([k, v]) => [k, round(v)]));
   return (
-    "# Trained-physics coefficients fitted by `blis fit` (docs/calibration.md \"Fit\").\n" +
+    '# Trained-physics coefficients fitted by `blis fit` (docs/calibration.md "Fit").\n' +
     "# Use with: blis run --latency-coeffs <this file> ...\n" +
     stringify({ trained_physics_coefficients: block, fit: summary }, { lineWidth: 0 })
   );
@@ -36,13 +37,19 @@ export function errorTable(title: string, before: readonly ExperimentEval[], aft
   before.forEach((b, i) => {
     const a = after[i]!;
     const m = (e: ExperimentEval, k: "ttft" | "e2e" | "itl"): string => pct(e.errors.meanApe[k]);
-    lines.push(`| ${b.id} | ${a.errors.scored} | ${m(b, "ttft")} | ${m(a, "ttft")} | ${m(b, "e2e")} | ${m(a, "e2e")} | ${m(b, "itl")} | ${m(a, "itl")} |`);
+    lines.push(
+      `| ${b.id} | ${a.errors.scored} | ${m(b, "ttft")} | ${m(a, "ttft")} | ${m(b, "e2e")} | ${m(a, "e2e")} | ${m(b, "itl")} | ${m(a, "itl")} |`,
+    );
   });
   const med = (xs: ExperimentEval[], k: "ttft" | "e2e" | "itl"): string => pct(median(xs.map((e) => e.errors.meanApe[k])));
   lines.push(
     `| median | | ${med([...before], "ttft")} | ${med([...after], "ttft")} | ${med([...before], "e2e")} | ${med([...after], "e2e")} | ${med([...before], "itl")} | ${med([...after], "itl")} |`,
   );
-  lines.push("", `Objective (root mean Cauchy loss over experiments of the binned TTFT + E2E + ITL error): ${objective(before).toFixed(4)} → ${objective(after).toFixed(4)}`, "");
+  lines.push(
+    "",
+    `Objective (root mean Cauchy loss over experiments of the binned TTFT + E2E + ITL error): ${objective(before).toFixed(4)} → ${objective(after).toFixed(4)}`,
+    "",
+  );
   return lines.join("\n") + "\n";
 }
 

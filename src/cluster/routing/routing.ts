@@ -18,7 +18,6 @@ export interface RoutingPolicy {
   route(req: Request, state: RouterState): RoutingDecision;
 }
 
-
 export type { RoutingContext };
 
 export type RoutingFactory = (ctx: RoutingContext) => RoutingPolicy;

@@ -36,7 +36,8 @@ export class WeightedRouting implements RoutingPolicy {
       const w = this.weights[k]!;
       for (let i = 0; i < n; i++) {
         let s = sc[i]!;
-        if (!(s >= 0)) s = 0; // clamp (also maps NaN to 0)
+        if (!(s >= 0))
+          s = 0; // clamp (also maps NaN to 0)
         else if (s > 1) s = 1;
         comp[i] = comp[i]! + s * w;
       }

@@ -49,7 +49,9 @@ export async function resolveLatencyBackend(
     ];
     const given = current.filter(([on]) => on).map(([, flag]) => flag);
     if (given.length > 0) {
-      throw new UserError(`${given.join(", ")} need${given.length === 1 ? "s" : ""} --latency-model trained-physics (this run uses ${choice.name})`);
+      throw new UserError(
+        `${given.join(", ")} need${given.length === 1 ? "s" : ""} --latency-model trained-physics (this run uses ${choice.name})`,
+      );
     }
   }
   const backend = latencyBackends.get(choice.name)!;

@@ -54,7 +54,10 @@ export function checkCoefficientFlags(alpha: readonly number[] | null, beta: rea
   if (beta !== null && alpha === null) {
     throw new UserError("--beta-coeffs requires --alpha-coeffs. Both coefficient sets are needed for coefficient-based estimation");
   }
-  for (const [flag, xs] of [["--alpha-coeffs", alpha], ["--beta-coeffs", beta]] as const) {
+  for (const [flag, xs] of [
+    ["--alpha-coeffs", alpha],
+    ["--beta-coeffs", beta],
+  ] as const) {
     xs?.forEach((x, i) => {
       if (!Number.isFinite(x) || x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
     });

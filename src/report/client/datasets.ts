@@ -78,7 +78,13 @@ function pointDataset(spec: ChartSpec, d: DatasetSpec, type: "line" | "scatter")
     ...(d.pointStyle ? { pointStyle: d.pointStyle } : {}),
   };
   if (type === "scatter") {
-    return { type, ...common, backgroundColor: d.fillColor || d.color, borderWidth: d.width !== undefined ? d.width : 1.25, showLine: false };
+    return {
+      type,
+      ...common,
+      backgroundColor: d.fillColor || d.color,
+      borderWidth: d.width !== undefined ? d.width : 1.25,
+      showLine: false,
+    };
   }
   // A line: straight segments between its points, broken at gaps, in one colour.
   return {

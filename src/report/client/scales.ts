@@ -110,7 +110,16 @@ function baseScales(spec: ChartSpec, theme: Theme): Scales {
     };
   }
   return {
-    x: axis(theme, { type: xType, title: spec.xLabel, percent: spec.xPercent, min: spec.xMin, max: spec.xMax, stacked, isIndex: true, soft }),
+    x: axis(theme, {
+      type: xType,
+      title: spec.xLabel,
+      percent: spec.xPercent,
+      min: spec.xMin,
+      max: spec.xMax,
+      stacked,
+      isIndex: true,
+      soft,
+    }),
     y: axis(theme, { ...y, isIndex: false, soft }),
   };
 }
@@ -129,7 +138,14 @@ export function buildScales(spec: ChartSpec, theme: Theme): Scales {
   // Floating bars start at their base, not at zero.
   if (spec.datasets.some((d) => d.base !== undefined)) (horizontal ? scales.x : scales.y).beginAtZero = false;
   if (spec.datasets.some((d) => d.rightAxis)) {
-    const y2 = axis(theme, { type: spec.yScale || "linear", title: spec.y2Label || "", percent: spec.yPercent, min: 0, stacked: false, isIndex: false });
+    const y2 = axis(theme, {
+      type: spec.yScale || "linear",
+      title: spec.y2Label || "",
+      percent: spec.yPercent,
+      min: 0,
+      stacked: false,
+      isIndex: false,
+    });
     y2.position = "right";
     y2.grid = { drawOnChartArea: false };
     scales.y2 = y2;

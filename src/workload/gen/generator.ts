@@ -266,7 +266,8 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
   let multimodal: MultimodalSamplers | null = null;
   if (c.multimodal !== undefined) {
     const mm = c.multimodal;
-    const text = mm.text_distribution.type === "" ? null : sampler(mm.text_distribution, "multimodal: text distribution", label, true, shared);
+    const text =
+      mm.text_distribution.type === "" ? null : sampler(mm.text_distribution, "multimodal: text distribution", label, true, shared);
     multimodal = {
       text,
       image: modality(mm.image_distribution, mm.image_count_distribution, "image", label, shared),

@@ -9,7 +9,15 @@ import { UserError } from "../../util/errors.js";
 import type { WorkloadRequest } from "../../core/workloadRequest.js";
 import type { ArrivalSampler } from "../samplers/arrival.js";
 import type { LengthSampler, ReasonRatioSampler } from "../samplers/length.js";
-import { allocTokens, EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH, MAX_TOKENS_PER_BUFFER, newRequest, type RequestMeta } from "./tokens.js";
+import {
+  allocTokens,
+  EMPTY_TOKENS,
+  fillTokens,
+  MAX_SAMPLED_LENGTH,
+  MAX_TOKENS_PER_BUFFER,
+  newRequest,
+  type RequestMeta,
+} from "./tokens.js";
 import type { ActiveWindows } from "./windows.js";
 
 export interface StreamCommon extends RequestMeta {

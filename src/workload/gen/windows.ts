@@ -23,7 +23,6 @@ export class WindowSet {
     }
     this.lastEnd = this.ends.length > 0 ? this.ends[this.ends.length - 1]! : -Infinity;
   }
-
 }
 
 /** A client's view of a WindowSet with its own forward-only cursor. */

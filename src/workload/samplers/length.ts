@@ -138,11 +138,15 @@ function buildEmpirical(d: DistSpec): LengthSampler {
   const seen = new Map<number, string>();
   for (const key of keys) {
     if (!INT_KEY.test(key)) {
-      throw new SamplerBuildError(`empirical PDF key "${key}" is not an integer: strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
+      throw new SamplerBuildError(
+        `empirical PDF key "${key}" is not an integer: strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`,
+      );
     }
     const big = BigInt(key);
     if (big > 9223372036854775807n || big < -9223372036854775808n) {
-      throw new SamplerBuildError(`empirical PDF key "${key}" is not an integer: strconv.Atoi: parsing ${JSON.stringify(key)}: value out of range`);
+      throw new SamplerBuildError(
+        `empirical PDF key "${key}" is not an integer: strconv.Atoi: parsing ${JSON.stringify(key)}: value out of range`,
+      );
     }
     const value = Number(big);
     const dup = seen.get(value);

@@ -53,13 +53,7 @@ export interface TokenShape {
 }
 
 /** Builds the synthesized spec of distribution and preset modes (no validation of the numbers). */
-export function synthesizeGaussianSpec(
-  clientId: string,
-  shape: TokenShape,
-  rate: number,
-  numRequests: number,
-  seed: bigint,
-): WorkloadSpec {
+export function synthesizeGaussianSpec(clientId: string, shape: TokenShape, rate: number, numRequests: number, seed: bigint): WorkloadSpec {
   const client = makeClient({
     id: clientId,
     rate_fraction: 1.0,
@@ -91,8 +85,7 @@ export function synthesizeGaussianSpec(
 export function specFromDistribution(flags: Partial<DistributionFlags> = {}): WorkloadSpec {
   const f: DistributionFlags = { ...DEFAULT_DISTRIBUTION_FLAGS, ...flags };
   checkRateFlag(f.rate);
-  const outOfRange = (mean: number, std: number, min: number, max: number): boolean =>
-    mean > max || mean < min || std > max || std < min;
+  const outOfRange = (mean: number, std: number, min: number, max: number): boolean => mean > max || mean < min || std > max || std < min;
   if (outOfRange(f.promptTokens, f.promptTokensStdev, f.promptTokensMin, f.promptTokensMax)) {
     throw new UserError("prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]");
   }

@@ -55,9 +55,7 @@ export function specFromPreset(
   checkRateFlag(rate);
   const preset = lookup(presets, name);
   if (preset === undefined) {
-    throw new UserError(
-      `Undefined workload "${name}". Use one among (chatbot, summarization, contentgen, multidoc) or --workload-spec`,
-    );
+    throw new UserError(`Undefined workload "${name}". Use one among (chatbot, summarization, contentgen, multidoc) or --workload-spec`);
   }
   return synthesizeGaussianSpec("distribution", presetShape(preset), rate, numRequests, seed);
 }
@@ -66,12 +64,7 @@ export function specFromPreset(
  * `convert preset` (docs/behavior.md "Traces, convert and compose"): client `preset-<name>`, seed
  * 0, prefix length = preset prefix.
  */
-export function presetToSpec(
-  name: string,
-  presets: Readonly<Record<string, PresetLike>>,
-  rate: number,
-  numRequests: number,
-): WorkloadSpec {
+export function presetToSpec(name: string, presets: Readonly<Record<string, PresetLike>>, rate: number, numRequests: number): WorkloadSpec {
   checkRateFlag(rate);
   if (!(numRequests > 0)) throw new UserError(`--num-requests must be > 0, got ${numRequests}`);
   const preset = lookup(presets, name);

@@ -27,7 +27,8 @@ export function findInferencePerfFailure(ip: InferencePerfSpec): InferencePerfFa
   for (let i = 0; i < ip.stages.length; i++) {
     const s = ip.stages[i]!;
     const path = `inference_perf.stages[${i}]`;
-    if (s.duration <= 0) return { message: `inference_perf.stages[${i}]: duration must be positive, got ${s.duration}`, path: `${path}.duration` };
+    if (s.duration <= 0)
+      return { message: `inference_perf.stages[${i}]: duration must be positive, got ${s.duration}`, path: `${path}.duration` };
     if (!Number.isFinite(s.rate) || s.rate <= 0) {
       return { message: `inference_perf.stages[${i}]: rate must be a finite positive number, got ${fmtF(s.rate)}`, path: `${path}.rate` };
     }
@@ -36,10 +37,16 @@ export function findInferencePerfFailure(ip: InferencePerfSpec): InferencePerfFa
   if (sp === undefined) return { message: "inference_perf: shared_prefix is required", path: "inference_perf" };
   const base = "inference_perf.shared_prefix";
   if (sp.num_unique_system_prompts <= 0) {
-    return { message: `${base}: num_unique_system_prompts must be positive, got ${sp.num_unique_system_prompts}`, path: `${base}.num_unique_system_prompts` };
+    return {
+      message: `${base}: num_unique_system_prompts must be positive, got ${sp.num_unique_system_prompts}`,
+      path: `${base}.num_unique_system_prompts`,
+    };
   }
   if (sp.num_users_per_system_prompt <= 0) {
-    return { message: `${base}: num_users_per_system_prompt must be positive, got ${sp.num_users_per_system_prompt}`, path: `${base}.num_users_per_system_prompt` };
+    return {
+      message: `${base}: num_users_per_system_prompt must be positive, got ${sp.num_users_per_system_prompt}`,
+      path: `${base}.num_users_per_system_prompt`,
+    };
   }
   for (const key of ["system_prompt_len", "question_len", "output_len"] as const) {
     if (sp[key] < 0) return { message: `${base}: ${key} must be non-negative, got ${sp[key]}`, path: `${base}.${key}` };

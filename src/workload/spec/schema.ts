@@ -32,11 +32,7 @@ export interface OptionalSchema<I extends AnySchema> {
 }
 
 export type AnySchema =
-  | ScalarSchema<ScalarKind, unknown>
-  | ObjectSchema<FieldMap>
-  | ListSchema<AnySchema>
-  | RecordSchema<AnySchema>
-  | OptionalSchema<AnySchema>;
+  ScalarSchema<ScalarKind, unknown> | ObjectSchema<FieldMap> | ListSchema<AnySchema> | RecordSchema<AnySchema> | OptionalSchema<AnySchema>;
 export interface FieldMap {
   readonly [key: string]: AnySchema;
 }
@@ -59,8 +55,8 @@ export type Infer<S> =
         : S extends RecordSchema<infer V>
           ? Record<string, Infer<V>>
           : S extends OptionalSchema<infer I>
-          ? Infer<I> | undefined
-          : never;
+            ? Infer<I> | undefined
+            : never;
 
 export const str: ScalarSchema<"string", string> = { kind: "string" };
 /** Integer (int/int64 in the reference) held as a JS number; floats truncate. */

@@ -103,7 +103,10 @@ function validateOrThrow(spec: WorkloadSpec): void {
     if (c.diurnal !== undefined) {
       const r = c.diurnal.peak_to_trough_ratio;
       if (!Number.isFinite(r) || r < 1) {
-        fail(`${label}: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got ${fmtF(r)}`, `${path}.diurnal.peak_to_trough_ratio`);
+        fail(
+          `${label}: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got ${fmtF(r)}`,
+          `${path}.diurnal.peak_to_trough_ratio`,
+        );
       }
       const h = c.diurnal.peak_hour;
       if (h < 0 || h > 23) fail(`${label}: diurnal peak_hour must be 0-23, got ${h}`, `${path}.diurnal.peak_hour`);
@@ -112,7 +115,8 @@ function validateOrThrow(spec: WorkloadSpec): void {
       if (c.spike.start_time_us < 0) {
         fail(`${label}: spike start_time_us must be non-negative, got ${c.spike.start_time_us}`, `${path}.spike.start_time_us`);
       }
-      if (c.spike.duration_us <= 0) fail(`${label}: spike duration_us must be > 0, got ${c.spike.duration_us}`, `${path}.spike.duration_us`);
+      if (c.spike.duration_us <= 0)
+        fail(`${label}: spike duration_us must be > 0, got ${c.spike.duration_us}`, `${path}.spike.duration_us`);
     }
     if (c.drain !== undefined) {
       if (c.drain.start_time_us < 0) {

@@ -3,7 +3,18 @@
 // YAML scalars keep their literal text (a number where a string is expected becomes its text)
 // and every node keeps its line/column. Alias expansion is budgeted (alias bombs, cycles).
 
-import { type Alias, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode } from "yaml";
+import {
+  type Alias,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node as YamlNode,
+} from "yaml";
 
 export interface Pos {
   line: number;
@@ -162,9 +173,9 @@ class YamlConverter {
           throw new DocumentError("mapping keys must be scalars", keyPos);
         }
         const rawKey = keyNode.value;
-        const key =
-          typeof keyNode.source === "string" && keyNode.type === "PLAIN" ? keyNode.source : rawKey === null ? "" : String(rawKey);
-        const valueNode = pair.value === null || pair.value === undefined ? nullNode(keyPos) : this.convert(pair.value, depth + 1, aliasDepth);
+        const key = typeof keyNode.source === "string" && keyNode.type === "PLAIN" ? keyNode.source : rawKey === null ? "" : String(rawKey);
+        const valueNode =
+          pair.value === null || pair.value === undefined ? nullNode(keyPos) : this.convert(pair.value, depth + 1, aliasDepth);
         if (key === "<<" && keyNode.type === "PLAIN") {
           // YAML 1.1 merge key (supported by the reference's YAML library).
           const sources = valueNode.k === "seq" ? valueNode.items : [valueNode];

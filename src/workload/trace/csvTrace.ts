@@ -57,7 +57,9 @@ export function summarizeCsvTrace(text: string, path: string, horizon: number): 
     if (f.length < 5) throw new UserError(`${row}: expected at least 5 columns, got ${f.length}`);
     const seconds = parseGoFloat(f[0]!);
     if (seconds === null) {
-      throw new UserError(`${row}: invalid arrival_time ${JSON.stringify(f[0])}: strconv.ParseFloat: parsing ${JSON.stringify(f[0])}: invalid syntax`);
+      throw new UserError(
+        `${row}: invalid arrival_time ${JSON.stringify(f[0])}: strconv.ParseFloat: parsing ${JSON.stringify(f[0])}: invalid syntax`,
+      );
     }
     const arrival = Math.trunc(seconds * 1e6);
     if (horizon > 0 && arrival > horizon) break;

@@ -54,16 +54,58 @@ export const OPTIONAL_COLUMNS = ["vllm_priority", "slo_target_us", "x_request_id
 export type OptionalColumn = (typeof OPTIONAL_COLUMNS)[number];
 
 export const TRACE_V2_COLUMNS = [
-  "request_id", "client_id", "tenant_id", "slo_class", "session_id", "round_index", "prefix_group", "streaming",
-  "input_tokens", "output_tokens", "text_tokens", "image_tokens", "audio_tokens", "video_tokens", "reason_ratio",
-  "arrival_time_us", "send_time_us", "first_chunk_time_us", "last_chunk_time_us", "num_chunks", "status", "error_message",
+  "request_id",
+  "client_id",
+  "tenant_id",
+  "slo_class",
+  "session_id",
+  "round_index",
+  "prefix_group",
+  "streaming",
+  "input_tokens",
+  "output_tokens",
+  "text_tokens",
+  "image_tokens",
+  "audio_tokens",
+  "video_tokens",
+  "reason_ratio",
+  "arrival_time_us",
+  "send_time_us",
+  "first_chunk_time_us",
+  "last_chunk_time_us",
+  "num_chunks",
+  "status",
+  "error_message",
 ] as const satisfies readonly (keyof TraceRecord)[];
 
 export const TRACE_V3_COLUMNS = [
-  "request_id", "client_id", "tenant_id", "slo_class", "session_id", "round_index", "prefix_group", "prefix_length",
-  "streaming", "input_tokens", "output_tokens", "text_tokens", "image_tokens", "audio_tokens", "video_tokens",
-  "reason_ratio", "model", "deadline_us", "server_input_tokens", "arrival_time_us", "send_time_us",
-  "first_chunk_time_us", "last_chunk_time_us", "num_chunks", "status", "error_message", "finish_reason",
+  "request_id",
+  "client_id",
+  "tenant_id",
+  "slo_class",
+  "session_id",
+  "round_index",
+  "prefix_group",
+  "prefix_length",
+  "streaming",
+  "input_tokens",
+  "output_tokens",
+  "text_tokens",
+  "image_tokens",
+  "audio_tokens",
+  "video_tokens",
+  "reason_ratio",
+  "model",
+  "deadline_us",
+  "server_input_tokens",
+  "arrival_time_us",
+  "send_time_us",
+  "first_chunk_time_us",
+  "last_chunk_time_us",
+  "num_chunks",
+  "status",
+  "error_message",
+  "finish_reason",
 ] as const satisfies readonly (keyof TraceRecord)[];
 
 type Kind = "int" | "count" | "float" | "bool" | "string" | "trimmed";
@@ -104,11 +146,38 @@ const KIND: Record<keyof TraceRecord, Kind> = {
 
 export function emptyTraceRecord(): TraceRecord {
   return {
-    request_id: 0, client_id: "", tenant_id: "", slo_class: "", vllm_priority: 0, session_id: "", round_index: 0,
-    prefix_group: "", prefix_length: 0, streaming: false, input_tokens: 0, output_tokens: 0, text_tokens: 0,
-    image_tokens: 0, audio_tokens: 0, video_tokens: 0, reason_ratio: 0, model: "", deadline_us: 0, slo_target_us: 0,
-    server_input_tokens: 0, arrival_time_us: 0, send_time_us: 0, first_chunk_time_us: 0, last_chunk_time_us: 0,
-    num_chunks: 0, status: "ok", error_message: "", finish_reason: "", x_request_id: "", adapter: "", think_time_us: 0,
+    request_id: 0,
+    client_id: "",
+    tenant_id: "",
+    slo_class: "",
+    vllm_priority: 0,
+    session_id: "",
+    round_index: 0,
+    prefix_group: "",
+    prefix_length: 0,
+    streaming: false,
+    input_tokens: 0,
+    output_tokens: 0,
+    text_tokens: 0,
+    image_tokens: 0,
+    audio_tokens: 0,
+    video_tokens: 0,
+    reason_ratio: 0,
+    model: "",
+    deadline_us: 0,
+    slo_target_us: 0,
+    server_input_tokens: 0,
+    arrival_time_us: 0,
+    send_time_us: 0,
+    first_chunk_time_us: 0,
+    last_chunk_time_us: 0,
+    num_chunks: 0,
+    status: "ok",
+    error_message: "",
+    finish_reason: "",
+    x_request_id: "",
+    adapter: "",
+    think_time_us: 0,
   };
 }
 
@@ -128,7 +197,10 @@ export function v3Columns(optional: readonly OptionalColumn[]): (keyof TraceReco
 const KNOWN = new Set<string>([...TRACE_V3_COLUMNS, ...OPTIONAL_COLUMNS]);
 
 /** Layout and column list from the header row. */
-function columnsOf(header: readonly string[], file: string): { layout: TraceLayout; optional: OptionalColumn[]; columns: (keyof TraceRecord)[] } {
+function columnsOf(
+  header: readonly string[],
+  file: string,
+): { layout: TraceLayout; optional: OptionalColumn[]; columns: (keyof TraceRecord)[] } {
   const names = header.map((h) => h.trim());
   const legacy = names.length === TRACE_V2_COLUMNS.length && !names.includes("prefix_length");
   if (legacy) {
@@ -180,7 +252,10 @@ function cell(kind: Kind, text: string, where: () => string): number | string | 
 }
 
 /** Parses a data CSV; `file` names it in errors. */
-export function parseTraceData(text: string, file: string): { layout: TraceLayout; optionalColumns: OptionalColumn[]; records: TraceRecord[] } {
+export function parseTraceData(
+  text: string,
+  file: string,
+): { layout: TraceLayout; optionalColumns: OptionalColumn[]; records: TraceRecord[] } {
   const out: TraceRecord[] = [];
   let cols: ReturnType<typeof columnsOf> | null = null;
   try {
@@ -198,7 +273,9 @@ export function parseTraceData(text: string, file: string): { layout: TraceLayou
       const row = r as unknown as TraceRecord;
       if (cols.layout === "v2") row.status = f[20]!;
       if (row.deadline_us > 0 && row.arrival_time_us > 0 && row.deadline_us < row.arrival_time_us) {
-        throw new UserError(`${file} line ${rec.line}, column deadline_us: deadline ${row.deadline_us} precedes the arrival ${row.arrival_time_us}`);
+        throw new UserError(
+          `${file} line ${rec.line}, column deadline_us: deadline ${row.deadline_us} precedes the arrival ${row.arrival_time_us}`,
+        );
       }
       if (row.reason_ratio < 0 || row.reason_ratio > 1) {
         throw new UserError(`${file} line ${rec.line}, column reason_ratio: must be in [0, 1], got ${row.reason_ratio}`);

@@ -51,10 +51,11 @@ export function* readCsv(text: string): Generator<CsvRecord> {
           break;
         }
         // Count embedded newlines for line tracking.
-        for (let k = i; k < j; k++) if (text[k] === "\n") {
-          line++;
-          lineStart = k + 1;
-        }
+        for (let k = i; k < j; k++)
+          if (text[k] === "\n") {
+            line++;
+            lineStart = k + 1;
+          }
         fields.push(value.replace(/\r\n/g, "\n"));
         i = j;
         if (i >= n) break;
