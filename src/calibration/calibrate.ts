@@ -7,7 +7,7 @@ import { UserError } from "../util/errors.js";
 import type { TraceV2 } from "../workload/trace/traceV2.js";
 import { compareGoodput, mergeSloTargets, type GoodputComparison, type GoodputSample, type SloFlagTargets } from "./goodput.js";
 import type { ItlRows } from "./itlCsv.js";
-import { matchAndNormalize, type MatchedRequest, type Normalization } from "./matching.js";
+import { matchAndNormalize, type CalibrationPairs, type MatchedRequest, type Normalization } from "./matching.js";
 import type { SimResultEntry } from "./simResults.js";
 import { compareMetric, mape, type MetricComparison } from "./stats.js";
 
@@ -219,6 +219,24 @@ export function calibrateWithDetails(
   const ttftMape = metrics.ttft.request_level.mape;
   report.ttft_tolerance = { mape: ttftMape, threshold, within: ttftMape <= threshold };
 
+  addGoodput(report, trace, pairs, opts, notes);
+  addHitRate(report, trace, opts, notes);
+
+  const details: CalibrationDetails = {
+    normalization: norm,
+    unmatchedReal: pairs.unmatchedReal,
+    unmatchedSim: pairs.unmatchedSim,
+    negativeLatency: pairs.negativeLatency,
+    itlDroppedIds: pairs.itlDroppedIds,
+    bySloClass: breakdown(pairs.requests, (r) => r.sloClass),
+    byModel: breakdown(pairs.requests, (r) => r.model),
+    notes,
+  };
+  return { report, details };
+}
+
+/** Goodput against the SLO targets of the command line and the header, when there are any. */
+function addGoodput(report: CalibrationReport, trace: TraceV2, pairs: CalibrationPairs, opts: CalibrateOptions, notes: string[]): void {
   const targets = mergeSloTargets(opts.sloTargets ?? {}, trace.header.goodput_slo_targets);
   if (targets !== undefined) {
     const samples: GoodputSample[] = pairs.requests.map((r) => ({
@@ -235,7 +253,10 @@ export function calibrateWithDetails(
       notes.push("goodput: an ITL target is set but some requests have no ITL value (give --itl-data); they count as missing it");
     }
   }
+}
 
+/** The KV cache hit rate, simulated against observed, when both are known. */
+function addHitRate(report: CalibrationReport, trace: TraceV2, opts: CalibrateOptions, notes: string[]): void {
   const observed = trace.header.observed_kv_metrics;
   const simHr = opts.simCacheHitRate;
   if (observed !== undefined && simHr !== undefined) {
@@ -257,18 +278,6 @@ export function calibrateWithDetails(
   } else if (simHr !== undefined) {
     notes.push("a simulated cache_hit_rate was given but the trace header has no observed_kv_metrics; skipping the hit-rate comparison");
   }
-
-  const details: CalibrationDetails = {
-    normalization: norm,
-    unmatchedReal: pairs.unmatchedReal,
-    unmatchedSim: pairs.unmatchedSim,
-    negativeLatency: pairs.negativeLatency,
-    itlDroppedIds: pairs.itlDroppedIds,
-    bySloClass: breakdown(pairs.requests, (r) => r.sloClass),
-    byModel: breakdown(pairs.requests, (r) => r.model),
-    notes,
-  };
-  return { report, details };
 }
 
 /** The calibration report of a trace and the simulated results of its replay. */

@@ -1,7 +1,7 @@
 // Matching and normalization of `blis calibrate` (docs/calibration.md "Calibrate", rules 1–7):
 // pair each trace row with its simulated result and bring both to the client's point of view.
 
-import type { TraceV2 } from "../workload/trace/traceV2.js";
+import type { TraceRecord, TraceV2 } from "../workload/trace/traceV2.js";
 import { groupItlRows, realItlMean, type ItlRows } from "./itlCsv.js";
 import type { SimResultEntry } from "./simResults.js";
 import type { PairedValues } from "./stats.js";
@@ -89,19 +89,7 @@ export function matchAndNormalize(trace: TraceV2, sim: readonly SimResultEntry[]
     if (realInput !== s.input_tokens || row.output_tokens !== s.output_tokens) out.tokenMismatches++;
 
     // ITL (rule 6) does not depend on the latency check below (Compat).
-    let realItl: number | undefined;
-    let simItlFormula: number | undefined;
-    const ts = chunks?.get(row.request_id);
-    if (ts !== undefined) {
-      const r = realItlMean(ts);
-      if (r === "dropped") out.itlDroppedIds.push(row.request_id);
-      else if (r !== null) {
-        realItl = r;
-        simItlFormula = s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : 0;
-        out.itl.real.push(r);
-        out.itl.sim.push(simItlFormula);
-      }
-    }
+    const realItl = pairItl(out, row.request_id, chunks?.get(row.request_id), s);
 
     const realTtft = row.first_chunk_time_us - row.send_time_us;
     const realE2e = row.last_chunk_time_us - row.send_time_us;
@@ -111,28 +99,52 @@ export function matchAndNormalize(trace: TraceV2, sim: readonly SimResultEntry[]
       out.negativeLatency++;
       continue;
     }
-    const up = transferDelayUs(s.input_tokens, norm.bandwidthMbps);
-    const down = transferDelayUs(s.output_tokens, norm.bandwidthMbps);
-    const simTtft = s.ttft_us + norm.networkRttUs + up;
-    const simE2e = s.e2e_us + norm.networkRttUs + up + down;
-    out.ttft.real.push(realTtft);
-    out.ttft.sim.push(simTtft);
-    out.e2e.real.push(realE2e);
-    out.e2e.sim.push(simE2e);
-    const req: MatchedRequest = {
-      request_id: row.request_id,
-      sloClass: s.slo_class !== undefined && s.slo_class !== "" ? s.slo_class : row.slo_class,
-      model: s.model !== undefined && s.model !== "" ? s.model : row.model,
-      realTtft,
-      realE2e,
-      simTtft,
-      simE2e,
-    };
-    if (realItl !== undefined) req.realItl = realItl;
-    const simItlMean = s.itl_mean_us ?? (s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : undefined);
-    if (simItlMean !== undefined) req.simItlMean = simItlMean;
-    out.requests.push(req);
+    out.requests.push(matchedRequest(out, row, s, norm, realTtft, realE2e, realItl));
   }
   for (const s of sim) if (!matchedIds.has(s.request_id)) out.unmatchedSim++;
   return out;
+}
+
+/** Adds the measured ITL mean of a request and its simulated counterpart; returns the measured one. */
+function pairItl(out: CalibrationPairs, id: number, chunkTimes: number[] | undefined, s: SimResultEntry): number | undefined {
+  if (chunkTimes === undefined) return undefined;
+  const r = realItlMean(chunkTimes);
+  if (r === "dropped") out.itlDroppedIds.push(id);
+  if (r === "dropped" || r === null) return undefined;
+  out.itl.real.push(r);
+  out.itl.sim.push(s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : 0);
+  return r;
+}
+
+/** Normalizes the simulated latencies of a matched request (network delays) and pairs them. */
+function matchedRequest(
+  out: CalibrationPairs,
+  row: TraceRecord,
+  s: SimResultEntry,
+  norm: Normalization,
+  realTtft: number,
+  realE2e: number,
+  realItl: number | undefined,
+): MatchedRequest {
+  const up = transferDelayUs(s.input_tokens, norm.bandwidthMbps);
+  const down = transferDelayUs(s.output_tokens, norm.bandwidthMbps);
+  const simTtft = s.ttft_us + norm.networkRttUs + up;
+  const simE2e = s.e2e_us + norm.networkRttUs + up + down;
+  out.ttft.real.push(realTtft);
+  out.ttft.sim.push(simTtft);
+  out.e2e.real.push(realE2e);
+  out.e2e.sim.push(simE2e);
+  const req: MatchedRequest = {
+    request_id: row.request_id,
+    sloClass: s.slo_class !== undefined && s.slo_class !== "" ? s.slo_class : row.slo_class,
+    model: s.model !== undefined && s.model !== "" ? s.model : row.model,
+    realTtft,
+    realE2e,
+    simTtft,
+    simE2e,
+  };
+  if (realItl !== undefined) req.realItl = realItl;
+  const simItlMean = s.itl_mean_us ?? (s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : undefined);
+  if (simItlMean !== undefined) req.simItlMean = simItlMean;
+  return req;
 }

@@ -7,7 +7,7 @@ import { silentLogger } from "../../util/log.js";
 import { replayArrival } from "../../workload/index.js";
 import type { FitExperiment } from "../experiments.js";
 import { FeatureProbe } from "../features.js";
-import { measuredLatency, replay } from "../replay.js";
+import { measuredLatency, replay, type ReplayResult } from "../replay.js";
 import { addRow, emptyNormalEquations, type NormalEquations } from "./nnls.js";
 import { A0, A1, A2, coefficientsFromTheta, NUM_PARAMS } from "./params.js";
 
@@ -74,21 +74,41 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     coefficients: coefficientsFromTheta(theta),
     probe,
   });
+  const t = tallyRequests(x, res, probe);
+  return x.target.kind === "requests" ? requestsEval(x.id, t, theta) : meansEval(x.id, t, x.target);
+}
+
+/** Sums over the scored requests of one replay: simulated and measured latencies and their forms. */
+interface Tally {
+  n: number;
+  incomplete: number;
+  sim: Means;
+  real: Means;
+  ape: Means;
+  sumT: Float64Array;
+  sumE: Float64Array;
+  sumI: Float64Array;
+  kept: Kept[];
+}
+
+function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe): Tally {
   const l = res.sim.run.ledger;
   const v3 = res.rows.length === 0 || x.trace.layout === "v3";
   const win = x.window ?? [-Infinity, Infinity];
   const ft = new Float64Array(NUM_PARAMS);
   const fe = new Float64Array(NUM_PARAMS);
   const fi = new Float64Array(NUM_PARAMS);
-  const sumT = new Float64Array(NUM_PARAMS);
-  const sumE = new Float64Array(NUM_PARAMS);
-  const sumI = new Float64Array(NUM_PARAMS);
-  const sim = { ttft: 0, e2e: 0, itl: 0 };
-  const real = { ttft: 0, e2e: 0, itl: 0 };
-  const ape = { ttft: 0, e2e: 0, itl: 0 };
-  let n = 0;
-  let incomplete = 0;
-  const kept: { L: number; O: number; t: Float64Array; e: Float64Array; i: Float64Array; rt: number; re: number; ri: number }[] = [];
+  const t: Tally = {
+    n: 0,
+    incomplete: 0,
+    sim: { ttft: 0, e2e: 0, itl: 0 },
+    real: { ttft: 0, e2e: 0, itl: 0 },
+    ape: { ttft: 0, e2e: 0, itl: 0 },
+    sumT: new Float64Array(NUM_PARAMS),
+    sumE: new Float64Array(NUM_PARAMS),
+    sumI: new Float64Array(NUM_PARAMS),
+    kept: [],
+  };
   res.rows.forEach((row, k) => {
     const a = replayArrival(row, v3);
     if (a < win[0] || a >= win[1]) return;
@@ -96,7 +116,7 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     const m = x.target.kind === "requests" ? measuredLatency(row) : null;
     if (x.target.kind === "requests" && m === null) return;
     if (seq < 0 || (l.flags[seq]! & F_COMPLETED) === 0) {
-      incomplete++;
+      t.incomplete++;
       return;
     }
     const O = row.output_tokens;
@@ -104,64 +124,59 @@ export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<numb
     const st = l.ttft[seq]!;
     const se = l.e2e[seq]!;
     const si = (se - st) / Math.max(O - 1, 1);
-    n++;
-    sim.ttft += st;
-    sim.e2e += se;
-    sim.itl += si;
+    t.n++;
+    t.sim.ttft += st;
+    t.sim.e2e += se;
+    t.sim.itl += si;
     for (let j = 0; j < NUM_PARAMS; j++) {
-      sumT[j] = sumT[j]! + ft[j]!;
-      sumE[j] = sumE[j]! + fe[j]!;
-      sumI[j] = sumI[j]! + fi[j]!;
+      t.sumT[j] = t.sumT[j]! + ft[j]!;
+      t.sumE[j] = t.sumE[j]! + fe[j]!;
+      t.sumI[j] = t.sumI[j]! + fi[j]!;
     }
-    if (m !== null) {
-      const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
-      kept.push({ L: row.prefix_length + row.input_tokens, O, t: ft.slice(), e: fe.slice(), i: fi.slice(), rt: m.ttft, re: m.e2e, ri });
-      real.ttft += m.ttft;
-      real.e2e += m.e2e;
-      real.itl += ri;
-      if (m.ttft > 0) ape.ttft += Math.abs(st - m.ttft) / m.ttft;
-      if (m.e2e > 0) ape.e2e += Math.abs(se - m.e2e) / m.e2e;
-      if (ri > 0) ape.itl += Math.abs(si - ri) / ri;
-    }
+    if (m === null) return;
+    const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
+    t.kept.push({ L: row.prefix_length + row.input_tokens, O, t: ft.slice(), e: fe.slice(), i: fi.slice(), rt: m.ttft, re: m.e2e, ri });
+    t.real.ttft += m.ttft;
+    t.real.e2e += m.e2e;
+    t.real.itl += ri;
+    if (m.ttft > 0) t.ape.ttft += Math.abs(st - m.ttft) / m.ttft;
+    if (m.e2e > 0) t.ape.e2e += Math.abs(se - m.e2e) / m.e2e;
+    if (ri > 0) t.ape.itl += Math.abs(si - ri) / ri;
   });
-  const inv = n > 0 ? 1 / n : 0;
-  const simMeans = { ttft: sim.ttft * inv, e2e: sim.e2e * inv, itl: sim.itl * inv };
-  const relErr = (s: number, r: number): number => (r > 0 ? Math.abs(s - r) / r : 0);
-  let realMeans: Means;
-  let errs: Pick<ExperimentErrors, "ttft" | "e2e" | "itl">;
-  let ne: NormalEquations;
-  let binnedSq = 0;
-  if (x.target.kind === "requests") {
-    realMeans = { ttft: real.ttft * inv, e2e: real.e2e * inv, itl: real.itl * inv };
-    errs = { ttft: ape.ttft * inv, e2e: ape.e2e * inv, itl: ape.itl * inv };
-    // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
-    ne = emptyNormalEquations(NUM_PARAMS);
-    binnedSq = binnedRows(kept, ne, theta);
-  } else {
-    realMeans = { ttft: x.target.ttft_us, e2e: x.target.e2e_us, itl: x.target.itl_us };
-    errs = {
-      ttft: relErr(simMeans.ttft, realMeans.ttft),
-      e2e: relErr(simMeans.e2e, realMeans.e2e),
-      itl: relErr(simMeans.itl, realMeans.itl),
-    };
-    ne = emptyNormalEquations(NUM_PARAMS);
-    const rowOf = (sum: Float64Array, y: number): Float64Array => sum.map((v) => (v * inv) / y);
-    if (n > 0) {
-      addRow(ne, rowOf(sumT, realMeans.ttft), 1, 1);
-      addRow(ne, rowOf(sumE, realMeans.e2e), 1, 1);
-      if (realMeans.itl > 0) addRow(ne, rowOf(sumI, realMeans.itl), 1, 1);
-    }
+  return t;
+}
+
+const relErr = (s: number, r: number): number => (r > 0 ? Math.abs(s - r) / r : 0);
+const scale = (m: Means, f: number): Means => ({ ttft: m.ttft * f, e2e: m.e2e * f, itl: m.itl * f });
+const meanErrors = (s: Means, r: Means): Means => ({ ttft: relErr(s.ttft, r.ttft), e2e: relErr(s.e2e, r.e2e), itl: relErr(s.itl, r.itl) });
+
+/** Per-request measurements: per-request MAPE, and the binned-mean rows of the criterion. */
+function requestsEval(id: string, t: Tally, theta: ArrayLike<number>): ExperimentEval {
+  const inv = t.n > 0 ? 1 / t.n : 0;
+  const sim = scale(t.sim, inv);
+  const real = scale(t.real, inv);
+  // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
+  const ne = emptyNormalEquations(NUM_PARAMS);
+  const binned = Math.sqrt(binnedRows(t.kept, ne, theta));
+  const errors = { ...scale(t.ape, inv), meanApe: meanErrors(sim, real), binned, sim, real, scored: t.n, incomplete: t.incomplete };
+  return { id, errors, ne };
+}
+
+/** Published means only: APE of the means, and one row per metric. */
+function meansEval(id: string, t: Tally, target: { ttft_us: number; e2e_us: number; itl_us: number }): ExperimentEval {
+  const inv = t.n > 0 ? 1 / t.n : 0;
+  const sim = scale(t.sim, inv);
+  const real = { ttft: target.ttft_us, e2e: target.e2e_us, itl: target.itl_us };
+  const errs = meanErrors(sim, real);
+  const ne = emptyNormalEquations(NUM_PARAMS);
+  const rowOf = (sum: Float64Array, y: number): Float64Array => sum.map((v) => (v * inv) / y);
+  if (t.n > 0) {
+    addRow(ne, rowOf(t.sumT, real.ttft), 1, 1);
+    addRow(ne, rowOf(t.sumE, real.e2e), 1, 1);
+    if (real.itl > 0) addRow(ne, rowOf(t.sumI, real.itl), 1, 1);
   }
-  const binned =
-    x.target.kind === "requests"
-      ? Math.sqrt(binnedSq)
-      : Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (realMeans.itl > 0 ? errs.itl ** 2 : 0));
-  const meanApe = {
-    ttft: relErr(simMeans.ttft, realMeans.ttft),
-    e2e: relErr(simMeans.e2e, realMeans.e2e),
-    itl: relErr(simMeans.itl, realMeans.itl),
-  };
-  return { id: x.id, errors: { ...errs, meanApe, binned, sim: simMeans, real: realMeans, scored: n, incomplete }, ne };
+  const binned = Math.sqrt(errs.ttft ** 2 + errs.e2e ** 2 + (real.itl > 0 ? errs.itl ** 2 : 0));
+  return { id, errors: { ...errs, meanApe: errs, binned, sim, real, scored: t.n, incomplete: t.incomplete }, ne };
 }
 
 type Kept = { L: number; O: number; t: Float64Array; e: Float64Array; i: Float64Array; rt: number; re: number; ri: number };
