@@ -47,9 +47,10 @@ async function measuredWith(trace: TraceV2, run: RunInput, coefficients: typeof 
   return { ...trace, records };
 }
 
-// The target is 2%. Measured: α0 0.6% and β2b 0.3% off, β1a 3.7% off: the schedule
-// shifts with every coefficient change, which leaves a noise floor on the criterion around 1%.
-const TOLERANCE = 0.05;
+// Measured with 1,200 requests per rate: α0 0.33%, β1a 0.73%, β2b 0.14% off. With 400 requests
+// β1a stayed 3.7% off: the schedule shifts with every coefficient change, which leaves a noise
+// floor on the criterion that more requests average out.
+const TOLERANCE = 0.02;
 
 test("fit recovers coefficients from traces simulated with them", async () => {
   const truth = {
@@ -59,7 +60,7 @@ test("fit recovers coefficients from traces simulated with them", async () => {
   const run: RunInput = { model: "meta-llama/llama-3.1-8b-instruct", hardware: "H100", tp: 1, latencyModel: "trained-physics", seed: 7 };
   const experiments: FitExperiment[] = [];
   for (const [i, rate] of [4, 10, 16].entries()) {
-    const trace = await measuredWith(syntheticTrace(400, rate, 11 + i), run, truth);
+    const trace = await measuredWith(syntheticTrace(1200, rate, 11 + i), run, truth);
     experiments.push({ id: `synthetic-${rate}rps`, model: run.model!, run, trace, target: { kind: "requests" }, stages: [], role: null });
   }
   // α2 (per output token, never delaying an event), β6 (per request and step) and the per-step
