@@ -1,12 +1,12 @@
 import { Command, Option } from "commander";
-import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { runFlags, type AnyFlagDef } from "../config/runFlags.js";
 import { flagParser } from "../config/parseFlagValue.js";
 import type { RunInput } from "../config/runOptions.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
-export function optionFor(f: FlagDef): Option {
+export function optionFor(f: AnyFlagDef): Option {
   const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
   const help = f.def !== "" && f.type !== "strings" ? `${f.help} (default ${f.def})` : f.help;
   const o = new Option(f.flag + value, help).argParser(flagParser(f.type, f.flag));
@@ -24,14 +24,16 @@ export function registerRunCommand(program: Command, io: CliIo): void {
       "\nTimes are in ticks (1 tick = 1 µs). Metrics go to stdout, logs to stderr.\n" +
         "Example: blis run --model meta-llama/llama-3.1-8b-instruct --rate 10 --num-requests 200",
     );
-  for (const f of RUN_FLAGS) cmd.addOption(optionFor(f));
+  // Read when the command is built, so that policies registered in-process bring their flags.
+  const flags = runFlags();
+  for (const f of flags) cmd.addOption(optionFor(f));
   cmd.action(async (opts: Record<string, unknown>) => {
-    await runCli(runInputFrom(opts, RUN_FLAGS), io);
+    await runCli(runInputFrom(opts, flags), io);
   });
 }
 
 /** The run options among parsed command options (only flags the user gave). */
-export function runInputFrom(opts: Record<string, unknown>, flags: readonly FlagDef[]): RunInput {
+export function runInputFrom(opts: Record<string, unknown>, flags: readonly AnyFlagDef[]): RunInput {
   const input: Record<string, unknown> = {};
   for (const f of flags) {
     if (opts[f.key] === undefined) continue;

@@ -2,10 +2,8 @@ import fs from "node:fs";
 import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
-import { anyNumber } from "./runOptions.js";
-// Names in a bundle are checked against the registries, so the built-ins must be registered.
-import "../policy/builtins.js";
-import "../cluster/builtins.js";
+import { anyNumber } from "../util/policyRegistry.js";
+import { policyParamFlags } from "./policyFamilies.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";
@@ -75,7 +73,7 @@ export function loadPolicyBundle(file: string): PolicyBundle {
   } catch (e) {
     throw new UserError(`Failed to load policy config: parsing policy config: ${(e as Error).message}`);
   }
-  const parsed = PolicyBundleSchema.safeParse(raw);
+  const parsed = bundleSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const keyPath = [...issue.path, ...(issue.code === "unrecognized_keys" ? [issue.keys[0]!] : [])];
@@ -140,4 +138,35 @@ function validateBundle(b: PolicyBundle): void {
       throw new UserError(`Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`);
     }
   });
+}
+
+/** The bundle schema with the bundle keys of registered policies' parameters it does not hold yet. */
+function bundleSchema(): z.ZodType<PolicyBundle> {
+  let schema: z.ZodObject = PolicyBundleSchema;
+  for (const { flag, schema: params } of policyParamFlags()) {
+    const leaf = params.shape[flag.key];
+    if (flag.bundle === undefined || leaf === undefined) continue;
+    schema = withPath(schema, flag.bundle.split("."), leaf instanceof z.ZodDefault ? (leaf.unwrap() as z.ZodType) : leaf);
+  }
+  return schema as unknown as z.ZodType<PolicyBundle>;
+}
+
+function withPath(schema: z.ZodObject, path: string[], leaf: z.ZodType): z.ZodObject {
+  const [head, ...rest] = path as [string, ...string[]];
+  const cur = schema.shape[head];
+  if (rest.length === 0) return cur !== undefined ? schema : schema.extend({ [head]: leaf.optional() });
+  const inner = cur instanceof z.ZodOptional && cur.unwrap() instanceof z.ZodObject ? (cur.unwrap() as z.ZodObject) : z.strictObject({});
+  return schema.extend({ [head]: withPath(inner, rest, leaf).optional() });
+}
+
+/** Parameter values a bundle sets, by run-option key (a policy parameter's `bundle` path). */
+export function bundleParamValues(b: PolicyBundle): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const { flag } of policyParamFlags()) {
+    if (flag.bundle === undefined) continue;
+    let v: unknown = b;
+    for (const part of flag.bundle.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+    if (v !== undefined) out.push([flag.key, v]);
+  }
+  return out;
 }

@@ -1,14 +1,42 @@
-import type { RunOptions } from "./runOptions.js";
+import type { z } from "zod";
+import { RunOptionsSchema, type RunOptions } from "./runOptions.js";
+import { defaultText, type FlagType, type ParamFlag, type PolicyFamilyView } from "../util/policyRegistry.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+import { tokenBucket } from "../cluster/admission/tokenBucket.js";
+import { sloGated } from "../cluster/admission/sloGated.js";
+import { policyParamFlags } from "./policyFamilies.js";
+import type { AnyFlagDef, FlagDef } from "./flagDef.js";
+import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 
-export type FlagType = "string" | "int" | "int64" | "float" | "floats" | "bool" | "strings";
+export type { FlagType, AnyFlagDef, FlagDef };
 
-export interface FlagDef {
-  key: keyof RunOptions;
-  flag: string;
-  type: FlagType;
-  def: string;
-  help: string;
-  group: "model" | "workload" | "engine" | "kv" | "cluster" | "policy" | "output" | "extension";
+/** A policy parameter's flag, its default read from the policy's schema. */
+function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): AnyFlagDef {
+  return { key: f.key, flag: f.flag, type: f.type, def: defaultText(schema, f.key), group: f.group, help: f.help };
+}
+
+function builtinParamFlags(d: { params: { shape: Record<string, z.ZodType> }; flags: readonly ParamFlag[] }): FlagDef[] {
+  return d.flags.map((f) => {
+    if (!(f.key in RunOptionsSchema.shape)) throw new Error(`${f.flag}: ${f.key} is not a run option`);
+    return paramFlag(f, d.params) as FlagDef;
+  });
+}
+
+/** A policy-selection flag whose help lists the registered names (read when printed). */
+function choiceFlag(key: keyof RunOptions, flag: string, registry: PolicyFamilyView): FlagDef {
+  return {
+    key,
+    flag,
+    type: "string",
+    def: defaultText(RunOptionsSchema, key),
+    group: "policy",
+    get help() {
+      return registry.listed().join(", ");
+    },
+  };
 }
 
 /**
@@ -16,201 +44,8 @@ export interface FlagDef {
  * "Flags of `blis run`").
  */
 export const RUN_FLAGS: FlagDef[] = [
-  { key: "model", flag: "--model", type: "string", def: "", group: "model", help: "model name (required); lower-cased before use" },
-  { key: "hardware", flag: "--hardware", type: "string", def: "", group: "model", help: "GPU type (default from the defaults file)" },
-  { key: "tp", flag: "--tp", type: "int", def: "0", group: "model", help: "tensor parallelism (default from the defaults file)" },
-  {
-    key: "vllmVersion",
-    flag: "--vllm-version",
-    type: "string",
-    def: "",
-    group: "model",
-    help: "vLLM version of the trained coefficients (default from the defaults file)",
-  },
-  {
-    key: "latencyModel",
-    flag: "--latency-model",
-    type: "string",
-    def: "trained-physics",
-    group: "model",
-    help: "step-time backend: trained-physics, roofline, blackbox (blackbox is also chosen by --vllm-version or three --beta-coeffs)",
-  },
-  {
-    key: "latencyCoeffs",
-    flag: "--latency-coeffs",
-    type: "string",
-    def: "",
-    group: "model",
-    help: "YAML file of trained-physics coefficients (trained_physics_coefficients: alpha_coeffs, beta_coeffs) replacing the bundled ones",
-  },
-  {
-    key: "roofline",
-    flag: "--roofline",
-    type: "bool",
-    def: "false",
-    group: "model",
-    help: "seed-era roofline formula with the seed hardware file; requires --hardware and --tp > 0 (today's roofline: --latency-model roofline)",
-  },
-  {
-    key: "modelConfigFolder",
-    flag: "--model-config-folder",
-    type: "string",
-    def: "",
-    group: "model",
-    help: "folder with a HuggingFace config.json (default: the bundled config of the model)",
-  },
-  {
-    key: "hardwareConfig",
-    flag: "--hardware-config",
-    type: "string",
-    def: "",
-    group: "model",
-    help: "GPU table JSON (default: the bundled one of the backend)",
-  },
-  {
-    key: "gpuMemoryUtilization",
-    flag: "--gpu-memory-utilization",
-    type: "float",
-    def: "0.9",
-    group: "model",
-    help: "fraction of GPU memory for weights, activations and KV cache, in (0, 1] (automatic KV capacity)",
-  },
-  {
-    key: "dp",
-    flag: "--dp",
-    type: "int",
-    def: "1",
-    group: "model",
-    help: "data-parallel ranks per instance (MoE models, trained-physics)",
-  },
-  {
-    key: "enableExpertParallel",
-    flag: "--enable-expert-parallel",
-    type: "bool",
-    def: "false",
-    group: "model",
-    help: "expert parallelism (MoE, trained-physics; no step-time effect, as in BLIS)",
-  },
-  {
-    key: "moeCommBackend",
-    flag: "--moe-comm-backend",
-    type: "string",
-    def: "",
-    group: "model",
-    help: "MoE dispatch backend for --dp > 1: naive, allgather_reducescatter (default), pplx, deepep_high_throughput, deepep_low_latency, mori, flashinfer_all2allv",
-  },
-  {
-    key: "defaultsFilepath",
-    flag: "--defaults-filepath",
-    type: "string",
-    def: "bundled data/defaults.yaml",
-    group: "model",
-    help: "model registry, presets and trained coefficients",
-  },
-  {
-    key: "alphaCoeffs",
-    flag: "--alpha-coeffs",
-    type: "floats",
-    def: "0,0,0",
-    group: "model",
-    help: "alpha0,alpha1,alpha2 in ticks. blackbox: queueing a0 + a1*prompt tokens, output processing a2; trained-physics: queueing a0, post-decode overhead a1, output processing a2",
-  },
-  {
-    key: "betaCoeffs",
-    flag: "--beta-coeffs",
-    type: "floats",
-    def: "0,0,0",
-    group: "model",
-    help: "three values: blackbox step time = b0 + b1*prefill tokens + b2*decode tokens (ticks); 7 to 11 values: trained-physics betas",
-  },
-  {
-    key: "seed",
-    flag: "--seed",
-    type: "int64",
-    def: "42",
-    group: "workload",
-    help: "random seed (overrides a workload spec's seed when given)",
-  },
-  {
-    key: "horizon",
-    flag: "--horizon",
-    type: "int64",
-    def: "9223372036854775807",
-    group: "workload",
-    help: "stop after the first event beyond this tick (1 tick = 1 µs)",
-  },
-  {
-    key: "workload",
-    flag: "--workload",
-    type: "string",
-    def: "distribution",
-    group: "workload",
-    help: "distribution, traces, or a preset name (chatbot, contentgen, summarization, multidoc)",
-  },
-  {
-    key: "workloadSpec",
-    flag: "--workload-spec",
-    type: "string",
-    def: "",
-    group: "workload",
-    help: "workload-spec v2 YAML file; overrides --workload",
-  },
-  {
-    key: "workloadTracesFilepath",
-    flag: "--workload-traces-filepath",
-    type: "string",
-    def: "",
-    group: "workload",
-    help: "CSV trace for --workload traces (converted to average rate and lengths)",
-  },
-  {
-    key: "replayTrace",
-    flag: "--replay-trace",
-    type: "string",
-    def: "",
-    group: "workload",
-    help: "replay a trace v2 (header YAML) request by request; overrides the other workload flags",
-  },
-  {
-    key: "replayTraceData",
-    flag: "--replay-trace-data",
-    type: "string",
-    def: "",
-    group: "workload",
-    help: "data CSV of the --replay-trace (default: the header path with .csv)",
-  },
-  {
-    key: "rate",
-    flag: "--rate",
-    type: "float",
-    def: "1.0",
-    group: "workload",
-    help: "arrival rate, requests/s (distribution mode and presets)",
-  },
-  { key: "numRequests", flag: "--num-requests", type: "int", def: "100", group: "workload", help: "number of requests" },
-  { key: "prefixTokens", flag: "--prefix-tokens", type: "int", def: "0", group: "workload", help: "shared prefix length" },
-  { key: "promptTokens", flag: "--prompt-tokens", type: "int", def: "512", group: "workload", help: "mean prompt length" },
-  {
-    key: "promptTokensStdev",
-    flag: "--prompt-tokens-stdev",
-    type: "int",
-    def: "256",
-    group: "workload",
-    help: "prompt standard deviation (must lie within [min, max], as in BLIS)",
-  },
-  { key: "promptTokensMin", flag: "--prompt-tokens-min", type: "int", def: "2", group: "workload", help: "prompt minimum" },
-  { key: "promptTokensMax", flag: "--prompt-tokens-max", type: "int", def: "7000", group: "workload", help: "prompt maximum" },
-  { key: "outputTokens", flag: "--output-tokens", type: "int", def: "512", group: "workload", help: "mean output length" },
-  {
-    key: "outputTokensStdev",
-    flag: "--output-tokens-stdev",
-    type: "int",
-    def: "256",
-    group: "workload",
-    help: "output standard deviation (must lie within [min, max])",
-  },
-  { key: "outputTokensMin", flag: "--output-tokens-min", type: "int", def: "2", group: "workload", help: "output minimum" },
-  { key: "outputTokensMax", flag: "--output-tokens-max", type: "int", def: "7000", group: "workload", help: "output maximum" },
+  ...MODEL_FLAGS,
+  ...WORKLOAD_FLAGS,
   {
     key: "totalKvBlocks",
     flag: "--total-kv-blocks",
@@ -294,14 +129,7 @@ export const RUN_FLAGS: FlagDef[] = [
     help: "fixed ticks per reloaded block",
   },
   { key: "numInstances", flag: "--num-instances", type: "int", def: "1", group: "cluster", help: "instances in the cluster" },
-  {
-    key: "admissionPolicy",
-    flag: "--admission-policy",
-    type: "string",
-    def: "always-admit",
-    group: "policy",
-    help: "always-admit, token-bucket, reject-all, slo-gated",
-  },
+  choiceFlag("admissionPolicy", "--admission-policy", admissionPolicies),
   {
     key: "admissionLatency",
     flag: "--admission-latency",
@@ -318,30 +146,8 @@ export const RUN_FLAGS: FlagDef[] = [
     group: "cluster",
     help: "ticks from admission to the routing decision",
   },
-  {
-    key: "tokenBucketCapacity",
-    flag: "--token-bucket-capacity",
-    type: "float",
-    def: "10000",
-    group: "policy",
-    help: "token-bucket capacity (prompt tokens)",
-  },
-  {
-    key: "tokenBucketRefillRate",
-    flag: "--token-bucket-refill-rate",
-    type: "float",
-    def: "1000",
-    group: "policy",
-    help: "token-bucket refill, tokens per simulated second",
-  },
-  {
-    key: "routingPolicy",
-    flag: "--routing-policy",
-    type: "string",
-    def: "round-robin",
-    group: "policy",
-    help: "round-robin, least-loaded, always-busiest, weighted",
-  },
+  ...builtinParamFlags(tokenBucket),
+  choiceFlag("routingPolicy", "--routing-policy", routingPolicies),
   {
     key: "routingScorers",
     flag: "--routing-scorers",
@@ -350,22 +156,8 @@ export const RUN_FLAGS: FlagDef[] = [
     group: "policy",
     help: 'weighted routing scorers "name:weight,..." (default prefix-affinity:3,queue-depth:2,kv-utilization:2)',
   },
-  {
-    key: "priorityPolicy",
-    flag: "--priority-policy",
-    type: "string",
-    def: "constant",
-    group: "policy",
-    help: "constant, slo-based, inverted-slo, slo-tiered, slo-class",
-  },
-  {
-    key: "scheduler",
-    flag: "--scheduler",
-    type: "string",
-    def: "fcfs",
-    group: "policy",
-    help: "fcfs, priority-fcfs, sjf, reverse-priority",
-  },
+  choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
+  choiceFlag("scheduler", "--scheduler", schedulers),
   {
     key: "policyConfig",
     flag: "--policy-config",
@@ -423,14 +215,7 @@ export const RUN_FLAGS: FlagDef[] = [
     group: "output",
     help: "write the cluster metrics and per-request records (JSON) here",
   },
-  {
-    key: "admissionLoadThreshold",
-    flag: "--admission-load-threshold",
-    type: "float",
-    def: "50",
-    group: "extension",
-    help: "slo-gated: mean effective load above which sheddable requests are rejected",
-  },
+  ...builtinParamFlags(sloGated),
   {
     key: "sloCacheWeights",
     flag: "--slo-cache-weights",
@@ -560,3 +345,15 @@ export const RUN_FLAGS: FlagDef[] = [
     help: "simulated ticks between time-series samples in the report",
   },
 ];
+
+/**
+ * The flags of `blis run`: RUN_FLAGS plus the parameter flags of policies registered beyond the
+ * built-ins (in-process registrations; plugins load after flags are parsed and use bundle keys).
+ */
+export function runFlags(): AnyFlagDef[] {
+  const known = new Set<string>(RUN_FLAGS.map((f) => f.key));
+  const extra = policyParamFlags()
+    .filter((p) => !known.has(p.flag.key))
+    .map((p) => paramFlag(p.flag, p.schema));
+  return [...RUN_FLAGS, ...extra];
+}

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { BUNDLED_DEFAULTS } from "./paths.js";
+import { anyNumber } from "../util/policyRegistry.js";
+import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
+import { sloGatedParams } from "../cluster/admission/sloGated.js";
+import { policyFamilies } from "./policyFamilies.js";
 
-/**
- * Any JS number, Infinity and NaN included (zod's number rejects them): float options and bundle
- * values are decoded as Go decodes float64, and the range checks downstream report non-finite
- * values with the specified messages (NaN coefficients reach their exit-2 path).
- */
-export const anyNumber = z.custom<number>((v) => typeof v === "number", { message: "expected a number" });
+export { anyNumber };
 
 /**
  * Everything `blis run` accepts, keyed by the camelCase form of the flag. Library callers pass a
@@ -71,8 +70,7 @@ export const RunOptionsSchema = z.strictObject({
   admissionPolicy: z.string().default("always-admit"),
   admissionLatency: z.number().int().default(0),
   routingLatency: z.number().int().default(0),
-  tokenBucketCapacity: anyNumber.default(10000),
-  tokenBucketRefillRate: anyNumber.default(1000),
+  ...tokenBucketParams.shape,
   routingPolicy: z.string().default("round-robin"),
   routingScorers: z.string().default(""),
   priorityPolicy: z.string().default("constant"),
@@ -84,7 +82,7 @@ export const RunOptionsSchema = z.strictObject({
   summarizeTrace: z.boolean().default(false),
   fitnessWeights: z.string().default(""),
   // Extensions beyond BLIS (all default to BLIS behavior).
-  admissionLoadThreshold: anyNumber.default(50),
+  ...sloGatedParams.shape,
   sloCacheWeights: z.string().default("critical:0.25,standard:0.5,sheddable:0.75"),
   sloBaseCritical: anyNumber.default(10),
   sloBaseStandard: anyNumber.default(5),
@@ -107,3 +105,20 @@ export const RunOptionsSchema = z.strictObject({
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 export type RunInput = z.input<typeof RunOptionsSchema>;
+
+/**
+ * The run-option schema with the parameters of policies registered beyond the built-ins (plugins,
+ * library users); their values reach the policies through `SimConfig.params`.
+ */
+export function runOptionsSchema(): z.ZodType<RunOptions, RunInput> {
+  const known = RunOptionsSchema.shape as Record<string, unknown>;
+  const extra: Record<string, z.ZodType> = {};
+  for (const fam of policyFamilies()) {
+    for (const p of fam.registry.all()) {
+      for (const [k, v] of Object.entries(p.params.shape)) if (!(k in known)) extra[k] = v;
+    }
+  }
+  return Object.keys(extra).length === 0
+    ? RunOptionsSchema
+    : (RunOptionsSchema.extend(extra) as unknown as z.ZodType<RunOptions, RunInput>);
+}

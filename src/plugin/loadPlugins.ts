@@ -7,7 +7,7 @@ import { admissionPolicies } from "../cluster/admission/admission.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
-import type { Registry } from "../util/registry.js";
+import { factoryPolicy, type PolicyDescriptor, type PolicyRegistry } from "../util/policyRegistry.js";
 import type { PluginApi, PluginModule } from "./types.js";
 import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
 
@@ -21,7 +21,7 @@ export async function loadPlugins(
   log: Logger,
   options: Record<string, Record<string, string>> = {},
 ): Promise<() => void> {
-  const registered: [Registry<unknown>, string][] = [];
+  const registered: [{ unregister(name: string): void }, string][] = [];
   const dispose = (): void => {
     for (const [reg, name] of registered) reg.unregister(name);
     registered.length = 0;
@@ -39,7 +39,7 @@ async function registerAll(
   files: readonly string[],
   log: Logger,
   options: Record<string, Record<string, string>>,
-  registered: [Registry<unknown>, string][],
+  registered: [{ unregister(name: string): void }, string][],
 ): Promise<void> {
   const names: string[] = [];
   for (const file of files) {
@@ -55,20 +55,26 @@ async function registerAll(
       throw new UserError(`--plugin ${file}: module must export a register(api) function`);
     }
     const pluginName = mod.name ?? mod.default?.name ?? path.basename(file);
-    const add = <F>(reg: Registry<F>, kind: string, name: string, factory: F): void => {
+    type Guard<C, T> = (plugin: string, name: string, f: (c: C) => T) => (c: C) => T;
+    // A descriptor, or the older name-and-factory form; construction goes through the guard.
+    const add = <C, T>(reg: PolicyRegistry<C, T>, kind: string, guard: Guard<C, T>, d: unknown, factory: unknown): void => {
+      const desc = (typeof d === "string" ? factoryPolicy(d, factory as (c: C) => T) : d) as PolicyDescriptor<C, T, unknown>;
+      const name = desc?.name;
       if (typeof name !== "string" || name === "") throw new UserError(`plugin ${pluginName}: ${kind} name must be a non-empty string`);
-      if (typeof factory !== "function") throw new UserError(`plugin ${pluginName}: ${kind} "${name}" factory must be a function`);
+      if (typeof desc.create !== "function" || (typeof d === "string" && typeof factory !== "function")) {
+        throw new UserError(`plugin ${pluginName}: ${kind} "${name}" factory must be a function`);
+      }
       if (reg.has(name)) throw new UserError(`plugin ${pluginName}: ${kind} "${name}" is already registered`);
-      reg.register(name, factory);
-      registered.push([reg as Registry<unknown>, name]);
+      reg.register({ ...desc, create: (p, c) => guard(pluginName, name, (cc: C) => desc.create(p, cc))(c) });
+      registered.push([reg, name]);
     };
     const api: PluginApi = {
       options: options[pluginName] ?? {},
-      registerScorer: (n, f) => add(scorers, "scorer", n, guardScorer(pluginName, n, f)),
-      registerAdmissionPolicy: (n, f) => add(admissionPolicies, "admission policy", n, guardAdmission(pluginName, n, f)),
-      registerPriorityPolicy: (n, f) => add(priorityPolicies, "priority policy", n, guardPriority(pluginName, n, f)),
-      registerScheduler: (n, f) => add(schedulers, "scheduler", n, guardScheduler(pluginName, n, f)),
-      registerRoutingPolicy: (n, f) => add(routingPolicies, "routing policy", n, guardRouting(pluginName, n, f)),
+      registerScorer: (d: unknown, f?: unknown) => add(scorers, "scorer", guardScorer, d, f),
+      registerAdmissionPolicy: (d: unknown, f?: unknown) => add(admissionPolicies, "admission policy", guardAdmission, d, f),
+      registerPriorityPolicy: (d: unknown, f?: unknown) => add(priorityPolicies, "priority policy", guardPriority, d, f),
+      registerScheduler: (d: unknown, f?: unknown) => add(schedulers, "scheduler", guardScheduler, d, f),
+      registerRoutingPolicy: (d: unknown, f?: unknown) => add(routingPolicies, "routing policy", guardRouting, d, f),
     };
     try {
       await register(api);

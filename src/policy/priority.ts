@@ -1,4 +1,4 @@
-import { Registry } from "../util/registry.js";
+import { PolicyRegistry, type PolicyDescriptor } from "../util/policyRegistry.js";
 import type { Request } from "../core/request.js";
 import type { SloParams } from "./sloTiers.js";
 
@@ -19,4 +19,6 @@ export interface PriorityContext {
 
 export type PriorityFactory = (ctx: PriorityContext) => PriorityPolicy;
 
-export const priorityPolicies = new Registry<PriorityFactory>("priority policy");
+export type PriorityDescriptor<P = Record<string, never>> = PolicyDescriptor<PriorityContext, PriorityPolicy, P>;
+
+export const priorityPolicies = new PolicyRegistry<PriorityContext, PriorityPolicy>("priority policy");

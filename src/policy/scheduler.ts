@@ -1,4 +1,4 @@
-import { Registry } from "../util/registry.js";
+import { PolicyRegistry, type PolicyDescriptor } from "../util/policyRegistry.js";
 import type { Request } from "../core/request.js";
 
 /**
@@ -12,9 +12,12 @@ export interface Scheduler {
   compare(a: Request, b: Request): number;
 }
 
-export type SchedulerFactory = () => Scheduler;
+/** Schedulers are built from nothing but their own parameters. */
+export type SchedulerContext = Record<string, never>;
+export type SchedulerFactory = (ctx?: SchedulerContext) => Scheduler;
+export type SchedulerDescriptor<P = Record<string, never>> = PolicyDescriptor<SchedulerContext, Scheduler, P>;
 
-export const schedulers = new Registry<SchedulerFactory>("scheduler");
+export const schedulers = new PolicyRegistry<SchedulerContext, Scheduler>("scheduler");
 
 /** T0 ascending, then request ID byte-wise ascending. */
 export function byArrivalThenId(a: Request, b: Request): number {

@@ -39,8 +39,6 @@ export interface ClusterRun {
 export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, hooks: RunHooks = {}): ClusterRun {
   const ledger = new RequestLedger();
   const instances: Instance[] = [];
-  const prioFactory = priorityPolicies.get(cfg.priorityPolicy || "constant")!;
-  const schedFactory = schedulers.get(cfg.scheduler || "fcfs")!;
   for (let k = 0; k < cfg.numInstances; k++) {
     const kv = createKvStore(cfg, log);
     const inst = new Instance(
@@ -57,8 +55,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       },
       kv,
       cfg.latency(),
-      prioFactory({ slo: cfg.slo }),
-      schedFactory(),
+      priorityPolicies.create(cfg.priorityPolicy || "constant", cfg.params, { slo: cfg.slo }),
+      schedulers.create(cfg.scheduler || "fcfs", cfg.params, {}),
       ledger,
       log,
     );
@@ -66,17 +64,14 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     if (hooks.stepProbe) inst.probe = hooks.stepProbe;
     instances.push(inst);
   }
-  const admission = admissionPolicies.get(cfg.admissionPolicy || "always-admit")!({
-    tokenBucketCapacity: cfg.tokenBucketCapacity,
-    tokenBucketRefillRate: cfg.tokenBucketRefillRate,
-    admissionLoadThreshold: cfg.admissionLoadThreshold,
-  });
-  const routing = routingPolicies.get(cfg.routingPolicy || "round-robin")!({
+  const admission = admissionPolicies.create(cfg.admissionPolicy || "always-admit", cfg.params, { numInstances: cfg.numInstances });
+  const routing = routingPolicies.create(cfg.routingPolicy || "round-robin", cfg.params, {
     numInstances: cfg.numInstances,
     blockSize: cfg.blockSize,
     scorers: cfg.scorers,
     sloCacheWeights: cfg.sloCacheWeights,
     slo: cfg.slo,
+    params: cfg.params,
   });
   const trace = cfg.traceLevel === "decisions" ? new DecisionTrace(cfg.counterfactualK) : null;
   const cluster = new ClusterSimulator(

@@ -22,9 +22,6 @@ export interface SimConfig {
   latency: () => LatencyModel;
   admissionPolicy: string;
   admissionLatency: number;
-  tokenBucketCapacity: number;
-  tokenBucketRefillRate: number;
-  admissionLoadThreshold: number;
   routingPolicy: string;
   routingLatency: number;
   scorers: ScorerSpec[];
@@ -38,6 +35,8 @@ export interface SimConfig {
   preemptionPolicy: "tail" | "slo-aware";
   traceLevel: "none" | "decisions";
   counterfactualK: number;
+  /** Policy parameters by run-option key, read through each policy's schema (absent → default). */
+  params: Readonly<Record<string, unknown>>;
 }
 
 export const DEFAULT_SCORERS: ScorerSpec[] = [
@@ -45,3 +44,6 @@ export const DEFAULT_SCORERS: ScorerSpec[] = [
   { name: "queue-depth", weight: 2 },
   { name: "kv-utilization", weight: 2 },
 ];
+
+/** How logs print the unbounded horizon (Go's max int64). */
+export const HORIZON_MAX_TEXT = "9223372036854775807";

@@ -46,8 +46,7 @@ test("token bucket: a clock moving backwards (negative latency) does not refill"
 test("token bucket through the cluster: admission at T0 + La, hand-computed decisions", () => {
   const cfg = simConfig({
     admissionPolicy: "token-bucket",
-    tokenBucketCapacity: 100,
-    tokenBucketRefillRate: 2000, // 1 token per 500 ticks
+    params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 2000 }, // 1 token per 500 ticks
     admissionLatency: 5000,
     traceLevel: "decisions",
   });
@@ -71,10 +70,10 @@ test("token bucket through the cluster: admission at T0 + La, hand-computed deci
 });
 
 test("reject-all rejects everything with reason reject-all; always-admit admits with an empty reason", () => {
-  const ra = admissionPolicies.get("reject-all")!({ tokenBucketCapacity: 1, tokenBucketRefillRate: 1, admissionLoadThreshold: 0 });
+  const ra = admissionPolicies.create("reject-all", {}, { numInstances: 1 });
   assert.equal(ra.admit(mkReq("r", tokens(1)), at(0)), false);
   assert.equal(ra.reason, "reject-all");
-  const aa = admissionPolicies.get("always-admit")!({ tokenBucketCapacity: 1, tokenBucketRefillRate: 1, admissionLoadThreshold: 0 });
+  const aa = admissionPolicies.create("always-admit", {}, { numInstances: 1 });
   assert.equal(aa.admit(mkReq("r", tokens(1)), at(0)), true);
   assert.equal(aa.reason, "");
 });
@@ -100,7 +99,7 @@ test("slo-gated: sheddable tier rejected only when the mean EffectiveLoad exceed
 test("slo-gated through the cluster: threshold 0 sheds every sheddable after the first", () => {
   const classes = ["sheddable", "critical", "batch", "standard", "", "background", "sheddable", "critical"];
   const reqs = classes.map((c, i) => req(`request_${i}`, i, 32, 8, { sloClass: c }));
-  const r = run(simConfig({ admissionPolicy: "slo-gated", admissionLoadThreshold: 0, traceLevel: "decisions" }), reqs);
+  const r = run(simConfig({ admissionPolicy: "slo-gated", params: { admissionLoadThreshold: 0 }, traceLevel: "decisions" }), reqs);
   const rejected = r.trace!.admissions.filter((a) => !a.admitted).map((a) => [a.requestId, a.reason]);
   assert.deepEqual(rejected, [
     ["request_2", "slo-gated"],
@@ -141,7 +140,7 @@ test("rejected requests: Rejected Requests counter, absent from records and inje
 
 test("library: rejected requests leave no ledger record; generated = injected + rejected", () => {
   const reqs = Array.from({ length: 10 }, (_, i) => req(`request_${i}`, i * 1000, 40, 4));
-  const r = run(simConfig({ admissionPolicy: "token-bucket", tokenBucketCapacity: 100, tokenBucketRefillRate: 1 }), reqs);
+  const r = run(simConfig({ admissionPolicy: "token-bucket", params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 1 } }), reqs);
   // 100 → 60 → 20 → reject… (refill 0.001 token per 1000 ticks)
   assert.equal(r.metrics.anomalies.rejected, 8);
   const recs = requestRecords(r.ledger).map((x) => x.requestID);

@@ -10,8 +10,8 @@ import type { Request } from "../../src/core/request.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 import type { WorkloadRequest } from "../../src/core/workloadRequest.js";
 
-const prio = (name: string, slo: SloParams = DEFAULT_SLO_PARAMS) => priorityPolicies.get(name)!({ slo });
-const sched = (name: string) => schedulers.get(name)!();
+const prio = (name: string, slo: SloParams = DEFAULT_SLO_PARAMS) => priorityPolicies.create(name, {}, { slo });
+const sched = (name: string) => schedulers.create(name, {}, {});
 
 function sortIds(name: string, reqs: Request[]): string[] {
   const s = sched(name);

@@ -11,18 +11,24 @@ import { requestRecords } from "../../src/metrics/collect.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
+import { admissionPolicies } from "../../src/cluster/admission/admission.js";
+import { routingPolicies } from "../../src/cluster/routing/routing.js";
+import { scorers } from "../../src/cluster/scorers/scorer.js";
+import { priorityPolicies } from "../../src/policy/priority.js";
+import { schedulers } from "../../src/policy/scheduler.js";
 
-const SCORERS = ["prefix-affinity", "queue-depth", "kv-utilization", "load-balance", "kv-pressure", "kv-pressure-slo", "slo-priority"];
+// Policy names come from the registries, so a new built-in is covered without editing this test.
+const SCORERS = scorers.listed();
 const CLASSES = ["", "critical", "standard", "sheddable", "batch", "background"];
 const PREFIXES = [[], Array.from({ length: 32 }, (_, i) => 70000 + i), Array.from({ length: 48 }, (_, i) => 80000 + i)];
 
 const configArb = fc.record({
   numInstances: fc.integer({ min: 1, max: 4 }),
-  admissionPolicy: fc.constantFrom("always-admit", "always-admit", "token-bucket", "reject-all", "slo-gated"),
+  admissionPolicy: fc.constantFrom("always-admit", ...admissionPolicies.listed()),
   tokenBucketCapacity: fc.integer({ min: 50, max: 2000 }),
   tokenBucketRefillRate: fc.integer({ min: 100, max: 200000 }),
   admissionLoadThreshold: fc.integer({ min: 0, max: 6 }),
-  routingPolicy: fc.constantFrom("round-robin", "least-loaded", "always-busiest", "weighted", "weighted"),
+  routingPolicy: fc.constantFrom(...routingPolicies.listed(), "weighted"),
   scorers: fc
     .shuffledSubarray(SCORERS, { minLength: 1 })
     .chain((names) => fc.tuple(...names.map((name) => fc.double({ min: 0.01, max: 50, noNaN: true }).map((weight) => ({ name, weight }))))),
@@ -31,8 +37,8 @@ const configArb = fc.record({
     fc.double({ min: 0, max: 1, noNaN: true }),
     fc.double({ min: 0, max: 1, noNaN: true }),
   ),
-  priorityPolicy: fc.constantFrom("constant", "slo-based", "inverted-slo", "slo-tiered", "slo-class"),
-  scheduler: fc.constantFrom("fcfs", "priority-fcfs", "sjf", "reverse-priority"),
+  priorityPolicy: fc.constantFrom(...priorityPolicies.listed()),
+  scheduler: fc.constantFrom(...schedulers.listed()),
   priorityBridge: fc.constantFrom("none", "none", "hint", "floor"),
   snapshotRefreshInterval: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50000 })),
   admissionLatency: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 5000 })),
@@ -67,9 +73,11 @@ function buildConfig(c: Cfg): SimConfig {
     alpha: [200, 2, 100],
     beta: [1000, 3, 2],
     admissionPolicy: c.admissionPolicy,
-    tokenBucketCapacity: c.tokenBucketCapacity,
-    tokenBucketRefillRate: c.tokenBucketRefillRate,
-    admissionLoadThreshold: c.admissionLoadThreshold,
+    params: {
+      tokenBucketCapacity: c.tokenBucketCapacity,
+      tokenBucketRefillRate: c.tokenBucketRefillRate,
+      admissionLoadThreshold: c.admissionLoadThreshold,
+    },
     routingPolicy: c.routingPolicy,
     scorers: c.scorers,
     sloCacheWeights: c.sloCacheWeights,

@@ -11,7 +11,7 @@ import { req, run, simConfig } from "../helpers/sim.js";
 import { requestRecords } from "../../src/metrics/collect.js";
 
 function policy(name: string, n: number, scorers: ScorerSpec[] = []): RoutingPolicy {
-  return routingPolicies.get(name)!(routingCtx(n, { scorers }));
+  return routingPolicies.create(name, {}, routingCtx(n, { scorers }));
 }
 
 function route(p: RoutingPolicy, s: RouterState, prompt = tokens(16)) {

@@ -9,7 +9,7 @@ import type { RouterState } from "../../src/cluster/snapshot.js";
 import type { Request } from "../../src/core/request.js";
 
 function scorer(name: string, n: number, over = {}): Scorer {
-  return scorers.get(name)!(routingCtx(n, over));
+  return scorers.create(name, {}, routingCtx(n, over));
 }
 
 function scores(sc: Scorer, r: Request, s: RouterState): number[] {

@@ -12,17 +12,22 @@ import type { SimConfig } from "../../src/sim/simConfig.js";
 import { goJson } from "../../src/util/goFormat.js";
 import { FC_SEED } from "../helpers/fc.js";
 import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
+import { admissionPolicies } from "../../src/cluster/admission/admission.js";
+import { routingPolicies } from "../../src/cluster/routing/routing.js";
+import { priorityPolicies } from "../../src/policy/priority.js";
+import { schedulers } from "../../src/policy/scheduler.js";
 
 interface Scenario {
   cfg: SimConfig;
   reqs: WorkloadRequest[];
 }
 
+// From the registries; the SLO-tier policies read request classes this workload does not set.
 const POLICIES = {
-  admission: ["always-admit", "token-bucket", "reject-all"],
-  routing: ["round-robin", "least-loaded", "always-busiest", "weighted"],
-  priority: ["constant", "slo-based", "inverted-slo"],
-  scheduler: ["fcfs", "priority-fcfs", "sjf", "reverse-priority"],
+  admission: admissionPolicies.listed().filter((n) => n !== "slo-gated"),
+  routing: routingPolicies.listed(),
+  priority: priorityPolicies.listed().filter((n) => n !== "slo-tiered" && n !== "slo-class"),
+  scheduler: schedulers.listed(),
 };
 
 const scenarioArb: fc.Arbitrary<Scenario> = fc
@@ -89,8 +94,7 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       alpha: [...p.alpha],
       beta: [...p.beta],
       admissionPolicy: p.admission,
-      tokenBucketCapacity: 400,
-      tokenBucketRefillRate: 20000,
+      params: { tokenBucketCapacity: 400, tokenBucketRefillRate: 20000 },
       routingPolicy: p.routing,
       priorityPolicy: p.priority,
       scheduler: p.scheduler,

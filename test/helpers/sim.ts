@@ -30,9 +30,6 @@ export function simConfig(over: Partial<SimConfig> & { alpha?: number[]; beta?: 
     latency: () => new BlackboxLatencyModel(alpha, beta),
     admissionPolicy: "always-admit",
     admissionLatency: 0,
-    tokenBucketCapacity: 10000,
-    tokenBucketRefillRate: 1000,
-    admissionLoadThreshold: 50,
     routingPolicy: "round-robin",
     routingLatency: 0,
     scorers: DEFAULT_SCORERS,
@@ -46,6 +43,7 @@ export function simConfig(over: Partial<SimConfig> & { alpha?: number[]; beta?: 
     preemptionPolicy: "tail",
     traceLevel: "none",
     counterfactualK: 0,
+    params: {},
     ...rest,
   };
 }

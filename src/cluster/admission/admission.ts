@@ -1,4 +1,4 @@
-import { Registry } from "../../util/registry.js";
+import { PolicyRegistry, type PolicyDescriptor } from "../../util/policyRegistry.js";
 import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 
@@ -10,12 +10,12 @@ export interface AdmissionPolicy {
   admit(req: Request, state: RouterState): boolean;
 }
 
+/** What every admission policy is built from besides its own parameters. */
 export interface AdmissionContext {
-  tokenBucketCapacity: number;
-  tokenBucketRefillRate: number;
-  admissionLoadThreshold: number;
+  numInstances: number;
 }
 
 export type AdmissionFactory = (ctx: AdmissionContext) => AdmissionPolicy;
+export type AdmissionDescriptor<P = Record<string, never>> = PolicyDescriptor<AdmissionContext, AdmissionPolicy, P>;
 
-export const admissionPolicies = new Registry<AdmissionFactory>("admission policy");
+export const admissionPolicies = new PolicyRegistry<AdmissionContext, AdmissionPolicy>("admission policy");

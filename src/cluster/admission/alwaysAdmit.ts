@@ -1,4 +1,5 @@
 import type { AdmissionPolicy } from "./admission.js";
+import { factoryPolicy } from "../../util/policyRegistry.js";
 
 export class AlwaysAdmit implements AdmissionPolicy {
   readonly name = "always-admit";
@@ -16,3 +17,6 @@ export class RejectAll implements AdmissionPolicy {
     return false;
   }
 }
+
+export const alwaysAdmit = factoryPolicy("always-admit", () => new AlwaysAdmit(), "admits every request");
+export const rejectAll = factoryPolicy("reject-all", () => new RejectAll(), "rejects every request");

@@ -1,4 +1,6 @@
-import type { AdmissionPolicy } from "./admission.js";
+import { z } from "zod";
+import type { AdmissionDescriptor, AdmissionPolicy } from "./admission.js";
+import { anyNumber } from "../../util/policyRegistry.js";
 import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 import { TIER_SHEDDABLE, tierOf } from "../../policy/sloTiers.js";
@@ -24,3 +26,24 @@ export class SloGatedAdmission implements AdmissionPolicy {
     return true;
   }
 }
+
+// The threshold is checked whatever the admission policy (docs/behavior.md "Validation order and
+// exit status"), so the check lives in the validation stage, not in `validate`.
+export const sloGatedParams = z.object({ admissionLoadThreshold: anyNumber.default(50) });
+
+export const sloGated: AdmissionDescriptor<z.infer<typeof sloGatedParams>> = {
+  name: "slo-gated",
+  description: "sheds sheddable requests above a mean load",
+  params: sloGatedParams,
+  flags: [
+    {
+      key: "admissionLoadThreshold",
+      flag: "--admission-load-threshold",
+      type: "float",
+      group: "extension",
+      help: "slo-gated: mean effective load above which sheddable requests are rejected",
+      bundle: "admission.load_threshold",
+    },
+  ],
+  create: (p) => new SloGatedAdmission(p.admissionLoadThreshold),
+};

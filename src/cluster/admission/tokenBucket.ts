@@ -1,4 +1,7 @@
-import type { AdmissionPolicy } from "./admission.js";
+import { z } from "zod";
+import type { AdmissionDescriptor, AdmissionPolicy } from "./admission.js";
+import { anyNumber } from "../../util/policyRegistry.js";
+import { UserError } from "../../util/errors.js";
 import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 
@@ -34,3 +37,42 @@ export class TokenBucketAdmission implements AdmissionPolicy {
     return false;
   }
 }
+
+export const tokenBucketParams = z.object({
+  tokenBucketCapacity: anyNumber.default(10000),
+  tokenBucketRefillRate: anyNumber.default(1000),
+});
+
+export const tokenBucket: AdmissionDescriptor<z.infer<typeof tokenBucketParams>> = {
+  name: "token-bucket",
+  description: "token bucket charged by prompt tokens",
+  params: tokenBucketParams,
+  flags: [
+    {
+      key: "tokenBucketCapacity",
+      flag: "--token-bucket-capacity",
+      type: "float",
+      group: "policy",
+      help: "token-bucket capacity (prompt tokens)",
+      bundle: "admission.token_bucket_capacity",
+    },
+    {
+      key: "tokenBucketRefillRate",
+      flag: "--token-bucket-refill-rate",
+      type: "float",
+      group: "policy",
+      help: "token-bucket refill, tokens per simulated second",
+      bundle: "admission.token_bucket_refill_rate",
+    },
+  ],
+  validate(p) {
+    if (!Number.isFinite(p.tokenBucketCapacity) || p.tokenBucketCapacity <= 0) {
+      throw new UserError(`--token-bucket-capacity must be a finite value > 0, got ${p.tokenBucketCapacity}`);
+    }
+    if (!Number.isFinite(p.tokenBucketRefillRate) || p.tokenBucketRefillRate <= 0) {
+      throw new UserError(`--token-bucket-refill-rate must be a finite value > 0, got ${p.tokenBucketRefillRate}`);
+    }
+  },
+  summary: (p) => `Token bucket: capacity=${p.tokenBucketCapacity}, refill rate=${p.tokenBucketRefillRate}/s`,
+  create: (p) => new TokenBucketAdmission(p.tokenBucketCapacity, p.tokenBucketRefillRate),
+};

@@ -15,4 +15,6 @@ export interface RoutingContext {
   scorers: readonly ScorerSpec[];
   sloCacheWeights: readonly [number, number, number];
   slo: SloParams;
+  /** Policy parameters by option key (scorer parameters); absent keys take their defaults. */
+  params?: Readonly<Record<string, unknown>>;
 }

@@ -1,4 +1,4 @@
-import { Registry } from "../../util/registry.js";
+import { PolicyRegistry, type PolicyDescriptor } from "../../util/policyRegistry.js";
 import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 import type { RoutingContext } from "./context.js";
@@ -22,4 +22,6 @@ export type { RoutingContext };
 
 export type RoutingFactory = (ctx: RoutingContext) => RoutingPolicy;
 
-export const routingPolicies = new Registry<RoutingFactory>("routing policy");
+export type RoutingDescriptor<P = Record<string, never>> = PolicyDescriptor<RoutingContext, RoutingPolicy, P>;
+
+export const routingPolicies = new PolicyRegistry<RoutingContext, RoutingPolicy>("routing policy");

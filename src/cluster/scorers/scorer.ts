@@ -1,4 +1,4 @@
-import { Registry } from "../../util/registry.js";
+import { PolicyRegistry, type PolicyDescriptor } from "../../util/policyRegistry.js";
 import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
 import type { RoutingContext, ScorerSpec } from "../routing/context.js";
@@ -16,12 +16,13 @@ export type { ScorerSpec };
 
 export type ScorerFactory = (ctx: RoutingContext) => Scorer;
 
-export const scorers = new Registry<ScorerFactory>("scorer");
+export type ScorerDescriptor<P = Record<string, never>> = PolicyDescriptor<RoutingContext, Scorer, P>;
 
+export const scorers = new PolicyRegistry<RoutingContext, Scorer>("scorer");
+
+/** Builds a scorer with its parameters taken from the routing context (defaults when absent). */
 export function createScorer(name: string, ctx: RoutingContext): Scorer {
-  const f = scorers.get(name);
-  if (f === undefined) throw new Error(`unknown scorer "${name}"`);
-  return f(ctx);
+  return scorers.create(name, ctx.params ?? {}, ctx);
 }
 
 /** The `queue-depth` normalization, shared by scorers that read load. */

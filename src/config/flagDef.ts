@@ -1,0 +1,16 @@
+import type { FlagGroup, FlagType } from "../util/policyRegistry.js";
+import type { RunOptions } from "./runOptions.js";
+
+/** A flag of `blis run`; `key` is its run option. */
+export interface AnyFlagDef {
+  key: string;
+  flag: string;
+  type: FlagType;
+  def: string;
+  help: string;
+  group: FlagGroup;
+}
+
+export interface FlagDef extends AnyFlagDef {
+  key: keyof RunOptions;
+}

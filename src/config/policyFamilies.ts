@@ -1,0 +1,44 @@
+// The policy families a run selects from, with the option that names the choice. Flags, bundle
+// keys and "Valid:" lists of every family are derived from this table and the registries.
+import "../policy/builtins.js";
+import "../cluster/builtins.js";
+import type { ParamFlag, ParamSchema, PolicyFamilyView } from "../util/policyRegistry.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { scorers } from "../cluster/scorers/scorer.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+import { preemptionPolicies } from "../policy/preemption.js";
+
+export interface PolicyFamily {
+  registry: PolicyFamilyView;
+  /** The run option naming the selected policy; null for scorers (chosen by --routing-scorers). */
+  option: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | null;
+}
+
+export function policyFamilies(): PolicyFamily[] {
+  return [
+    { registry: admissionPolicies, option: "admissionPolicy" },
+    { registry: routingPolicies, option: "routingPolicy" },
+    { registry: scorers, option: null },
+    { registry: priorityPolicies, option: "priorityPolicy" },
+    { registry: schedulers, option: "scheduler" },
+    { registry: preemptionPolicies, option: "preemptionPolicy" },
+  ];
+}
+
+/** Every registered policy's parameter flags, each key once, with the schema holding its default. */
+export function policyParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
+  const seen = new Set<string>();
+  const out: { flag: ParamFlag; schema: ParamSchema<unknown> }[] = [];
+  for (const { registry } of policyFamilies()) {
+    for (const p of registry.all()) {
+      for (const flag of p.flags) {
+        if (seen.has(flag.key)) continue;
+        seen.add(flag.key);
+        out.push({ flag, schema: p.params });
+      }
+    }
+  }
+  return out;
+}

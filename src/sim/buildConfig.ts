@@ -1,0 +1,101 @@
+import type { RunOptions } from "../config/runOptions.js";
+import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
+import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import type { LatencyModel } from "../latency/model.js";
+import { preemptionPolicies } from "../policy/preemption.js";
+import { ConstructionError, UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import { HORIZON_MAX_TEXT, type SimConfig } from "./simConfig.js";
+import type { PolicySettings } from "./validatePolicies.js";
+
+/** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
+export function latencyFactory(
+  o: RunOptions,
+  lat: ResolvedLatency,
+  horizon: number,
+  coefficients: Coefficients | undefined,
+  log: Logger,
+): () => LatencyModel {
+  try {
+    lat.build();
+  } catch (e) {
+    if (e instanceof ConstructionError) {
+      throw new ConstructionError(`NewInstanceSimulator(instance_0): NewLatencyModel: ${e.message}`);
+    }
+    throw e;
+  }
+  let factory = lat.build;
+  if (coefficients !== undefined) {
+    if (lat.withCoefficients === undefined) throw new UserError(`latency model ${lat.backend} has no fittable coefficients`);
+    factory = lat.withCoefficients(coefficients);
+  }
+  log.info(
+    `Latency model: ${lat.backend} on ${lat.hardware || "?"} TP ${lat.tp}, ${lat.totalKvBlocks} KV blocks, ` +
+      `max-model-len ${lat.maxModelLen > 0 ? lat.maxModelLen : "unlimited"}`,
+  );
+
+  log.info(
+    `Starting simulation with ${o.totalKvBlocks} KV blocks, horizon=${horizon === Infinity ? HORIZON_MAX_TEXT : horizon}ticks, ` +
+      `alphaCoeffs=${JSON.stringify(lat.alpha)}, betaCoeffs=${JSON.stringify(lat.beta)}`,
+  );
+  const pipeline = o.admissionLatency + o.routingLatency;
+  if (horizon > 0 && horizon < pipeline) {
+    log.warn(
+      `horizon (${horizon}) < pipeline latency (${pipeline}); no requests can complete — increase --horizon or reduce admission/routing latency`,
+    );
+  }
+  if (o.admissionLatency < 0 || o.routingLatency < 0) {
+    log.warn("negative admission/routing latency schedules pipeline stages earlier than their cause");
+  }
+  return factory;
+}
+
+/** Stage: the validated options as the configuration the cluster is built from. */
+export function buildSimConfig(
+  o: RunOptions,
+  lat: ResolvedLatency,
+  latency: () => LatencyModel,
+  horizon: number,
+  scorerSpecs: ScorerSpec[],
+  p: PolicySettings,
+): SimConfig {
+  return {
+    numInstances: o.numInstances,
+    horizon,
+    maxRunning: o.maxNumRunningReqs,
+    maxScheduledTokens: o.maxNumScheduledTokens,
+    longPrefillThreshold: o.longPrefillTokenThreshold,
+    blockSize: o.blockSizeInTokens,
+    totalKvBlocks: o.totalKvBlocks,
+    kvCpuBlocks: o.kvCpuBlocks,
+    kvOffloadThreshold: o.kvOffloadThreshold,
+    kvTransferBandwidth: o.kvTransferBandwidth,
+    kvTransferBaseLatency: o.kvTransferBaseLatency,
+    maxModelLen: lat.maxModelLen,
+    latency,
+    admissionPolicy: o.admissionPolicy || "always-admit",
+    admissionLatency: o.admissionLatency,
+    routingPolicy: o.routingPolicy || "round-robin",
+    routingLatency: o.routingLatency,
+    scorers: scorerSpecs,
+    sloCacheWeights: p.sloCacheWeights,
+    priorityPolicy: o.priorityPolicy || "constant",
+    scheduler: o.scheduler || "fcfs",
+    snapshotRefreshInterval: o.snapshotRefreshInterval,
+    priorityBridge: o.priorityBridge as SimConfig["priorityBridge"],
+    slo: {
+      baseCritical: o.sloBaseCritical,
+      baseStandard: o.sloBaseStandard,
+      baseSheddable: o.sloBaseSheddable,
+      ageWeight: o.sloAgeWeight,
+      thresholdCritical: o.sloThresholdCritical,
+      thresholdStandard: o.sloThresholdStandard,
+      thresholdSheddable: o.sloThresholdSheddable,
+    },
+    sloPrefillThresholds: p.sloPrefill,
+    preemptionPolicy: preemptionPolicies.create(o.preemptionPolicy, o, {}),
+    traceLevel: p.tracing ? "decisions" : "none",
+    counterfactualK: o.counterfactualK,
+    params: o,
+  };
+}

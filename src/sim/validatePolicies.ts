@@ -1,0 +1,95 @@
+import { parseRoutingScorers, parseSloCacheWeights, parseSloPrefillThresholds } from "../config/flagLists.js";
+import { policyFamilies } from "../config/policyFamilies.js";
+import type { RunOptions } from "../config/runOptions.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { scorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
+import { preemptionPolicies } from "../policy/preemption.js";
+import { UserError } from "../util/errors.js";
+import type { Logger } from "../util/log.js";
+import { DEFAULT_SCORERS } from "./simConfig.js";
+
+export interface PolicySettings {
+  tracing: boolean;
+  sloCacheWeights: [number, number, number];
+  sloPrefill: Map<string, number> | null;
+}
+
+/** Stage: parameters and names of the selected policies, tracing, SLO extensions (steps 7-8). */
+export function validatePolicies(o: RunOptions, log: Logger): PolicySettings {
+  // 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status").
+  for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(o[fam.option])?.validate(o);
+
+  // 8. Policy names, tracing.
+  checkName("admission policy", o.admissionPolicy, admissionPolicies.names());
+  checkName("routing policy", o.routingPolicy, routingPolicies.names());
+  checkName("priority policy", o.priorityPolicy, priorityPolicies.names());
+  checkName("scheduler", o.scheduler, schedulers.names());
+  if (o.traceLevel !== "" && o.traceLevel !== "none" && o.traceLevel !== "decisions") {
+    throw new UserError(`Unknown trace level "${o.traceLevel}". Valid: none, decisions`);
+  }
+  const tracing = o.traceLevel === "decisions";
+  if (o.counterfactualK < 0) throw new UserError(`--counterfactual-k must be >= 0, got ${o.counterfactualK}`);
+  if (o.counterfactualK > 0 && !tracing) log.warn("--counterfactual-k has no effect without --trace-level decisions");
+  if (o.summarizeTrace && !tracing) log.warn("--summarize-trace has no effect without --trace-level decisions");
+  if (tracing && !o.summarizeTrace) log.info("decision tracing is on; add --summarize-trace to print a summary");
+  // Extension parameters.
+  checkName("priority bridge", o.priorityBridge, ["floor", "hint", "none"]);
+  checkName("preemption policy", o.preemptionPolicy, preemptionPolicies.names());
+  if (!Number.isFinite(o.admissionLoadThreshold) || o.admissionLoadThreshold < 0) {
+    throw new UserError(`--admission-load-threshold must be a finite value >= 0, got ${o.admissionLoadThreshold}`);
+  }
+  for (const [k, flag] of [
+    ["sloBaseCritical", "--slo-base-critical"],
+    ["sloBaseStandard", "--slo-base-standard"],
+    ["sloBaseSheddable", "--slo-base-sheddable"],
+  ] as const) {
+    if (!Number.isFinite(o[k])) throw new UserError(`${flag} must be a finite number, got ${o[k]}`);
+  }
+  if (!Number.isFinite(o.sloAgeWeight) || o.sloAgeWeight < 0) {
+    throw new UserError(`--slo-age-weight must be a finite value >= 0, got ${o.sloAgeWeight}`);
+  }
+  for (const [k, flag] of [
+    ["sloThresholdCritical", "--slo-threshold-critical"],
+    ["sloThresholdStandard", "--slo-threshold-standard"],
+    ["sloThresholdSheddable", "--slo-threshold-sheddable"],
+  ] as const) {
+    if (o[k] < 0) throw new UserError(`${flag} must be >= 0, got ${o[k]}`);
+  }
+  const sloCacheWeights = parseSloCacheWeights(o.sloCacheWeights);
+  const sloPrefill = parseSloPrefillThresholds(o.sloPrefillThresholds);
+  if (o.priorityPolicy === "slo-tiered" || o.priorityPolicy === "slo-class" || o.priorityBridge !== "none") {
+    if (!(o.sloBaseCritical > o.sloBaseStandard && o.sloBaseStandard > o.sloBaseSheddable)) {
+      log.warn("SLO base scores are not strictly decreasing from critical to sheddable");
+    }
+  }
+  return { tracing, sloCacheWeights, sloPrefill };
+}
+
+/** Stage: the weighted-routing scorers and the selected policies' info lines (step 10). */
+export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: Logger): ScorerSpec[] {
+  let scorerSpecs = DEFAULT_SCORERS;
+  if (o.routingPolicy === "weighted") {
+    const fromFlag = parseRoutingScorers(o.routingScorers);
+    if (fromFlag !== null) scorerSpecs = fromFlag;
+    else if (bundleScorers.length > 0) scorerSpecs = bundleScorers;
+    log.info(`Weighted routing scorers: ${scorerSpecs.map((s) => `${s.name}:${s.weight.toFixed(1)}`).join(", ")}`);
+  } else if (o.routingScorers !== "") {
+    log.warn(`--routing-scorers has no effect when routing policy is "${o.routingPolicy}" (only applies to 'weighted')`);
+  }
+  if (o.routingPolicy === "weighted") for (const s of scorerSpecs) scorers.get(s.name)?.validate(o);
+  for (const fam of policyFamilies()) {
+    const line = fam.option !== null ? fam.registry.get(o[fam.option])?.summary(o) : null;
+    if (line) log.info(line);
+  }
+  return scorerSpecs;
+}
+
+function checkName(kind: string, name: string, valid: string[]): void {
+  if (name === "") return;
+  if (!valid.includes(name)) {
+    throw new UserError(`Unknown ${kind} "${name}". Valid: ${valid.join(", ")}`);
+  }
+}
