@@ -20,6 +20,23 @@ import { defaultJobs } from "./jobs.js";
 export { defaultJobs };
 
 /**
+ * `jobs` warm worker processes running the default export of `filename`, one task each at a time.
+ * Workers start (and import the simulator) right away and stay warm between tasks; structured
+ * clone over IPC keeps bigint seeds, typed arrays and NaN metrics intact.
+ */
+export function processPool(filename: string, jobs: number): Tinypool {
+  return new Tinypool({
+    filename,
+    minThreads: jobs,
+    maxThreads: jobs,
+    concurrentTasksPerWorker: 1,
+    isolateWorkers: false,
+    runtime: "child_process",
+    serialization: "advanced",
+  });
+}
+
+/**
  * Worker processes for sweep runs. Reusable across sweeps (an optimizer can keep one open and pass
  * it to every runSweep call); close() when done.
  */
@@ -31,17 +48,7 @@ export class SweepPool {
   constructor(jobs: number = defaultJobs()) {
     if (!Number.isInteger(jobs) || jobs < 1) throw new RangeError(`jobs must be an integer >= 1, got ${jobs}`);
     this.jobs = jobs;
-    this.pool = new Tinypool({
-      filename: WORKER_FILE,
-      // Workers start (and import the simulator) right away and stay warm between sweeps.
-      minThreads: jobs,
-      maxThreads: jobs,
-      concurrentTasksPerWorker: 1,
-      isolateWorkers: false,
-      runtime: "child_process",
-      // Structured clone over IPC: run inputs may hold bigint seeds, metrics may hold NaN.
-      serialization: "advanced",
-    });
+    this.pool = processPool(WORKER_FILE, jobs);
   }
 
   /**

@@ -6,6 +6,7 @@ import { RUN_FLAGS } from "../config/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
 import { serializeWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import type { OptimizeSpace } from "./space.js";
+import { PATH_FLAG_KEYS } from "../experiment/configYaml.js";
 
 export function shellQuote(s: string): string {
   if (/^[A-Za-z0-9_./,:=+@%-]+$/.test(s)) return s;
@@ -38,18 +39,8 @@ export function flagWords(input: RunInput, skip: ReadonlySet<string> = new Set()
   return words;
 }
 
-const PATH_KEYS = new Set([
-  "workloadSpec",
-  "workloadTracesFilepath",
-  "replayTrace",
-  "replayTraceData",
-  "policyConfig",
-  "defaultsFilepath",
-  "modelConfigFolder",
-  "hardwareConfig",
-  "plugin",
-  "report",
-]);
+/** Path flags, resolved against the space file's directory; the report path too. */
+const PATH_KEYS = new Set([...PATH_FLAG_KEYS, "report"]);
 
 /** Absolute paths from the space are shown relative to the working directory. */
 export function displayPath(key: string, v: string): string {

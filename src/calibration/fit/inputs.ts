@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { RunInput } from "../../config/runOptions.js";
 import { UserError } from "../../util/errors.js";
-import { loadTraceV2 } from "../../workload/index.js";
+import { loadTraceV2, type TraceV2 } from "../../workload/index.js";
 import {
   BUNDLED_EXPERIMENTS,
   experimentFromEntry,
@@ -66,6 +66,11 @@ function needModel(spec: string, ctx: InputContext): RunInput {
   return { ...ctx.run, seed: ctx.seed };
 }
 
+/** A measured run of the user's deployment (trace or CSV): every request is scored. */
+function measuredRun(id: string, trace: TraceV2, spec: string, ctx: InputContext): FitExperiment {
+  return { id, model: ctx.run.model ?? "", run: needModel(spec, ctx), trace, target: { kind: "requests" }, stages: [], role: null };
+}
+
 /** Resolves one --data/--holdout value. */
 export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
   const { base, stage } = splitStage(spec, ctx.flag);
@@ -82,17 +87,7 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
     if (!fs.existsSync(base)) throw new UserError(`${ctx.flag} ${base}: no such file`);
     if (!fs.existsSync(data)) throw new UserError(`${ctx.flag} ${base}: the trace data ${data} is missing (it must sit beside the header)`);
     const trace = loadTraceV2(base, data);
-    return [
-      {
-        id: path.basename(base).replace(/\.ya?ml$/i, ""),
-        model: ctx.run.model ?? "",
-        run: needModel(spec, ctx),
-        trace,
-        target: { kind: "requests" },
-        stages: [],
-        role: null,
-      },
-    ];
+    return [measuredRun(path.basename(base).replace(/\.ya?ml$/i, ""), trace, spec, ctx)];
   }
   if (base.endsWith(".csv")) {
     let text: string;
@@ -108,17 +103,7 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
       );
     }
     const trace = kind === "engine" ? traceFromEngineCsv(text, base) : traceFromInferencePerfCsv(text, base);
-    return [
-      {
-        id: path.basename(base, ".csv"),
-        model: ctx.run.model ?? "",
-        run: needModel(spec, ctx),
-        trace,
-        target: { kind: "requests" },
-        stages: [],
-        role: null,
-      },
-    ];
+    return [measuredRun(path.basename(base, ".csv"), trace, spec, ctx)];
   }
   return fromEntries(BUNDLED_EXPERIMENTS, base, stage, ctx);
 }

@@ -2,7 +2,8 @@
 // the experiments, so a fit's outcome does not depend on the number of workers.
 
 import { fileURLToPath } from "node:url";
-import Tinypool from "tinypool";
+import type Tinypool from "tinypool";
+import { processPool } from "../../experiment/pool.js";
 import type { FitExperiment } from "../experiments.js";
 import { evaluateExperiment, type ExperimentEval } from "./evaluate.js";
 import type { FitTask } from "./worker.js";
@@ -13,17 +14,9 @@ export class FitPool {
   private readonly pool: Tinypool;
 
   constructor(readonly jobs: number) {
-    this.pool = new Tinypool({
-      filename: WORKER_FILE,
-      minThreads: jobs,
-      maxThreads: jobs,
-      concurrentTasksPerWorker: 1,
-      isolateWorkers: false,
-      // Processes, not threads: two simulations in one process slow each other down (see
-      // experiment/pool.ts); structured clone keeps typed arrays and bigint seeds intact.
-      runtime: "child_process",
-      serialization: "advanced",
-    });
+    // Processes, not threads: two simulations in one process slow each other down (see
+    // experiment/pool.ts).
+    this.pool = processPool(WORKER_FILE, jobs);
   }
 
   /** Evaluates every experiment at θ; those without a source (built in memory) run here. */
