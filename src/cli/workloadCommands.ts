@@ -2,7 +2,7 @@
 // specs printed as YAML on stdout (logs go to the logger, i.e. stderr).
 
 import { fileURLToPath } from "node:url";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import type { WorkloadSpec } from "../workload/index.js";
@@ -108,7 +108,12 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .description(`built-in scenario → v2 spec (extension beyond BLIS): ${SCENARIO_NAMES.join(", ")}`)
     .requiredOption("--name <name>", `scenario name (${SCENARIO_NAMES.join(", ")})`)
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
-    .option("--seed <seed>", "workload seed written into the spec", (v: string) => parseBigIntFlag("--seed", v), 42n)
+    // The default is a bigint: its help text is given, since commander would JSON-encode it.
+    .addOption(
+      new Option("--seed <seed>", "workload seed written into the spec")
+        .argParser((v: string) => parseBigIntFlag("--seed", v))
+        .default(42n, "42"),
+    )
     .action(async (opts: { name: string; rate: number; seed: bigint }) => {
       await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed));
     });

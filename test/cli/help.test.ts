@@ -1,0 +1,40 @@
+// Every command's --help prints its usage and exits 0 (a bigint default once crashed it).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cli } from "../helpers/cli.js";
+
+const COMMANDS = [
+  [],
+  ["run"],
+  ["convert"],
+  ["convert", "preset"],
+  ["convert", "csv-trace"],
+  ["convert", "servegen"],
+  ["convert", "inference-perf"],
+  ["convert", "scenario"],
+  ["compose"],
+  ["sweep"],
+  ["optimize"],
+  ["report"],
+  ["models"],
+  ["replay"],
+  ["calibrate"],
+  ["fit"],
+  ["observe"],
+];
+
+test("--help of every command prints its usage and exits 0", async () => {
+  for (const cmd of COMMANDS) {
+    const r = await cli([...cmd, "--help"]);
+    const what = ["blis", ...cmd, "--help"].join(" ");
+    assert.equal(r.code, 0, `${what}: exit ${r.code}, stderr ${r.stderr.join(" | ")}`);
+    assert.match(r.stdout, new RegExp(`Usage: blis ${cmd.join(" ")}`.trimEnd()), what);
+    assert.deepEqual(r.stderr, [], what);
+  }
+});
+
+test("convert scenario --help shows the seed's default", async () => {
+  const r = await cli(["convert", "scenario", "--help"]);
+  assert.match(r.stdout, /--seed <seed>\s+workload seed written into the spec \(default: 42\)/);
+});
