@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { Command } from "commander";
 import { registerRunCommand } from "./runCommand.js";
 import { registerWorkloadCommands } from "./workloadCommands.js";
@@ -11,10 +13,22 @@ import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
+import { PACKAGE_ROOT } from "../config/paths.js";
+
+/** The package version, read from its package.json. */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command("blis")
     .description("Fast, deterministic discrete-event simulator of LLM inference serving (BLIS-compatible)")
+    .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({

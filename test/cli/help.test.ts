@@ -38,3 +38,9 @@ test("convert scenario --help shows the seed's default", async () => {
   const r = await cli(["convert", "scenario", "--help"]);
   assert.match(r.stdout, /--seed <seed>\s+workload seed written into the spec \(default: 42\)/);
 });
+
+test("blis --version prints the package version", async () => {
+  const r = await cli(["--version"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
+});
