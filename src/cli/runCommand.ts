@@ -7,7 +7,12 @@ import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
 export function optionFor(f: AnyFlagDef): Option {
-  const value = f.type === "bool" ? " [bool]" : f.type === "strings" ? " <path>" : ` <${f.type === "floats" ? "list" : f.type}>`;
+  const value =
+    f.type === "bool"
+      ? " [bool]"
+      : f.type === "strings"
+        ? ` <${f.metavar ?? "path"}>`
+        : ` <${f.metavar ?? (f.type === "floats" ? "list" : f.type)}>`;
   const help = f.def !== "" && f.type !== "strings" ? `${f.help} (default ${f.def})` : f.help;
   const o = new Option(f.flag + value, help).argParser(flagParser(f.type, f.flag));
   if (f.type === "bool") o.preset("true");

@@ -9,6 +9,8 @@ export interface AnyFlagDef {
   def: string;
   help: string;
   group: FlagGroup;
+  /** The value's name in help ("<path>" by default for repeatable flags). */
+  metavar?: string;
 }
 
 export interface FlagDef extends AnyFlagDef {

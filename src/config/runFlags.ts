@@ -324,6 +324,7 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "pluginOption",
     flag: "--plugin-option",
     type: "strings",
+    metavar: "plugin.key=value",
     def: "",
     group: "extension",
     help: "plugin option as plugin.key=value (repeatable); read by the plugin through api.options",

@@ -44,3 +44,9 @@ test("blis --version prints the package version", async () => {
   assert.equal(r.code, 0);
   assert.match(r.stdout, /^\d+\.\d+\.\d+\n$/);
 });
+
+test("run --help names the value of --plugin-option", async () => {
+  const r = await cli(["run", "--help"]);
+  assert.match(r.stdout, /--plugin-option <plugin\.key=value>/);
+  assert.match(r.stdout, /--plugin <path>/);
+});
