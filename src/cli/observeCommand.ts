@@ -10,7 +10,8 @@ import type { CliIo } from "./io.js";
 import { RunOptionsSchema, type RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
-import type { ObserveProgress } from "../observe/index.js";
+import type * as ObserveLib from "../observe/index.js";
+import type { ApiFormat, ObserveOptions, ObserveProgress, ObserveResult } from "../observe/index.js";
 import type { RequestSource } from "../workload/index.js";
 
 /** Workload flags shared with `blis run`, plus the preset file and the log level. */
@@ -18,6 +19,9 @@ const SHARED_FLAGS: FlagDef[] = RUN_FLAGS.filter((f) => f.group === "workload" |
 
 const MAX_TIMEOUT_S = 86400;
 const PROGRESS_INTERVAL_MS = 5000;
+
+/** The observe library, imported when the command runs. */
+type ObserveModule = typeof ObserveLib;
 
 export interface ObserveCliOptions {
   server?: string;
@@ -104,19 +108,66 @@ function positiveInt(v: number, flag: string, min: number): void {
   if (!Number.isInteger(v) || v < min) throw new UserError(`${flag} must be an integer >= ${min}, got ${v}`);
 }
 
+/** The options without which nothing can be observed or written, present and non-empty. */
+interface ObserveTarget {
+  server: string;
+  model: string;
+  traceHeader: string;
+  traceData: string;
+}
+
+/** The workload flags parsed as `blis run` parses them. */
+interface ObserveWorkload {
+  ro: RunOptions;
+  /** Keys given on the command line. */
+  explicit: Set<string>;
+  /** A named preset (--workload NAME) rather than a spec, a trace or distribution flags. */
+  preset: boolean;
+}
+
+/** The request options checked and converted. */
+interface RequestSettings {
+  apiFormat: ApiFormat;
+  prewarmMs: number;
+}
+
 export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<void> {
   // Every check runs before anything is sent.
+  const target = requiredTarget(opts);
+  // Loaded on demand so that other commands (and --help) start quickly.
+  const lib = await import("../observe/index.js");
+  lib.parseServerUrl(target.server);
+  const log = observeLogger(opts, io);
+  const settings = requestSettings(opts, lib);
+  const workload = observeWorkload(opts);
+  const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
+  checkOutputFiles(target, opts, itlPath, log);
+
+  const { resolveWorkload } = await import("../sim/resolveWorkload.js");
+  const resolved = resolveWorkload(workload.ro, workload.explicit, log).source;
+  // A replayed trace may carry absolute epoch arrivals (an observed one does): pace it from its
+  // first arrival instead.
+  const source = workload.ro.replayTrace !== "" ? fromFirstArrival(resolved) : resolved;
+  const result = await cancelledOnSigint(io, (signal) => lib.observe(source, observeOptions(target, opts, settings, signal, log, io)));
+  writeObservation(lib, result, { target, opts, workload, itlPath, io });
+}
+
+function requiredTarget(opts: ObserveCliOptions): ObserveTarget {
   const server = opts.server ?? opts.serverUrl;
   if (server === undefined || server === "") throw new UserError("--server is required (e.g. --server http://localhost:8000)");
   if (opts.model === undefined || opts.model === "") throw new UserError("--model is required (the model name the server serves)");
   if (opts.traceHeader === undefined || opts.traceHeader === "") throw new UserError("--trace-header is required");
   if (opts.traceData === undefined || opts.traceData === "") throw new UserError("--trace-data is required");
-  // Loaded on demand so that other commands (and --help) start quickly.
-  const lib = await import("../observe/index.js");
-  lib.parseServerUrl(server);
+  return { server, model: opts.model, traceHeader: opts.traceHeader, traceData: opts.traceData };
+}
+
+function observeLogger(opts: ObserveCliOptions, io: CliIo): Logger {
   const level = parseLogLevel(typeof opts["log"] === "string" ? opts["log"] : "warn");
   if (level === null) throw new UserError(`Invalid log level: ${String(opts["log"])}`);
-  const log = new Logger(level, io.stderrLine);
+  return new Logger(level, io.stderrLine);
+}
+
+function requestSettings(opts: ObserveCliOptions, lib: ObserveModule): RequestSettings {
   const apiFormat = lib.API_FORMATS.find((f) => f === opts.apiFormat);
   if (apiFormat === undefined) throw new UserError(`--api-format must be completions or chat, got ${JSON.stringify(opts.apiFormat)}`);
   positiveInt(opts.maxConcurrency, "--max-concurrency", 1);
@@ -124,8 +175,10 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   if (!(opts.timeout > 0 && opts.timeout <= MAX_TIMEOUT_S))
     throw new UserError(`--timeout must be in (0, ${MAX_TIMEOUT_S}] seconds, got ${opts.timeout}`);
   if (!(Number.isFinite(opts.rttMs) && opts.rttMs >= 0)) throw new UserError(`--rtt-ms must be a finite value >= 0, got ${opts.rttMs}`);
-  const prewarmMs = parseDurationMs(opts.prewarmDuration, "--prewarm-duration");
+  return { apiFormat, prewarmMs: parseDurationMs(opts.prewarmDuration, "--prewarm-duration") };
+}
 
+function observeWorkload(opts: ObserveCliOptions): ObserveWorkload {
   const input: Record<string, unknown> = {};
   for (const f of SHARED_FLAGS)
     if (opts[f.key] !== undefined) input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
@@ -140,82 +193,110 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   const ro: RunOptions = parsed.data;
   const preset = ro.workloadSpec === "" && ro.replayTrace === "" && !["distribution", "traces", ""].includes(ro.workload);
   if (preset && !explicit.has("rate")) throw new UserError(`--workload ${ro.workload} needs --rate (requests per second)`);
+  return { ro, explicit, preset };
+}
 
-  const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(opts.traceData);
-  if (path.resolve(opts.traceHeader) === path.resolve(opts.traceData))
+function checkOutputFiles(target: ObserveTarget, opts: ObserveCliOptions, itlPath: string, log: Logger): void {
+  if (path.resolve(target.traceHeader) === path.resolve(target.traceData))
     throw new UserError("--trace-header and --trace-data must be different files");
-  checkWritable(opts.traceHeader, "--trace-header");
-  checkWritable(opts.traceData, "--trace-data");
+  checkWritable(target.traceHeader, "--trace-header");
+  checkWritable(target.traceData, "--trace-data");
   if (opts.recordItl === true) checkWritable(itlPath, opts.itlOutput ? "--itl-output" : "--record-itl");
   else if (opts.itlOutput !== undefined) log.warn("--itl-output has no effect without --record-itl");
+}
 
-  const { resolveWorkload } = await import("../sim/resolveWorkload.js");
-  const resolved = resolveWorkload(ro, explicit, log).source;
-  // A replayed trace may carry absolute epoch arrivals (an observed one does): pace it from its
-  // first arrival instead.
-  const source = ro.replayTrace !== "" ? fromFirstArrival(resolved) : resolved;
-
+/** Runs `observe` with a signal that Ctrl-C aborts, so that what was measured is still written. */
+async function cancelledOnSigint<T>(io: CliIo, observe: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const stop = new AbortController();
   const onSigint = (): void => {
     io.stderrLine("observe: interrupted; waiting for the requests in flight to be cancelled, then writing the trace");
     stop.abort();
   };
   process.once("SIGINT", onSigint);
-  let result: Awaited<ReturnType<typeof lib.observe>>;
   try {
-    result = await lib.observe(source, {
-      serverUrl: server,
-      model: opts.model,
-      apiFormat,
-      apiKey: opts.apiKey,
-      unconstrainedOutput: opts.unconstrainedOutput === true,
-      timeoutMs: opts.timeout * 1000,
-      streaming: opts.streaming,
-      maxConcurrency: opts.maxConcurrency,
-      warmupRequests: opts.warmupRequests,
-      recordItl: opts.recordItl === true,
-      prewarmMs,
-      signal: stop.signal,
-      logger: log,
-      progressIntervalMs: PROGRESS_INTERVAL_MS,
-      ...(opts.progress
-        ? {
-            onProgress: (p: ObserveProgress) =>
-              io.stderrLine(
-                `observe: ${p.dispatched} sent, ${p.completed} done (ok ${p.ok}, error ${p.errors}, timeout ${p.timeouts}), ${p.inFlight} in flight, ${p.elapsedS.toFixed(1)} s`,
-              ),
-          }
-        : {}),
-    });
+    return await observe(stop.signal);
   } finally {
     process.removeListener("SIGINT", onSigint);
   }
+}
 
+function observeOptions(
+  target: ObserveTarget,
+  opts: ObserveCliOptions,
+  settings: RequestSettings,
+  signal: AbortSignal,
+  log: Logger,
+  io: CliIo,
+): ObserveOptions {
+  return {
+    serverUrl: target.server,
+    model: target.model,
+    apiFormat: settings.apiFormat,
+    apiKey: opts.apiKey,
+    unconstrainedOutput: opts.unconstrainedOutput === true,
+    timeoutMs: opts.timeout * 1000,
+    streaming: opts.streaming,
+    maxConcurrency: opts.maxConcurrency,
+    warmupRequests: opts.warmupRequests,
+    recordItl: opts.recordItl === true,
+    prewarmMs: settings.prewarmMs,
+    signal,
+    logger: log,
+    progressIntervalMs: PROGRESS_INTERVAL_MS,
+    ...(opts.progress
+      ? {
+          onProgress: (p: ObserveProgress) =>
+            io.stderrLine(
+              `observe: ${p.dispatched} sent, ${p.completed} done (ok ${p.ok}, error ${p.errors}, timeout ${p.timeouts}), ${p.inFlight} in flight, ${p.elapsedS.toFixed(1)} s`,
+            ),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The seed that generated the workload, for the header; absent when it does not fit a safe
+ * integer, or when a workload spec's own seed applied (the flag was not given).
+ */
+function workloadSeed(workload: ObserveWorkload): number | undefined {
+  const ro = workload.ro;
   const seed =
     typeof ro.seed === "bigint"
       ? ro.seed >= BigInt(Number.MIN_SAFE_INTEGER) && ro.seed <= BigInt(Number.MAX_SAFE_INTEGER)
         ? Number(ro.seed)
         : undefined
       : ro.seed;
-  const specSeedUnknown = ro.workloadSpec !== "" && ro.replayTrace === "" && !explicit.has("seed");
+  const specSeedUnknown = ro.workloadSpec !== "" && ro.replayTrace === "" && !workload.explicit.has("seed");
+  return specSeedUnknown ? undefined : seed;
+}
+
+/** Writes the trace (and the ITL CSV), then reports where on stderr and the summary on stdout. */
+function writeObservation(
+  lib: ObserveModule,
+  result: ObserveResult,
+  ctx: { target: ObserveTarget; opts: ObserveCliOptions; workload: ObserveWorkload; itlPath: string; io: CliIo },
+): void {
+  const { target, opts, workload, itlPath, io } = ctx;
+  const ro = workload.ro;
+  const seed = workloadSeed(workload);
   const trace = lib.buildObservedTrace(result, {
-    model: opts.model,
+    model: target.model,
     serverType: opts.serverType,
     warmupRequests: opts.warmupRequests,
     rttMs: opts.rttMs,
-    workloadSpec: ro.workloadSpec !== "" ? ro.workloadSpec : preset ? `preset:${ro.workload}` : "",
-    ...(seed !== undefined && !specSeedUnknown ? { workloadSeed: seed } : {}),
+    workloadSpec: ro.workloadSpec !== "" ? ro.workloadSpec : workload.preset ? `preset:${ro.workload}` : "",
+    ...(seed !== undefined ? { workloadSeed: seed } : {}),
     createdAt: lib.rfc3339Utc(new Date()),
   });
   try {
-    lib.writeObservedTrace(trace, opts.traceHeader, opts.traceData);
+    lib.writeObservedTrace(trace, target.traceHeader, target.traceData);
     if (opts.recordItl === true) lib.writeItlCsv(result.itl, itlPath);
   } catch (e) {
     throw new UserError(`writing the trace: ${(e as Error).message}`);
   }
   io.stderrLine(
     `observe: ${result.records.length} requests recorded (${result.dispatched - result.records.length} warm-up) in ` +
-      `${opts.traceHeader} and ${opts.traceData}` +
+      `${target.traceHeader} and ${target.traceData}` +
       (opts.recordItl === true ? `; ${result.itl.length} chunk times in ${itlPath}` : "") +
       (result.interrupted ? " (interrupted)" : ""),
   );

@@ -20,27 +20,52 @@ export interface Table {
 
 export type OutputFormat = "text" | "md" | "csv" | "json";
 
+type NumberFormat = (v: number | null) => string;
+
+/** The formatter of one column: full precision for CSV; in text, integers when every value of
+ * the column is one, else decimals throughout. */
+function columnFormatter(forCsv: boolean): (vs: (number | null)[]) => NumberFormat {
+  return (vs) => (forCsv ? rawNum : columnFormat(vs));
+}
+
 /** The tables of a report. CSV variants keep full precision and split compound cells. */
 export function reportTables(r: SweepReport, forCsv: boolean): Table[] {
-  const tables: Table[] = [];
-  const m = r.metrics;
+  const tables = [
+    perSeedTable(r, forCsv),
+    summaryMeansTable(r, forCsv),
+    summaryTable(r, forCsv),
+    ratiosTable(r, forCsv),
+    monotonicTable(r, forCsv),
+    conservationTable(r),
+    determinismTable(r),
+    failuresTable(r),
+    checksTable(r),
+  ];
+  // Optional tables are null when the plan has no such check or there is nothing to list.
+  return tables.filter((t): t is Table => t !== null);
+}
 
-  // Text columns: integers when every value of the column is one, else decimals throughout.
-  const fmtFor = (vs: (number | null)[]): ((v: number | null) => string) => (forCsv ? rawNum : columnFormat(vs));
+function perSeedTable(r: SweepReport, forCsv: boolean): Table {
+  const m = r.metrics;
+  const fmtFor = columnFormatter(forCsv);
   const perSeedFmt = m.map((k) => fmtFor(r.per_seed.map((p) => p.values[k] ?? null)));
-  tables.push({
+  return {
     id: "per_seed",
     title: "Per-seed results",
     columns: ["config", "seed", "status", ...m],
     right: [false, true, false, ...m.map(() => true)],
     rows: r.per_seed.map((p) => [p.config, p.seed, p.status, ...m.map((k, i) => perSeedFmt[i]!(p.values[k] ?? null))]),
-  });
+  };
+}
 
+function summaryMeansTable(r: SweepReport, forCsv: boolean): Table {
+  const m = r.metrics;
+  const fmtFor = columnFormatter(forCsv);
   const okRuns = new Map<string, number>();
   for (const p of r.per_seed) okRuns.set(p.config, (okRuns.get(p.config) ?? 0) + (p.status === "ok" ? 1 : 0));
   const meanOf = new Map(r.summary.map((s) => [`${s.config}\u0000${s.metric}`, s]));
   const meanFmt = m.map((k) => fmtFor(r.summary.filter((s) => s.metric === k).map((s) => s.mean)));
-  tables.push({
+  return {
     id: "summary_means",
     title: "Summary: mean over valid seeds",
     columns: ["config", forCsv ? "ok_runs" : "ok/n", ...(forCsv ? ["n"] : []), ...m],
@@ -51,12 +76,16 @@ export function reportTables(r: SweepReport, forCsv: boolean): Table[] {
       ...(forCsv ? [r.seeds.length] : []),
       ...m.map((k, i) => meanFmt[i]!(meanOf.get(`${c}\u0000${k}`)?.mean ?? null)),
     ]),
-  });
+  };
+}
 
+function summaryTable(r: SweepReport, forCsv: boolean): Table {
+  const m = r.metrics;
+  const fmtFor = columnFormatter(forCsv);
   const byMetric = [...r.summary].sort(
     (a, b) => m.indexOf(a.metric) - m.indexOf(b.metric) || r.configs.indexOf(a.config) - r.configs.indexOf(b.config),
   );
-  tables.push({
+  return {
     id: "summary",
     title: "Summary",
     columns: ["metric", "config", "mean", "min", "max", ...(forCsv ? ["n_valid", "n"] : ["n_valid/n"])],
@@ -66,133 +95,141 @@ export function reportTables(r: SweepReport, forCsv: boolean): Table[] {
       return [s.metric, s.config, f(s.mean), f(s.min), f(s.max), ...(forCsv ? [s.n_valid, s.n] : [`${s.n_valid}/${s.n}`])];
     }),
     groupBy: 0,
-  });
+  };
+}
 
-  if (r.ratios.length > 0) {
-    tables.push({
-      id: "ratios",
-      title: "Ratios (per-seed value / max(denominator value, 0.001), same seed)",
-      columns: [
-        "ratio",
-        "metric",
-        "numerator",
-        "denominator",
-        "mean",
-        "min",
-        "max",
-        ">1",
-        "<1",
-        "verdict",
-        ...(forCsv ? r.seeds.map((s) => `seed_${s}`) : ["per-seed"]),
-      ],
-      right: [false, false, false, false, true, true, true, true, true, false, ...(forCsv ? r.seeds.map(() => true) : [false])],
-      rows: r.ratios.map((x) => [
-        x.ratio,
-        x.metric,
-        x.numerator,
-        x.denominator,
-        forCsv ? rawNum(x.mean) : fmtRatio(x.mean),
-        forCsv ? rawNum(x.min) : fmtRatio(x.min),
-        forCsv ? rawNum(x.max) : fmtRatio(x.max),
-        x.above_1,
-        x.below_1,
-        x.verdict,
-        ...(forCsv ? x.per_seed.map((p) => rawNum(p.value)) : [x.per_seed.map((p) => fmtRatio(p.value)).join(" ")]),
-      ]),
-    });
-  }
+function ratiosTable(r: SweepReport, forCsv: boolean): Table | null {
+  if (r.ratios.length === 0) return null;
+  const fmt = forCsv ? rawNum : fmtRatio;
+  return {
+    id: "ratios",
+    title: "Ratios (per-seed value / max(denominator value, 0.001), same seed)",
+    columns: [
+      "ratio",
+      "metric",
+      "numerator",
+      "denominator",
+      "mean",
+      "min",
+      "max",
+      ">1",
+      "<1",
+      "verdict",
+      ...(forCsv ? r.seeds.map((s) => `seed_${s}`) : ["per-seed"]),
+    ],
+    right: [false, false, false, false, true, true, true, true, true, false, ...(forCsv ? r.seeds.map(() => true) : [false])],
+    rows: r.ratios.map((x) => [
+      x.ratio,
+      x.metric,
+      x.numerator,
+      x.denominator,
+      fmt(x.mean),
+      fmt(x.min),
+      fmt(x.max),
+      x.above_1,
+      x.below_1,
+      x.verdict,
+      ...(forCsv ? x.per_seed.map((p) => rawNum(p.value)) : [x.per_seed.map((p) => fmtRatio(p.value)).join(" ")]),
+    ]),
+  };
+}
 
-  if (r.monotonic.length > 0) {
-    tables.push({
-      id: "monotonic",
-      title: "Monotonicity",
-      columns: ["check", "group", "series", "values", "result", "first inversion"],
-      right: [false, false, false, false, false, false],
-      rows: r.monotonic.flatMap((c) =>
-        c.rows.map((x) => [
-          c.check,
-          x.group,
-          x.series,
-          x.points.map((p) => `${p.axis_value}:${fmtFor(x.points.map((q) => q.value))(p.value)}`).join(forCsv ? ";" : " "),
-          x.result,
-          x.first_inversion,
-        ]),
-      ),
-    });
-  }
-
-  if (r.conservation !== null) {
-    tables.push({
-      id: "conservation",
-      title: `Conservation: ${r.conservation.result}`,
-      note: "injected == completed + still_queued + still_running + dropped_unservable (each instance and the cluster); Σ instance injected == cluster injected; injected + rejected == generated when every request arrived before the horizon",
-      columns: [
-        "config",
-        "seed",
-        "status",
-        "generated",
-        "injected",
-        "completed",
-        "queued",
-        "running",
-        "dropped",
-        "rejected",
-        "blocks",
-        "Σ instances",
-        "pipeline",
-        "result",
-        "detail",
-      ],
-      right: [false, true, false, true, true, true, true, true, true, true, false, false, false, false, false],
-      rows: r.conservation.rows.map((x) => [
-        x.config,
-        x.seed,
-        x.status,
-        x.generated,
-        x.injected,
-        x.completed,
-        x.still_queued,
-        x.still_running,
-        x.dropped_unservable,
-        x.rejected,
-        x.blocks,
-        x.instance_sum,
-        x.pipeline,
+function monotonicTable(r: SweepReport, forCsv: boolean): Table | null {
+  if (r.monotonic.length === 0) return null;
+  const fmtFor = columnFormatter(forCsv);
+  return {
+    id: "monotonic",
+    title: "Monotonicity",
+    columns: ["check", "group", "series", "values", "result", "first inversion"],
+    right: [false, false, false, false, false, false],
+    rows: r.monotonic.flatMap((c) =>
+      c.rows.map((x) => [
+        c.check,
+        x.group,
+        x.series,
+        x.points.map((p) => `${p.axis_value}:${fmtFor(x.points.map((q) => q.value))(p.value)}`).join(forCsv ? ";" : " "),
         x.result,
-        x.detail,
+        x.first_inversion,
       ]),
-    });
-  }
+    ),
+  };
+}
 
-  if (r.determinism !== null) {
-    tables.push({
-      id: "determinism",
-      title: `Determinism: ${r.determinism.result}`,
-      note: "each run repeated; stdout must be byte-identical",
-      columns: ["config", "seed", "result", "detail"],
-      right: [false, true, false, false],
-      rows: r.determinism.rows.map((x) => [x.config, x.seed, x.result, x.detail]),
-    });
-  }
+function conservationTable(r: SweepReport): Table | null {
+  if (r.conservation === null) return null;
+  return {
+    id: "conservation",
+    title: `Conservation: ${r.conservation.result}`,
+    note: "injected == completed + still_queued + still_running + dropped_unservable (each instance and the cluster); Σ instance injected == cluster injected; injected + rejected == generated when every request arrived before the horizon",
+    columns: [
+      "config",
+      "seed",
+      "status",
+      "generated",
+      "injected",
+      "completed",
+      "queued",
+      "running",
+      "dropped",
+      "rejected",
+      "blocks",
+      "Σ instances",
+      "pipeline",
+      "result",
+      "detail",
+    ],
+    right: [false, true, false, true, true, true, true, true, true, true, false, false, false, false, false],
+    rows: r.conservation.rows.map((x) => [
+      x.config,
+      x.seed,
+      x.status,
+      x.generated,
+      x.injected,
+      x.completed,
+      x.still_queued,
+      x.still_running,
+      x.dropped_unservable,
+      x.rejected,
+      x.blocks,
+      x.instance_sum,
+      x.pipeline,
+      x.result,
+      x.detail,
+    ]),
+  };
+}
 
-  if (r.failures.length > 0) {
-    tables.push({
-      id: "failures",
-      title: "Failed runs (excluded from every aggregate)",
-      columns: ["config", "seed", "run", "status", "error"],
-      right: [false, true, true, false, false],
-      rows: r.failures.map((f) => [f.config, f.seed, f.run, f.status, f.error]),
-    });
-  }
+function determinismTable(r: SweepReport): Table | null {
+  if (r.determinism === null) return null;
+  return {
+    id: "determinism",
+    title: `Determinism: ${r.determinism.result}`,
+    note: "each run repeated; stdout must be byte-identical",
+    columns: ["config", "seed", "result", "detail"],
+    right: [false, true, false, false],
+    rows: r.determinism.rows.map((x) => [x.config, x.seed, x.result, x.detail]),
+  };
+}
 
-  tables.push({
+function failuresTable(r: SweepReport): Table | null {
+  if (r.failures.length === 0) return null;
+  return {
+    id: "failures",
+    title: "Failed runs (excluded from every aggregate)",
+    columns: ["config", "seed", "run", "status", "error"],
+    right: [false, true, true, false, false],
+    rows: r.failures.map((f) => [f.config, f.seed, f.run, f.status, f.error]),
+  };
+}
+
+function checksTable(r: SweepReport): Table {
+  return {
     id: "checks",
     title: "Checks",
     columns: ["check", "result"],
     right: [false, false],
     rows: r.checks.map((c) => [c.check, c.result]),
-  });
-  return tables;
+  };
 }
 
 function fmtRatio(v: number | null): string {

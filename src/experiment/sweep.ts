@@ -52,92 +52,138 @@ interface Task {
   key: string;
 }
 
+type Say = (line: string) => void;
+
+/** What the execution of the remaining runs reads and updates. */
+interface SweepRun {
+  plan: SweepPlan;
+  options: SweepOptions;
+  out: OutDir | null;
+  /** Latest record per run key; each executed run is added as it is recorded. */
+  records: Map<string, RunRecord>;
+  say: Say;
+}
+
+/** Failed runs named one by one on stderr; the rest are summed up in one line. */
+const MAX_FAILURE_WARNINGS = 20;
+
 /** Runs a parsed plan (see loadPlan / parsePlan / planFromCells). */
 export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Promise<SweepResult> {
   const say = options.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
   const hashes = planHashes(plan);
   const outDir = options.outDir ?? null;
-  let out: OutDir | null = null;
-  if (outDir !== null) {
-    const opened = OutDir.open(outDir, plan, hashes, options.restart === true);
-    out = opened.out;
-    for (const n of opened.notes) say(`note: ${n}`);
-  }
+  const out = outDir !== null ? openOutDir(outDir, plan, hashes, options.restart === true, say) : null;
   try {
-    const reps = plan.checks.determinism ? [0, 1] : [0];
-    const tasks: Task[] = [];
-    for (const config of plan.configs) {
-      for (const seed of plan.seeds) {
-        for (const rep of reps) tasks.push({ config, seed, rep, key: runKey(config.label, seed, rep) });
-      }
-    }
+    const tasks = sweepTasks(plan);
     const records = indexRecords(out?.loadRecords() ?? []);
-    const wanted = new Set(tasks.map((t) => t.key));
-    const todo: Task[] = [];
-    let reused = 0;
-    for (const t of tasks) {
-      const r = records.get(t.key);
-      if (r !== undefined && !(r.status === "timeout" && r.timeout_s < plan.timeoutS)) {
-        reused++;
-        out?.writeRunFiles(t.config, r, true);
-      } else todo.push(t);
-    }
-    for (const k of [...records.keys()]) if (!wanted.has(k)) records.delete(k);
+    const { todo, reused } = reuseFinishedRuns(tasks, records, plan, out);
     for (const w of plan.warnings) say(`warning: ${w}`);
 
     let executed = 0;
     if (todo.length === 0 && (options.progress ?? "none") !== "none") {
       say(`sweep: ${tasks.length} runs, ${reused} already finished, 0 to run`);
     }
-    if (todo.length > 0) {
-      const jobs = options.pool?.jobs ?? Math.max(1, Math.min(options.jobs ?? defaultJobs(), todo.length));
-      const pool = options.pool ?? new SweepPool(jobs);
-      const progress = createProgress(options.progress ?? "none", process.stderr, say);
-      let failed = 0;
-      progress.start(tasks.length, reused);
-      try {
-        await dispatch(
-          todo,
-          jobs,
-          options.signal,
-          async (t) => {
-            const t0 = performance.now();
-            const input = { ...t.config.input, seed: t.seed };
-            const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
-            return { outcome, wall: (performance.now() - t0) / 1000 };
-          },
-          (t, { outcome, wall }) => {
-            if (outcome.kind === "cancelled") return;
-            let rec = toRecord(t, outcome, wall, plan.timeoutS);
-            rec = out !== null ? out.append(rec) : (JSON.parse(JSON.stringify(rec)) as RunRecord);
-            out?.writeRunFiles(t.config, rec);
-            records.set(t.key, rec);
-            options.onRecord?.(rec, t.config);
-            executed++;
-            if (rec.status !== "ok") failed++;
-            progress.tick(reused + executed, failed);
-          },
-        );
-      } finally {
-        progress.stop();
-        if (options.pool === undefined) await pool.close();
-      }
-      if (options.signal?.aborted) throw new Error("sweep cancelled");
-    }
+    if (todo.length > 0) executed = await executeRuns({ plan, options, out, records, say }, todo, tasks.length, reused);
 
     const report = buildReport(plan, records);
-    const MAX_WARNINGS = 20;
-    for (const f of report.failures.slice(0, MAX_WARNINGS)) {
-      say(`warning: run ${f.config} seed ${f.seed}${f.run > 1 ? ` (repetition)` : ""}: ${f.status}: ${f.error}`);
-    }
-    if (report.failures.length > MAX_WARNINGS) {
-      say(`warning: … and ${report.failures.length - MAX_WARNINGS} more failed runs (see the failed-runs table)`);
-    }
+    warnFailedRuns(report, say);
     if (out !== null) writeTables(out, report);
     const ordered = tasks.map((t) => records.get(t.key)).filter((r): r is RunRecord => r !== undefined);
     return { plan, report, records: ordered, executed, reused, exitStatus: report.exit_status, outDir };
   } finally {
     out?.close();
+  }
+}
+
+function openOutDir(dir: string, plan: SweepPlan, hashes: ReturnType<typeof planHashes>, restart: boolean, say: Say): OutDir {
+  const opened = OutDir.open(dir, plan, hashes, restart);
+  for (const n of opened.notes) say(`note: ${n}`);
+  return opened.out;
+}
+
+/** Every run of the plan in config, seed, repetition order (a second repetition checks determinism). */
+function sweepTasks(plan: SweepPlan): Task[] {
+  const reps = plan.checks.determinism ? [0, 1] : [0];
+  const tasks: Task[] = [];
+  for (const config of plan.configs) {
+    for (const seed of plan.seeds) {
+      for (const rep of reps) tasks.push({ config, seed, rep, key: runKey(config.label, seed, rep) });
+    }
+  }
+  return tasks;
+}
+
+/**
+ * Splits the tasks into runs already recorded (their files rewritten) and runs still to do; a
+ * timeout recorded under a shorter limit is run again. Records of runs the plan no longer has
+ * are dropped from `records`.
+ */
+function reuseFinishedRuns(
+  tasks: Task[],
+  records: Map<string, RunRecord>,
+  plan: SweepPlan,
+  out: OutDir | null,
+): { todo: Task[]; reused: number } {
+  const wanted = new Set(tasks.map((t) => t.key));
+  const todo: Task[] = [];
+  let reused = 0;
+  for (const t of tasks) {
+    const r = records.get(t.key);
+    if (r !== undefined && !(r.status === "timeout" && r.timeout_s < plan.timeoutS)) {
+      reused++;
+      out?.writeRunFiles(t.config, r, true);
+    } else todo.push(t);
+  }
+  for (const k of [...records.keys()]) if (!wanted.has(k)) records.delete(k);
+  return { todo, reused };
+}
+
+/** Runs the remaining tasks on the pool, recording each as it finishes; returns how many were recorded. */
+async function executeRuns(run: SweepRun, todo: Task[], total: number, reused: number): Promise<number> {
+  const { plan, options, out, records } = run;
+  const jobs = options.pool?.jobs ?? Math.max(1, Math.min(options.jobs ?? defaultJobs(), todo.length));
+  const pool = options.pool ?? new SweepPool(jobs);
+  const progress = createProgress(options.progress ?? "none", process.stderr, run.say);
+  let executed = 0;
+  let failed = 0;
+  progress.start(total, reused);
+  try {
+    await dispatch(
+      todo,
+      jobs,
+      options.signal,
+      async (t) => {
+        const t0 = performance.now();
+        const input = { ...t.config.input, seed: t.seed };
+        const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
+        return { outcome, wall: (performance.now() - t0) / 1000 };
+      },
+      (t, { outcome, wall }) => {
+        if (outcome.kind === "cancelled") return;
+        let rec = toRecord(t, outcome, wall, plan.timeoutS);
+        rec = out !== null ? out.append(rec) : (JSON.parse(JSON.stringify(rec)) as RunRecord);
+        out?.writeRunFiles(t.config, rec);
+        records.set(t.key, rec);
+        options.onRecord?.(rec, t.config);
+        executed++;
+        if (rec.status !== "ok") failed++;
+        progress.tick(reused + executed, failed);
+      },
+    );
+  } finally {
+    progress.stop();
+    if (options.pool === undefined) await pool.close();
+  }
+  if (options.signal?.aborted) throw new Error("sweep cancelled");
+  return executed;
+}
+
+function warnFailedRuns(report: SweepReport, say: Say): void {
+  for (const f of report.failures.slice(0, MAX_FAILURE_WARNINGS)) {
+    say(`warning: run ${f.config} seed ${f.seed}${f.run > 1 ? ` (repetition)` : ""}: ${f.status}: ${f.error}`);
+  }
+  if (report.failures.length > MAX_FAILURE_WARNINGS) {
+    say(`warning: … and ${report.failures.length - MAX_FAILURE_WARNINGS} more failed runs (see the failed-runs table)`);
   }
 }
 

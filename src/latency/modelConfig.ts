@@ -272,43 +272,58 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
     const config = loadModelConfigFile(path);
     return { config, text: readFileSync(path, "utf8"), exactName: true, path, folder, origin: "explicit" };
   }
-
   const folder = join(opts.defaultsDir, "model_configs", localModelDirName(opts.model));
   const path = join(folder, "config.json");
-  let localState: "missing" | "invalid" = "missing";
-  let localText: string | null = null;
+  const bundled = bundledModelConfig(opts, folder, path);
+  if (typeof bundled !== "string") return bundled;
+  if (opts.allowDownload === false) {
+    throw new ModelConfigNotBundled(`no bundled config.json for model ${opts.model} (looked for ${path})`);
+  }
+  const text = await downloadModelConfig(opts, path, bundled);
+  const config = parseModelConfig(text);
+  saveDownloadedConfig(opts, folder, path, text);
+  return { config, text, exactName: true, path, folder, origin: "downloaded" };
+}
+
+/** Why no bundled config.json of the model's own name could be used. */
+type BundledAbsence = "missing" | "invalid";
+
+/** The bundled config.json of the model or, when there is none, of an equivalent architecture. */
+function bundledModelConfig(opts: ResolveModelConfigOptions, folder: string, path: string): ResolvedModelConfig | BundledAbsence {
+  let localText: string | null;
   try {
     localText = readFileSync(path, "utf8");
   } catch {
     localText = null;
   }
-  if (localText === null) {
-    const alias = findConfigFolder(join(opts.defaultsDir, "model_configs"), opts.model, localModelDirName(opts.model));
-    if (alias !== null && !alias.exact) {
-      const aliasFolder = join(opts.defaultsDir, "model_configs", alias.folder);
-      const aliasPath = join(aliasFolder, "config.json");
-      try {
-        const text = readFileSync(aliasPath, "utf8");
-        if (isUsableHFConfig(text)) {
-          opts.logger.info(`Using the bundled config of ${alias.folder} for ${opts.model} (same architecture)`);
-          return { config: parseModelConfig(text), text, exactName: false, path: aliasPath, folder: aliasFolder, origin: "bundled" };
-        }
-      } catch {
-        // fall through to the download
-      }
-    }
+  if (localText === null) return aliasModelConfig(opts) ?? "missing";
+  if (isUsableHFConfig(localText)) {
+    return { config: parseModelConfig(localText), text: localText, exactName: true, path, folder, origin: "bundled" };
   }
-  if (localText !== null) {
-    if (isUsableHFConfig(localText)) {
-      return { config: parseModelConfig(localText), text: localText, exactName: true, path, folder, origin: "bundled" };
-    }
-    localState = "invalid";
-    opts.logger.warn(`Ignoring ${path}: not a HuggingFace config.json (no num_hidden_layers or hidden_size)`);
-  }
+  opts.logger.warn(`Ignoring ${path}: not a HuggingFace config.json (no num_hidden_layers or hidden_size)`);
+  return "invalid";
+}
 
-  if (opts.allowDownload === false) {
-    throw new ModelConfigNotBundled(`no bundled config.json for model ${opts.model} (looked for ${path})`);
+/** The usable bundled config of another spelling of the model's name or of the same architecture. */
+function aliasModelConfig(opts: ResolveModelConfigOptions): ResolvedModelConfig | null {
+  const alias = findConfigFolder(join(opts.defaultsDir, "model_configs"), opts.model, localModelDirName(opts.model));
+  if (alias === null || alias.exact) return null;
+  const aliasFolder = join(opts.defaultsDir, "model_configs", alias.folder);
+  const aliasPath = join(aliasFolder, "config.json");
+  try {
+    const text = readFileSync(aliasPath, "utf8");
+    if (isUsableHFConfig(text)) {
+      opts.logger.info(`Using the bundled config of ${alias.folder} for ${opts.model} (same architecture)`);
+      return { config: parseModelConfig(text), text, exactName: false, path: aliasPath, folder: aliasFolder, origin: "bundled" };
+    }
+  } catch {
+    // fall through to the download
   }
+  return null;
+}
+
+/** The text of a usable config.json from the hub; any failure is a one-line UserError. */
+async function downloadModelConfig(opts: ResolveModelConfigOptions, path: string, absence: BundledAbsence): Promise<string> {
   const repo = opts.hfRepo !== undefined && opts.hfRepo !== "" ? opts.hfRepo : opts.model;
   const url = hfConfigUrl(repo);
   const env = opts.env ?? process.env;
@@ -319,17 +334,17 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   const doFetch: FetchLike = opts.fetchImpl ?? (globalThis.fetch as unknown as FetchLike);
 
   opts.logger.info(`Model config for ${opts.model} not found at ${path}; downloading ${url}`);
-  let text: string;
   // A referenced timer (unlike AbortSignal.timeout) keeps the process alive until the deadline.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
   try {
     const res = await doFetch(url, { headers, signal: controller.signal });
     if (!res.ok) throw new Error(httpReason(res.status, res.statusText, token !== undefined && token !== ""));
-    text = await res.text();
+    const text = await res.text();
     if (!isUsableHFConfig(text)) throw new Error("the response is not a HuggingFace config.json");
+    return text;
   } catch (e) {
-    const looked = localState === "missing" ? `${path} does not exist` : `${path} is not a valid config.json`;
+    const looked = absence === "missing" ? `${path} does not exist` : `${path} is not a valid config.json`;
     throw new UserError(
       `No model config for model ${opts.model}: ${looked} and downloading ${url} failed ` +
         `(${downloadReason(e, timeoutMs)}); provide a folder containing its config.json with --model-config-folder`,
@@ -337,10 +352,13 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   } finally {
     clearTimeout(timer);
   }
+}
 
-  const config = parseModelConfig(text);
+/** Saves a downloaded config.json for later runs; a failure only warns. */
+function saveDownloadedConfig(opts: ResolveModelConfigOptions, folder: string, path: string, text: string): void {
   try {
     mkdirSync(folder, { recursive: true });
+    // Written beside the target and renamed, so that a concurrent run never reads half a file.
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, text);
     try {
@@ -357,7 +375,6 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
   } catch (e) {
     opts.logger.warn(`Could not save the downloaded model config to ${path} (${fsReason(e)}); using it for this run only`);
   }
-  return { config, text, exactName: true, path, folder, origin: "downloaded" };
 }
 
 function httpReason(status: number, statusText: string | undefined, hadToken: boolean): string {

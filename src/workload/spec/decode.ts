@@ -3,7 +3,7 @@
 // is expected becomes its literal text; bools accept YAML 1.1 spellings; null = zero value.
 // Records the position of every key (path → line/column) for later error messages.
 
-import type { AnySchema, FieldMap, Infer, ObjectSchema } from "./schema.js";
+import type { AnySchema, FieldMap, Infer, ListSchema, ObjectSchema, RecordSchema } from "./schema.js";
 import { zeroValue } from "./schema.js";
 import type { Pos, YMap, YNode } from "./ynode.js";
 
@@ -58,6 +58,38 @@ function mismatch(node: YNode, target: string, path: string): DecodeError {
 }
 
 function decodeNode(schema: AnySchema, node: YNode, path: string, ctx: Ctx, expandedIn: boolean): unknown {
+  const expanded = countAliasExpansion(schema, node, path, ctx, expandedIn);
+  const isNull = node.k === "scalar" && node.tag === "null";
+  switch (schema.kind) {
+    case "optional":
+      return isNull ? undefined : decodeNode(schema.inner, node, path, ctx, expanded);
+    case "string":
+      return decodeString(node, path);
+    case "bool":
+      return decodeBool(node, path);
+    case "float":
+      return decodeFloat(node, path);
+    case "int":
+    case "int64":
+      return decodeInteger(schema.kind, node, path);
+    case "floatMap":
+      return isNull ? {} : decodeFloatMap(node, path, ctx, expanded);
+    case "record":
+      return isNull ? {} : decodeRecord(schema, node, path, ctx, expanded);
+    case "list":
+      return isNull ? [] : decodeList(schema, node, path, ctx, expanded);
+    case "object":
+      if (isNull) return zeroValue(schema);
+      if (node.k !== "map") throw mismatch(node, schema.name, path);
+      return decodeObject(schema, node, path, ctx, expanded);
+  }
+}
+
+/**
+ * Whether `node` is decoded through an alias (it or an ancestor was decoded before); each such
+ * value spends one unit of the expansion budget.
+ */
+function countAliasExpansion(schema: AnySchema, node: YNode, path: string, ctx: Ctx, expandedIn: boolean): boolean {
   let expanded = expandedIn;
   // An optional wrapper re-enters with the same node; count the node at the inner level only.
   if (node.anchored === true && !expanded && schema.kind !== "optional") {
@@ -67,81 +99,78 @@ function decodeNode(schema: AnySchema, node: YNode, path: string, ctx: Ctx, expa
   if (expanded && --ctx.budget < 0) {
     throw new DecodeError(path, node.pos, `more than ${MAX_ALIAS_EXPANDED_VALUES} values from alias expansion (alias bomb?)`);
   }
-  const positions = ctx.positions;
-  const isNull = node.k === "scalar" && node.tag === "null";
-  switch (schema.kind) {
-    case "optional":
-      return isNull ? undefined : decodeNode(schema.inner, node, path, ctx, expanded);
-    case "string":
-      if (node.k !== "scalar") throw mismatch(node, "string", path);
-      return isNull ? "" : node.tag === "str" ? (node.value as string) : node.text;
-    case "bool":
-      if (node.k !== "scalar") throw mismatch(node, "bool", path);
-      if (isNull) return false;
-      if (node.tag === "bool") return node.value as boolean;
-      if (node.tag === "str") {
-        if (YAML_1_1_TRUE.has(node.value as string)) return true;
-        if (YAML_1_1_FALSE.has(node.value as string)) return false;
-      }
-      throw mismatch(node, "bool", path);
-    case "float":
-      if (node.k !== "scalar") throw mismatch(node, "float", path);
-      if (isNull) return 0;
-      if (node.tag === "int") return Number(node.value as bigint);
-      if (node.tag === "float") return node.value as number;
-      throw mismatch(node, "float", path);
-    case "int":
-    case "int64": {
-      const target = schema.kind === "int" ? "int" : "int64";
-      if (node.k !== "scalar") throw mismatch(node, target, path);
-      if (isNull) return schema.kind === "int" ? 0 : 0n;
-      let big: bigint;
-      if (node.tag === "int") {
-        big = node.value as bigint;
-      } else if (node.tag === "float" && Number.isFinite(node.value) && Math.abs(node.value as number) < INT64_LIMIT) {
-        big = BigInt(Math.trunc(node.value as number));
-      } else {
-        throw mismatch(node, target, path);
-      }
-      if (big >= 9223372036854775808n || big < -9223372036854775808n) throw mismatch(node, target, path);
-      return schema.kind === "int" ? Number(big) : big;
-    }
-    case "floatMap": {
-      if (isNull) return {};
-      if (node.k !== "map") throw mismatch(node, "map of numbers", path);
-      const out: Record<string, number> = {};
-      for (const entry of node.entries) {
-        const entryPath = `${path}.${entry.key}`;
-        if (entry.keyPos) positions.set(entryPath, entry.keyPos);
-        setOwn(out, entry.key, decodeNode({ kind: "float" }, entry.value, entryPath, ctx, expanded));
-      }
-      return out;
-    }
-    case "record": {
-      if (isNull) return {};
-      if (node.k !== "map") throw mismatch(node, "map", path);
-      const out: Record<string, unknown> = {};
-      for (const entry of node.entries) {
-        const entryPath = path === "" ? entry.key : `${path}.${entry.key}`;
-        if (entry.keyPos) positions.set(entryPath, entry.keyPos);
-        setOwn(out, entry.key, decodeNode(schema.value, entry.value, entryPath, ctx, expanded));
-      }
-      return out;
-    }
-    case "list": {
-      if (isNull) return [];
-      if (node.k !== "seq") throw mismatch(node, "list", path);
-      return node.items.map((item, i) => {
-        const itemPath = `${path}[${i}]`;
-        if (item.pos) positions.set(itemPath, item.pos);
-        return decodeNode(schema.item, item, itemPath, ctx, expanded);
-      });
-    }
-    case "object":
-      if (isNull) return zeroValue(schema);
-      if (node.k !== "map") throw mismatch(node, schema.name, path);
-      return decodeObject(schema, node, path, ctx, expanded);
+  return expanded;
+}
+
+function decodeString(node: YNode, path: string): string {
+  if (node.k !== "scalar") throw mismatch(node, "string", path);
+  return node.tag === "null" ? "" : node.tag === "str" ? (node.value as string) : node.text;
+}
+
+function decodeBool(node: YNode, path: string): boolean {
+  if (node.k !== "scalar") throw mismatch(node, "bool", path);
+  if (node.tag === "null") return false;
+  if (node.tag === "bool") return node.value as boolean;
+  if (node.tag === "str") {
+    if (YAML_1_1_TRUE.has(node.value as string)) return true;
+    if (YAML_1_1_FALSE.has(node.value as string)) return false;
   }
+  throw mismatch(node, "bool", path);
+}
+
+function decodeFloat(node: YNode, path: string): number {
+  if (node.k !== "scalar") throw mismatch(node, "float", path);
+  if (node.tag === "null") return 0;
+  if (node.tag === "int") return Number(node.value as bigint);
+  if (node.tag === "float") return node.value as number;
+  throw mismatch(node, "float", path);
+}
+
+/** An integer in the int64 range; a float is truncated toward zero. */
+function decodeInteger(target: "int" | "int64", node: YNode, path: string): number | bigint {
+  if (node.k !== "scalar") throw mismatch(node, target, path);
+  if (node.tag === "null") return target === "int" ? 0 : 0n;
+  let big: bigint;
+  if (node.tag === "int") {
+    big = node.value as bigint;
+  } else if (node.tag === "float" && Number.isFinite(node.value) && Math.abs(node.value as number) < INT64_LIMIT) {
+    big = BigInt(Math.trunc(node.value as number));
+  } else {
+    throw mismatch(node, target, path);
+  }
+  if (big >= 9223372036854775808n || big < -9223372036854775808n) throw mismatch(node, target, path);
+  return target === "int" ? Number(big) : big;
+}
+
+function decodeFloatMap(node: YNode, path: string, ctx: Ctx, expanded: boolean): Record<string, number> {
+  if (node.k !== "map") throw mismatch(node, "map of numbers", path);
+  const out: Record<string, number> = {};
+  for (const entry of node.entries) {
+    const entryPath = `${path}.${entry.key}`;
+    if (entry.keyPos) ctx.positions.set(entryPath, entry.keyPos);
+    setOwn(out, entry.key, decodeNode({ kind: "float" }, entry.value, entryPath, ctx, expanded));
+  }
+  return out;
+}
+
+function decodeRecord(schema: RecordSchema<AnySchema>, node: YNode, path: string, ctx: Ctx, expanded: boolean): Record<string, unknown> {
+  if (node.k !== "map") throw mismatch(node, "map", path);
+  const out: Record<string, unknown> = {};
+  for (const entry of node.entries) {
+    const entryPath = path === "" ? entry.key : `${path}.${entry.key}`;
+    if (entry.keyPos) ctx.positions.set(entryPath, entry.keyPos);
+    setOwn(out, entry.key, decodeNode(schema.value, entry.value, entryPath, ctx, expanded));
+  }
+  return out;
+}
+
+function decodeList(schema: ListSchema<AnySchema>, node: YNode, path: string, ctx: Ctx, expanded: boolean): unknown[] {
+  if (node.k !== "seq") throw mismatch(node, "list", path);
+  return node.items.map((item, i) => {
+    const itemPath = `${path}[${i}]`;
+    if (item.pos) ctx.positions.set(itemPath, item.pos);
+    return decodeNode(schema.item, item, itemPath, ctx, expanded);
+  });
 }
 
 function decodeObject(schema: ObjectSchema<FieldMap>, node: YMap, path: string, ctx: Ctx, expanded: boolean): Record<string, unknown> {
