@@ -78,8 +78,82 @@ export function collectMetrics(
 ): SimulationMetrics {
   ledger.finalize();
   const n = instances.length;
+  const samples = samplesByInstance(instances, ledger);
+  const itlMaps = instances.map((inst) => {
+    const m = new Map<number, number>();
+    inst.pooledItl(m);
+    return m;
+  });
+  const blocks = instanceBlocks(instances, samples, itlMaps);
+  const total = totalCounts(instances);
+  const clusterE2e = sorted(samples.e2e.flat());
+  const clusterTtft = sorted(samples.ttft.flat());
+  const cluster = buildMetricsBlock("cluster", total, {
+    e2e: clusterE2e,
+    ttft: clusterTtft,
+    sched: sorted(samples.sched.flat()),
+    itl: new Histogram(mergeItl(itlMaps)),
+  });
+  const { perSlo, tenantCompleted } = perClassSamples(ledger);
 
-  // Per-request samples, per instance and for the cluster.
+  return {
+    numInstances: n,
+    instances: blocks,
+    cluster,
+    anomalies: anomalies(instances, ledger, opts, stats.rejected, total.dropped),
+    kv: kvSummary(instances, total),
+    perSlo,
+    tenantFairness: jainIndex(tenantThroughput(tenantCompleted, total.simEnded / 1e6)),
+    trace: trace !== null ? summarizeTrace(trace) : null,
+    fitnessInputs: {
+      ttft: distribution(clusterTtft),
+      e2e: distribution(clusterE2e),
+      completed: total.completed,
+      outputTokens: total.outputTokens,
+      simEnded: total.simEnded,
+    },
+    generated: stats.generated,
+    routed: stats.routed,
+    perInstanceRouted: Array.from(stats.routedPerInstance),
+    allArrived: stats.generated === stats.arrived,
+  };
+}
+
+const sorted = (xs: number[]): Float64Array => Float64Array.from(xs).sort();
+
+interface Samples {
+  e2e: number[][];
+  ttft: number[][];
+  sched: number[][];
+}
+
+function instanceBlocks(instances: readonly Instance[], samples: Samples, itlMaps: readonly Map<number, number>[]): MetricsBlock[] {
+  return instances.map((inst, k) =>
+    buildMetricsBlock(inst.id, countsOf(inst), {
+      e2e: sorted(samples.e2e[k]!),
+      ttft: sorted(samples.ttft[k]!),
+      sched: sorted(samples.sched[k]!),
+      itl: new Histogram(itlMaps[k]!),
+    }),
+  );
+}
+
+function anomalies(
+  instances: readonly Instance[],
+  ledger: RequestLedger,
+  opts: CollectOptions,
+  rejected: number,
+  droppedUnservable: number,
+): SimulationMetrics["anomalies"] {
+  // 0 under constant priority by definition (docs/behavior.md#c11).
+  const inversions =
+    opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, instances.length);
+  const hol = countHolBlocking(instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)));
+  return { priorityInversions: inversions, holBlocking: hol, rejected, droppedUnservable };
+}
+
+/** Per-request samples (ticks) grouped by the instance that handled the request. */
+function samplesByInstance(instances: readonly Instance[], ledger: RequestLedger): Samples {
   const e2e: number[][] = instances.map(() => []);
   const ttft: number[][] = instances.map(() => []);
   const sched: number[][] = instances.map(() => []);
@@ -90,14 +164,11 @@ export function collectMetrics(
     if (ledger.sched[i]! >= 0) sched[k]!.push(ledger.sched[i]!);
     if (ledger.isCompleted(i)) e2e[k]!.push(ledger.e2e[i]!);
   }
-  const sorted = (xs: number[]): Float64Array => Float64Array.from(xs).sort();
-  const itlMaps = instances.map((inst) => {
-    const m = new Map<number, number>();
-    inst.pooledItl(m);
-    return m;
-  });
+  return { e2e, ttft, sched };
+}
 
-  const countsOf = (inst: Instance): BlockCounts => ({
+function countsOf(inst: Instance): BlockCounts {
+  return {
     completed: inst.completed,
     stillQueued: inst.waitQueue.length,
     stillRunning: inst.running.length,
@@ -107,17 +178,11 @@ export function collectMetrics(
     simEnded: inst.simEnded(),
     preemptions: inst.preemptionCount,
     kvAllocationFailures: inst.kvAllocationFailures,
-  });
+  };
+}
 
-  const blocks = instances.map((inst, k) =>
-    buildMetricsBlock(inst.id, countsOf(inst), {
-      e2e: sorted(e2e[k]!),
-      ttft: sorted(ttft[k]!),
-      sched: sorted(sched[k]!),
-      itl: new Histogram(itlMaps[k]!),
-    }),
-  );
-
+/** The cluster's counts: sums over instances, except the end time (the latest). */
+function totalCounts(instances: readonly Instance[]): BlockCounts {
   const total: BlockCounts = {
     completed: 0,
     stillQueued: 0,
@@ -141,20 +206,17 @@ export function collectMetrics(
     total.preemptions += c.preemptions;
     total.kvAllocationFailures += c.kvAllocationFailures;
   }
+  return total;
+}
+
+function mergeItl(itlMaps: readonly Map<number, number>[]): Map<number, number> {
   const clusterItl = new Map<number, number>();
   for (const m of itlMaps) for (const [v, c] of m) clusterItl.set(v, (clusterItl.get(v) ?? 0) + c);
-  const clusterE2e = sorted(e2e.flat());
-  const clusterTtft = sorted(ttft.flat());
-  const cluster = buildMetricsBlock("cluster", total, {
-    e2e: clusterE2e,
-    ttft: clusterTtft,
-    sched: sorted(sched.flat()),
-    itl: new Histogram(clusterItl),
-  });
+  return clusterItl;
+}
 
-  // Anomalies and KV block.
-  const inversions = opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, n);
-  const hol = countHolBlocking(instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)));
+/** Hit and thrashing rates averaged over instances; CPU-tier counters summed. */
+function kvSummary(instances: readonly Instance[], total: BlockCounts): SimulationMetrics["kv"] {
   let hit = 0;
   let thrash = 0;
   let tiered: SimulationMetrics["kv"]["tiered"] = null;
@@ -170,8 +232,16 @@ export function collectMetrics(
       tiered.cpuMisses += cpu.cpuMisses;
     }
   }
+  return {
+    preemptionRate: total.completed > 0 ? total.preemptions / total.completed : 0,
+    cacheHitRate: hit / instances.length,
+    kvThrashingRate: thrash / instances.length,
+    tiered,
+  };
+}
 
-  // Per-SLO classes.
+/** Distributions per SLO class (sorted by name) and completions per tenant ("" → "default"). */
+function perClassSamples(ledger: RequestLedger): { perSlo: PerSloEntry[]; tenantCompleted: Map<string, number> } {
   const sloTtft = new Map<string, number[]>();
   const sloE2e = new Map<string, number[]>();
   const tenantCompleted = new Map<string, number>();
@@ -191,41 +261,13 @@ export function collectMetrics(
     ttft: distribution(sorted(sloTtft.get(cls) ?? [])),
     e2e: distribution(sorted(sloE2e.get(cls) ?? [])),
   }));
-  const duration = total.simEnded / 1e6;
-  const tenantThroughput = new Map<string, number>();
-  for (const [t, c] of tenantCompleted) tenantThroughput.set(t, duration > 0 ? c / duration : 0);
+  return { perSlo, tenantCompleted };
+}
 
-  return {
-    numInstances: n,
-    instances: blocks,
-    cluster,
-    anomalies: {
-      priorityInversions: inversions,
-      holBlocking: hol,
-      rejected: stats.rejected,
-      droppedUnservable: total.dropped,
-    },
-    kv: {
-      preemptionRate: total.completed > 0 ? total.preemptions / total.completed : 0,
-      cacheHitRate: hit / n,
-      kvThrashingRate: thrash / n,
-      tiered,
-    },
-    perSlo,
-    tenantFairness: jainIndex(tenantThroughput),
-    trace: trace !== null ? summarizeTrace(trace) : null,
-    fitnessInputs: {
-      ttft: distribution(clusterTtft),
-      e2e: distribution(clusterE2e),
-      completed: total.completed,
-      outputTokens: total.outputTokens,
-      simEnded: total.simEnded,
-    },
-    generated: stats.generated,
-    routed: stats.routed,
-    perInstanceRouted: Array.from(stats.routedPerInstance),
-    allArrived: stats.generated === stats.arrived,
-  };
+function tenantThroughput(tenantCompleted: ReadonlyMap<string, number>, duration: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [t, c] of tenantCompleted) out.set(t, duration > 0 ? c / duration : 0);
+  return out;
 }
 
 function push(m: Map<string, number[]>, k: string, v: number): void {

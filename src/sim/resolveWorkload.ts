@@ -34,80 +34,10 @@ const prefixed = (prefix: string, e: unknown): never => {
 /** Workload selection and generation for `run` (docs/behavior.md "Sources and precedence"). */
 export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
   const seed = BigInt.asIntN(64, BigInt(o.seed));
-  let horizon = o.horizon;
-
   // Extension: request-by-request replay of a trace v2 (header YAML + data CSV).
-  if (o.replayTrace !== "") {
-    const dataPath = o.replayTraceData !== "" ? o.replayTraceData : o.replayTrace.replace(/\.ya?ml$/i, "") + ".csv";
-    if (!fs.existsSync(dataPath)) {
-      throw new UserError(`--replay-trace-data: trace data file ${dataPath} not found (give it with --replay-trace-data)`);
-    }
-    const trace = (() => {
-      try {
-        return loadTraceV2(o.replayTrace, dataPath);
-      } catch (e) {
-        return prefixed("Failed to load trace: ", e);
-      }
-    })();
-    const src = traceReplaySource(trace, seed);
-    const all: WorkloadRequest[] = [];
-    for (let r = src.next(); r !== null; r = src.next()) all.push(r);
-    // Trace rows need not be sorted; the cluster consumes arrivals in time order (stable).
-    all.sort((a, b) => a.arrival - b.arrival);
-    const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
-    return { source: new ArrayRequestSource(capped.filter((r) => r.arrival < horizon)), horizon };
-  }
+  if (o.replayTrace !== "") return replayTrace(o, explicit, seed);
 
-  let spec: WorkloadSpec;
-  let maxRequests: number;
-  if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") {
-    try {
-      spec =
-        o.workloadSpecObject !== undefined
-          ? decodeWorkloadSpec(o.workloadSpecObject, "parsing workload spec")
-          : loadWorkloadSpec(o.workloadSpec, { logger: log });
-    } catch (e) {
-      return prefixed("Failed to load workload spec: ", e);
-    }
-    if (explicit.has("seed")) {
-      log.info(`--seed ${seed} overrides the workload spec's seed ${spec.seed}`);
-      spec.seed = seed;
-    } else {
-      log.info(`using the workload spec's seed ${spec.seed}`);
-    }
-    if (spec.horizon > 0 && !explicit.has("horizon")) horizon = spec.horizon;
-    maxRequests = explicit.has("numRequests") ? o.numRequests : spec.num_requests;
-  } else if (o.workload === "traces") {
-    try {
-      spec = specFromCsvTraceMode(o.workloadTracesFilepath, horizon === Infinity ? 0 : horizon, seed, log);
-    } catch (e) {
-      if (o.workloadTracesFilepath === "") throw e;
-      return prefixed("Failed to load CSV trace: ", e);
-    }
-    maxRequests = explicit.has("numRequests") ? o.numRequests : spec.num_requests;
-  } else if (o.workload === "distribution" || o.workload === "") {
-    spec = specFromDistribution({
-      rate: o.rate,
-      numRequests: o.numRequests,
-      prefixTokens: o.prefixTokens,
-      promptTokens: o.promptTokens,
-      promptTokensStdev: o.promptTokensStdev,
-      promptTokensMin: o.promptTokensMin,
-      promptTokensMax: o.promptTokensMax,
-      outputTokens: o.outputTokens,
-      outputTokensStdev: o.outputTokensStdev,
-      outputTokensMin: o.outputTokensMin,
-      outputTokensMax: o.outputTokensMax,
-      seed,
-    });
-    maxRequests = o.numRequests;
-  } else {
-    if (!Number.isFinite(o.rate) || o.rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${o.rate}`);
-    const presets = readPresetsFromDefaults(o.defaultsFilepath);
-    spec = specFromPreset(o.workload, presets, o.rate, o.numRequests, seed);
-    maxRequests = o.numRequests;
-  }
-
+  const { spec, maxRequests, horizon } = selectSpec(o, explicit, seed, log);
   // A spec whose clients all have finite lifecycle windows (e.g. inference-perf stages) bounds
   // itself: generation stops at the end of its last window.
   checkGenerationBound(maxRequests, horizon, spec);
@@ -121,4 +51,90 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
     return prefixed("Failed to generate workload: ", e);
   }
   return { source, horizon };
+}
+
+interface SelectedSpec {
+  spec: WorkloadSpec;
+  maxRequests: number;
+  horizon: number;
+}
+
+/** The trace's requests in arrival order, capped by an explicit --num-requests and the horizon. */
+function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint): ResolvedWorkload {
+  const horizon = o.horizon;
+  const dataPath = o.replayTraceData !== "" ? o.replayTraceData : o.replayTrace.replace(/\.ya?ml$/i, "") + ".csv";
+  if (!fs.existsSync(dataPath)) {
+    throw new UserError(`--replay-trace-data: trace data file ${dataPath} not found (give it with --replay-trace-data)`);
+  }
+  const trace = (() => {
+    try {
+      return loadTraceV2(o.replayTrace, dataPath);
+    } catch (e) {
+      return prefixed("Failed to load trace: ", e);
+    }
+  })();
+  const src = traceReplaySource(trace, seed);
+  const all: WorkloadRequest[] = [];
+  for (let r = src.next(); r !== null; r = src.next()) all.push(r);
+  // Trace rows need not be sorted; the cluster consumes arrivals in time order (stable).
+  all.sort((a, b) => a.arrival - b.arrival);
+  const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
+  return { source: new ArrayRequestSource(capped.filter((r) => r.arrival < horizon)), horizon };
+}
+
+/** The spec of the selected source: a spec file or object, a CSV trace, distribution flags or a preset. */
+function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
+  if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") return specFromFile(o, explicit, seed, log);
+  const horizon = o.horizon;
+  if (o.workload === "traces") {
+    let spec: WorkloadSpec;
+    try {
+      spec = specFromCsvTraceMode(o.workloadTracesFilepath, horizon === Infinity ? 0 : horizon, seed, log);
+    } catch (e) {
+      if (o.workloadTracesFilepath === "") throw e;
+      return prefixed("Failed to load CSV trace: ", e);
+    }
+    return { spec, maxRequests: explicit.has("numRequests") ? o.numRequests : spec.num_requests, horizon };
+  }
+  if (o.workload === "distribution" || o.workload === "") {
+    const spec = specFromDistribution({
+      rate: o.rate,
+      numRequests: o.numRequests,
+      prefixTokens: o.prefixTokens,
+      promptTokens: o.promptTokens,
+      promptTokensStdev: o.promptTokensStdev,
+      promptTokensMin: o.promptTokensMin,
+      promptTokensMax: o.promptTokensMax,
+      outputTokens: o.outputTokens,
+      outputTokensStdev: o.outputTokensStdev,
+      outputTokensMin: o.outputTokensMin,
+      outputTokensMax: o.outputTokensMax,
+      seed,
+    });
+    return { spec, maxRequests: o.numRequests, horizon };
+  }
+  if (!Number.isFinite(o.rate) || o.rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${o.rate}`);
+  const presets = readPresetsFromDefaults(o.defaultsFilepath);
+  return { spec: specFromPreset(o.workload, presets, o.rate, o.numRequests, seed), maxRequests: o.numRequests, horizon };
+}
+
+/** A workload spec (file or object); explicit --seed, --horizon and --num-requests win over its values. */
+function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
+  let spec: WorkloadSpec;
+  try {
+    spec =
+      o.workloadSpecObject !== undefined
+        ? decodeWorkloadSpec(o.workloadSpecObject, "parsing workload spec")
+        : loadWorkloadSpec(o.workloadSpec, { logger: log });
+  } catch (e) {
+    return prefixed("Failed to load workload spec: ", e);
+  }
+  if (explicit.has("seed")) {
+    log.info(`--seed ${seed} overrides the workload spec's seed ${spec.seed}`);
+    spec.seed = seed;
+  } else {
+    log.info(`using the workload spec's seed ${spec.seed}`);
+  }
+  const horizon = spec.horizon > 0 && !explicit.has("horizon") ? spec.horizon : o.horizon;
+  return { spec, maxRequests: explicit.has("numRequests") ? o.numRequests : spec.num_requests, horizon };
 }

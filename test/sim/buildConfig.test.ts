@@ -1,0 +1,110 @@
+// The last stage of the configuration pipeline (src/sim/buildConfig.ts): the latency-model factory
+// and the SimConfig built from validated options.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { buildSimConfig, latencyFactory } from "../../src/sim/buildConfig.js";
+import { validatePolicies } from "../../src/sim/validatePolicies.js";
+import type { ResolvedLatency } from "../../src/config/latency/backend.js";
+import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
+import type { LatencyModel } from "../../src/latency/model.js";
+import { ConstructionError } from "../../src/util/errors.js";
+import { silentLogger } from "../../src/util/log.js";
+import { capture, options, userError } from "./helpers.js";
+
+function resolved(over: Partial<ResolvedLatency> = {}): ResolvedLatency {
+  return {
+    backend: "blackbox",
+    hardware: "H100",
+    tp: 2,
+    alpha: [1, 2, 3],
+    beta: [4, 5, 6],
+    totalKvBlocks: 700,
+    maxModelLen: 4096,
+    build: () => new BlackboxLatencyModel([1, 2, 3], [4, 5, 6]),
+    ...over,
+  };
+}
+
+test("latencyFactory returns the backend's factory and logs the setup", () => {
+  const lat = resolved();
+  const { log, lines } = capture();
+  const { o } = options({ totalKvBlocks: 700 });
+  assert.equal(latencyFactory(o, lat, Infinity, undefined, log), lat.build);
+  assert.deepEqual(lines, [
+    'level=info msg="Latency model: blackbox on H100 TP 2, 700 KV blocks, max-model-len 4096"',
+    'level=info msg="Starting simulation with 700 KV blocks, horizon=9223372036854775807ticks, alphaCoeffs=[1,2,3], betaCoeffs=[4,5,6]"',
+  ]);
+});
+
+test("latencyFactory names instance_0 in a construction error and warns about a short horizon", () => {
+  const broken = resolved({
+    build: (): LatencyModel => {
+      throw new ConstructionError("bad coefficients");
+    },
+  });
+  assert.throws(
+    () => latencyFactory(options().o, broken, Infinity, undefined, silentLogger),
+    (e: unknown) => e instanceof ConstructionError && e.message === "NewInstanceSimulator(instance_0): NewLatencyModel: bad coefficients",
+  );
+  const { log, lines } = capture();
+  latencyFactory(options({ admissionLatency: 30, routingLatency: 20 }).o, resolved(), 40, undefined, log);
+  assert.equal(
+    lines.at(-1),
+    'level=warn msg="horizon (40) < pipeline latency (50); no requests can complete — increase --horizon or reduce admission/routing latency"',
+  );
+});
+
+test("latencyFactory: coefficients need a fittable backend", () => {
+  const coefficients = { alpha: [0, 0, 0], beta: [1, 1, 1] };
+  assert.equal(
+    userError(() => latencyFactory(options().o, resolved(), Infinity, coefficients, silentLogger)),
+    "latency model blackbox has no fittable coefficients",
+  );
+});
+
+test("buildSimConfig carries the options, the latency results and the policy parameters", () => {
+  const { o } = options({
+    numInstances: 3,
+    admissionPolicy: "token-bucket",
+    tokenBucketCapacity: 321,
+    routingPolicy: "weighted",
+    priorityPolicy: "slo-tiered",
+    sloBaseCritical: 42,
+    sloThresholdStandard: 9,
+    preemptionPolicy: "slo-aware",
+    traceLevel: "decisions",
+    counterfactualK: 2,
+    sloPrefillThresholds: "batch:64",
+  });
+  const policies = validatePolicies(o, silentLogger);
+  const lat = resolved();
+  const scorers = [{ name: "queue-depth", weight: 1 }];
+  const c = buildSimConfig(o, lat, lat.build, 5000, scorers, policies);
+  assert.equal(c.numInstances, 3);
+  assert.equal(c.horizon, 5000);
+  assert.equal(c.maxModelLen, 4096);
+  assert.equal(c.latency, lat.build);
+  assert.equal(c.admissionPolicy, "token-bucket");
+  assert.equal(c.params["tokenBucketCapacity"], 321);
+  assert.equal(c.params["tokenBucketRefillRate"], 1000, "an untouched parameter keeps its schema default");
+  assert.equal(c.routingPolicy, "weighted");
+  assert.equal(c.scorers, scorers);
+  assert.equal(c.priorityPolicy, "slo-tiered");
+  assert.equal(c.slo.baseCritical, 42);
+  assert.equal(c.slo.thresholdStandard, 9);
+  assert.equal(c.preemptionPolicy, "slo-aware");
+  assert.equal(c.traceLevel, "decisions");
+  assert.equal(c.counterfactualK, 2);
+  assert.deepEqual([...(c.sloPrefillThresholds ?? new Map<string, number>())], [["batch", 64]]);
+  assert.equal(c.sloCacheWeights, policies.sloCacheWeights);
+});
+
+test("buildSimConfig: empty policy names fall back to the defaults", () => {
+  const { o } = options({ admissionPolicy: "", routingPolicy: "", priorityPolicy: "", scheduler: "" });
+  const lat = resolved();
+  const c = buildSimConfig(o, lat, lat.build, Infinity, [], validatePolicies(o, silentLogger));
+  assert.deepEqual(
+    [c.admissionPolicy, c.routingPolicy, c.priorityPolicy, c.scheduler, c.traceLevel],
+    ["always-admit", "round-robin", "constant", "fcfs", "none"],
+  );
+});
