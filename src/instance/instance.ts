@@ -7,7 +7,7 @@ import type { RequestLedger } from "../core/ledger.js";
 import type { Logger } from "../util/log.js";
 import { BatchFormation } from "./batchFormation.js";
 import { Deque } from "./deque.js";
-import type { InstanceConfig, InstanceObserver } from "./instanceConfig.js";
+import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
 import { QUEUED, type Request } from "../core/request.js";
@@ -15,7 +15,13 @@ import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
 import { unservableReason } from "./unservable.js";
 
-export type { InstanceConfig, InstanceObserver } from "./instanceConfig.js";
+export type { InstanceConfig } from "./instanceConfig.js";
+
+/** Hooks for invariant checking in tests; null in production runs. */
+export interface InstanceObserver {
+  afterEvent(inst: Instance, time: number, kind: number): void;
+  afterStep(inst: Instance): void;
+}
 
 /**
  * One vLLM-like inference instance (docs/behavior.md "The step"): its own event queue, wait queue,

@@ -1,5 +1,3 @@
-import type { Instance } from "./instance.js";
-
 export interface InstanceConfig {
   maxRunning: number;
   maxScheduledTokens: number;
@@ -13,10 +11,4 @@ export interface InstanceConfig {
   priorityFloors: boolean;
   /** Longest sequence (prompt + output) the instance serves; 0 = unlimited (docs/latency.md "Max model length"). */
   maxModelLen: number;
-}
-
-/** Hooks for invariant checking in tests; null in production runs. */
-export interface InstanceObserver {
-  afterEvent(inst: Instance, time: number, kind: number): void;
-  afterStep(inst: Instance): void;
 }

@@ -1,6 +1,26 @@
-import type { Instance } from "./instance.js";
-import { closeDecodeRun } from "./pooledItl.js";
+import { closeDecodeRun, type PooledItl } from "./pooledItl.js";
 import { COMPLETED, type Request } from "../core/request.js";
+import type { RequestLedger } from "../core/ledger.js";
+import type { KvCache } from "../kv/kvCache.js";
+import type { LatencyModel } from "../latency/model.js";
+import type { Logger } from "../util/log.js";
+import type { StepProbe } from "./stepProbe.js";
+
+/** What the execution pass reads and updates of its instance (an `Instance`). */
+export interface StepHost {
+  readonly index: number;
+  readonly kv: KvCache;
+  readonly latency: LatencyModel;
+  readonly ledger: RequestLedger;
+  readonly log: Logger;
+  readonly itl: PooledItl;
+  readonly probe: StepProbe | null;
+  readonly horizon: number;
+  lastLeave: number;
+  completed: number;
+  totalOutputTokens: number;
+  kvAllocationFailures: number;
+}
 
 /**
  * The execution pass of a step and the completion of requests (docs/behavior.md "The step",
@@ -16,7 +36,7 @@ export class StepExecution {
   /** Where the next batch is built; swapped with the executed batch every step. */
   private spare: Request[] = [];
 
-  constructor(private readonly inst: Instance) {
+  constructor(private readonly inst: StepHost) {
     this.alpha2 = inst.latency.outputTokenProcessingTime();
     this.current = inst.latency.timeline === "current";
     this.postDecode = inst.latency.postDecodeOverhead();
