@@ -6,6 +6,7 @@ export interface AnyFlagDef {
   key: string;
   flag: string;
   type: FlagType;
+  /** The default as `--help` prints it, derived from the run-option schema ("" = none printed). */
   def: string;
   help: string;
   group: FlagGroup;
@@ -16,3 +17,9 @@ export interface AnyFlagDef {
 export interface FlagDef extends AnyFlagDef {
   key: keyof RunOptions;
 }
+
+/**
+ * A flag as the table writes it: no default, which comes from the schema. `shown` replaces the
+ * printed default where BLIS's help spells it differently ("1.0") or describes it in words.
+ */
+export type FlagSpec = Omit<FlagDef, "def"> & { shown?: string };

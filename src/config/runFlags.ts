@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { RunOptionsSchema, type RunOptions } from "./runOptions.js";
-import { defaultText, type FlagType, type ParamFlag, type PolicyFamilyView } from "../util/policyRegistry.js";
+import { DEFAULT_SCORERS, HORIZON_MAX_TEXT, RunOptionsSchema, type RunOptions } from "./runOptions.js";
+import type { FlagType, ParamFlag, PolicyFamilyView } from "../util/policyRegistry.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
@@ -8,30 +8,43 @@ import { schedulers } from "../policy/scheduler.js";
 import { tokenBucket } from "../cluster/admission/tokenBucket.js";
 import { sloGated } from "../cluster/admission/sloGated.js";
 import { policyParamFlags } from "./policyFamilies.js";
-import type { AnyFlagDef, FlagDef } from "./flagDef.js";
+import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 
 export type { FlagType, AnyFlagDef, FlagDef };
 
-/** A policy parameter's flag, its default read from the policy's schema. */
-function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): AnyFlagDef {
-  return { key: f.key, flag: f.flag, type: f.type, def: defaultText(schema, f.key), group: f.group, help: f.help };
+/** How `--help` prints a schema field's default: lists comma-joined, the unbounded horizon as Go's max int64. */
+export function printedDefault(field: z.ZodType | undefined): string {
+  const r = field?.safeParse(undefined);
+  if (r === undefined || !r.success || r.data === undefined) return "";
+  return r.data === Infinity ? HORIZON_MAX_TEXT : String(r.data);
 }
 
-function builtinParamFlags(d: { params: { shape: Record<string, z.ZodType> }; flags: readonly ParamFlag[] }): FlagDef[] {
+/** A table entry with its printed default; keeps the entry's getters (choice flags list registered names when printed). */
+function withDefault(f: FlagSpec): FlagDef {
+  const field = (RunOptionsSchema.shape as Record<string, z.ZodType>)[f.key];
+  return Object.assign(f, { def: f.shown ?? printedDefault(field) });
+}
+
+/** A policy parameter's flag, its default read from the policy's schema. */
+function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): AnyFlagDef {
+  return { key: f.key, flag: f.flag, type: f.type, def: printedDefault(schema.shape[f.key]), group: f.group, help: f.help };
+}
+
+/** Built-in parameter flags; their keys are run options, so the run-option schema holds their defaults. */
+function builtinParamFlags(d: { flags: readonly ParamFlag[] }): FlagSpec[] {
   return d.flags.map((f) => {
     if (!(f.key in RunOptionsSchema.shape)) throw new Error(`${f.flag}: ${f.key} is not a run option`);
-    return paramFlag(f, d.params) as FlagDef;
+    return { key: f.key as keyof RunOptions, flag: f.flag, type: f.type, group: f.group, help: f.help };
   });
 }
 
 /** A policy-selection flag whose help lists the registered names (read when printed). */
-function choiceFlag(key: keyof RunOptions, flag: string, registry: PolicyFamilyView): FlagDef {
+function choiceFlag(key: keyof RunOptions, flag: string, registry: PolicyFamilyView): FlagSpec {
   return {
     key,
     flag,
     type: "string",
-    def: defaultText(RunOptionsSchema, key),
     group: "policy",
     get help() {
       return registry.listed().join(", ");
@@ -43,23 +56,21 @@ function choiceFlag(key: keyof RunOptions, flag: string, registry: PolicyFamilyV
  * Every `blis run` flag (BLIS's, the SLO extensions and this simulator's own; README.md
  * "Flags of `blis run`").
  */
-export const RUN_FLAGS: FlagDef[] = [
+const RUN_FLAG_TABLE: FlagSpec[] = [
   ...MODEL_FLAGS,
   ...WORKLOAD_FLAGS,
   {
     key: "totalKvBlocks",
     flag: "--total-kv-blocks",
     type: "int64",
-    def: "1000000",
     group: "kv",
     help: "GPU KV blocks per instance (default: derived from GPU memory, or the blackbox entry's count)",
   },
-  { key: "blockSizeInTokens", flag: "--block-size-in-tokens", type: "int64", def: "16", group: "kv", help: "tokens per KV block" },
+  { key: "blockSizeInTokens", flag: "--block-size-in-tokens", type: "int64", group: "kv", help: "tokens per KV block" },
   {
     key: "maxNumSeqs",
     flag: "--max-num-seqs",
     type: "int64",
-    def: "256",
     group: "engine",
     help: "maximum running batch size (vLLM max_num_seqs)",
   },
@@ -67,7 +78,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "maxNumBatchedTokens",
     flag: "--max-num-batched-tokens",
     type: "int64",
-    def: "2048",
     group: "engine",
     help: "token budget per step (vLLM max_num_batched_tokens)",
   },
@@ -75,7 +85,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "maxNumRunningReqs",
     flag: "--max-num-running-reqs",
     type: "int64",
-    def: "256",
     group: "engine",
     help: "older name of --max-num-seqs",
   },
@@ -83,7 +92,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "maxNumScheduledTokens",
     flag: "--max-num-scheduled-tokens",
     type: "int64",
-    def: "2048",
     group: "engine",
     help: "older name of --max-num-batched-tokens",
   },
@@ -91,7 +99,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "longPrefillTokenThreshold",
     flag: "--long-prefill-token-threshold",
     type: "int64",
-    def: "0",
     group: "engine",
     help: "chunked-prefill cap per request per step; 0 = no chunking",
   },
@@ -99,16 +106,14 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "maxModelLen",
     flag: "--max-model-len",
     type: "int64",
-    def: "0",
     group: "engine",
     help: "longest prompt + output served; longer requests are dropped (default: from config.json, capped by KV capacity; ignored by blackbox)",
   },
-  { key: "kvCpuBlocks", flag: "--kv-cpu-blocks", type: "int64", def: "0", group: "kv", help: "CPU-tier KV blocks; 0 = single tier" },
+  { key: "kvCpuBlocks", flag: "--kv-cpu-blocks", type: "int64", group: "kv", help: "CPU-tier KV blocks; 0 = single tier" },
   {
     key: "kvOffloadThreshold",
     flag: "--kv-offload-threshold",
     type: "float",
-    def: "0.9",
     group: "kv",
     help: "GPU utilization above which freed cached blocks move to the CPU tier",
   },
@@ -116,7 +121,7 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "kvTransferBandwidth",
     flag: "--kv-transfer-bandwidth",
     type: "float",
-    def: "100.0",
+    shown: "100.0", // BLIS's spelling
     group: "kv",
     help: "CPU→GPU reload bandwidth; each block costs ceil(block size / this) ticks (tokens per tick, despite BLIS's 'blocks per tick')",
   },
@@ -124,17 +129,15 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "kvTransferBaseLatency",
     flag: "--kv-transfer-base-latency",
     type: "int64",
-    def: "0",
     group: "kv",
     help: "fixed ticks per reloaded block",
   },
-  { key: "numInstances", flag: "--num-instances", type: "int", def: "1", group: "cluster", help: "instances in the cluster" },
+  { key: "numInstances", flag: "--num-instances", type: "int", group: "cluster", help: "instances in the cluster" },
   choiceFlag("admissionPolicy", "--admission-policy", admissionPolicies),
   {
     key: "admissionLatency",
     flag: "--admission-latency",
     type: "int64",
-    def: "0",
     group: "cluster",
     help: "ticks from arrival to the admission decision",
   },
@@ -142,7 +145,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "routingLatency",
     flag: "--routing-latency",
     type: "int64",
-    def: "0",
     group: "cluster",
     help: "ticks from admission to the routing decision",
   },
@@ -152,9 +154,8 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "routingScorers",
     flag: "--routing-scorers",
     type: "string",
-    def: "",
     group: "policy",
-    help: 'weighted routing scorers "name:weight,..." (default prefix-affinity:3,queue-depth:2,kv-utilization:2)',
+    help: `weighted routing scorers "name:weight,..." (default ${DEFAULT_SCORERS.map((x) => `${x.name}:${x.weight}`).join(",")})`,
   },
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),
@@ -162,7 +163,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "policyConfig",
     flag: "--policy-config",
     type: "string",
-    def: "",
     group: "policy",
     help: "policy bundle YAML; explicit flags win over its values",
   },
@@ -170,16 +170,14 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "snapshotRefreshInterval",
     flag: "--snapshot-refresh-interval",
     type: "int64",
-    def: "0",
     group: "cluster",
     help: "ticks between refreshes of instance-reported routing signals; 0 = always fresh",
   },
-  { key: "traceLevel", flag: "--trace-level", type: "string", def: "none", group: "output", help: "none or decisions" },
+  { key: "traceLevel", flag: "--trace-level", type: "string", group: "output", help: "none or decisions" },
   {
     key: "counterfactualK",
     flag: "--counterfactual-k",
     type: "int",
-    def: "0",
     group: "output",
     help: "candidates kept per routing decision for regret (needs --trace-level decisions)",
   },
@@ -187,7 +185,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "summarizeTrace",
     flag: "--summarize-trace",
     type: "bool",
-    def: "false",
     group: "output",
     help: "print the decision-trace summary",
   },
@@ -195,7 +192,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "fitnessWeights",
     flag: "--fitness-weights",
     type: "string",
-    def: "",
     group: "output",
     help: '"key:weight,..." over throughput, tokens_per_sec, p99_ttft, p50_ttft, mean_ttft, p99_e2e, p50_e2e, mean_e2e',
   },
@@ -203,7 +199,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "log",
     flag: "--log",
     type: "string",
-    def: "warn",
     group: "output",
     help: "stderr log level: trace, debug, info, warn, error, fatal, panic",
   },
@@ -211,7 +206,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "resultsPath",
     flag: "--results-path",
     type: "string",
-    def: "",
     group: "output",
     help: "write the cluster metrics and per-request records (JSON) here",
   },
@@ -220,7 +214,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloCacheWeights",
     flag: "--slo-cache-weights",
     type: "string",
-    def: "critical:0.25,standard:0.5,sheddable:0.75",
     group: "extension",
     help: "slo-priority scorer: per-tier weight of prefix affinity vs load, each in [0, 1]",
   },
@@ -228,7 +221,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloBaseCritical",
     flag: "--slo-base-critical",
     type: "float",
-    def: "10",
     group: "extension",
     help: "slo-tiered/slo-class base score of critical requests",
   },
@@ -236,7 +228,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloBaseStandard",
     flag: "--slo-base-standard",
     type: "float",
-    def: "5",
     group: "extension",
     help: "base score of standard (and unlabeled) requests",
   },
@@ -244,7 +235,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloBaseSheddable",
     flag: "--slo-base-sheddable",
     type: "float",
-    def: "1",
     group: "extension",
     help: "base score of sheddable, batch and background requests",
   },
@@ -252,7 +242,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloAgeWeight",
     flag: "--slo-age-weight",
     type: "float",
-    def: "0.00001",
     group: "extension",
     help: "slo-tiered urgency per tick waited past the tier threshold",
   },
@@ -260,7 +249,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloThresholdCritical",
     flag: "--slo-threshold-critical",
     type: "int64",
-    def: "0",
     group: "extension",
     help: "slo-tiered grace ticks before urgency grows (critical)",
   },
@@ -268,7 +256,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloThresholdStandard",
     flag: "--slo-threshold-standard",
     type: "int64",
-    def: "100000",
     group: "extension",
     help: "grace ticks (standard)",
   },
@@ -276,7 +263,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloThresholdSheddable",
     flag: "--slo-threshold-sheddable",
     type: "int64",
-    def: "100000",
     group: "extension",
     help: "grace ticks (sheddable)",
   },
@@ -284,7 +270,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "priorityBridge",
     flag: "--priority-bridge",
     type: "string",
-    def: "none",
     group: "extension",
     help: "router priority hint from the SLO tier: none, hint, floor",
   },
@@ -292,7 +277,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "sloPrefillThresholds",
     flag: "--slo-prefill-thresholds",
     type: "string",
-    def: "",
     group: "extension",
     help: 'per-class chunking thresholds "class:tokens,..." (classes critical, standard, sheddable, batch, background, default)',
   },
@@ -300,7 +284,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "preemptionPolicy",
     flag: "--preemption-policy",
     type: "string",
-    def: "tail",
     group: "extension",
     help: "preemption victim: tail (BLIS) or slo-aware",
   },
@@ -308,7 +291,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "printFairness",
     flag: "--print-fairness",
     type: "bool",
-    def: "false",
     group: "extension",
     help: "print Jain fairness over tenants",
   },
@@ -316,7 +298,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "plugin",
     flag: "--plugin",
     type: "strings",
-    def: "",
     group: "extension",
     help: "ES module adding policies or scorers (repeatable)",
   },
@@ -325,7 +306,6 @@ export const RUN_FLAGS: FlagDef[] = [
     flag: "--plugin-option",
     type: "strings",
     metavar: "plugin.key=value",
-    def: "",
     group: "extension",
     help: "plugin option as plugin.key=value (repeatable); read by the plugin through api.options",
   },
@@ -333,7 +313,6 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "report",
     flag: "--report",
     type: "string",
-    def: "",
     group: "output",
     help: "write a self-contained HTML report (charts, time series, metrics) to this file",
   },
@@ -341,11 +320,13 @@ export const RUN_FLAGS: FlagDef[] = [
     key: "reportInterval",
     flag: "--report-interval",
     type: "int64",
-    def: "100000",
     group: "output",
     help: "simulated ticks between time-series samples in the report",
   },
 ];
+
+/** The flag table with each flag's printed default. */
+export const RUN_FLAGS: FlagDef[] = RUN_FLAG_TABLE.map(withDefault);
 
 /**
  * The flags of `blis run`: RUN_FLAGS plus the parameter flags of policies registered beyond the

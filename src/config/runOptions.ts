@@ -4,12 +4,24 @@ import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
 import { sloGatedParams } from "../cluster/admission/sloGated.js";
 import { policyFamilies } from "./policyFamilies.js";
+import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 
 export { anyNumber };
+
+/** The weighted-routing scorers when neither --routing-scorers nor a policy bundle lists any. */
+export const DEFAULT_SCORERS: readonly ScorerSpec[] = [
+  { name: "prefix-affinity", weight: 3 },
+  { name: "queue-depth", weight: 2 },
+  { name: "kv-utilization", weight: 2 },
+];
+
+/** How logs and `--help` print the unbounded horizon (Go's max int64). */
+export const HORIZON_MAX_TEXT = "9223372036854775807";
 
 /**
  * Everything `blis run` accepts, keyed by the camelCase form of the flag. Library callers pass a
  * partial object; a key that is present counts as "given explicitly" (flag precedence rules).
+ * Each `.default(...)` is the only default of its option: `--help` prints it (config/runFlags.ts).
  */
 export const RunOptionsSchema = z.strictObject({
   model: z.string().default(""),
@@ -105,6 +117,9 @@ export const RunOptionsSchema = z.strictObject({
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 export type RunInput = z.input<typeof RunOptionsSchema>;
+
+/** Every option at its default (what a run uses for an option not given). */
+export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});
 
 /**
  * The run-option schema with the parameters of policies registered beyond the built-ins (plugins,

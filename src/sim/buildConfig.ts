@@ -1,11 +1,11 @@
-import type { RunOptions } from "../config/runOptions.js";
+import { RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
 import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { LatencyModel } from "../latency/model.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { ConstructionError, UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { HORIZON_MAX_TEXT, type SimConfig } from "./simConfig.js";
+import { HORIZON_MAX_TEXT, type InstancePolicies, type SimConfig } from "./simConfig.js";
 import type { PolicySettings } from "./validatePolicies.js";
 
 /** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
@@ -56,46 +56,56 @@ export function buildSimConfig(
   lat: ResolvedLatency,
   latency: () => LatencyModel,
   horizon: number,
-  scorerSpecs: ScorerSpec[],
+  scorerSpecs: readonly ScorerSpec[],
   p: PolicySettings,
 ): SimConfig {
+  // An empty policy name (accepted by validation) selects the option's default.
+  const named = (k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler"): string => o[k] || RUN_DEFAULTS[k];
   return {
-    numInstances: o.numInstances,
     horizon,
-    maxRunning: o.maxNumRunningReqs,
-    maxScheduledTokens: o.maxNumScheduledTokens,
-    longPrefillThreshold: o.longPrefillTokenThreshold,
-    blockSize: o.blockSizeInTokens,
-    totalKvBlocks: o.totalKvBlocks,
-    kvCpuBlocks: o.kvCpuBlocks,
-    kvOffloadThreshold: o.kvOffloadThreshold,
-    kvTransferBandwidth: o.kvTransferBandwidth,
-    kvTransferBaseLatency: o.kvTransferBaseLatency,
-    maxModelLen: lat.maxModelLen,
     latency,
-    admissionPolicy: o.admissionPolicy || "always-admit",
-    admissionLatency: o.admissionLatency,
-    routingPolicy: o.routingPolicy || "round-robin",
-    routingLatency: o.routingLatency,
-    scorers: scorerSpecs,
-    sloCacheWeights: p.sloCacheWeights,
-    priorityPolicy: o.priorityPolicy || "constant",
-    scheduler: o.scheduler || "fcfs",
-    snapshotRefreshInterval: o.snapshotRefreshInterval,
-    priorityBridge: o.priorityBridge as SimConfig["priorityBridge"],
-    slo: {
-      baseCritical: o.sloBaseCritical,
-      baseStandard: o.sloBaseStandard,
-      baseSheddable: o.sloBaseSheddable,
-      ageWeight: o.sloAgeWeight,
-      thresholdCritical: o.sloThresholdCritical,
-      thresholdStandard: o.sloThresholdStandard,
-      thresholdSheddable: o.sloThresholdSheddable,
+    engine: {
+      maxRunning: o.maxNumRunningReqs,
+      maxScheduledTokens: o.maxNumScheduledTokens,
+      longPrefillThreshold: o.longPrefillTokenThreshold,
+      sloPrefillThresholds: p.sloPrefill,
+      maxModelLen: lat.maxModelLen,
     },
-    sloPrefillThresholds: p.sloPrefill,
-    preemptionPolicy: preemptionPolicies.create(o.preemptionPolicy, o, {}),
-    traceLevel: p.tracing ? "decisions" : "none",
-    counterfactualK: o.counterfactualK,
+    kv: {
+      totalKvBlocks: o.totalKvBlocks,
+      blockSize: o.blockSizeInTokens,
+      kvCpuBlocks: o.kvCpuBlocks,
+      kvOffloadThreshold: o.kvOffloadThreshold,
+      kvTransferBandwidth: o.kvTransferBandwidth,
+      kvTransferBaseLatency: o.kvTransferBaseLatency,
+    },
+    cluster: {
+      numInstances: o.numInstances,
+      admission: { policy: named("admissionPolicy"), latency: o.admissionLatency },
+      routing: {
+        policy: named("routingPolicy"),
+        latency: o.routingLatency,
+        scorers: scorerSpecs,
+        sloCacheWeights: p.sloCacheWeights,
+        snapshotRefreshInterval: o.snapshotRefreshInterval,
+      },
+    },
+    policy: {
+      priority: named("priorityPolicy"),
+      scheduler: named("scheduler"),
+      preemption: preemptionPolicies.create(o.preemptionPolicy, o, {}),
+      priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
+      slo: {
+        baseCritical: o.sloBaseCritical,
+        baseStandard: o.sloBaseStandard,
+        baseSheddable: o.sloBaseSheddable,
+        ageWeight: o.sloAgeWeight,
+        thresholdCritical: o.sloThresholdCritical,
+        thresholdStandard: o.sloThresholdStandard,
+        thresholdSheddable: o.sloThresholdSheddable,
+      },
+    },
+    trace: { level: p.tracing ? "decisions" : "none", counterfactualK: o.counterfactualK },
     params: o,
   };
 }

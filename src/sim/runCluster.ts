@@ -38,25 +38,21 @@ export interface ClusterRun {
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
 export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, hooks: RunHooks = {}): ClusterRun {
   const ledger = new RequestLedger();
+  const { engine, kv, cluster: c, policy } = cfg;
   const instances: Instance[] = [];
-  for (let k = 0; k < cfg.numInstances; k++) {
-    const kv = createKvStore(cfg, log);
+  for (let k = 0; k < c.numInstances; k++) {
     const inst = new Instance(
       k,
       {
-        maxRunning: cfg.maxRunning,
-        maxScheduledTokens: cfg.maxScheduledTokens,
-        longPrefillThreshold: cfg.longPrefillThreshold,
-        blockSize: cfg.blockSize,
-        sloPrefillThresholds: cfg.sloPrefillThresholds,
-        preemptionPolicy: cfg.preemptionPolicy,
-        priorityFloors: cfg.priorityBridge === "floor",
-        maxModelLen: cfg.maxModelLen,
+        ...engine,
+        blockSize: kv.blockSize,
+        preemptionPolicy: policy.preemption,
+        priorityFloors: policy.priorityBridge === "floor",
       },
-      kv,
+      createKvStore(kv, log),
       cfg.latency(),
-      priorityPolicies.create(cfg.priorityPolicy || "constant", cfg.params, { slo: cfg.slo }),
-      schedulers.create(cfg.scheduler || "fcfs", cfg.params, {}),
+      priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
+      schedulers.create(policy.scheduler, cfg.params, {}),
       ledger,
       log,
     );
@@ -64,16 +60,16 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     if (hooks.stepProbe) inst.probe = hooks.stepProbe;
     instances.push(inst);
   }
-  const admission = admissionPolicies.create(cfg.admissionPolicy || "always-admit", cfg.params, { numInstances: cfg.numInstances });
-  const routing = routingPolicies.create(cfg.routingPolicy || "round-robin", cfg.params, {
-    numInstances: cfg.numInstances,
-    blockSize: cfg.blockSize,
-    scorers: cfg.scorers,
-    sloCacheWeights: cfg.sloCacheWeights,
-    slo: cfg.slo,
+  const admission = admissionPolicies.create(c.admission.policy, cfg.params, { numInstances: c.numInstances });
+  const routing = routingPolicies.create(c.routing.policy, cfg.params, {
+    numInstances: c.numInstances,
+    blockSize: kv.blockSize,
+    scorers: c.routing.scorers,
+    sloCacheWeights: c.routing.sloCacheWeights,
+    slo: policy.slo,
     params: cfg.params,
   });
-  const trace = cfg.traceLevel === "decisions" ? new DecisionTrace(cfg.counterfactualK) : null;
+  const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const cluster = new ClusterSimulator(
     instances,
     admission,
@@ -82,12 +78,12 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     ledger,
     {
       horizon: cfg.horizon,
-      admissionLatency: cfg.admissionLatency,
-      routingLatency: cfg.routingLatency,
-      snapshotRefreshInterval: cfg.snapshotRefreshInterval,
-      blockSize: cfg.blockSize,
-      priorityBridge: cfg.priorityBridge,
-      slo: cfg.slo,
+      admissionLatency: c.admission.latency,
+      routingLatency: c.routing.latency,
+      snapshotRefreshInterval: c.routing.snapshotRefreshInterval,
+      blockSize: kv.blockSize,
+      priorityBridge: policy.priorityBridge,
+      slo: policy.slo,
       trace,
     },
     log,
@@ -105,11 +101,11 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       log.warn(`${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
     }
   }
-  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: cfg.priorityPolicy });
+  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
   if (metrics.cluster.completed_requests === 0) {
     log.warn(
       stats.rejected > 0
-        ? `all ${stats.rejected} requests rejected by admission policy "${cfg.admissionPolicy}" — no requests completed`
+        ? `all ${stats.rejected} requests rejected by admission policy "${c.admission.policy}" — no requests completed`
         : "no requests completed — horizon may be too short or workload too small",
     );
   }

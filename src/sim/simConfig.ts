@@ -1,49 +1,65 @@
 import type { LatencyModel } from "../latency/model.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 
-/** A fully resolved and validated simulation setup (what the cluster is built from). */
-export interface SimConfig {
-  numInstances: number;
-  /** Last tick that is still simulated; Infinity = unbounded. */
-  horizon: number;
+/** Per-instance batch limits and chunking (docs/behavior.md). */
+export interface EngineSettings {
   maxRunning: number;
   maxScheduledTokens: number;
   longPrefillThreshold: number;
-  blockSize: number;
-  totalKvBlocks: number;
-  kvCpuBlocks: number;
-  kvOffloadThreshold: number;
-  kvTransferBandwidth: number;
-  kvTransferBaseLatency: number;
+  /** Per-SLO-class chunking thresholds; null = the global threshold for everyone. */
+  sloPrefillThresholds: Map<string, number> | null;
   /** Longest prompt + output an instance serves; 0 = unlimited. */
   maxModelLen: number;
-  /** Builds one latency model per instance. */
-  latency: () => LatencyModel;
-  admissionPolicy: string;
-  admissionLatency: number;
-  routingPolicy: string;
-  routingLatency: number;
-  scorers: ScorerSpec[];
+}
+
+/** A cluster-level decision: which policy decides and how many ticks it takes. */
+export interface StageSettings {
+  policy: string;
+  latency: number;
+}
+
+export interface RoutingSettings extends StageSettings {
+  scorers: readonly ScorerSpec[];
   sloCacheWeights: [number, number, number];
-  priorityPolicy: string;
-  scheduler: string;
+  /** Ticks between refreshes of instance-reported routing signals; 0 = always fresh. */
   snapshotRefreshInterval: number;
+}
+
+export interface ClusterSettings {
+  numInstances: number;
+  admission: StageSettings;
+  routing: RoutingSettings;
+}
+
+/** Instance-level policies and the SLO tiers they share with the router. */
+export interface InstancePolicies {
+  priority: string;
+  scheduler: string;
+  preemption: "tail" | "slo-aware";
   priorityBridge: "none" | "hint" | "floor";
   slo: SloParams;
-  sloPrefillThresholds: Map<string, number> | null;
-  preemptionPolicy: "tail" | "slo-aware";
-  traceLevel: "none" | "decisions";
+}
+
+export interface TraceSettings {
+  level: "none" | "decisions";
   counterfactualK: number;
+}
+
+/** A fully resolved and validated simulation setup (what the cluster is built from). */
+export interface SimConfig {
+  /** Last tick that is still simulated; Infinity = unbounded. */
+  horizon: number;
+  /** Builds one latency model per instance. */
+  latency: () => LatencyModel;
+  engine: EngineSettings;
+  kv: KvSettings;
+  cluster: ClusterSettings;
+  policy: InstancePolicies;
+  trace: TraceSettings;
   /** Policy parameters by run-option key, read through each policy's schema (absent → default). */
   params: Readonly<Record<string, unknown>>;
 }
 
-export const DEFAULT_SCORERS: ScorerSpec[] = [
-  { name: "prefix-affinity", weight: 3 },
-  { name: "queue-depth", weight: 2 },
-  { name: "kv-utilization", weight: 2 },
-];
-
-/** How logs print the unbounded horizon (Go's max int64). */
-export const HORIZON_MAX_TEXT = "9223372036854775807";
+export { DEFAULT_SCORERS, HORIZON_MAX_TEXT } from "../config/runOptions.js";

@@ -1,6 +1,6 @@
 import { parseRoutingScorers, parseSloCacheWeights, parseSloPrefillThresholds } from "../config/flagLists.js";
 import { policyFamilies } from "../config/policyFamilies.js";
-import type { RunOptions } from "../config/runOptions.js";
+import { DEFAULT_SCORERS, type RunOptions } from "../config/runOptions.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
@@ -9,7 +9,6 @@ import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { DEFAULT_SCORERS } from "./simConfig.js";
 
 export interface PolicySettings {
   tracing: boolean;
@@ -69,7 +68,7 @@ export function validatePolicies(o: RunOptions, log: Logger): PolicySettings {
 }
 
 /** Stage: the weighted-routing scorers and the selected policies' info lines (step 10). */
-export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: Logger): ScorerSpec[] {
+export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: Logger): readonly ScorerSpec[] {
   let scorerSpecs = DEFAULT_SCORERS;
   if (o.routingPolicy === "weighted") {
     const fromFlag = parseRoutingScorers(o.routingScorers);

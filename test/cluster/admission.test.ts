@@ -44,11 +44,11 @@ test("token bucket: a clock moving backwards (negative latency) does not refill"
 });
 
 test("token bucket through the cluster: admission at T0 + La, hand-computed decisions", () => {
+  // 1 token per 500 ticks
   const cfg = simConfig({
-    admissionPolicy: "token-bucket",
-    params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 2000 }, // 1 token per 500 ticks
-    admissionLatency: 5000,
-    traceLevel: "decisions",
+    params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 2000 },
+    cluster: { admission: { policy: "token-bucket", latency: 5000 } },
+    trace: { level: "decisions" },
   });
   // admission clocks: 5000, 5000, 15000, 35000 (refill from last=0: first call refills +10 → capped 100)
   const r = run(cfg, [
@@ -99,7 +99,10 @@ test("slo-gated: sheddable tier rejected only when the mean EffectiveLoad exceed
 test("slo-gated through the cluster: threshold 0 sheds every sheddable after the first", () => {
   const classes = ["sheddable", "critical", "batch", "standard", "", "background", "sheddable", "critical"];
   const reqs = classes.map((c, i) => req(`request_${i}`, i, 32, 8, { sloClass: c }));
-  const r = run(simConfig({ admissionPolicy: "slo-gated", params: { admissionLoadThreshold: 0 }, traceLevel: "decisions" }), reqs);
+  const r = run(
+    simConfig({ params: { admissionLoadThreshold: 0 }, cluster: { admission: { policy: "slo-gated" } }, trace: { level: "decisions" } }),
+    reqs,
+  );
   const rejected = r.trace!.admissions.filter((a) => !a.admitted).map((a) => [a.requestId, a.reason]);
   assert.deepEqual(rejected, [
     ["request_2", "slo-gated"],
@@ -140,7 +143,10 @@ test("rejected requests: Rejected Requests counter, absent from records and inje
 
 test("library: rejected requests leave no ledger record; generated = injected + rejected", () => {
   const reqs = Array.from({ length: 10 }, (_, i) => req(`request_${i}`, i * 1000, 40, 4));
-  const r = run(simConfig({ admissionPolicy: "token-bucket", params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 1 } }), reqs);
+  const r = run(
+    simConfig({ params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 1 }, cluster: { admission: { policy: "token-bucket" } } }),
+    reqs,
+  );
   // 100 → 60 → 20 → reject… (refill 0.001 token per 1000 ticks)
   assert.equal(r.metrics.anomalies.rejected, 8);
   const recs = requestRecords(r.ledger).map((x) => x.requestID);

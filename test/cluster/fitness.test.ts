@@ -49,7 +49,7 @@ test("fitness weight parsing errors", () => {
 
 test("score arithmetic by hand on the two-request reference timeline", () => {
   // TTFT A 21161, B 26841; E2E A 57809, B 53004; sim_ended 41868; 2 completed; 5 output tokens.
-  const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)]);
+  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)]);
   const w = parseFitnessWeights("throughput:2,tokens_per_sec:1,p99_ttft:0.5,mean_e2e:1,p50_e2e:0");
   const f = evaluateFitness(r.metrics, w);
   const thr = 2 / 0.041868;
@@ -83,7 +83,7 @@ test("score arithmetic by hand on the two-request reference timeline", () => {
 });
 
 test("fitness with nothing completed: rates 0, latency components 1", () => {
-  const r = run(simConfig({ admissionPolicy: "reject-all" }), [req("A", 0, 16, 2)]);
+  const r = run(simConfig({ cluster: { admission: { policy: "reject-all" } } }), [req("A", 0, 16, 2)]);
   const f = evaluateFitness(r.metrics, parseFitnessWeights("throughput:1,mean_ttft:1,tokens_per_sec:1"));
   assert.deepEqual(f.components, [
     ["mean_ttft", 1],

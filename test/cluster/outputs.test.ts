@@ -94,7 +94,7 @@ test("KV cache block: printed when a value is non-zero, 4 decimals, unweighted m
   assert.equal(r1.metrics.kv.cacheHitRate, 2 / 3);
   assert.equal(text, "=== KV Cache Metrics ===\nPreemption Rate: 0.0000\nCache Hit Rate: 0.6667\nKV Thrashing Rate: 0.0000\n");
   // Several instances: the unweighted mean of the per-instance ratios (idle instances count as 0).
-  const r3 = run(simConfig({ numInstances: 3, routingPolicy: "least-loaded" }), reqs);
+  const r3 = run(simConfig({ cluster: { numInstances: 3, routing: { policy: "least-loaded" } } }), reqs);
   const rates = r3.instances.map((x) => x.kv.cacheHitRate());
   assert.equal(r3.metrics.kv.cacheHitRate, (rates[0]! + rates[1]! + rates[2]!) / 3);
   // Nothing to report → no block.

@@ -14,14 +14,17 @@ import type { SimConfig } from "../../src/sim/simConfig.js";
 
 test("admission and routing latencies shift scheduling delay, TTFT and E2E by exactly La + Lr", () => {
   const reqs = Array.from({ length: 16 }, (_, i) => req(`request_${i}`, i * 7000 + (i % 3) * 50, 40 + (i % 5) * 30, 6 + (i % 4)));
-  const base = { numInstances: 2, alpha: [100, 1, 50], beta: [1000, 2, 1], routingPolicy: "least-loaded" };
-  const r0 = run(simConfig(base), reqs);
+  const base = { alpha: [100, 1, 50], beta: [1000, 2, 1] };
+  const r0 = run(simConfig({ ...base, cluster: { numInstances: 2, routing: { policy: "least-loaded" } } }), reqs);
   for (const [la, lr] of [
     [300, 700],
     [1000, 0],
     [0, 1000],
   ] as const) {
-    const r1 = run(simConfig({ ...base, admissionLatency: la, routingLatency: lr }), reqs);
+    const r1 = run(
+      simConfig({ ...base, cluster: { numInstances: 2, admission: { latency: la }, routing: { policy: "least-loaded", latency: lr } } }),
+      reqs,
+    );
     for (const x of reqs) {
       const a = record(r0, x.id);
       const b = record(r1, x.id);
@@ -32,9 +35,10 @@ test("admission and routing latencies shift scheduling delay, TTFT and E2E by ex
     }
   }
   // Scheduling delay = queueing delay + La + Lr for an unloaded instance: α0 + α1·L = 100 + 40.
-  const single = run(simConfig({ alpha: [100, 1, 50], beta: [1000, 2, 1], admissionLatency: 3, routingLatency: 5 }), [
-    req("request_0", 1000, 40, 4),
-  ]);
+  const single = run(
+    simConfig({ alpha: [100, 1, 50], beta: [1000, 2, 1], cluster: { admission: { latency: 3 }, routing: { latency: 5 } } }),
+    [req("request_0", 1000, 40, 4)],
+  );
   assert.equal(record(single, "request_0").sched, 8 + 140);
 });
 
@@ -59,7 +63,7 @@ function orderingLog(cfg: SimConfig, reqs: ReturnType<typeof req>[]): string[] {
 test("worked ordering example (La = 0, Lr = 10)", () => {
   // Z and W keep instance_0 and instance_1 busy with 90-tick steps starting at 10, so each has a
   // StepEvent pending at t = 100 when A and B arrive.
-  const cfg = simConfig({ numInstances: 2, routingLatency: 10, alpha: [0, 0, 0], beta: [90, 0, 0] });
+  const cfg = simConfig({ alpha: [0, 0, 0], beta: [90, 0, 0], cluster: { numInstances: 2, routing: { latency: 10 } } });
   const log = orderingLog(cfg, [req("Z", 0, 16, 10), req("W", 0, 16, 10), req("A", 100, 16, 2), req("B", 100, 16, 2)]);
   const start = log.indexOf("C arrival A @100");
   assert.ok(start > 0, log.join("\n"));
@@ -114,7 +118,7 @@ test("N = 1 still applies admission: reject-all rejects everything, anomaly bloc
 });
 
 test("N = 1 applies both latencies too", () => {
-  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 0, 0], admissionLatency: 250, routingLatency: 750 }), [
+  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 0, 0], cluster: { admission: { latency: 250 }, routing: { latency: 750 } } }), [
     req("request_0", 0, 16, 2),
   ]);
   assert.equal(record(r, "request_0").sched, 1000);
@@ -190,13 +194,10 @@ test("snapshot staleness end to end: routing-time candidates read zeros before t
   const reqs = Array.from({ length: 40 }, (_, i) => req(`request_${i}`, i * 1000, 64, 60));
   const cfg = (interval: number) =>
     simConfig({
-      numInstances: 2,
-      routingPolicy: "least-loaded",
       alpha: [0, 0, 0],
       beta: [1000, 1, 1],
-      snapshotRefreshInterval: interval,
-      traceLevel: "decisions",
-      counterfactualK: 2,
+      cluster: { numInstances: 2, routing: { policy: "least-loaded", snapshotRefreshInterval: interval } },
+      trace: { level: "decisions", counterfactualK: 2 },
     });
   const routedSoFar = [0, 0];
   const stale = run(cfg(30000), reqs);

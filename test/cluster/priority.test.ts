@@ -105,8 +105,8 @@ test("slo-tiered starvation bound with defaults: sheddable overtakes a fresh cri
 // --- End to end on one instance with max-num-running-reqs 1 ---
 // A blocker X occupies the only slot; the others wait, and the order in which they are scheduled
 // afterwards is the wait-queue order chosen by the scheduler.
-function scheduleOrder(over: Partial<SimConfig> & { alpha?: number[]; beta?: number[] }, reqs: WorkloadRequest[]): string[] {
-  const r = run(simConfig({ maxRunning: 1, alpha: [0, 0, 0], beta: [1000, 0, 0], ...over }), reqs);
+function scheduleOrder(policy: Partial<SimConfig["policy"]>, reqs: WorkloadRequest[], alpha = [0, 0, 0]): string[] {
+  const r = run(simConfig({ alpha, beta: [1000, 0, 0], engine: { maxRunning: 1 }, policy }), reqs);
   return reqs
     .filter((x) => x.id !== "X")
     .map((x) => ({ id: x.id, s: x.arrival + record(r, x.id).sched })) // absolute scheduling time
@@ -118,8 +118,8 @@ test("priority-fcfs + constant is NOT fcfs when queueing delays reorder enqueue 
   // α1 = 10 ticks per prompt token: A (T0 = 1, 400 tokens) is enqueued at 4001, after B (T0 = 2, 16 tokens) at 162.
   const reqs = [req("X", 0, 16, 20), req("A", 1, 400, 2), req("B", 2, 16, 2)];
   const alpha = [0, 10, 0];
-  assert.deepEqual(scheduleOrder({ alpha, scheduler: "fcfs" }, reqs), ["B", "A"], "fcfs keeps enqueue order");
-  assert.deepEqual(scheduleOrder({ alpha, scheduler: "priority-fcfs" }, reqs), ["A", "B"], "priority-fcfs + constant orders by T0");
+  assert.deepEqual(scheduleOrder({ scheduler: "fcfs" }, reqs, alpha), ["B", "A"], "fcfs keeps enqueue order");
+  assert.deepEqual(scheduleOrder({ scheduler: "priority-fcfs" }, reqs, alpha), ["A", "B"], "priority-fcfs + constant orders by T0");
 });
 
 test("priority-fcfs + constant breaks T0 ties by ID byte-wise; fcfs keeps enqueue order", () => {
@@ -131,10 +131,10 @@ test("priority-fcfs + constant breaks T0 ties by ID byte-wise; fcfs keeps enqueu
 test("sjf schedules the shortest waiting prompt first; reverse-priority + inverted-slo equals priority-fcfs + slo-based", () => {
   const reqs = [req("X", 0, 16, 10), req("L", 1, 300, 2), req("M", 2, 100, 2), req("S", 3, 20, 2), req("S2", 4, 20, 2)];
   assert.deepEqual(scheduleOrder({ scheduler: "sjf" }, reqs), ["S", "S2", "M", "L"]);
-  const a = scheduleOrder({ scheduler: "priority-fcfs", priorityPolicy: "slo-based" }, reqs);
+  const a = scheduleOrder({ scheduler: "priority-fcfs", priority: "slo-based" }, reqs);
   assert.deepEqual(a, ["L", "M", "S", "S2"], "oldest first");
-  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priorityPolicy: "inverted-slo" }, reqs), a);
-  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priorityPolicy: "slo-based" }, reqs), ["S2", "S", "M", "L"]);
+  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priority: "inverted-slo" }, reqs), a);
+  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priority: "slo-based" }, reqs), ["S2", "S", "M", "L"]);
 });
 
 test("slo-class + priority-fcfs: critical, then standard/unlabeled, then sheddable tiers", () => {
@@ -145,13 +145,13 @@ test("slo-class + priority-fcfs: critical, then standard/unlabeled, then sheddab
     req("c", 3, 16, 2, { sloClass: "critical" }),
     req("u", 4, 16, 2),
   ];
-  assert.deepEqual(scheduleOrder({ scheduler: "priority-fcfs", priorityPolicy: "slo-class" }, reqs), ["c", "s", "u", "b"]);
+  assert.deepEqual(scheduleOrder({ scheduler: "priority-fcfs", priority: "slo-class" }, reqs), ["c", "s", "u", "b"]);
 });
 
 test("slo-tiered end to end: a sheddable request waiting > 1 s beats a fresh critical one, < 1 s it does not", () => {
   // Blocker steps are 1000 ticks; X finishes after ~O steps.
   const order = (blockerOut: number, criticalAt: number) =>
-    scheduleOrder({ scheduler: "priority-fcfs", priorityPolicy: "slo-tiered" }, [
+    scheduleOrder({ scheduler: "priority-fcfs", priority: "slo-tiered" }, [
       req("X", 0, 16, blockerOut),
       req("S", 1, 16, 2, { sloClass: "sheddable" }),
       req("C", criticalAt, 16, 2, { sloClass: "critical" }),
@@ -167,7 +167,7 @@ test("priority bridge: floor orders by SLO class under constant; hint never affe
     req("std", 2, 16, 2, { sloClass: "standard" }),
     req("crit", 3, 16, 2, { sloClass: "critical" }),
   ];
-  const base = { scheduler: "priority-fcfs", priorityPolicy: "constant" } as const;
+  const base = { scheduler: "priority-fcfs", priority: "constant" } as const;
   assert.deepEqual(scheduleOrder({ ...base, priorityBridge: "none" }, reqs), ["shed", "std", "crit"]);
   assert.deepEqual(scheduleOrder({ ...base, priorityBridge: "floor" }, reqs), ["crit", "std", "shed"]);
   assert.deepEqual(
@@ -175,14 +175,14 @@ test("priority bridge: floor orders by SLO class under constant; hint never affe
     ["shed", "std", "crit"],
     "docs/behavior.md#c2: a one-shot hint is overwritten by the per-step recomputation and never influences ordering",
   );
-  const tiered = { scheduler: "priority-fcfs", priorityPolicy: "slo-tiered" } as const;
+  const tiered = { scheduler: "priority-fcfs", priority: "slo-tiered" } as const;
   assert.deepEqual(scheduleOrder({ ...tiered, priorityBridge: "floor" }, reqs), scheduleOrder({ ...tiered, priorityBridge: "none" }, reqs));
 });
 
 test("priority bridge hint is stored on the request before its first step (and a 0 base is not applied)", () => {
   const seen: [string, number][] = [];
   run(
-    simConfig({ priorityBridge: "hint", slo: { ...DEFAULT_SLO_PARAMS, baseStandard: 0 } }),
+    simConfig({ policy: { priorityBridge: "hint", slo: { ...DEFAULT_SLO_PARAMS, baseStandard: 0 } } }),
     [req("c", 0, 16, 2, { sloClass: "critical" }), req("s", 1, 16, 2, { sloClass: "standard" })],
     {
       clusterObserver: {

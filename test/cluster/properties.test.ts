@@ -66,34 +66,37 @@ const workloadArb = fc.array(
 type Cfg = typeof configArb extends fc.Arbitrary<infer T> ? T : never;
 type Wl = typeof workloadArb extends fc.Arbitrary<infer T> ? T : never;
 
-function buildConfig(c: Cfg): SimConfig {
+function buildConfig(c: Cfg, admissionLatency = c.admissionLatency, routingLatency = c.routingLatency): SimConfig {
   return simConfig({
-    numInstances: c.numInstances,
     horizon: 1e9,
     alpha: [200, 2, 100],
     beta: [1000, 3, 2],
-    admissionPolicy: c.admissionPolicy,
     params: {
       tokenBucketCapacity: c.tokenBucketCapacity,
       tokenBucketRefillRate: c.tokenBucketRefillRate,
       admissionLoadThreshold: c.admissionLoadThreshold,
     },
-    routingPolicy: c.routingPolicy,
-    scorers: c.scorers,
-    sloCacheWeights: c.sloCacheWeights,
-    priorityPolicy: c.priorityPolicy,
-    scheduler: c.scheduler,
-    priorityBridge: c.priorityBridge,
-    slo: DEFAULT_SLO_PARAMS,
-    snapshotRefreshInterval: c.snapshotRefreshInterval,
-    admissionLatency: c.admissionLatency,
-    routingLatency: c.routingLatency,
-    totalKvBlocks: c.totalKvBlocks,
-    maxRunning: c.maxRunning,
-    longPrefillThreshold: c.longPrefillThreshold,
-    preemptionPolicy: c.preemptionPolicy,
-    traceLevel: c.traced ? "decisions" : "none",
-    counterfactualK: c.traced ? c.counterfactualK : 0,
+    cluster: {
+      numInstances: c.numInstances,
+      admission: { policy: c.admissionPolicy, latency: admissionLatency },
+      routing: {
+        policy: c.routingPolicy,
+        scorers: c.scorers,
+        sloCacheWeights: c.sloCacheWeights,
+        snapshotRefreshInterval: c.snapshotRefreshInterval,
+        latency: routingLatency,
+      },
+    },
+    policy: {
+      priority: c.priorityPolicy,
+      scheduler: c.scheduler,
+      priorityBridge: c.priorityBridge,
+      slo: DEFAULT_SLO_PARAMS,
+      preemption: c.preemptionPolicy,
+    },
+    kv: { totalKvBlocks: c.totalKvBlocks },
+    engine: { maxRunning: c.maxRunning, longPrefillThreshold: c.longPrefillThreshold },
+    trace: { level: c.traced ? "decisions" : "none", counterfactualK: c.traced ? c.counterfactualK : 0 },
   });
 }
 
@@ -161,7 +164,9 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
       if (r.trace !== null) {
         assert.equal(r.trace.admissions.length, n);
         assert.equal(r.trace.routings.length, m.routed);
-        assert.ok(r.trace.routings.every((x) => x.regret >= 0 && x.candidates.length === Math.min(cfg.counterfactualK, c.numInstances)));
+        assert.ok(
+          r.trace.routings.every((x) => x.regret >= 0 && x.candidates.length === Math.min(cfg.trace.counterfactualK, c.numInstances)),
+        );
         if (c.routingPolicy === "weighted" || c.routingPolicy === "least-loaded") assert.ok(r.trace.routings.every((x) => x.regret === 0));
       }
       // Determinism: a second run of the same configuration renders identical stdout.
@@ -175,12 +180,12 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
 test("negative admission/routing latencies are accepted and conserve requests", () => {
   fc.assert(
     fc.property(configArb, workloadArb, fc.integer({ min: -5000, max: 0 }), fc.integer({ min: -5000, max: 0 }), (c, w, la, lr) => {
-      const cfg = { ...buildConfig(c), admissionLatency: la, routingLatency: lr };
+      const cfg = buildConfig(c, la, lr);
       const reqs = buildWorkload(w);
       const r = run(cfg, reqs);
       assert.equal(r.metrics.cluster.injected_requests + r.metrics.anomalies.rejected, reqs.length);
       assert.deepEqual(Array.from(r.inFlight), new Array(c.numInstances).fill(0));
-      assert.equal(stdoutOf(run({ ...buildConfig(c), admissionLatency: la, routingLatency: lr }, reqs)), stdoutOf(r));
+      assert.equal(stdoutOf(run(buildConfig(c, la, lr), reqs)), stdoutOf(r));
     }),
     { seed: FC_SEED, numRuns: 40 },
   );

@@ -148,13 +148,17 @@ test("weighted end to end: 3,2,2 and 30,20,20 route every request identically", 
   const routed = (w: [number, number, number]) => {
     const r = run(
       simConfig({
-        numInstances: 3,
-        routingPolicy: "weighted",
-        scorers: [
-          { name: "prefix-affinity", weight: w[0] },
-          { name: "queue-depth", weight: w[1] },
-          { name: "kv-utilization", weight: w[2] },
-        ],
+        cluster: {
+          numInstances: 3,
+          routing: {
+            policy: "weighted",
+            scorers: [
+              { name: "prefix-affinity", weight: w[0] },
+              { name: "queue-depth", weight: w[1] },
+              { name: "kv-utilization", weight: w[2] },
+            ],
+          },
+        },
       }),
       reqs,
     );

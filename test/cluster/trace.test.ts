@@ -70,18 +70,23 @@ test("regret without scores = chosen load − min load; candidate fields copy th
   assert.deepEqual([z.routings[0]!.candidates, z.routings[0]!.regret], [[], 0]);
 });
 
-function traced(over: Partial<SimConfig>) {
+function traced(routing: string, trace: Partial<SimConfig["trace"]> = {}) {
   // Every third request is long, so round-robin piles load onto instance_0.
   const reqs = Array.from({ length: 30 }, (_, i) => req(`request_${i}`, i * 2000, 64 + (i % 5) * 40, i % 3 === 0 ? 150 : 4));
   return run(
-    simConfig({ numInstances: 3, traceLevel: "decisions", counterfactualK: 3, alpha: [50, 1, 10], beta: [1000, 1, 1], ...over }),
+    simConfig({
+      alpha: [50, 1, 10],
+      beta: [1000, 1, 1],
+      cluster: { numInstances: 3, routing: { policy: routing } },
+      trace: { level: "decisions", counterfactualK: 3, ...trace },
+    }),
     reqs,
   );
 }
 
 test("regret through the cluster: 0 for weighted and least-loaded; chosen − min load for round-robin and always-busiest", () => {
   for (const p of ["weighted", "least-loaded"]) {
-    const r = traced({ routingPolicy: p });
+    const r = traced(p);
     assert.equal(r.trace!.routings.length, 30);
     assert.ok(
       r.trace!.routings.every((x) => x.regret === 0),
@@ -91,7 +96,7 @@ test("regret through the cluster: 0 for weighted and least-loaded; chosen − mi
     else assert.ok(r.trace!.routings.every((x) => x.scores === null));
   }
   for (const p of ["round-robin", "always-busiest"]) {
-    const r = traced({ routingPolicy: p });
+    const r = traced(p);
     let positive = 0;
     for (const x of r.trace!.routings) {
       const load = new Map(x.candidates.map((c) => [c.instanceId, c.queueDepth + c.batchSize + c.inFlight]));
@@ -110,8 +115,8 @@ test("regret through the cluster: 0 for weighted and least-loaded; chosen − mi
 });
 
 test("tracing never changes the simulation", () => {
-  const a = traced({ routingPolicy: "weighted" });
-  const b = traced({ routingPolicy: "weighted", traceLevel: "none", counterfactualK: 0 });
+  const a = traced("weighted");
+  const b = traced("weighted", { level: "none", counterfactualK: 0 });
   assert.deepEqual(a.metrics.cluster, b.metrics.cluster);
   assert.deepEqual(a.metrics.instances, b.metrics.instances);
 });

@@ -98,8 +98,8 @@ function coeffFile(text: string): string {
 
 test("default run of llama-3.1-8b: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072", async () => {
   const res = await sim({});
-  assert.equal(res.config.totalKvBlocks, 26312);
-  assert.equal(res.config.maxModelLen, 131072);
+  assert.equal(res.config.kv.totalKvBlocks, 26312);
+  assert.equal(res.config.engine.maxModelLen, 131072);
   assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072");
   assert.ok(res.lines.some((l) => l.includes("Using default tp=1 for meta-llama/llama-3.1-8b-instruct")));
   assert.ok(res.lines.some((l) => l.includes("Using default GPU H100 for meta-llama/llama-3.1-8b-instruct")));
@@ -270,7 +270,7 @@ test("data- and expert-parallel flags", async () => {
 
 test("MoE with --dp 2: allowed with trained-physics, KV capacity doubles (Mixtral TP 2: 48956 → 97912)", async () => {
   const res = await sim({ model: MIXTRAL_INSTRUCT, dp: 2, enableExpertParallel: true, moeCommBackend: "pplx" });
-  assert.equal(res.config.totalKvBlocks, 97912);
+  assert.equal(res.config.kv.totalKvBlocks, 97912);
   assert.equal(res.metrics.cluster.completed_requests, 20);
 });
 
@@ -355,8 +355,8 @@ test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights"
   const fp8 = await sim({ model: SCOUT_FP8, tp: 4 });
   assert.ok(bf16.lines.some((l) => l.includes(`Using the bundled config of llama-4-scout-17b-16e-instruct-fp8-dynamic for ${SCOUT_BF16}`)));
   // Two-byte weights leave less memory for KV.
-  assert.equal(bf16.config.totalKvBlocks, 120303);
-  assert.equal(fp8.config.totalKvBlocks, 249660);
+  assert.equal(bf16.config.kv.totalKvBlocks, 120303);
+  assert.equal(fp8.config.kv.totalKvBlocks, 249660);
   // With the same KV capacity, only the step times differ: bf16 weights are read at two bytes
   // and computed at the bf16 peak, so every step is slower.
   const a = await sim({ model: SCOUT_BF16, tp: 4, totalKvBlocks: 100000 });
@@ -368,7 +368,7 @@ test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights"
   assert.ok(a.metrics.cluster.ttft_mean_ms > b.metrics.cluster.ttft_mean_ms);
   // The FP8 model at its own name keeps its quantization (TP 2 has 27345 blocks).
   const fp8tp2 = await sim({ model: SCOUT_FP8 });
-  assert.equal(fp8tp2.config.totalKvBlocks, 27345);
+  assert.equal(fp8tp2.config.kv.totalKvBlocks, 27345);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -482,8 +482,8 @@ test("--max-num-seqs and --max-num-batched-tokens act like --max-num-running-req
   );
   assert.equal(both.stdout, cur.stdout);
   const res = await sim({ maxNumSeqs: 3, maxNumBatchedTokens: 96 });
-  assert.equal(res.config.maxRunning, 3);
-  assert.equal(res.config.maxScheduledTokens, 96);
+  assert.equal(res.config.engine.maxRunning, 3);
+  assert.equal(res.config.engine.maxScheduledTokens, 96);
 });
 
 const LONG: RunInput = {
@@ -501,7 +501,7 @@ const LONG: RunInput = {
 
 test("--max-model-len 600: trained-physics drops longer requests as unservable; blackbox ignores it", async () => {
   const res = await sim({ ...LONG, maxModelLen: 600 });
-  assert.equal(res.config.maxModelLen, 600);
+  assert.equal(res.config.engine.maxModelLen, 600);
   const l = res.run.ledger;
   let tooLong = 0;
   for (let i = 0; i < l.size; i++) if (l.inputLen[i]! + l.outputLen[i]! > 600 || l.inputLen[i]! >= 600) tooLong++;
@@ -515,7 +515,7 @@ test("--max-model-len 600: trained-physics drops longer requests as unservable; 
   assert.equal(drops.length, tooLong);
 
   const bb = await sim({ ...LONG, maxModelLen: 600, latencyModel: "blackbox" });
-  assert.equal(bb.config.maxModelLen, 0);
+  assert.equal(bb.config.engine.maxModelLen, 0);
   assert.equal(bb.metrics.cluster.dropped_unservable, 0);
   assert.equal(bb.metrics.cluster.completed_requests, 40);
   const bbPlain = await sim({ ...LONG, latencyModel: "blackbox" });
@@ -524,24 +524,24 @@ test("--max-model-len 600: trained-physics drops longer requests as unservable; 
 
 test("max-model-len is capped at the KV capacity, even when explicit", async () => {
   const res = await sim({ totalKvBlocks: 4096 });
-  assert.equal(res.config.maxModelLen, 65536);
+  assert.equal(res.config.engine.maxModelLen, 65536);
   assert.ok(
     res.lines.some((l) => l.includes("max-model-len 131072 exceeds KV capacity (4096 blocks × 16 tokens); capping to 65536 tokens")),
   );
   const explicit = await sim({ totalKvBlocks: 100, maxModelLen: 5000 });
-  assert.equal(explicit.config.maxModelLen, 1600);
+  assert.equal(explicit.config.engine.maxModelLen, 1600);
 });
 
 test("--total-kv-blocks wins over the automatic count; --gpu-memory-utilization 0.5 gives 9928 blocks", async () => {
   const explicit = await sim({ totalKvBlocks: 777 });
-  assert.equal(explicit.config.totalKvBlocks, 777);
+  assert.equal(explicit.config.kv.totalKvBlocks, 777);
   assert.ok(!explicit.lines.some((l) => l.includes("auto-calculated total-kv-blocks")));
   assert.match(summary(explicit.lines), /^Latency model: trained-physics on H100 TP 1, 777 KV blocks, /);
   const half = await sim({ gpuMemoryUtilization: 0.5 });
-  assert.equal(half.config.totalKvBlocks, 9928);
+  assert.equal(half.config.kv.totalKvBlocks, 9928);
   assert.ok(half.lines.some((l) => l.includes("--gpu-memory-utilization: 0.50 used for KV block auto-calculation")));
   // Same for today's roofline; other GPUs as in docs/latency.md "KV capacity".
-  assert.equal((await sim({ latencyModel: "roofline", gpuMemoryUtilization: 0.5 })).config.totalKvBlocks, 9928);
-  assert.equal((await sim({ hardware: "L40S" })).config.totalKvBlocks, 11567);
-  assert.equal((await sim({ hardware: "A100-80" })).config.totalKvBlocks, 26312);
+  assert.equal((await sim({ latencyModel: "roofline", gpuMemoryUtilization: 0.5 })).config.kv.totalKvBlocks, 9928);
+  assert.equal((await sim({ hardware: "L40S" })).config.kv.totalKvBlocks, 11567);
+  assert.equal((await sim({ hardware: "A100-80" })).config.kv.totalKvBlocks, 26312);
 });

@@ -132,7 +132,7 @@ test("runs on the current backends complete, conserve requests and report finite
       assert.equal(c.completed_requests + c.still_queued + c.still_running + c.dropped_unservable, p.numRequests, label);
       assert.equal(c.injected_requests, p.numRequests, label);
       assert.equal(c.still_queued + c.still_running, 0, `${label}: every request finishes`);
-      assert.ok(res.config.totalKvBlocks > 0 && res.config.maxModelLen > 0, label);
+      assert.ok(res.config.kv.totalKvBlocks > 0 && res.config.engine.maxModelLen > 0, label);
       for (const b of [c, ...res.metrics.instances]) {
         for (const [k, v] of numericFields(b)) assert.ok(!Number.isNaN(v) && Number.isFinite(v), `${label}: ${b.instance_id}.${k} = ${v}`);
       }

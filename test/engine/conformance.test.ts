@@ -39,7 +39,7 @@ test("blackbox step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", ()
 
 test("worked timeline: two requests on one instance", () => {
   const rec = stepRecorder();
-  const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)], rec.hooks);
+  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)], rec.hooks);
   assert.deepEqual(rec.steps, [3399, 19356, 28036, 34952]);
   const a = record(r, "A");
   const b = record(r, "B");
@@ -58,7 +58,7 @@ test("worked timeline: two requests on one instance", () => {
 
 test("single request L=512, O=4", () => {
   const rec = stepRecorder();
-  const r = run(simConfig({ ...LLAMA_H100_TP2, totalKvBlocks: 132139 }), [req("R", 0, 512, 4)], rec.hooks);
+  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [req("R", 0, 512, 4)], rec.hooks);
   assert.deepEqual(rec.steps, [3399, 19356, 26269, 33182]);
   const x = record(r, "R");
   assert.equal(x.ttft, 21161);
@@ -95,7 +95,7 @@ test("zero-token admission of a fully cached, block-aligned prompt", () => {
   const x = req("X", 0, 32, 2);
   const prompt = Array.from(x.tokens.subarray(0, 32));
   const y = req("Y", 100000, prompt, 2);
-  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], totalKvBlocks: 1000 }), [x, y]);
+  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], kv: { totalKvBlocks: 1000 } }), [x, y]);
   assert.equal(record(r, "X").ttft, 1032);
   assert.equal(record(r, "X").e2e, 3034);
   assert.equal(record(r, "Y").ttft, 1000);
@@ -119,7 +119,7 @@ test("same-tick Queued events create a second step chain (docs/behavior.md#q1)",
 });
 
 test("with the leak fixed (docs/behavior.md#q8): tight KV preempts and frees blocks instead of wedging", () => {
-  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], blockSize: 4, totalKvBlocks: 3 }), [
+  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], kv: { blockSize: 4, totalKvBlocks: 3 } }), [
     req("P", 0, 4, 10),
     req("Q", 10, 4, 10),
   ]);
@@ -128,7 +128,7 @@ test("with the leak fixed (docs/behavior.md#q8): tight KV preempts and frees blo
   assert.equal(r.metrics.cluster.dropped_unservable, 2);
   assert.equal(r.instances[0]!.kv.used, 0);
 
-  const r2 = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], blockSize: 4, totalKvBlocks: 4 }), [
+  const r2 = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1], kv: { blockSize: 4, totalKvBlocks: 4 } }), [
     req("P", 0, 4, 10),
     req("Q", 10, 4, 10),
   ]);

@@ -81,27 +81,25 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       return makeRequest(`request_${i}`, t, input, output, { sloClass: r.slo });
     });
     const cfg = simConfig({
-      numInstances: p.numInstances,
-      blockSize: p.blockSize,
-      totalKvBlocks: p.totalKvBlocks,
-      kvCpuBlocks: p.kvCpuBlocks,
-      kvOffloadThreshold: p.kvOffloadThreshold,
-      kvTransferBandwidth: p.kvTransferBandwidth,
-      kvTransferBaseLatency: p.kvTransferBaseLatency,
-      maxRunning: p.maxRunning,
-      maxScheduledTokens: p.maxScheduledTokens,
-      longPrefillThreshold: p.longPrefillThreshold,
       alpha: [...p.alpha],
       beta: [...p.beta],
-      admissionPolicy: p.admission,
       params: { tokenBucketCapacity: 400, tokenBucketRefillRate: 20000 },
-      routingPolicy: p.routing,
-      priorityPolicy: p.priority,
-      scheduler: p.scheduler,
-      admissionLatency: p.admissionLatency,
-      routingLatency: p.routingLatency,
-      snapshotRefreshInterval: p.snapshotRefreshInterval,
       horizon: p.horizon,
+      cluster: {
+        numInstances: p.numInstances,
+        admission: { policy: p.admission, latency: p.admissionLatency },
+        routing: { policy: p.routing, latency: p.routingLatency, snapshotRefreshInterval: p.snapshotRefreshInterval },
+      },
+      kv: {
+        blockSize: p.blockSize,
+        totalKvBlocks: p.totalKvBlocks,
+        kvCpuBlocks: p.kvCpuBlocks,
+        kvOffloadThreshold: p.kvOffloadThreshold,
+        kvTransferBandwidth: p.kvTransferBandwidth,
+        kvTransferBaseLatency: p.kvTransferBaseLatency,
+      },
+      engine: { maxRunning: p.maxRunning, maxScheduledTokens: p.maxScheduledTokens, longPrefillThreshold: p.longPrefillThreshold },
+      policy: { priority: p.priority, scheduler: p.scheduler },
     });
     return { cfg, reqs };
   });
@@ -155,7 +153,7 @@ test("invariants hold over random configurations and workloads", () => {
             }
             if (kind === EV_STEP) {
               if (inst.waitQueue.length > 0) assert.ok(inst.pendingSteps > 0, "work conservation after a step");
-              assert.ok(inst.running.length <= cfg.maxRunning, "batch size limit");
+              assert.ok(inst.running.length <= cfg.engine.maxRunning, "batch size limit");
               for (const q of inst.running) assert.equal(q.state, RUNNING);
               for (let i = 0; i < inst.waitQueue.length; i++) assert.equal(inst.waitQueue.at(i).state, QUEUED);
             }
@@ -199,10 +197,10 @@ test("invariants hold over random configurations and workloads", () => {
       // Dropped iff the request cannot fit in the instance's KV even alone.
       for (const w of reqs) {
         if (!routedTo.has(w.id)) continue;
-        const need = Math.ceil((w.outputLen > 1 ? w.inputLen + w.outputLen - 1 : w.inputLen) / cfg.blockSize);
+        const need = Math.ceil((w.outputLen > 1 ? w.inputLen + w.outputLen - 1 : w.inputLen) / cfg.kv.blockSize);
         const idx = l.ids.indexOf(w.id);
         if (cfg.horizon === Infinity) {
-          assert.equal(!l.isRegistered(idx), w.inputLen === 0 || need > cfg.totalKvBlocks, `drop rule for ${w.id}`);
+          assert.equal(!l.isRegistered(idx), w.inputLen === 0 || need > cfg.kv.totalKvBlocks, `drop rule for ${w.id}`);
         }
       }
     }),
@@ -230,7 +228,11 @@ test("no livelock when a running request's next chunk fits in its own last block
   // Two blocks of 16, one token per step: after 17 prompt tokens the request holds both blocks and
   // its 18th token fits in the second. A check that asked for a fresh block here made the request
   // evict itself, come back with its cached prefix and fail again, forever.
-  const cfg = simConfig({ numInstances: 1, maxRunning: 1, maxScheduledTokens: 1, blockSize: 16, totalKvBlocks: 2 });
+  const cfg = simConfig({
+    cluster: { numInstances: 1 },
+    engine: { maxRunning: 1, maxScheduledTokens: 1 },
+    kv: { blockSize: 16, totalKvBlocks: 2 },
+  });
   const prompt = Array.from({ length: 18 }, (_, i) => (i === 0 ? 0 : 999 + i));
   const reqs = [makeRequest("request_0", 0, prompt, []), makeRequest("request_1", 0, [0], [])];
   let steps = 0;

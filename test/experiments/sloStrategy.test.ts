@@ -82,7 +82,7 @@ test("extension settings at their defaults leave stdout unchanged", async () => 
 });
 
 test("per-class prefill threshold: a critical prompt is not chunked while others are", () => {
-  const cfg = simConfig({ beta: [1000, 1, 1], longPrefillThreshold: 64, sloPrefillThresholds: new Map([["critical", 0]]) });
+  const cfg = simConfig({ beta: [1000, 1, 1], engine: { longPrefillThreshold: 64, sloPrefillThresholds: new Map([["critical", 0]]) } });
   const r = run(cfg, [req("c", 0, 256, 2, { sloClass: "critical" }), req("s", 100000, 256, 2, { sloClass: "standard" })]);
   // Critical: one 256-token prefill step (1000 + 256 ticks). Standard: four 64-token chunks.
   assert.equal(record(r, "c").ttft, 1256);
@@ -93,7 +93,7 @@ test("slo-aware preemption evicts the lowest tier first, tail mode the last admi
   // 5 blocks of 4 tokens; three 4-token prompts take 3. In the first decode step crit and shed
   // take the last two blocks, so std's decode needs a victim.
   const mk = (policy: "tail" | "slo-aware") =>
-    run(simConfig({ beta: [1000, 1, 1], blockSize: 4, totalKvBlocks: 5, preemptionPolicy: policy }), [
+    run(simConfig({ beta: [1000, 1, 1], kv: { blockSize: 4, totalKvBlocks: 5 }, policy: { preemption: policy } }), [
       req("crit", 0, 4, 8, { sloClass: "critical" }),
       req("shed", 1, 4, 3, { sloClass: "sheddable" }),
       req("std", 2, 4, 3, { sloClass: "standard" }),

@@ -10,41 +10,69 @@ export const LLAMA_H100_TP2 = {
   beta: [6910.420479880494, 17.67057489844186, 2.8377471109943855],
 };
 
-export function simConfig(over: Partial<SimConfig> & { alpha?: number[]; beta?: number[] } = {}): SimConfig {
+/** Overrides of the test configuration, per group; alpha and beta replace the blackbox coefficients. */
+export interface SimOverrides {
+  alpha?: number[];
+  beta?: number[];
+  horizon?: number;
+  latency?: SimConfig["latency"];
+  engine?: Partial<SimConfig["engine"]>;
+  kv?: Partial<SimConfig["kv"]>;
+  cluster?: {
+    numInstances?: number;
+    admission?: Partial<SimConfig["cluster"]["admission"]>;
+    routing?: Partial<SimConfig["cluster"]["routing"]>;
+  };
+  policy?: Partial<SimConfig["policy"]>;
+  trace?: Partial<SimConfig["trace"]>;
+  params?: SimConfig["params"];
+}
+
+export function simConfig(over: SimOverrides = {}): SimConfig {
   const alpha = over.alpha ?? [0, 0, 0];
   const beta = over.beta ?? [1000, 1, 1];
-  const { alpha: _a, beta: _b, ...rest } = over;
   return {
-    numInstances: 1,
-    horizon: Infinity,
-    maxRunning: 256,
-    maxScheduledTokens: 2048,
-    longPrefillThreshold: 0,
-    blockSize: 16,
-    totalKvBlocks: 1000,
-    kvCpuBlocks: 0,
-    kvOffloadThreshold: 0.9,
-    kvTransferBandwidth: 100,
-    kvTransferBaseLatency: 0,
-    maxModelLen: 0,
-    latency: () => new BlackboxLatencyModel(alpha, beta),
-    admissionPolicy: "always-admit",
-    admissionLatency: 0,
-    routingPolicy: "round-robin",
-    routingLatency: 0,
-    scorers: DEFAULT_SCORERS,
-    sloCacheWeights: [0.75, 0.5, 0.25],
-    priorityPolicy: "constant",
-    scheduler: "fcfs",
-    snapshotRefreshInterval: 0,
-    priorityBridge: "none",
-    slo: DEFAULT_SLO_PARAMS,
-    sloPrefillThresholds: null,
-    preemptionPolicy: "tail",
-    traceLevel: "none",
-    counterfactualK: 0,
-    params: {},
-    ...rest,
+    horizon: over.horizon ?? Infinity,
+    latency: over.latency ?? (() => new BlackboxLatencyModel(alpha, beta)),
+    engine: {
+      maxRunning: 256,
+      maxScheduledTokens: 2048,
+      longPrefillThreshold: 0,
+      sloPrefillThresholds: null,
+      maxModelLen: 0,
+      ...over.engine,
+    },
+    kv: {
+      totalKvBlocks: 1000,
+      blockSize: 16,
+      kvCpuBlocks: 0,
+      kvOffloadThreshold: 0.9,
+      kvTransferBandwidth: 100,
+      kvTransferBaseLatency: 0,
+      ...over.kv,
+    },
+    cluster: {
+      numInstances: over.cluster?.numInstances ?? 1,
+      admission: { policy: "always-admit", latency: 0, ...over.cluster?.admission },
+      routing: {
+        policy: "round-robin",
+        latency: 0,
+        scorers: DEFAULT_SCORERS,
+        sloCacheWeights: [0.75, 0.5, 0.25],
+        snapshotRefreshInterval: 0,
+        ...over.cluster?.routing,
+      },
+    },
+    policy: {
+      priority: "constant",
+      scheduler: "fcfs",
+      preemption: "tail",
+      priorityBridge: "none",
+      slo: DEFAULT_SLO_PARAMS,
+      ...over.policy,
+    },
+    trace: { level: "none", counterfactualK: 0, ...over.trace },
+    params: over.params ?? {},
   };
 }
 

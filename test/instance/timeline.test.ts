@@ -135,7 +135,7 @@ test("current timeline with many requests: every completed request has O − 1 e
 
 test("trained-physics queueing delay is α0 whatever the prompt length; blackbox's grows with it", () => {
   const reqs = [req("short", 0, 512, 2), req("long", 2_000_000, 4096, 2)];
-  const tp = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), reqs);
+  const tp = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 } }), reqs);
   assert.equal(record(tp, "short").sched, 15563);
   assert.equal(record(tp, "long").sched, 15563);
   const reqs2 = [req("short", 0, 512, 2), req("long", 2_000_000, 4096, 2)];
@@ -145,7 +145,9 @@ test("trained-physics queueing delay is α0 whatever the prompt length; blackbox
 });
 
 test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coefficients)", () => {
-  const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312, maxModelLen: 131072 }), [req("r", 0, 512, 4)]);
+  const r = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 }, engine: { maxModelLen: 131072 } }), [
+    req("r", 0, 512, 4),
+  ]);
   const x = record(r, "r");
   assert.equal(x.completed, true);
   assert.equal(x.sched, 15563, "queued at 15563, scheduled at once");
@@ -160,7 +162,7 @@ test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coe
 });
 
 test("current timeline: a completed request counts O output tokens (docs/behavior.md#q5)", () => {
-  const r = run(simConfig({ latency: trainedPhysics(), totalKvBlocks: 26312 }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
+  const r = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 } }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
   assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
 });
 
@@ -190,7 +192,7 @@ function skipScenario(timeline: Timeline) {
       });
     },
   };
-  const r = run(simConfig({ latency: () => model, blockSize: 4, totalKvBlocks: 3, preemptionPolicy: "slo-aware" }), reqs, {
+  const r = run(simConfig({ latency: () => model, kv: { blockSize: 4, totalKvBlocks: 3 }, policy: { preemption: "slo-aware" } }), reqs, {
     instanceObserver: observer,
   });
   const k = states.findIndex((s) => s.preemptions > 0);
@@ -235,7 +237,7 @@ function cachedPromptRun(latency: () => LatencyModel) {
       for (const x of inst.running) maxOverrun = Math.max(maxOverrun, x.pi - (x.inputLen + x.outputLen - 1));
     },
   };
-  const r = run(simConfig({ latency, totalKvBlocks: 1000 }), reqs, { instanceObserver: observer });
+  const r = run(simConfig({ latency, kv: { totalKvBlocks: 1000 } }), reqs, { instanceObserver: observer });
   return { r, maxOverrun };
 }
 

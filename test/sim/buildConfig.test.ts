@@ -80,23 +80,23 @@ test("buildSimConfig carries the options, the latency results and the policy par
   const lat = resolved();
   const scorers = [{ name: "queue-depth", weight: 1 }];
   const c = buildSimConfig(o, lat, lat.build, 5000, scorers, policies);
-  assert.equal(c.numInstances, 3);
+  assert.equal(c.cluster.numInstances, 3);
   assert.equal(c.horizon, 5000);
-  assert.equal(c.maxModelLen, 4096);
+  assert.equal(c.engine.maxModelLen, 4096);
   assert.equal(c.latency, lat.build);
-  assert.equal(c.admissionPolicy, "token-bucket");
+  assert.equal(c.cluster.admission.policy, "token-bucket");
   assert.equal(c.params["tokenBucketCapacity"], 321);
   assert.equal(c.params["tokenBucketRefillRate"], 1000, "an untouched parameter keeps its schema default");
-  assert.equal(c.routingPolicy, "weighted");
-  assert.equal(c.scorers, scorers);
-  assert.equal(c.priorityPolicy, "slo-tiered");
-  assert.equal(c.slo.baseCritical, 42);
-  assert.equal(c.slo.thresholdStandard, 9);
-  assert.equal(c.preemptionPolicy, "slo-aware");
-  assert.equal(c.traceLevel, "decisions");
-  assert.equal(c.counterfactualK, 2);
-  assert.deepEqual([...(c.sloPrefillThresholds ?? new Map<string, number>())], [["batch", 64]]);
-  assert.equal(c.sloCacheWeights, policies.sloCacheWeights);
+  assert.equal(c.cluster.routing.policy, "weighted");
+  assert.equal(c.cluster.routing.scorers, scorers);
+  assert.equal(c.policy.priority, "slo-tiered");
+  assert.equal(c.policy.slo.baseCritical, 42);
+  assert.equal(c.policy.slo.thresholdStandard, 9);
+  assert.equal(c.policy.preemption, "slo-aware");
+  assert.equal(c.trace.level, "decisions");
+  assert.equal(c.trace.counterfactualK, 2);
+  assert.deepEqual([...(c.engine.sloPrefillThresholds ?? new Map<string, number>())], [["batch", 64]]);
+  assert.equal(c.cluster.routing.sloCacheWeights, policies.sloCacheWeights);
 });
 
 test("buildSimConfig: empty policy names fall back to the defaults", () => {
@@ -104,7 +104,7 @@ test("buildSimConfig: empty policy names fall back to the defaults", () => {
   const lat = resolved();
   const c = buildSimConfig(o, lat, lat.build, Infinity, [], validatePolicies(o, silentLogger));
   assert.deepEqual(
-    [c.admissionPolicy, c.routingPolicy, c.priorityPolicy, c.scheduler, c.traceLevel],
+    [c.cluster.admission.policy, c.cluster.routing.policy, c.policy.priority, c.policy.scheduler, c.trace.level],
     ["always-admit", "round-robin", "constant", "fcfs", "none"],
   );
 });
