@@ -126,14 +126,6 @@ function pickKeys(source: Readonly<Record<string, unknown>>, schema: { shape: Re
   return out;
 }
 
-/** A parameter's default as --help prints it ("" when it has none). */
-export function defaultText(schema: { shape: Record<string, z.ZodType> }, key: string): string {
-  const field = schema.shape[key];
-  if (field === undefined) return "";
-  const r = field.safeParse(undefined);
-  return r.success && r.data !== undefined ? String(r.data) : "";
-}
-
 /** What listings, flag tables and bundles read of any family's registry. */
 export interface PolicyFamilyView {
   readonly family: string;
