@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
 import { BUNDLED_DEFAULTS } from "./paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
@@ -96,13 +97,13 @@ export const RunOptionsSchema = z.strictObject({
   // Extensions beyond BLIS (all default to BLIS behavior).
   ...sloGatedParams.shape,
   sloCacheWeights: z.string().default("critical:0.25,standard:0.5,sheddable:0.75"),
-  sloBaseCritical: anyNumber.default(10),
-  sloBaseStandard: anyNumber.default(5),
-  sloBaseSheddable: anyNumber.default(1),
-  sloAgeWeight: anyNumber.default(0.00001),
-  sloThresholdCritical: z.number().int().default(0),
-  sloThresholdStandard: z.number().int().default(100000),
-  sloThresholdSheddable: z.number().int().default(100000),
+  sloBaseCritical: anyNumber.default(DEFAULT_SLO_PARAMS.baseCritical),
+  sloBaseStandard: anyNumber.default(DEFAULT_SLO_PARAMS.baseStandard),
+  sloBaseSheddable: anyNumber.default(DEFAULT_SLO_PARAMS.baseSheddable),
+  sloAgeWeight: anyNumber.default(DEFAULT_SLO_PARAMS.ageWeight),
+  sloThresholdCritical: z.number().int().default(DEFAULT_SLO_PARAMS.thresholdCritical),
+  sloThresholdStandard: z.number().int().default(DEFAULT_SLO_PARAMS.thresholdStandard),
+  sloThresholdSheddable: z.number().int().default(DEFAULT_SLO_PARAMS.thresholdSheddable),
   priorityBridge: z.string().default("none"),
   sloPrefillThresholds: z.string().default(""),
   preemptionPolicy: z.string().default("tail"),
