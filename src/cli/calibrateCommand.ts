@@ -6,6 +6,9 @@ import { flagParser } from "../config/parseFlagValue.js";
 import type { CliIo } from "./io.js";
 import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
+import { DATA_FILE_LIMIT, SPEC_FILE_LIMIT } from "../util/inputFile.js";
+import { checkInputPath } from "./inputPaths.js";
+import { checkOutputPath } from "./outputPaths.js";
 
 interface CalibrateFlags {
   traceHeader?: string;
@@ -90,6 +93,12 @@ async function calibrateCli(flags: CalibrateFlags, io: CliIo): Promise<void> {
   const level = parseLogLevel(flags.log);
   if (level === null) throw new UserError(`Invalid log level: ${flags.log}`);
   const logger = new Logger(level, io.stderrLine);
+  checkInputPath("--trace-header", flags.traceHeader, SPEC_FILE_LIMIT);
+  checkInputPath("--trace-data", flags.traceData, DATA_FILE_LIMIT);
+  checkInputPath("--sim-results", flags.simResults, DATA_FILE_LIMIT);
+  checkInputPath("--itl-data", flags.itlData, DATA_FILE_LIMIT);
+  checkInputPath("--sim-metrics", flags.simMetrics, DATA_FILE_LIMIT);
+  if (flags.report !== undefined && flags.report !== "") checkOutputPath("--report", flags.report);
 
   const { calibrateWithDetails, validateCalibrateOptions } = await import("../calibration/calibrate.js");
   const { parseSloFlag } = await import("../calibration/goodput.js");

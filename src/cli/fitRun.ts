@@ -13,7 +13,8 @@ import { coefficientFileText, coefficientFlags, errorTable } from "../calibratio
 import { fit, startCoefficients, type FitOutcome } from "../calibration/fit/run.js";
 import type { FitExperiment } from "../calibration/experiments.js";
 import type { CliIo } from "./io.js";
-import { checkOutputPath } from "./outputPaths.js";
+import { checkOutputPath, writeOutput } from "./outputPaths.js";
+import { checkRunInputs } from "./inputPaths.js";
 
 export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
   if (opts["latencyModel"] === "blackbox") {
@@ -23,6 +24,7 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   }
   const out = String(opts["out"]);
   checkOutputPath("--out", out);
+  checkRunInputs(run);
   const seed = opts["seed"] as number;
   const skipped: string[] = [];
   const load = (flag: string, specs: unknown): FitExperiment[] =>
@@ -62,7 +64,7 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   });
   const scored = res.after.reduce((s, e) => s + e.errors.scored, 0);
   if (scored < 30) io.stderrLine(`warning: only ${scored} matched requests: the fit is poorly determined`);
-  writeFileAtomic(out, coefficientFileText(res.coefficients, fitSummary(data, holdout, res)));
+  writeOutput("--out", out, coefficientFileText(res.coefficients, fitSummary(data, holdout, res)), writeFileAtomic);
   let text = errorTable("## Fitted experiments (mean APE)", res.before, res.after);
   if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
   io.stdout(text);

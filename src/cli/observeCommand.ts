@@ -10,6 +10,9 @@ import type { CliIo } from "./io.js";
 import { RunOptionsSchema, type RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
+import { fileKind } from "../util/inputFile.js";
+import { checkRunInputs } from "./inputPaths.js";
+import { creationProblem } from "./outputPaths.js";
 import type * as ObserveLib from "../observe/index.js";
 import type { ApiFormat, ObserveOptions, ObserveProgress, ObserveResult } from "../observe/index.js";
 import type { RequestSource } from "../workload/index.js";
@@ -86,6 +89,10 @@ function checkWritable(file: string, flag: string): void {
     throw new UserError(`${flag}: ${fs.existsSync(file) ? file : `directory ${dir}`} is not writable`);
   }
   if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new UserError(`${flag}: ${file} is a directory`);
+  if (fs.existsSync(file) && !fs.statSync(file).isFile())
+    throw new UserError(`${flag}: ${file} is not a regular file (${fileKind(fs.statSync(file))})`);
+  const why = creationProblem(dir);
+  if (why !== null) throw new UserError(`${flag}: cannot create files in ${dir}: ${why}`);
 }
 
 /** The requests of `src` with arrivals counted from the first one. */
@@ -140,6 +147,7 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   const log = observeLogger(opts, io);
   const settings = requestSettings(opts, lib);
   const workload = observeWorkload(opts);
+  checkRunInputs(workload.ro);
   const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
   checkOutputFiles(target, opts, itlPath, log);
 

@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError } from "commander";
 import { defaultJobs } from "../experiment/jobs.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { CliIo } from "./io.js";
+import { checkOutputDir, writeOutput } from "./outputPaths.js";
 
 interface OptimizeCliOptions {
   out: string;
@@ -23,6 +24,7 @@ function parseJobs(text: string): number {
 
 /** Runs the search and writes its results; errors (invalid space, changed space) are thrown as UserErrors. */
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
+  checkOutputDir("--out", opts.out);
   const { loadSpace } = await import("../optimize/space.js");
   const { optimize } = await import("../optimize/search.js");
   const { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } =
@@ -36,7 +38,7 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
     stderr: io.stderrLine,
   });
   const best = summarizeBest(res);
-  const put = (name: string, data: string): void => writeFileAtomic(path.join(opts.out, name), data);
+  const put = (name: string, data: string): void => writeOutput("--out", path.join(opts.out, name), data, writeFileAtomic);
   put("evaluations.csv", renderEvaluationsCsv(res));
   put("evaluations.json", renderEvaluationsJson(res, best));
   put(

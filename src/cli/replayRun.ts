@@ -8,7 +8,9 @@ import { UserError } from "../util/errors.js";
 import { exportTraceV2, loadTraceV2, newTraceHeader, emptyTraceRecord, type TraceRecord } from "../workload/index.js";
 import type { RunInput } from "../config/runOptions.js";
 import type { CliIo } from "./io.js";
-import { checkOutputPath, writeOutput } from "./outputPaths.js";
+import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js";
+import { checkInputPath, checkRunInputs } from "./inputPaths.js";
+import { DATA_FILE_LIMIT, errnoReason, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { loggerFor } from "./logger.js";
 import fs from "node:fs";
 
@@ -24,7 +26,14 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
     ["--trace-output", opts["traceOutput"] === undefined ? undefined : `${String(opts["traceOutput"])}.yaml`],
   ];
   for (const [flag, p] of outputs) if (p !== undefined) checkOutputPath(flag, p);
-  if (run.report !== undefined && run.report !== "") checkOutputPath("--report", run.report);
+  if (opts["traceOutput"] !== undefined) checkOutputPath("--trace-output", `${String(opts["traceOutput"])}.csv`);
+  checkInputPath("--trace-header", header, SPEC_FILE_LIMIT);
+  checkInputPath("--trace-data", data, DATA_FILE_LIMIT);
+  checkRunInputs(run);
+  if (run.report !== undefined && run.report !== "") {
+    const { reportDataPath } = await import("../report/runReport.js");
+    checkOutputFiles("--report", [run.report, reportDataPath(run.report)]);
+  }
   if (run.model === undefined || run.model === "") throw new UserError("--model is required");
 
   const trace = loadTraceV2(header, data);
@@ -51,7 +60,7 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
     try {
       exportTraceV2(replayedTrace(res), `${traceOutput}.yaml`, `${traceOutput}.csv`);
     } catch (e) {
-      throw new UserError(`--trace-output: cannot write ${traceOutput}.yaml/.csv: ${(e as Error).message}`);
+      throw new UserError(`--trace-output: cannot write ${traceOutput}.yaml/.csv: ${errnoReason(e)}`);
     }
   }
   if (out.fitnessError !== null) throw out.fitnessError;

@@ -1,7 +1,19 @@
 // `blis report RESULTS [--out FILE]`: rebuilds an HTML report from saved results.
 
+import fs from "node:fs";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
+import { checkOutputFiles } from "./outputPaths.js";
+import { UserError } from "../util/errors.js";
+import { DATA_FILE_LIMIT, inputFileProblem } from "../util/inputFile.js";
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export function registerReportCommand(program: Command, io: CliIo): void {
   program
@@ -16,6 +28,11 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         "  blis report out/run.json --out out/run-again.html\n  blis report out/hscale        # a sweep directory → out/hscale/report.html",
     )
     .action(async (results: string, opts: { out?: string }) => {
+      if (!isDirectory(results)) {
+        const why = inputFileProblem(results, DATA_FILE_LIMIT);
+        if (why !== null) throw new UserError(`${results}: cannot read: ${why}`);
+      }
+      if (opts.out !== undefined) checkOutputFiles("--out", [opts.out]);
       const { rebuildReport } = await import("../report/rebuild.js");
       const r = rebuildReport(results, opts.out);
       io.stderrLine(`report: ${r.kind} report written to ${r.html}`);

@@ -5,6 +5,8 @@ import type { RunInput } from "../config/runOptions.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
+import { checkRunInputs } from "./inputPaths.js";
+import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js";
 
 export function optionFor(f: AnyFlagDef): Option {
   const value =
@@ -47,10 +49,21 @@ export function runInputFrom(opts: Record<string, unknown>, flags: readonly AnyF
   return input as RunInput;
 }
 
+/** Checks the run's input files and outputs before anything is simulated. */
+async function checkRunFiles(input: RunInput): Promise<void> {
+  checkRunInputs(input);
+  if (input.resultsPath !== undefined && input.resultsPath !== "") checkOutputPath("--results-path", input.resultsPath);
+  if (input.report !== undefined && input.report !== "") {
+    const { reportDataPath } = await import("../report/runReport.js");
+    checkOutputFiles("--report", [input.report, reportDataPath(input.report)]);
+  }
+}
+
 export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   const level = parseLogLevel(input.log ?? "warn");
   if (level === null) throw new UserError(`Invalid log level: ${input.log}`);
   const logger = new Logger(level, io.stderrLine);
+  await checkRunFiles(input);
   // Loaded on demand so that other commands (and --help) start quickly.
   const { simulate } = await import("../sim/simulate.js");
   const { renderStdout } = await import("../sim/renderStdout.js");
@@ -58,14 +71,10 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   const out = renderStdout(res);
   io.stdout(out.head);
   if (res.options.resultsPath !== "") {
-    try {
-      const { writeFileAtomic } = await import("../util/atomicWrite.js");
-      const { goJson } = await import("../util/goFormat.js");
-      writeFileAtomic(res.options.resultsPath, goJson(res.resultsObject()));
-      logger.info(`Metrics written to: ${res.options.resultsPath}`);
-    } catch (e) {
-      logger.error(`writing results file ${res.options.resultsPath}: ${(e as Error).message}`);
-    }
+    const { writeFileAtomic } = await import("../util/atomicWrite.js");
+    const { goJson } = await import("../util/goFormat.js");
+    writeOutput("--results-path", res.options.resultsPath, goJson(res.resultsObject()), writeFileAtomic);
+    logger.info(`Metrics written to: ${res.options.resultsPath}`);
   }
   if (out.fitnessError !== null) throw out.fitnessError;
   io.stdout(out.tail);

@@ -6,7 +6,9 @@ import type { OutputFormat } from "../experiment/render.js";
 import { PlanError } from "../experiment/errors.js";
 import { defaultJobs } from "../experiment/jobs.js";
 import { UserError } from "../util/errors.js";
+import { inputFileProblem, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import type { CliIo } from "./io.js";
+import { checkOutputDir } from "./outputPaths.js";
 
 interface SweepCliOptions {
   plan?: string;
@@ -26,10 +28,11 @@ function parseJobs(text: string): number {
 }
 
 /**
- * Runs the sweep command and returns 0 when every check passed, 1 when one failed. An invalid plan
- * (or one that does not match the output directory) throws PlanError: exit status 2.
+ * Runs the sweep command and returns null when every check passed and no run failed (or the plan
+ * allows failures), else the line saying what failed. An invalid plan (or one that does not match
+ * the output directory) throws PlanError: exit status 2.
  */
-export async function sweepCli(planArg: string | undefined, opts: SweepCliOptions, io: CliIo): Promise<0 | 1> {
+export async function sweepCli(planArg: string | undefined, opts: SweepCliOptions, io: CliIo): Promise<string | null> {
   if (planArg !== undefined && opts.plan !== undefined && planArg !== opts.plan) {
     throw new PlanError(`give the plan once (either as an argument or with --plan): "${planArg}" vs "${opts.plan}"`);
   }
@@ -37,9 +40,13 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
   if (planPath === undefined) throw new PlanError("missing plan file: blis sweep PLAN.yaml [--out DIR]");
   if (opts.report === true && opts.out === undefined)
     throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+  const unreadable = inputFileProblem(planPath, SPEC_FILE_LIMIT);
+  if (unreadable !== null) throw new PlanError(`${planPath}: cannot read the plan file: ${unreadable}`);
+  if (opts.out !== undefined) checkOutputDir("--out", opts.out);
   const { loadPlanWithReport } = await import("../report/planOptions.js");
   const { runSweep } = await import("../experiment/sweep.js");
   const { renderReport } = await import("../experiment/render.js");
+  const { sweepFailureLine } = await import("../experiment/report.js");
   const { plan, report: reportOptions } = loadPlanWithReport(planPath);
   const res = await runSweep(plan, {
     outDir: opts.out ?? null,
@@ -54,7 +61,7 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
     const { writeSweepReport } = await import("../report/sweepReport.js");
     io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);
   }
-  return res.exitStatus;
+  return sweepFailureLine(res.report);
 }
 
 /** Adds `blis sweep` and its alias `blis experiment`. */
@@ -73,10 +80,12 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
     .option("--report", "also write DIR/report.html (charts of the tables, Pareto front) and DIR/report.json; needs --out")
     .addHelpText(
       "after",
-      "\nExit status: 0 every check passed, 1 a check failed, 2 the plan is invalid.\n" +
+      "\nExit status: 0 every check passed, 1 a check or a run failed (allow_failures: true in the plan accepts\n" +
+        "failed runs), 2 the plan is invalid.\n" +
         "Example: blis sweep examples/experiments/horizontal-scaling.yaml --out out/hscale --jobs 2",
     )
     .action(async (planArg: string | undefined, opts: SweepCliOptions) => {
-      if ((await sweepCli(planArg, opts, io)) === 1) throw new UserError("sweep: a check failed (see the Checks table)");
+      const failed = await sweepCli(planArg, opts, io);
+      if (failed !== null) throw new UserError(`sweep: ${failed}`);
     });
 }

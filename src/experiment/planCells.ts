@@ -36,6 +36,8 @@ export interface CellsPlanOptions {
   baseline?: string;
   ratios?: { name?: string; numerator: string; denominator: string; metric?: string; metrics?: string[] }[];
   checks?: Partial<SweepChecks>;
+  /** Failed runs do not make the exit status 1 (default false). */
+  allowFailures?: boolean;
 }
 
 function fail(msg: string): never {
@@ -141,6 +143,7 @@ export function planFromCells(cells: CellSpec[], opts: CellsPlanOptions = {}): S
       determinism: opts.checks?.determinism ?? false,
       monotonic,
     },
+    allowFailures: opts.allowFailures ?? false,
     warnings: preflightWarnings(configs),
   };
 }

@@ -1,7 +1,6 @@
 // Sweep plan files (examples/experiments/README.md "Plan keys"): strict YAML parsing with positions, validation that names
 // the offending item, and expansion into configurations (one RunInput per grid/variant point).
 
-import fs from "node:fs";
 import path from "node:path";
 import type { Node } from "yaml";
 import { PlanError } from "./errors.js";
@@ -15,6 +14,7 @@ import { readBaseline, readChecks, readMetrics, readRatio } from "./planReadTabl
 import type { SelectorContext } from "./planSelectors.js";
 import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S, type RatioDef, type Selector, type SweepPlan } from "./planTypes.js";
 import { scalarText, YamlSource } from "../util/yamlSource.js";
+import { InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export interface LoadPlanOptions {
   /** Name used in error messages (default: the path as given). */
@@ -25,10 +25,10 @@ export interface LoadPlanOptions {
 export function loadPlan(file: string, opts: LoadPlanOptions = {}): SweepPlan {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new PlanError(`${opts.displayName ?? file}: cannot read the plan file${code ? ` (${code})` : ""}`);
+    const why = e instanceof InputFileError ? e.reason : (e as Error).message;
+    throw new PlanError(`${opts.displayName ?? file}: cannot read the plan file: ${why}`);
   }
   return parsePlan(text, { file: opts.displayName ?? file, baseDir: path.dirname(path.resolve(file)), source: path.resolve(file) });
 }
@@ -42,7 +42,20 @@ export interface ParsePlanOptions {
 }
 
 // `report` belongs to the report layer (report/planOptions.ts); the plan itself ignores it.
-const TOP_KEYS = ["name", "seeds", "timeout_s", "base", "axes", "variants", "baseline", "metrics", "ratios", "checks", "report"];
+const TOP_KEYS = [
+  "name",
+  "seeds",
+  "timeout_s",
+  "allow_failures",
+  "base",
+  "axes",
+  "variants",
+  "baseline",
+  "metrics",
+  "ratios",
+  "checks",
+  "report",
+];
 
 /** Parses plan YAML text. Throws PlanError naming the offending item and its line/column. */
 export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan {
@@ -55,6 +68,7 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
   const name = top.has("name") ? src.str(get("name"), "name") : path.basename(file).replace(/\.ya?ml$/i, "");
   const seeds = top.has("seeds") ? readSeeds(src, get("seeds")) : DEFAULT_SEEDS.slice();
   const timeoutS = top.has("timeout_s") ? readTimeout(src, get("timeout_s")) : DEFAULT_TIMEOUT_S;
+  const allowFailures = top.has("allow_failures") ? src.bool(get("allow_failures"), "allow_failures") : false;
   const base = top.has("base") ? readBase(src, get("base"), baseDir) : emptyBase();
   const axisDefs: AxisDef[] = [];
   if (top.has("axes")) {
@@ -89,6 +103,7 @@ export function parsePlan(text: string, opts: ParsePlanOptions = {}): SweepPlan 
     metrics,
     ratios,
     checks,
+    allowFailures,
     warnings: preflightWarnings(configs),
   };
 }

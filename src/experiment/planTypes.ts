@@ -73,6 +73,8 @@ export interface SweepPlan {
   metrics: string[];
   ratios: RatioDef[];
   checks: SweepChecks;
+  /** Failed runs leave the exit status alone (`allow_failures: true`); otherwise they make it 1. */
+  allowFailures: boolean;
   /** Preflight warnings (planPreflight.ts). */
   warnings: string[];
 }

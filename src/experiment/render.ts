@@ -1,7 +1,7 @@
 // Rendering of a sweep report: fixed-width text, markdown, CSV and JSON.
 
 import { columnFormat, rawNum } from "./format.js";
-import type { SweepReport } from "./report.js";
+import { fatalFailedRuns, type SweepReport } from "./report.js";
 
 type Cell = string | number | null;
 
@@ -250,7 +250,13 @@ function headline(r: SweepReport): string[] {
 }
 
 function footer(r: SweepReport): string {
-  return r.exit_status === 0 ? "Result: every requested check passed (exit status 0)" : "Result: a check FAILED (exit status 1)";
+  const runs = fatalFailedRuns(r);
+  const runsText = `${runs} of ${r.runs.finished} runs FAILED`;
+  if (r.exit_status === 1) return `Result: a check FAILED${runs > 0 ? ` and ${runsText}` : ""} (exit status 1)`;
+  if (runs > 0) return `Result: ${runsText} (exit status 1)`;
+  const n = r.runs.failed;
+  const allowed = n > 0 ? `; ${n} failed run${n === 1 ? "" : "s"} allowed by allow_failures` : "";
+  return `Result: every requested check passed${allowed} (exit status 0)`;
 }
 
 function splitGroups(t: Table): { sub: string; rows: Cell[][] }[] {

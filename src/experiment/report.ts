@@ -14,6 +14,6 @@ export type {
   SummaryRow,
   SweepReport,
 } from "./reportTypes.js";
-export { buildReport, indexRecords } from "./reportBuild.js";
+export { buildReport, fatalFailedRuns, indexRecords, sweepExitStatus, sweepFailureLine } from "./reportBuild.js";
 export { verdict } from "./reportRatios.js";
 export { conservationRow, determinismRow, firstDifference } from "./reportChecks.js";

@@ -51,7 +51,26 @@ export function buildReport(plan: SweepPlan, records: ReadonlyMap<string, RunRec
     warnings: plan.warnings,
     checks,
     exit_status: checks.some((c) => c.result === "FAIL") ? 1 : 0,
+    ...(plan.allowFailures ? { allow_failures: true } : {}),
   };
+}
+
+/** Failed runs that make the sweep fail: all of them, unless the plan allows failures. */
+export function fatalFailedRuns(r: SweepReport): number {
+  return r.allow_failures === true ? 0 : r.runs.failed;
+}
+
+/** The sweep's exit status: 1 when a check failed or a run failed (unless allowed), else 0. */
+export function sweepExitStatus(r: SweepReport): 0 | 1 {
+  return r.exit_status === 1 || fatalFailedRuns(r) > 0 ? 1 : 0;
+}
+
+/** One line on what made the sweep fail, or null when it did not. */
+export function sweepFailureLine(r: SweepReport): string | null {
+  const n = fatalFailedRuns(r);
+  const runs = n > 0 ? `${n} of ${r.runs.finished} runs failed (see the failed-runs table; allow_failures: true accepts them)` : "";
+  if (r.exit_status === 1) return n > 0 ? `a check failed and ${runs}` : "a check failed (see the Checks table)";
+  return n > 0 ? runs : null;
 }
 
 /** Finished and ok runs, and the failed ones in config, seed, repetition order. */

@@ -106,5 +106,8 @@ export interface SweepReport {
   failures: FailureRow[];
   warnings: string[];
   checks: { check: string; result: CheckResult }[];
+  /** 0 when every requested check passed (failed runs aside: see `sweepExitStatus`). */
   exit_status: 0 | 1;
+  /** Present (true) when the plan accepts failed runs (`allow_failures: true`). */
+  allow_failures?: boolean;
 }

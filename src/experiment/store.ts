@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import { prepareStoreDir, ResumableStore, type StoreLayout, type StoreState } from "../util/resumableStore.js";
+import { makeDirs } from "../util/makeDirs.js";
 import { PlanError } from "./errors.js";
 import type { SweepConfig, SweepPlan } from "./plan.js";
 
@@ -112,7 +113,7 @@ export class OutDir extends ResumableStore<RunRecord> {
   /** `<config dir>/<seed>.txt` (`.run2.txt` for the determinism repetition), plus `.stderr.txt`. */
   writeRunFiles(config: SweepConfig, rec: RunRecord, onlyIfMissing = false): void {
     const d = path.join(this.dir, config.dir);
-    fs.mkdirSync(d, { recursive: true });
+    makeDirs(d);
     const base = path.join(d, rec.rep === 0 ? `${rec.seed}` : `${rec.seed}.run${rec.rep + 1}`);
     const put = (file: string, data: string): void => {
       if (onlyIfMissing && fs.existsSync(file)) return;

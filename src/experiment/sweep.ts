@@ -6,7 +6,7 @@ import path from "node:path";
 import { planFromCells, planHashes, type CellSpec, type CellsPlanOptions, type SweepConfig, type SweepPlan } from "./plan.js";
 import { defaultJobs, SweepPool, type RunOutcome } from "./pool.js";
 import { createProgress, type ProgressMode } from "./progress.js";
-import { buildReport, indexRecords, type SweepReport } from "./report.js";
+import { buildReport, indexRecords, sweepExitStatus, type SweepReport } from "./report.js";
 import { renderCsvTable, renderCsv, renderJson, renderMarkdown, renderText, reportTables } from "./render.js";
 import { CSV_DIR, OutDir, REPORT_FILES, runKey, type RunRecord } from "./store.js";
 
@@ -40,7 +40,10 @@ export interface SweepResult {
   /** Runs executed by this call / taken over from the output directory. */
   executed: number;
   reused: number;
-  /** 0 when every requested check passed, 1 when one failed (README.md "Sweeps: `blis sweep`"). */
+  /**
+   * 0 when every requested check passed and no run failed (or the plan allows failures), else 1
+   * (README.md "Sweeps: `blis sweep`").
+   */
   exitStatus: 0 | 1;
   outDir: string | null;
 }
@@ -89,7 +92,7 @@ export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Pro
     warnFailedRuns(report, say);
     if (out !== null) writeTables(out, report);
     const ordered = tasks.map((t) => records.get(t.key)).filter((r): r is RunRecord => r !== undefined);
-    return { plan, report, records: ordered, executed, reused, exitStatus: report.exit_status, outDir };
+    return { plan, report, records: ordered, executed, reused, exitStatus: sweepExitStatus(report), outDir };
   } finally {
     out?.close();
   }

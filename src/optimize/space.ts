@@ -3,7 +3,6 @@
 // constraints) plus an identity hash for resuming. The parameters and the objective and
 // constraints are read in parameters.ts and objective.ts.
 
-import fs from "node:fs";
 import path from "node:path";
 import type { Node } from "yaml";
 import type { RunInput } from "../config/runOptions.js";
@@ -11,6 +10,7 @@ import { canonicalHash } from "../experiment/canonical.js";
 import { readFlags, readSpec, SPACE_KIND } from "../experiment/configYaml.js";
 import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S } from "../experiment/plan.js";
 import { YamlSource, type Entry } from "../util/yamlSource.js";
+import { InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { SpaceError } from "./errors.js";
 import { readConstraints, readObjective, type Constraint, type Objective } from "./objective.js";
 import { readParameters, type Parameter } from "./parameters.js";
@@ -54,10 +54,10 @@ export function defaultInitial(budget: number): number {
 export function loadSpace(file: string): OptimizeSpace {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new SpaceError(`${file}: cannot read the space file${code ? ` (${code})` : ""}`);
+    const why = e instanceof InputFileError ? e.reason : (e as Error).message;
+    throw new SpaceError(`${file}: cannot read the space file: ${why}`);
   }
   return parseSpace(text, { file, baseDir: path.dirname(path.resolve(file)), source: path.resolve(file) });
 }

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { splitReportKey } from "./planOptions.js";
 import path from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
+import { makeDirs } from "../util/makeDirs.js";
 import { UserError } from "../util/errors.js";
 import { RUN_REPORT_FORMAT, checkRunReportData } from "./runData.js";
 import { renderRunReport, reportDataPath } from "./runReport.js";
@@ -110,7 +111,7 @@ export function rebuildReport(results: string, out?: string): Rebuilt {
     if (path.resolve(target) === path.resolve(file)) throw new UserError(`${target}: the report would overwrite its own data; give --out`);
   }
   try {
-    fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+    makeDirs(path.dirname(path.resolve(target)));
     writeFileAtomic(target, html);
   } catch (e) {
     throw new UserError(`writing report ${target}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 // The HTML report of one run (`blis run --report FILE`): summary, configuration, latency
 // distributions, instances, time series, KV cache and the metric JSON.
 
@@ -8,6 +7,7 @@ import { RUN_FLAGS } from "../config/runFlags.js";
 import { RunOptionsSchema } from "../config/runOptions.js";
 import { goJson } from "../util/goFormat.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
+import { makeDirs } from "../util/makeDirs.js";
 import { UserError } from "../util/errors.js";
 import { jsonSafeOptions, runReportData, type RunReportData } from "./runData.js";
 import { ChartSet, cards, esc, renderPage, section, table, type Cell } from "./html.js";
@@ -185,7 +185,7 @@ export function writeRunReport(htmlPath: string, res: SimulationResult): { html:
   const dataPath = reportDataPath(htmlPath);
   const html = renderRunReport(data);
   try {
-    fs.mkdirSync(path.dirname(path.resolve(htmlPath)), { recursive: true });
+    makeDirs(path.dirname(path.resolve(htmlPath)));
     writeFileAtomic(dataPath, JSON.stringify(data) + "\n");
     writeFileAtomic(htmlPath, html);
   } catch (e) {

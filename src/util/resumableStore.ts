@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomic } from "./atomicWrite.js";
 import { JsonlLog } from "./jsonlLog.js";
+import { makeDirs } from "./makeDirs.js";
 
 /** The part of an identity file every store has: files of another format are not resumed. */
 export interface StoreState {
@@ -45,7 +46,7 @@ export interface OpenRequest<S extends StoreState> {
 /** Creates `dir` if needed and fails with the layout's error when it cannot be written. */
 function ensureWritableDir<R>(dir: string, layout: StoreLayout<R>): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
     throw layout.error(`${dir}: cannot use as the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
@@ -110,7 +111,7 @@ export class ResumableStore<R> {
   /** Writes a result file (path relative to the directory) atomically, creating its folder. */
   writeFile(rel: string, data: string): void {
     const full = path.join(this.dir, rel);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
+    makeDirs(path.dirname(full));
     writeFileAtomic(full, data);
   }
 

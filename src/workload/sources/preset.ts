@@ -2,6 +2,7 @@
 // defaults file.
 
 import { UserError } from "../../util/errors.js";
+import { SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
 import { decodeStrict, parseYamlRoot } from "../spec/load.js";
 import { int, obj, record, type Infer } from "../spec/schema.js";
@@ -86,7 +87,7 @@ const WHAT = "Failed to parse defaults YAML";
 export function readPresetsFromDefaults(path: string): Record<string, PresetEntry> {
   let text: string;
   try {
-    text = readTextFile(path);
+    text = readTextFile(path, SPEC_FILE_LIMIT);
   } catch (err) {
     if (err instanceof FileReadError) throw new UserError(`Failed to read defaults file: ${err.message}`);
     throw err;

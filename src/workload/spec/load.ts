@@ -3,6 +3,7 @@
 
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
+import { SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
 import { decode, DecodeError, type PositionMap } from "./decode.js";
 import type { AnySchema, Infer } from "./schema.js";
@@ -84,7 +85,7 @@ export function parseWorkloadSpec(text: string, opts: LoadOptions = {}): Workloa
 export function loadWorkloadSpec(path: string, opts: LoadOptions = {}): WorkloadSpec {
   let text: string;
   try {
-    text = readTextFile(path);
+    text = readTextFile(path, SPEC_FILE_LIMIT);
   } catch (err) {
     if (err instanceof FileReadError) throw new UserError(`reading workload spec: ${err.message}`);
     throw err;

@@ -7,6 +7,7 @@ import { stringify } from "yaml";
 import { UserError } from "../../util/errors.js";
 import { parseYamlStrict } from "../spec/load.js";
 import { float, int, obj, opt, record, str, type Infer } from "../spec/schema.js";
+import { DATA_FILE_LIMIT, SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
 import { formatTraceData, parseTraceData, type OptionalColumn, type TraceLayout, type TraceRecord } from "./traceV2Csv.js";
 
@@ -78,9 +79,9 @@ export function parseTraceV2Data(text: string, file = "trace data"): Omit<TraceV
   return parseTraceData(text, file);
 }
 
-function read(path: string, what: string): string {
+function read(path: string, what: string, limit: number): string {
   try {
-    return readTextFile(path);
+    return readTextFile(path, limit);
   } catch (err) {
     if (err instanceof FileReadError) throw new UserError(`reading ${what}: ${err.message}`);
     throw err;
@@ -89,8 +90,8 @@ function read(path: string, what: string): string {
 
 /** Reads a header and data file; the header's trace_version and the data layout must agree. */
 export function loadTraceV2(headerPath: string, dataPath: string): TraceV2 {
-  const header = parseTraceV2Header(read(headerPath, "trace header"), `parsing trace header ${headerPath}`);
-  const data = parseTraceV2Data(read(dataPath, "trace data"), dataPath);
+  const header = parseTraceV2Header(read(headerPath, "trace header", SPEC_FILE_LIMIT), `parsing trace header ${headerPath}`);
+  const data = parseTraceV2Data(read(dataPath, "trace data", DATA_FILE_LIMIT), dataPath);
   if (header.trace_version >= 3 && data.layout === "v2") {
     throw new UserError(
       `${dataPath}: the header ${headerPath} says trace_version ${header.trace_version} but the data has the older 22-column layout`,

@@ -1,31 +1,18 @@
-// File reading with one-line, Go-like error details ("open <p>: no such file or directory").
+// File reading with one-line, Go-like error details ("open <p>: no such file or directory"), through
+// the size-limited reader of util/inputFile.ts.
 
-import { readFileSync, readdirSync } from "node:fs";
-
-function describe(op: string, path: string, err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  const reason =
-    code === "ENOENT"
-      ? "no such file or directory"
-      : code === "EACCES"
-        ? "permission denied"
-        : code === "EISDIR"
-          ? "is a directory"
-          : code === "ENOTDIR"
-            ? "not a directory"
-            : err instanceof Error
-              ? err.message.split("\n")[0]!
-              : String(err);
-  return `${op} ${path}: ${reason}`;
-}
+import { readdirSync } from "node:fs";
+import { DATA_FILE_LIMIT, errnoReason, InputFileError, readInputFile } from "../../util/inputFile.js";
 
 export class FileReadError extends Error {}
 
-export function readTextFile(path: string): string {
+/** Reads a regular file of at most `limit` bytes (default: the data-file limit). */
+export function readTextFile(path: string, limit = DATA_FILE_LIMIT): string {
   try {
-    return readFileSync(path, "utf8");
+    return readInputFile(path, limit);
   } catch (err) {
-    throw new FileReadError(describe("open", path, err));
+    if (err instanceof InputFileError) throw new FileReadError(`open ${path}: ${err.reason}`);
+    throw err;
   }
 }
 
@@ -33,6 +20,6 @@ export function listDirectory(path: string): string[] {
   try {
     return readdirSync(path);
   } catch (err) {
-    throw new FileReadError(describe("open", path, err));
+    throw new FileReadError(`open ${path}: ${errnoReason(err)}`);
   }
 }
