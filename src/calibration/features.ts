@@ -1,7 +1,8 @@
 // Per-request step-time features (docs/calibration.md "Fit"): for a fixed schedule, a request's
 // TTFT and E2E are linear in the coefficients. A request's TTFT is trunc(α0) + the steps from its
 // enqueue to the end of its first-token step (the step in progress at enqueue by the fraction
-// still to run) + α2; its E2E adds the steps in which it decoded, α2 per decode step and α1.
+// still to run) + α2; its E2E adds the steps in which it decoded, α2 per decode step and α1. On
+// the seed timeline the final step counts twice in E2E (docs/behavior.md#q3).
 
 import type { Request } from "../core/request.js";
 import type { StepProbe } from "../instance/stepProbe.js";
@@ -73,7 +74,7 @@ class StepLog {
 
 /**
  * Records, per request (by arrival sequence), the TTFT and E2E feature vectors and the number of
- * decode steps. Attach as RunHooks.stepProbe; read with `ttftRow`/`e2eRow` after the run.
+ * ITL entries. Attach as RunHooks.stepProbe; read `ttft`, `e2e` and `itlEntries` after the run.
  */
 export class FeatureProbe implements StepProbe {
   private readonly logs: StepLog[] = [];
@@ -81,7 +82,9 @@ export class FeatureProbe implements StepProbe {
   enqueue = new Float64Array(1024);
   ttft = new Float64Array(1024 * K);
   e2e = new Float64Array(1024 * K);
-  decodeSteps = new Int32Array(1024);
+  /** Decode steps, plus the duplicated final entry on the seed timeline. */
+  itlEntries = new Int32Array(1024);
+  private seedTimeline = false;
 
   private log(i: number): StepLog {
     let l = this.logs[i];
@@ -104,7 +107,7 @@ export class FeatureProbe implements StepProbe {
     this.enqueue = grow(this.enqueue, cap);
     this.ttft = grow(this.ttft, cap * K);
     this.e2e = grow(this.e2e, cap * K);
-    this.decodeSteps = grow(this.decodeSteps, cap);
+    this.itlEntries = grow(this.itlEntries, cap);
   }
 
   onQueued(_instance: number, r: Request, now: number): void {
@@ -121,7 +124,10 @@ export class FeatureProbe implements StepProbe {
     count: number,
     model: LatencyModel,
   ): void {
-    if (!isFeatureModel(model)) throw new UserError("fitting needs a latency model with fittable coefficients (trained-physics)");
+    if (!isFeatureModel(model)) {
+      throw new UserError("fitting needs a latency model with fittable coefficients (trained-physics or blackbox)");
+    }
+    this.seedTimeline = model.timeline === "seed";
     model.stepFeatures(batch, count, this.tmp);
     this.log(instance).push(stepIdx, now, duration, this.tmp);
   }
@@ -161,6 +167,11 @@ export class FeatureProbe implements StepProbe {
       log.addRange(r.decodeRunStart, stepIdx, 1, this.e2e, o);
       n += stepIdx - r.decodeRunStart + 1;
     }
-    this.decodeSteps[r.seq] = n;
+    if (this.seedTimeline && r.outputLen > 0) {
+      // The completion repeats the final step's ITL entry.
+      log.addRange(stepIdx, stepIdx, 1, this.e2e, o);
+      n++;
+    }
+    this.itlEntries[r.seq] = n;
   }
 }

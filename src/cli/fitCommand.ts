@@ -41,7 +41,10 @@ export function registerFitCommand(program: Command, io: CliIo): void {
       "measured runs to fit: experiment ids of the bundled data set (ID or ID#stageN), experiments.json[#ID], trace v2 headers, per-request CSVs",
     )
     .option("--holdout <path...>", "measured runs only evaluated, before and after (same forms as --data)")
-    .requiredOption("--out <file>", "coefficient file to write (read it with --latency-coeffs)")
+    .requiredOption(
+      "--out <file>",
+      "coefficient file to write (trained-physics: read it with --latency-coeffs; blackbox: use the printed flags)",
+    )
     .addOption(
       new Option("--latency-model <name>", "model whose coefficients are fitted")
         .choices(["trained-physics", "blackbox"])
@@ -59,7 +62,7 @@ export function registerFitCommand(program: Command, io: CliIo): void {
     )
     .option(
       "--params <list>",
-      "comma-separated parameters to fit (default: alpha0,alpha1,alpha2,beta1a,beta2b,beta3,beta4,beta5,beta6,beta7, plus beta8/beta_ep when the data needs them)",
+      "comma-separated parameters to fit (default: alpha0,alpha1,alpha2,beta1a,beta2b,beta3,beta4,beta5,beta6,beta7, plus beta8/beta_ep when the data needs them; blackbox: alpha0-alpha2,beta0-beta2)",
     )
     .option("--terms <list>", "extra model terms to add and fit (decode_context)")
     .addOption(
@@ -67,7 +70,10 @@ export function registerFitCommand(program: Command, io: CliIo): void {
         .argParser(nonNegNumber("--lambda"))
         .default(1e-3),
     )
-    .option("--start <file>", "coefficient file to start from (default: the bundled trained-physics coefficients)")
+    .option(
+      "--start <file>",
+      "coefficient file to start from (default: the bundled trained-physics coefficients; blackbox starts from --alpha-coeffs/--beta-coeffs or its bundled entry)",
+    )
     .addOption(new Option("--seed <n>", "seed of the replays and of generated arrivals").argParser(nonNegInt("--seed")).default(42))
     .addOption(
       new Option("--jobs <n>", "worker processes replaying experiments in parallel (default: one per CPU)")

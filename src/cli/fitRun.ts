@@ -9,7 +9,9 @@ import type { ExperimentEval } from "../calibration/fit/evaluate.js";
 import { objective } from "../calibration/fit/fit.js";
 import { loadInputs } from "../calibration/fit/inputs.js";
 import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES } from "../calibration/fit/params.js";
-import { coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
+import { blackboxFileText, blackboxFlags, coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
+import { BLACKBOX_LAYOUT, blackboxFree, checkBlackboxInputs } from "../calibration/fit/layout.js";
+import { blackboxStart } from "../calibration/fit/blackboxStart.js";
 import { fit, startCoefficients, type FitOutcome } from "../calibration/fit/run.js";
 import type { FitExperiment } from "../calibration/experiments.js";
 import type { CliIo } from "./io.js";
@@ -17,44 +19,50 @@ import { checkOutputPath, writeOutput } from "./outputPaths.js";
 import { checkRunInputs } from "./inputPaths.js";
 
 export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
-  if (opts["latencyModel"] === "blackbox") {
-    throw new UserError(
-      "--latency-model blackbox: fitting blackbox coefficients is not supported; fit trained-physics (its file is read by --latency-coeffs)",
-    );
+  const blackbox = opts["latencyModel"] === "blackbox";
+  if (blackbox && opts["start"] !== undefined) {
+    throw new UserError("--start reads trained-physics files; a blackbox fit starts from --alpha-coeffs and --beta-coeffs");
   }
+  const runIn: RunInput = blackbox ? { ...run, latencyModel: "blackbox" } : run;
   const out = String(opts["out"]);
   checkOutputPath("--out", out);
   checkRunInputs(run);
   const seed = opts["seed"] as number;
   const skipped: string[] = [];
   const load = (flag: string, specs: unknown): FitExperiment[] =>
-    loadInputs((specs as string[] | undefined) ?? [], { run, seed, flag, skipped });
+    loadInputs((specs as string[] | undefined) ?? [], { run: runIn, seed, flag, skipped });
   const data = load("--data", opts["data"]);
   const holdout = load("--holdout", opts["holdout"]);
   for (const s of skipped) io.stderrLine(`skipped ${s}`);
   if (data.length === 0) throw new UserError("--data: no experiment to fit");
-  const start = startCoefficients(opts["start"] as string | undefined);
-  const free = freeParams(opts);
+  if (blackbox) {
+    checkBlackboxInputs(data, "--data");
+    checkBlackboxInputs(holdout, "--holdout");
+  }
+  const bb = blackbox ? await blackboxStart(run) : null;
+  const start = bb?.coefficients ?? startCoefficients(opts["start"] as string | undefined);
+  const free = blackbox ? blackboxFree(opts["params"] as string | undefined, opts["terms"] as string | undefined) : freeParams(opts);
+  const names = blackbox ? BLACKBOX_LAYOUT.names : PARAM_NAMES;
   const progress = (line: string): void => io.stderrLine(line);
 
   // Resume: evaluations of an interrupted fit with the same inputs are kept beside the output.
   const statePath = `${out}.state.json`;
   const fingerprint = createHash("sha256")
-    .update(JSON.stringify({ data: opts["data"], run, seed, start, free, lambda: opts["lambda"], terms: opts["terms"] ?? "" }))
+    .update(JSON.stringify({ data: opts["data"], run: runIn, seed, start, free, lambda: opts["lambda"], terms: opts["terms"] ?? "" }))
     .digest("hex")
     .slice(0, 16);
   const memo = opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
   const save = (): void =>
     writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
 
-  progress(`fitting ${free.map((j) => PARAM_NAMES[j]).join(", ")} on ${data.length} experiment(s)`);
+  progress(`fitting ${free.map((j) => names[j]).join(", ")} on ${data.length} experiment(s)`);
   const res = await fit({
     data,
     holdout,
     jobs: opts["jobs"] as number,
     start,
     free,
-    whenUsed: opts["params"] === undefined ? WHEN_USED : [],
+    whenUsed: opts["params"] === undefined && !blackbox ? WHEN_USED : [],
     iterations: opts["iterations"] as number,
     budget: opts["budget"] as number,
     lambda: opts["lambda"] as number,
@@ -64,19 +72,27 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   });
   const scored = res.after.reduce((s, e) => s + e.errors.scored, 0);
   if (scored < 30) io.stderrLine(`warning: only ${scored} matched requests: the fit is poorly determined`);
-  writeOutput("--out", out, coefficientFileText(res.coefficients, fitSummary(data, holdout, res)), writeFileAtomic);
+  const summary = fitSummary(data, holdout, res, names);
+  const flags = bb !== null ? blackboxFlags(res.coefficients, bb.kvBlocks) : coefficientFlags(res.coefficients);
+  const file = bb !== null ? blackboxFileText(res.coefficients, summary, flags) : coefficientFileText(res.coefficients, summary);
+  writeOutput("--out", out, file, writeFileAtomic);
   let text = errorTable("## Fitted experiments (mean APE)", res.before, res.after);
   if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
   io.stdout(text);
-  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${coefficientFlags(res.coefficients)}\n`);
+  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${flags}\n`);
   fs.rmSync(statePath, { force: true });
 }
 
 /** The header comment of the coefficient file: what was fitted, and the objective before/after. */
-function fitSummary(data: readonly FitExperiment[], holdout: readonly FitExperiment[], res: FitOutcome): Record<string, unknown> {
+function fitSummary(
+  data: readonly FitExperiment[],
+  holdout: readonly FitExperiment[],
+  res: FitOutcome,
+  names: readonly string[],
+): Record<string, unknown> {
   const summary: Record<string, unknown> = {
     data: data.map((x) => x.id),
-    free: res.free.map((j) => PARAM_NAMES[j]),
+    free: res.free.map((j) => names[j]),
     objective_before: Number(res.objectiveBefore.toFixed(6)),
     objective_after: Number(res.objectiveAfter.toFixed(6)),
   };

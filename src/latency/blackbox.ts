@@ -1,5 +1,6 @@
 import { ConstructionError } from "../util/errors.js";
 import type { LatencyModel, StepRequestView } from "./model.js";
+import type { FeatureModel } from "./trainedPhysics.js";
 
 /** Checks a coefficient list as BLIS's latency-model constructor does (docs/behavior.md#c22). */
 export function validateCoefficients(name: "AlphaCoeffs" | "BetaCoeffs", coeffs: readonly number[]): void {
@@ -31,8 +32,11 @@ export class AlphaTerms {
   }
 }
 
-/** Trained alpha/beta regression model (docs/latency.md "Backends"). */
-export class BlackboxLatencyModel implements LatencyModel {
+/**
+ * Trained alpha/beta regression model (docs/latency.md "Backends"). Its features for fitting are
+ * [1, P, D] in the first three slots (docs/calibration.md "Fit").
+ */
+export class BlackboxLatencyModel implements LatencyModel, FeatureModel {
   readonly timeline = "seed" as const;
   private readonly alpha: AlphaTerms;
   private readonly b0: number;
@@ -68,5 +72,19 @@ export class BlackboxLatencyModel implements LatencyModel {
       else if (r.outputLen > 0) decode += r.numNewTokens;
     }
     return Math.trunc(this.b0 + this.b1 * prefill + this.b2 * decode);
+  }
+
+  stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void {
+    let prefill = 0;
+    let decode = 0;
+    for (let i = 0; i < count; i++) {
+      const r = batch[i]!;
+      if (r.pi < r.inputLen) prefill += r.numNewTokens;
+      else if (r.outputLen > 0) decode += r.numNewTokens;
+    }
+    out.fill(0);
+    out[0] = 1;
+    out[1] = prefill;
+    out[2] = decode;
   }
 }

@@ -9,7 +9,8 @@ import type { FitExperiment } from "../experiments.js";
 import { FeatureProbe } from "../features.js";
 import { measuredLatency, replay, type ReplayResult } from "../replay.js";
 import { addRow, emptyNormalEquations, type NormalEquations } from "./nnls.js";
-import { A0, A1, A2, coefficientsFromTheta, NUM_PARAMS } from "./params.js";
+import { layoutOf, type ParamLayout } from "./layout.js";
+import { NUM_PARAMS } from "./params.js";
 
 const K = NUM_FEATURES;
 
@@ -48,14 +49,19 @@ export interface ExperimentEval {
 }
 
 /** Linear forms of one request's TTFT, E2E and ITL in θ (alpha parts plus features). */
-function forms(p: FeatureProbe, seq: number, O: number, t: Float64Array, e: Float64Array, i: Float64Array): void {
+export function forms(
+  layout: ParamLayout,
+  p: FeatureProbe,
+  seq: number,
+  L: number,
+  O: number,
+  t: Float64Array,
+  e: Float64Array,
+  i: Float64Array,
+): void {
   t.fill(0);
   e.fill(0);
-  t[A0] = 1;
-  t[A2] = 1;
-  e[A0] = 1;
-  e[A1] = O > 0 ? 1 : 0;
-  e[A2] = 1 + p.decodeSteps[seq]!;
+  layout.alphaParts(L, O, p.itlEntries[seq]!, t, e);
   const o = seq * K;
   for (let j = 0; j < K; j++) {
     t[3 + j] = p.ttft[o + j]!;
@@ -68,13 +74,14 @@ function forms(p: FeatureProbe, seq: number, O: number, t: Float64Array, e: Floa
 
 export async function evaluateExperiment(x: FitExperiment, theta: ArrayLike<number>): Promise<ExperimentEval> {
   const probe = new FeatureProbe();
+  const layout = layoutOf(x.run);
   const res = await replay(x.trace, {
     run: { ...x.run, log: "error" },
     logger: silentLogger,
-    coefficients: coefficientsFromTheta(theta),
+    coefficients: layout.fromTheta(theta),
     probe,
   });
-  const t = tallyRequests(x, res, probe);
+  const t = tallyRequests(x, res, probe, layout);
   return x.target.kind === "requests" ? requestsEval(x.id, t, theta) : meansEval(x.id, t, x.target);
 }
 
@@ -91,7 +98,7 @@ interface Tally {
   kept: Kept[];
 }
 
-function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe): Tally {
+function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe, layout: ParamLayout): Tally {
   const l = res.sim.run.ledger;
   const v3 = res.rows.length === 0 || x.trace.layout === "v3";
   const win = x.window ?? [-Infinity, Infinity];
@@ -120,7 +127,7 @@ function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe)
       return;
     }
     const O = row.output_tokens;
-    forms(probe, seq, O, ft, fe, fi);
+    forms(layout, probe, seq, l.inputLen[seq]!, O, ft, fe, fi);
     const st = l.ttft[seq]!;
     const se = l.e2e[seq]!;
     const si = (se - st) / Math.max(O - 1, 1);

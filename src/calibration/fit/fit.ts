@@ -7,7 +7,8 @@ import type { Coefficients } from "../../config/latency/backend.js";
 import type { FitExperiment } from "../experiments.js";
 import type { ExperimentEval } from "./evaluate.js";
 import { addInto, emptyNormalEquations, solveNnls } from "./nnls.js";
-import { coefficientsFromTheta, NUM_PARAMS, PARAM_NAMES, thetaFromCoefficients } from "./params.js";
+import { commonLayout } from "./layout.js";
+import { NUM_PARAMS } from "./params.js";
 
 export type Evaluator = (experiments: readonly FitExperiment[], theta: Float64Array) => Promise<ExperimentEval[]>;
 
@@ -94,13 +95,14 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
     return { evals, J };
   };
 
-  const prior = thetaFromCoefficients(o.start);
+  const layout = commonLayout(o.experiments.map((x) => x.run));
+  const prior = layout.toTheta(o.start);
   const first = await evalAt(Float64Array.from(prior), "start");
   log(`start: objective ${first.J.toFixed(4)}`);
   let best: Point = { theta: Float64Array.from(prior), ...first };
   const free = withUsed(o.free, o.whenUsed ?? [], first.evals);
   const added = free.filter((j) => !o.free.includes(j));
-  if (added.length > 0) log(`also fitting ${added.map((j) => PARAM_NAMES[j]).join(", ")}: the data exercises them`);
+  if (added.length > 0) log(`also fitting ${added.map((j) => layout.names[j]).join(", ")}: the data exercises them`);
   // Levenberg-Marquardt-like trust region: a pull toward the best point that loosens after a
   // success and tightens after a failure, since the linearization holds only near its schedule.
   let mu = 0.1;
@@ -127,7 +129,7 @@ export async function fitCoefficients(o: FitOptions): Promise<FitResult> {
   best = await coordinateSearch({ ...o, free }, best, evalAt, log);
   return {
     free,
-    coefficients: coefficientsFromTheta(best.theta),
+    coefficients: layout.fromTheta(best.theta),
     theta: best.theta,
     before: first.evals,
     after: best.evals,

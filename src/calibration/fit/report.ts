@@ -26,6 +26,25 @@ export function coefficientFlags(c: Coefficients): string {
   return `--alpha-coeffs ${c.alpha.map(round).join(",")} --beta-coeffs ${c.beta.map(round).join(",")}`;
 }
 
+/**
+ * Blackbox coefficients: no file flag reads them (--latency-coeffs is trained-physics only), so
+ * the file records them with the fit summary and the flags that use them.
+ */
+export function blackboxFileText(c: Coefficients, summary: Record<string, unknown>, flags: string): string {
+  const block = { alpha_coeffs: c.alpha.map(round), beta_coeffs: c.beta.map(round) };
+  return (
+    '# Blackbox coefficients fitted by `blis fit` (docs/calibration.md "Fit").\n' +
+    `# Use with: blis run ${flags} ...\n` +
+    stringify({ blackbox_coefficients: block, fit: summary }, { lineWidth: 0 })
+  );
+}
+
+/** Run flags selecting blackbox with these coefficients (and the KV block count the fit used). */
+export function blackboxFlags(c: Coefficients, kvBlocks: number | null): string {
+  const kv = kvBlocks !== null ? ` --total-kv-blocks ${kvBlocks}` : "";
+  return `--latency-model blackbox ${coefficientFlags(c)}${kv}`;
+}
+
 /** Markdown table: per experiment, errors before and after (mean APE of TTFT, E2E, ITL). */
 export function errorTable(title: string, before: readonly ExperimentEval[], after: readonly ExperimentEval[]): string {
   const lines = [

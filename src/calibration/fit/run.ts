@@ -7,7 +7,7 @@ import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import type { FitExperiment } from "../experiments.js";
 import { evaluateExperiment, type ExperimentEval } from "./evaluate.js";
 import { fitCoefficients, type FitOptions, type FitResult } from "./fit.js";
-import { thetaFromCoefficients } from "./params.js";
+import { commonLayout } from "./layout.js";
 import { FitPool } from "./pool.js";
 
 export interface FitRunOptions extends Omit<FitOptions, "experiments" | "evaluate"> {
@@ -31,6 +31,7 @@ export function startCoefficients(file: string = BUNDLED_TRAINED_PHYSICS, flag =
 
 export async function fit(o: FitRunOptions): Promise<FitOutcome> {
   const holdout = o.holdout ?? [];
+  const layout = commonLayout([...o.data, ...holdout].map((x) => x.run));
   const jobs = Math.min(o.jobs ?? 1, Math.max(o.data.length, holdout.length));
   const pool = jobs > 1 ? new FitPool(jobs) : null;
   const log = o.progress ?? (() => undefined);
@@ -53,7 +54,7 @@ export async function fit(o: FitRunOptions): Promise<FitOutcome> {
     const result = await fitCoefficients({ ...o, experiments: o.data, evaluate });
     if (holdout.length === 0) return { ...result, holdoutBefore: [], holdoutAfter: [] };
     log(`evaluating ${holdout.length} held-out experiment(s)`);
-    const holdoutBefore = await evaluate(holdout, thetaFromCoefficients(o.start));
+    const holdoutBefore = await evaluate(holdout, layout.toTheta(o.start));
     const holdoutAfter = await evaluate(holdout, result.theta);
     return { ...result, holdoutBefore, holdoutAfter };
   } finally {

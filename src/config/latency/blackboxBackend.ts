@@ -44,7 +44,13 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
     let model: BlackboxLatencyModel | ReturnType<typeof buildRooflineModel> | null = null;
     return { ...common, backend: "seed-roofline", maxModelLen: 0, build: () => (model ??= buildRooflineModel(inputs, lat.tp, lat.alpha)) };
   }
-  return { ...common, backend: name, maxModelLen: 0, build: () => new BlackboxLatencyModel(lat.alpha, lat.beta) };
+  return {
+    ...common,
+    backend: name,
+    maxModelLen: 0,
+    build: () => new BlackboxLatencyModel(lat.alpha, lat.beta),
+    withCoefficients: (c) => () => new BlackboxLatencyModel(c.alpha, c.beta),
+  };
 }
 
 export const blackboxBackend: LatencyBackend = {
