@@ -7,6 +7,7 @@ import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 import { checkRunInputs } from "./inputPaths.js";
 import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js";
+import { RUN_DEFAULTS } from "../config/runOptions.js";
 
 export function optionFor(f: AnyFlagDef): Option {
   const value =
@@ -60,7 +61,7 @@ async function checkRunFiles(input: RunInput): Promise<void> {
 }
 
 export async function runCli(input: RunInput, io: CliIo): Promise<void> {
-  const level = parseLogLevel(input.log ?? "warn");
+  const level = parseLogLevel(input.log ?? RUN_DEFAULTS.log);
   if (level === null) throw new UserError(`Invalid log level: ${input.log}`);
   const logger = new Logger(level, io.stderrLine);
   await checkRunFiles(input);

@@ -1,4 +1,5 @@
 import { UserError } from "../util/errors.js";
+import { DEFAULT_SLO_CACHE_WEIGHTS } from "../policy/sloTiers.js";
 import { parseGoFloat, parseGoInt } from "../util/parse.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
@@ -35,11 +36,7 @@ const TIERS = ["critical", "standard", "sheddable"] as const;
 
 /** `--slo-cache-weights "critical:0.25,..."` → α by tier rank [sheddable, standard, critical]. */
 export function parseSloCacheWeights(text: string, flag = "--slo-cache-weights"): [number, number, number] {
-  const m = new Map<string, number>([
-    ["critical", 0.25],
-    ["standard", 0.5],
-    ["sheddable", 0.75],
-  ]);
+  const m = new Map<string, number>(Object.entries(DEFAULT_SLO_CACHE_WEIGHTS));
   if (text.trim() !== "") {
     const seen = new Set<string>();
     for (const raw of text.split(",")) {

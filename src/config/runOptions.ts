@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
+import { DEFAULT_SLO_CACHE_WEIGHTS, DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
 import { BUNDLED_DEFAULTS } from "./paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
@@ -96,7 +96,11 @@ export const RunOptionsSchema = z.strictObject({
   fitnessWeights: z.string().default(""),
   // Extensions beyond BLIS (all default to BLIS behavior).
   ...sloGatedParams.shape,
-  sloCacheWeights: z.string().default("critical:0.25,standard:0.5,sheddable:0.75"),
+  sloCacheWeights: z.string().default(
+    Object.entries(DEFAULT_SLO_CACHE_WEIGHTS)
+      .map(([tier, w]) => `${tier}:${w}`)
+      .join(","),
+  ),
   sloBaseCritical: anyNumber.default(DEFAULT_SLO_PARAMS.baseCritical),
   sloBaseStandard: anyNumber.default(DEFAULT_SLO_PARAMS.baseStandard),
   sloBaseSheddable: anyNumber.default(DEFAULT_SLO_PARAMS.baseSheddable),

@@ -7,6 +7,7 @@ import type { RunInput } from "../config/runOptions.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
+import { RUN_DEFAULTS } from "../config/runOptions.js";
 
 export interface WorkerTask {
   input: RunInput;
@@ -39,7 +40,7 @@ export default async function runOne(task: WorkerTask): Promise<WorkerResult> {
   let stdout = "";
   let metrics: SimulationMetrics | null = null;
   try {
-    const level = parseLogLevel(task.input.log ?? "warn");
+    const level = parseLogLevel(task.input.log ?? RUN_DEFAULTS.log);
     if (level === null) throw new UserError(`Invalid log level: ${task.input.log}`);
     const res = await simulate(task.input, { logger: new Logger(level, sink) });
     metrics = res.metrics;

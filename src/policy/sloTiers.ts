@@ -31,6 +31,9 @@ export interface SloParams {
   thresholdSheddable: number;
 }
 
+/** Default weight of prefix affinity against load per tier (`--slo-cache-weights`, slo-priority scorer). */
+export const DEFAULT_SLO_CACHE_WEIGHTS = { critical: 0.25, standard: 0.5, sheddable: 0.75 } as const;
+
 export const DEFAULT_SLO_PARAMS: SloParams = {
   baseCritical: 10,
   baseStandard: 5,
