@@ -63,7 +63,12 @@ export class BlackboxLatencyModel implements LatencyModel, FeatureModel {
     return 0;
   }
 
-  stepTime(batch: readonly StepRequestView[], count: number): number {
+  /** Prefill and decode token counts of the last `count()` call (reused, no allocation). */
+  private prefill = 0;
+  private decode = 0;
+
+  /** P: new tokens of prefilling requests; D: of decoding ones with output (docs/behavior.md#q22). */
+  private count(batch: readonly StepRequestView[], count: number): void {
     let prefill = 0;
     let decode = 0;
     for (let i = 0; i < count; i++) {
@@ -71,20 +76,20 @@ export class BlackboxLatencyModel implements LatencyModel, FeatureModel {
       if (r.pi < r.inputLen) prefill += r.numNewTokens;
       else if (r.outputLen > 0) decode += r.numNewTokens;
     }
-    return Math.trunc(this.b0 + this.b1 * prefill + this.b2 * decode);
+    this.prefill = prefill;
+    this.decode = decode;
+  }
+
+  stepTime(batch: readonly StepRequestView[], count: number): number {
+    this.count(batch, count);
+    return Math.trunc(this.b0 + this.b1 * this.prefill + this.b2 * this.decode);
   }
 
   stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void {
-    let prefill = 0;
-    let decode = 0;
-    for (let i = 0; i < count; i++) {
-      const r = batch[i]!;
-      if (r.pi < r.inputLen) prefill += r.numNewTokens;
-      else if (r.outputLen > 0) decode += r.numNewTokens;
-    }
+    this.count(batch, count);
     out.fill(0);
     out[0] = 1;
-    out[1] = prefill;
-    out[2] = decode;
+    out[1] = this.prefill;
+    out[2] = this.decode;
   }
 }
