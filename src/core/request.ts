@@ -5,6 +5,8 @@ import { NO_HASH } from "./blockHash.js";
 export const QUEUED = 0;
 export const RUNNING = 1;
 export const COMPLETED = 2;
+/** Where a request is: waiting (or preempted), in the running batch, or done. Small integers keep the field a V8 Smi. */
+export type RequestState = typeof QUEUED | typeof RUNNING | typeof COMPLETED;
 
 /**
  * One simulated request while it lives in the cluster. Every field is initialized here so that
@@ -23,7 +25,7 @@ export class Request implements StepRequestView {
   readonly tenantId: string;
   readonly model: string;
 
-  state = QUEUED;
+  state: RequestState = QUEUED;
   pi = 0;
   numNewTokens = 0;
   /** Engine-side computed-token count (docs/behavior.md "Request lifecycle"); 0 when "deleted". */
