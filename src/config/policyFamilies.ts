@@ -1,5 +1,6 @@
 // The policy families a run selects from, with the option that names the choice. Flags, bundle
-// keys and "Valid:" lists of every family are derived from this table and the registries.
+// keys and "Valid:" lists of every family are derived from this table and the registries; the
+// latency backends add their parameter flags and schemas.
 import "../policy/builtins.js";
 import "../cluster/builtins.js";
 import type { ParamFlag, ParamSchema, PolicyFamilyView } from "../util/policyRegistry.js";
@@ -9,6 +10,7 @@ import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
+import { latencyBackends, latencyParamFlags } from "./latency/backend.js";
 
 export interface PolicyFamily {
   registry: PolicyFamilyView;
@@ -41,4 +43,23 @@ export function policyParamFlags(): { flag: ParamFlag; schema: ParamSchema<unkno
     }
   }
   return out;
+}
+
+/** The flags of `blis run` derived from registries: policies' and latency backends' parameters, each key once. */
+export function runParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
+  const seen = new Set<string>();
+  const out: { flag: ParamFlag; schema: ParamSchema<unknown> }[] = [];
+  for (const p of [...policyParamFlags(), ...latencyParamFlags()]) {
+    if (seen.has(p.flag.key)) continue;
+    seen.add(p.flag.key);
+    out.push(p);
+  }
+  return out;
+}
+
+/** The parameter schemas of every registered policy and latency backend (run options hold them all). */
+export function paramSchemas(): ParamSchema<unknown>[] {
+  const policies = policyFamilies().flatMap(({ registry }) => registry.all().map((p) => p.params));
+  const backends = latencyBackends.names().flatMap((n) => latencyBackends.get(n)!.params ?? []);
+  return [...policies, ...backends];
 }

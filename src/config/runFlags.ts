@@ -7,7 +7,7 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { tokenBucket } from "../cluster/admission/tokenBucket.js";
 import { sloGated } from "../cluster/admission/sloGated.js";
-import { policyParamFlags } from "./policyFamilies.js";
+import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 
@@ -329,12 +329,13 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
 export const RUN_FLAGS: FlagDef[] = RUN_FLAG_TABLE.map(withDefault);
 
 /**
- * The flags of `blis run`: RUN_FLAGS plus the parameter flags of policies registered beyond the
- * built-ins (in-process registrations; plugins load after flags are parsed and use bundle keys).
+ * The flags of `blis run`: RUN_FLAGS plus the parameter flags of policies and latency backends
+ * registered beyond the built-ins (in-process registrations; plugins load after flags are parsed
+ * and use bundle keys).
  */
 export function runFlags(): AnyFlagDef[] {
   const known = new Set<string>(RUN_FLAGS.map((f) => f.key));
-  const extra = policyParamFlags()
+  const extra = runParamFlags()
     .filter((p) => !known.has(p.flag.key))
     .map((p) => paramFlag(p.flag, p.schema));
   return [...RUN_FLAGS, ...extra];

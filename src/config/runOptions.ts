@@ -4,7 +4,7 @@ import { BUNDLED_DEFAULTS } from "./paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
 import { sloGatedParams } from "../cluster/admission/sloGated.js";
-import { policyFamilies } from "./policyFamilies.js";
+import { paramSchemas } from "./policyFamilies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 
 export { anyNumber };
@@ -127,16 +127,15 @@ export type RunInput = z.input<typeof RunOptionsSchema>;
 export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});
 
 /**
- * The run-option schema with the parameters of policies registered beyond the built-ins (plugins,
- * library users); their values reach the policies through `SimConfig.params`.
+ * The run-option schema with the parameters of policies and latency backends registered beyond the
+ * built-ins (plugins, library users); their values reach the policies through `SimConfig.params`
+ * and the selected latency backend through `resolve`.
  */
 export function runOptionsSchema(): z.ZodType<RunOptions, RunInput> {
   const known = RunOptionsSchema.shape as Record<string, unknown>;
   const extra: Record<string, z.ZodType> = {};
-  for (const fam of policyFamilies()) {
-    for (const p of fam.registry.all()) {
-      for (const [k, v] of Object.entries(p.params.shape)) if (!(k in known)) extra[k] = v;
-    }
+  for (const schema of paramSchemas()) {
+    for (const [k, v] of Object.entries(schema.shape)) if (!(k in known)) extra[k] = v;
   }
   return Object.keys(extra).length === 0
     ? RunOptionsSchema

@@ -71,7 +71,7 @@ export class PolicyRegistry<C, T> {
   register<P>(d: PolicyDescriptor<C, T, P> | string, factory?: (context: C) => T): void {
     const desc = typeof d === "string" ? (factoryPolicy(d, factory!) as unknown as PolicyDescriptor<C, T, P>) : d;
     if (this.entries.has(desc.name)) throw new Error(`${this.family} "${desc.name}" is already registered`);
-    const parse = (source: Readonly<Record<string, unknown>>): P => desc.params.parse(pickKeys(source, desc.params));
+    const parse = (source: Readonly<Record<string, unknown>>): P => parseParams(desc.params, source);
     this.entries.set(desc.name, {
       name: desc.name,
       family: this.family,
@@ -119,7 +119,12 @@ export class PolicyRegistry<C, T> {
   }
 }
 
-/** The schema's own keys of `source` (run options hold every family's parameters). */
+/** Parameter values from `source` (run options hold every family's parameters); missing → defaults. */
+export function parseParams<P>(schema: ParamSchema<P>, source: Readonly<Record<string, unknown>>): P {
+  return schema.parse(pickKeys(source, schema));
+}
+
+/** The schema's own keys of `source`. */
 function pickKeys(source: Readonly<Record<string, unknown>>, schema: { shape: Record<string, unknown> }): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(schema.shape)) if (source[k] !== undefined) out[k] = source[k];

@@ -1,5 +1,5 @@
-// The worked examples of docs/extending.md: a scorer with a parameter and a latency backend, each
-// one file under test/fixtures/extending/ plus one registry line, used through `blis run`.
+// The worked examples of docs/extending.md: a scorer and a latency backend, each with a parameter,
+// each one file under test/fixtures/extending/ plus one registry line, used through `blis run`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -14,8 +14,7 @@ import { cli, metricBlocks } from "../helpers/cli.js";
 
 // The registry lines.
 scorers.register(lowIndex);
-latencyBackends.register("per-token", perTokenBackend("per-token", 2));
-latencyBackends.register("per-token-slow", perTokenBackend("per-token-slow", 20));
+latencyBackends.register(perTokenBackend.name, perTokenBackend);
 
 const BASE = ["run", "--model", "qwen/qwen3-14b", "--num-requests", "60", "--rate", "40", "--num-instances", "3"];
 const WEIGHTED = [...BASE, "--routing-policy", "weighted", "--routing-scorers", "low-index:3,queue-depth:1"];
@@ -63,11 +62,23 @@ test("the descriptor validates its parameter and --help lists its flag with the 
   assert.match(unknown.stderr.join("\n"), /valid: .*low-index/);
 });
 
-test("a new latency backend is selected by --latency-model and sets step times", async () => {
-  const fast = await cli([...BASE, "--latency-model", "per-token"]);
-  const slow = await cli([...BASE, "--latency-model", "per-token-slow"]);
-  assert.equal(fast.code, 0, fast.stderr.join("\n"));
-  assert.equal(slow.code, 0, slow.stderr.join("\n"));
+test("a new latency backend is selected by --latency-model and its parameter flag sets step times", async () => {
+  const byDefault = await cli([...BASE, "--latency-model", "per-token"]);
+  const fast = await cli([...BASE, "--latency-model", "per-token", "--per-token-ticks", "2"]);
+  const slow = await cli([...BASE, "--latency-model", "per-token", "--per-token-ticks", "20"]);
+  for (const r of [byDefault, fast, slow]) assert.equal(r.code, 0, r.stderr.join("\n"));
+  assert.equal(byDefault.stdout, fast.stdout);
   const e2e = (out: string) => Number(metricBlocks(out).find((b) => b["instance_id"] === "cluster")!["e2e_mean_ms"]);
   assert.ok(e2e(slow.stdout) > 1.3 * e2e(fast.stdout), `${e2e(fast.stdout)} vs ${e2e(slow.stdout)}`);
+});
+
+test("--help lists the backend's parameter flag with the schema default, and resolve checks its value", async () => {
+  const help = await cli(["run", "--help"]);
+  assert.match(help.stdout, /--per-token-ticks <int>\s+per-token backend: ticks per batched token \(default 2\)/);
+  assert.match(help.stdout, /--latency-model <string>/);
+  const bad = await cli([...BASE, "--latency-model", "per-token", "--per-token-ticks", "-1"]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr.join("\n"), /--per-token-ticks must be >= 0, got -1/);
+  const unknown = await cli([...BASE, "--latency-model", "nope"]);
+  assert.match(unknown.stderr.join("\n"), /valid options: .*per-token/);
 });

@@ -5,6 +5,7 @@ import type { ExtraTerms, FeatureModel } from "../../latency/trainedPhysics.js";
 import type { LatencyModel } from "../../latency/model.js";
 import type { FetchLike } from "../../latency/modelConfig.js";
 import type { Logger } from "../../util/log.js";
+import type { ParamFlag, ParamSchema } from "../../util/policyRegistry.js";
 import { Registry } from "../../util/registry.js";
 
 /** What the user asked for; `null` marks a flag that was not given. */
@@ -59,18 +60,32 @@ export interface Coefficients {
   extra?: ExtraTerms;
 }
 
-export interface LatencyBackend {
+export interface LatencyBackend<P = Record<string, never>> {
   readonly name: string;
   /** One line for `--help` and error lists. */
   readonly summary: string;
   /** False for backends reached only through a compatibility flag (not listed as choices). */
   readonly listed: boolean;
-  resolve(req: LatencyRequest): Promise<ResolvedLatency>;
+  /** The backend's own parameters: a zod object schema whose defaults are the only defaults. */
+  readonly params?: ParamSchema<P>;
+  /** The `blis run` flag of each parameter (no bundle keys: latency resolves before the policy bundle is read). */
+  readonly flags?: readonly Omit<ParamFlag, "bundle">[];
+  /** `params`: the parsed parameter values, defaults filled in. */
+  resolve(req: LatencyRequest, params: P): Promise<ResolvedLatency>;
 }
 
-export const latencyBackends = new Registry<LatencyBackend>("latency model");
+export const latencyBackends = new Registry<LatencyBackend<object>>("latency model");
 
 /** Backend names offered to users. */
 export function listedBackends(): string[] {
   return latencyBackends.names().filter((n) => latencyBackends.get(n)!.listed);
+}
+
+/** Every registered backend's parameter flags, each with the schema holding its default. */
+export function latencyParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
+  return latencyBackends.names().flatMap((n) => {
+    const b = latencyBackends.get(n)!;
+    const schema = b.params;
+    return schema === undefined ? [] : (b.flags ?? []).map((flag) => ({ flag, schema }));
+  });
 }

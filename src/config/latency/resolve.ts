@@ -4,6 +4,7 @@ import type { RunOptions } from "../runOptions.js";
 import type { FetchLike } from "../../latency/modelConfig.js";
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
+import { parseParams } from "../../util/policyRegistry.js";
 import { latencyBackends, type ResolvedLatency } from "./backend.js";
 import "./builtins.js";
 import { selectBackend } from "./select.js";
@@ -55,27 +56,31 @@ export async function resolveLatencyBackend(
     }
   }
   const backend = latencyBackends.get(choice.name)!;
-  return backend.resolve({
-    model: o.model,
-    hardware: o.hardware,
-    tp: o.tp,
-    dp: o.dp,
-    vllmVersion: o.vllmVersion,
-    alpha,
-    beta,
-    latencyCoeffs: o.latencyCoeffs,
-    modelConfigFolder: o.modelConfigFolder,
-    hardwareConfig: o.hardwareConfig,
-    defaultsFilepath: o.defaultsFilepath,
-    totalKvBlocks: explicit.has("totalKvBlocks") ? o.totalKvBlocks : null,
-    defaultKvBlocks: o.totalKvBlocks,
-    gpuMemoryUtilization: u,
-    blockSize: o.blockSizeInTokens,
-    maxModelLen: explicit.has("maxModelLen") && o.maxModelLen > 0 ? o.maxModelLen : null,
-    enableExpertParallel: o.enableExpertParallel,
-    moeCommBackend: o.moeCommBackend,
-    implicit: choice.implicit,
-    log,
-    ...(fetchImpl ? { fetchImpl } : {}),
-  });
+  const params = backend.params === undefined ? {} : parseParams(backend.params, o);
+  return backend.resolve(
+    {
+      model: o.model,
+      hardware: o.hardware,
+      tp: o.tp,
+      dp: o.dp,
+      vllmVersion: o.vllmVersion,
+      alpha,
+      beta,
+      latencyCoeffs: o.latencyCoeffs,
+      modelConfigFolder: o.modelConfigFolder,
+      hardwareConfig: o.hardwareConfig,
+      defaultsFilepath: o.defaultsFilepath,
+      totalKvBlocks: explicit.has("totalKvBlocks") ? o.totalKvBlocks : null,
+      defaultKvBlocks: o.totalKvBlocks,
+      gpuMemoryUtilization: u,
+      blockSize: o.blockSizeInTokens,
+      maxModelLen: explicit.has("maxModelLen") && o.maxModelLen > 0 ? o.maxModelLen : null,
+      enableExpertParallel: o.enableExpertParallel,
+      moeCommBackend: o.moeCommBackend,
+      implicit: choice.implicit,
+      log,
+      ...(fetchImpl ? { fetchImpl } : {}),
+    },
+    params,
+  );
 }

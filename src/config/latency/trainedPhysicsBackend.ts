@@ -47,8 +47,8 @@ async function setup(req: LatencyRequest): Promise<AnalyticalSetup | ResolvedLat
     if (!(e instanceof ModelConfigNotBundled)) throw e;
     try {
       // Probe quietly: the seed resolution's own warnings would be noise if it fails.
-      await blackboxBackend.resolve({ ...req, log: silentLogger });
-      const fallback = await blackboxBackend.resolve(req);
+      await blackboxBackend.resolve({ ...req, log: silentLogger }, {});
+      const fallback = await blackboxBackend.resolve(req, {});
       req.log.warn(
         `no bundled config.json for ${req.model}: using its blackbox coefficients (${fallback.hardware} TP${fallback.tp}); ` +
           `give --model-config-folder (or --latency-model trained-physics to download it) for trained-physics`,
