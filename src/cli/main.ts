@@ -48,10 +48,18 @@ export function buildProgram(io: CliIo): Command {
   return program;
 }
 
+/**
+ * `blis help convert scenario` → `blis convert scenario --help`: commander's help command looks
+ * one level deep only, so nested commands would show their parent's help.
+ */
+function helpAsFlag(argv: string[]): string[] {
+  return argv[0] === "help" && argv.length > 2 ? [...argv.slice(1), "--help"] : argv;
+}
+
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const program = buildProgram(io);
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(helpAsFlag(argv), { from: "user" });
     return 0;
   } catch (e) {
     return reportError(e, io);

@@ -50,3 +50,11 @@ test("run --help names the value of --plugin-option", async () => {
   assert.match(r.stdout, /--plugin-option <plugin\.key=value>/);
   assert.match(r.stdout, /--plugin <path>/);
 });
+
+test("blis help names nested commands", async () => {
+  const r = await cli(["help", "convert", "scenario"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^Usage: blis convert scenario /);
+  const top = await cli(["help", "run"]);
+  assert.match(top.stdout, /^Usage: blis run /);
+});
