@@ -1,5 +1,6 @@
 // `replay`: simulate exactly the requests a trace v2 records (docs/calibration.md "Replay").
 
+import type { SimResultEntry } from "./simResults.js";
 import type { Coefficients } from "../config/latency/backend.js";
 import type { RunInput } from "../config/runOptions.js";
 import type { StepProbe } from "../instance/stepProbe.js";
@@ -29,15 +30,8 @@ export interface ReplayOptions {
   coefficients?: Coefficients;
 }
 
-/** One simulated request, with the trace's measurement beside it when there is one. */
-export interface ReplayRequestResult {
-  request_id: number;
-  ttft_us: number;
-  e2e_us: number;
-  input_tokens: number;
-  output_tokens: number;
-  slo_class?: string;
-  model?: string;
+/** One simulated request (a results-file entry), with the trace's measurement beside it when there is one. */
+export interface ReplayRequestResult extends SimResultEntry {
   itl_mean_us: number;
   /** Measured: first chunk − send and last chunk − send (µs), when the row has them. */
   real_ttft_us?: number;

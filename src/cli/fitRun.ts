@@ -8,9 +8,9 @@ import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { ExperimentEval } from "../calibration/fit/evaluate.js";
 import { objective } from "../calibration/fit/fit.js";
 import { loadInputs } from "../calibration/fit/inputs.js";
-import { DEFAULT_FREE, DECODE_CONTEXT, paramIndex, beta, PARAM_NAMES } from "../calibration/fit/params.js";
+import { beta, PARAM_NAMES } from "../calibration/fit/params.js";
 import { blackboxFileText, blackboxFlags, coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
-import { BLACKBOX_LAYOUT, blackboxFree, checkBlackboxInputs } from "../calibration/fit/layout.js";
+import { BLACKBOX_LAYOUT, TRAINED_PHYSICS_LAYOUT, checkBlackboxInputs, freeParams } from "../calibration/fit/layout.js";
 import { blackboxStart } from "../calibration/fit/blackboxStart.js";
 import { fit, startCoefficients, type FitOutcome } from "../calibration/fit/run.js";
 import type { FitExperiment } from "../calibration/experiments.js";
@@ -41,7 +41,11 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   }
   const bb = blackbox ? await blackboxStart(run) : null;
   const start = bb?.coefficients ?? startCoefficients(opts["start"] as string | undefined);
-  const free = blackbox ? blackboxFree(opts["params"] as string | undefined, opts["terms"] as string | undefined) : freeParams(opts);
+  const free = freeParams(
+    blackbox ? BLACKBOX_LAYOUT : TRAINED_PHYSICS_LAYOUT,
+    opts["params"] as string | undefined,
+    opts["terms"] as string | undefined,
+  );
   const names = blackbox ? BLACKBOX_LAYOUT.names : PARAM_NAMES;
   const progress = (line: string): void => io.stderrLine(line);
 
@@ -106,30 +110,6 @@ function fitSummary(
 
 /** β8 (interleaved MoE) and β_EP (MoE with dp > 1) are fitted only when the data exercises them. */
 const WHEN_USED = [beta(7), beta(10)];
-
-function freeParams(opts: Record<string, unknown>): number[] {
-  const list = opts["params"] as string | undefined;
-  const free = new Set<number>();
-  if (list !== undefined) {
-    for (const n of list
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== ""))
-      free.add(paramIndex(n, "--params"));
-    if (free.size === 0) throw new UserError("--params: empty list");
-  } else {
-    for (const n of DEFAULT_FREE) free.add(paramIndex(n, "--params"));
-  }
-  const terms = opts["terms"] as string | undefined;
-  for (const t of (terms ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "")) {
-    if (t !== "decode_context") throw new UserError(`--terms: unknown term "${t}" (valid: decode_context)`);
-    free.add(DECODE_CONTEXT);
-  }
-  return [...free].sort((a, b) => a - b);
-}
 
 type Serialized = Omit<ExperimentEval, "ne"> & { ne: { G: number[]; h: number[] } };
 

@@ -5,7 +5,17 @@
 import type { Coefficients } from "../../config/latency/backend.js";
 import type { RunInput } from "../../config/runOptions.js";
 import { UserError } from "../../util/errors.js";
-import { A0, A1, A2, coefficientsFromTheta, DEFAULT_FREE, NUM_PARAMS, PARAM_NAMES, thetaFromCoefficients } from "./params.js";
+import {
+  A0,
+  A1,
+  A2,
+  coefficientsFromTheta,
+  DECODE_CONTEXT,
+  DEFAULT_FREE,
+  NUM_PARAMS,
+  PARAM_NAMES,
+  thetaFromCoefficients,
+} from "./params.js";
 
 export interface ParamLayout {
   /** The `--latency-model` whose coefficients θ holds. */
@@ -87,14 +97,30 @@ export function layoutParamIndex(layout: ParamLayout, name: string, flag: string
   return i;
 }
 
-/** `--params` of a blackbox fit (default: all six); it has no extra terms. */
-export function blackboxFree(params: string | undefined, terms: string | undefined): number[] {
-  if (terms !== undefined && terms.trim() !== "") throw new UserError("--terms: blackbox has no extra terms");
-  const names = params === undefined ? BLACKBOX_LAYOUT.defaultFree : params.split(",").map((s) => s.trim());
-  const free = new Set(names.filter((n) => n !== "").map((n) => layoutParamIndex(BLACKBOX_LAYOUT, n, "--params")));
+/**
+ * The parameters a fit frees: `--params` (default: the layout's set) and, for trained-physics,
+ * the extra terms of `--terms`; blackbox has none.
+ */
+export function freeParams(layout: ParamLayout, params: string | undefined, terms: string | undefined): number[] {
+  const blackbox = layout === BLACKBOX_LAYOUT;
+  if (blackbox && terms !== undefined && terms.trim() !== "") throw new UserError("--terms: blackbox has no extra terms");
+  const names = params === undefined ? layout.defaultFree : listOf(params);
+  const free = new Set(names.map((n) => layoutParamIndex(layout, n, "--params")));
   if (free.size === 0) throw new UserError("--params: empty list");
+  if (!blackbox) {
+    for (const t of listOf(terms ?? "")) {
+      if (t !== "decode_context") throw new UserError(`--terms: unknown term "${t}" (valid: decode_context)`);
+      free.add(DECODE_CONTEXT);
+    }
+  }
   return [...free].sort((a, b) => a - b);
 }
+
+const listOf = (text: string): string[] =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 
 /** Bundled experiments carry trained-physics deployments: a blackbox fit takes traces and CSVs. */
 export function checkBlackboxInputs(xs: readonly { id: string; run: RunInput }[], flag: string): void {
