@@ -1,4 +1,4 @@
-// Opens report pages in Debian's headless Chromium through playwright-core and checks what a
+// Opens report pages in a headless Chromium (browserPath.ts says which) through playwright-core and checks what a
 // reader would see: every chart drawn, no console errors, no network requests.
 
 import fs from "node:fs";
@@ -6,8 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type BrowserContext } from "playwright-core";
-
-export const CHROMIUM = "/usr/bin/chromium";
+import { findBrowser } from "./browserPath.js";
 
 export interface ChartCheck {
   id: string;
@@ -38,12 +37,13 @@ export interface PageCheck {
  * fails loudly when Chromium is not installed.
  */
 export async function launch(): Promise<{ browser: BrowserContext; close: () => Promise<void> }> {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y chromium); the report tests need it`);
+  const executablePath = findBrowser();
+  if (executablePath === null) {
+    throw new Error("no Chromium found: `npm test` installs one (scripts/ensureBrowser.mjs); or set BLIS_CHROMIUM");
   }
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "blis-chromium-"));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
     viewport: { width: 1280, height: 900 },
     deviceScaleFactor: 1,
