@@ -57,6 +57,11 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** `--seed` written into the spec; the default is a bigint, so its help text is given (commander would JSON-encode it). */
+function seedOption(help: string): Option {
+  return new Option("--seed <seed>", help).argParser((v: string) => parseBigIntFlag("--seed", v)).default(42n, "42");
+}
+
 export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo): void {
   const print = async (spec: WorkloadSpec): Promise<void> => io.stdout((await wl()).serializeWorkloadSpec(spec));
 
@@ -69,13 +74,15 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
     .option("--num-requests <n>", "number of requests (> 0)", parseIntFlag("--num-requests"), 100)
     .option("--defaults-filepath <path>", "defaults file holding the workloads: presets (default: the bundled data/defaults.yaml)")
-    .action(async (opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string }) => {
+    // The seed `run --workload <name>` would use, so that running the file reproduces that run.
+    .addOption(seedOption("workload seed written into the spec (run --workload <name> uses --seed, default 42)"))
+    .action(async (opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string; seed: bigint }) => {
       // Flags are checked before the defaults file is read.
       const w = await wl();
       w.checkRateFlag(opts.rate);
-      if (!(opts.numRequests > 0)) throw new UserError(`--num-requests must be > 0, got ${opts.numRequests}`);
+      w.checkNumRequestsFlag(opts.numRequests);
       const presets = w.readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
-      await print(w.convertPreset(opts.name, presets, opts.rate, opts.numRequests));
+      await print(w.convertPreset(opts.name, presets, opts.rate, opts.numRequests, opts.seed));
     });
 
   convert
@@ -108,14 +115,14 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .description(`built-in scenario → v2 spec (extension beyond BLIS): ${SCENARIO_NAMES.join(", ")}`)
     .requiredOption("--name <name>", `scenario name (${SCENARIO_NAMES.join(", ")})`)
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
-    // The default is a bigint: its help text is given, since commander would JSON-encode it.
-    .addOption(
-      new Option("--seed <seed>", "workload seed written into the spec")
-        .argParser((v: string) => parseBigIntFlag("--seed", v))
-        .default(42n, "42"),
+    .option(
+      "--num-requests <n>",
+      "number of requests written into the spec (> 0; without it, run needs --num-requests or --horizon)",
+      parseIntFlag("--num-requests"),
     )
-    .action(async (opts: { name: string; rate: number; seed: bigint }) => {
-      await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed));
+    .addOption(seedOption("workload seed written into the spec"))
+    .action(async (opts: { name: string; rate: number; seed: bigint; numRequests?: number }) => {
+      await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed, opts.numRequests));
     });
 
   program
@@ -124,8 +131,13 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
       "merge v2 workload specs: clients concatenated, aggregate rate = sum of rates, each client's rate_fraction scaled by its spec's share (seeds, horizons, caps and cohorts of the inputs are dropped)",
     )
     .option("--from <path>", "workload spec to merge (repeatable; at least one)", collect, [] as string[])
-    .action(async (opts: { from: string[] }) => {
+    .option(
+      "--num-requests <n>",
+      "number of requests written into the merged spec (> 0; the inputs' caps are dropped)",
+      parseIntFlag("--num-requests"),
+    )
+    .action(async (opts: { from: string[]; numRequests?: number }) => {
       if (opts.from.length === 0) throw new UserError("at least one --from flag is required");
-      await print((await wl()).composeFiles(opts.from, io.logger));
+      await print((await wl()).composeFiles(opts.from, io.logger, opts.numRequests));
     });
 }

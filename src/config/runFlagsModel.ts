@@ -157,7 +157,7 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     type: "float",
     shown: "1.0", // BLIS's spelling
     group: "workload",
-    help: "arrival rate, requests/s (distribution mode and presets)",
+    help: "arrival rate, requests/s (distribution mode and presets; with --workload-spec it replaces the spec's aggregate_rate)",
   },
   { key: "numRequests", flag: "--num-requests", type: "int", group: "workload", help: "number of requests" },
   { key: "prefixTokens", flag: "--prefix-tokens", type: "int", group: "workload", help: "shared prefix length" },

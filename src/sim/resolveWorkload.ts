@@ -3,6 +3,7 @@ import type { RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import {
+  applySpecFlags,
   ArrayRequestSource,
   checkGenerationBound,
   createRequestSource,
@@ -118,7 +119,7 @@ function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, 
   return { spec: specFromPreset(o.workload, presets, o.rate, o.numRequests, seed), maxRequests: o.numRequests, horizon };
 }
 
-/** A workload spec (file or object); explicit --seed, --horizon and --num-requests win over its values. */
+/** A workload spec (file or object); explicit --seed, --rate, --horizon and --num-requests win over its values. */
 function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
   let spec: WorkloadSpec;
   try {
@@ -129,6 +130,11 @@ function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint
   } catch (e) {
     return prefixed("Failed to load workload spec: ", e);
   }
+  applySpecFlags(spec, {
+    ...(explicit.has("rate") ? { rate: o.rate } : {}),
+    ...(explicit.has("numRequests") ? { numRequests: o.numRequests } : {}),
+    ...(explicit.has("horizon") ? { horizon: o.horizon } : {}),
+  });
   if (explicit.has("seed")) {
     log.info(`--seed ${seed} overrides the workload spec's seed ${spec.seed}`);
     spec.seed = seed;

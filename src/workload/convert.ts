@@ -3,12 +3,12 @@
 
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { fmtV } from "./util/format.js";
 import { expandInferencePerf, findInferencePerfFailure } from "./spec/inferencePerf.js";
 import { loadWorkloadSpec } from "./spec/load.js";
 import { loadServeGenClients, ServeGenError } from "./spec/servegen.js";
 import { makeSpec, type WorkloadSpec } from "./spec/types.js";
 import { findValidationFailure } from "./spec/validate.js";
+import { checkNumRequestsFlag, checkRateFlag, DEFAULT_DISTRIBUTION_FLAGS } from "./sources/distribution.js";
 import { presetToSpec, type PresetLike } from "./sources/preset.js";
 import { convertCsvTraceFile } from "./trace/csvTrace.js";
 import { scenarioSpec } from "./scenarios.js";
@@ -19,8 +19,14 @@ export function assertGeneratedSpecValid(spec: WorkloadSpec): void {
   if (f !== null) throw new UserError(`generated spec is invalid: ${f.message}`);
 }
 
-export function convertPreset(name: string, presets: Readonly<Record<string, PresetLike>>, rate = 1.0, numRequests = 100): WorkloadSpec {
-  const spec = presetToSpec(name, presets, rate, numRequests);
+export function convertPreset(
+  name: string,
+  presets: Readonly<Record<string, PresetLike>>,
+  rate = 1.0,
+  numRequests = 100,
+  seed: bigint = DEFAULT_DISTRIBUTION_FLAGS.seed,
+): WorkloadSpec {
+  const spec = presetToSpec(name, presets, rate, numRequests, seed);
   assertGeneratedSpecValid(spec);
   return spec;
 }
@@ -64,10 +70,20 @@ export function convertInferencePerf(specPath: string, logger?: Logger): Workloa
   return spec;
 }
 
-/** Extension: one of the built-in scenarios (./scenarios.ts) as a spec. */
-export function convertScenario(name: string, rate = 1.0, seed = 42n): WorkloadSpec {
-  if (!Number.isFinite(rate) || rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${fmtV(rate)}`);
+/**
+ * Extension: one of the built-in scenarios (./scenarios.ts) as a spec, with `numRequests` as its
+ * cap when given (without one, running it needs --num-requests or --horizon).
+ */
+export function convertScenario(
+  name: string,
+  rate = 1.0,
+  seed: bigint = DEFAULT_DISTRIBUTION_FLAGS.seed,
+  numRequests?: number,
+): WorkloadSpec {
+  checkRateFlag(rate);
+  if (numRequests !== undefined) checkNumRequestsFlag(numRequests);
   const spec = scenarioSpec(name, seed, rate);
+  if (numRequests !== undefined) spec.num_requests = numRequests;
   assertGeneratedSpecValid(spec);
   return spec;
 }

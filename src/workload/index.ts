@@ -15,7 +15,7 @@ export {
   type LoadOptions,
 } from "./spec/load.js";
 export { upgradeV1ToV2 } from "./spec/upgrade.js";
-export { findValidationFailure, validateWorkloadSpec, type ValidationFailure } from "./spec/validate.js";
+export { checkSpecBounds, findValidationFailure, validateWorkloadSpec, type ValidationFailure } from "./spec/validate.js";
 export { cohortWindows, diurnalWindows, drainWindows, expandCohorts, spikeWindows } from "./spec/cohorts.js";
 export { expandInferencePerf, findInferencePerfFailure, stageWindows } from "./spec/inferencePerf.js";
 export { loadServeGenClients, parsePdfDict } from "./spec/servegen.js";
@@ -28,7 +28,14 @@ export { BOUND_ERROR, checkGenerationBound, createRequestSource, generateAll, ty
 export { generationEnd } from "./gen/bound.js";
 export { TOKEN_VOCABULARY } from "./gen/tokens.js";
 
-export { checkRateFlag, DEFAULT_DISTRIBUTION_FLAGS, specFromDistribution, type DistributionFlags } from "./sources/distribution.js";
+export {
+  checkNumRequestsFlag,
+  checkRateFlag,
+  DEFAULT_DISTRIBUTION_FLAGS,
+  specFromDistribution,
+  type DistributionFlags,
+} from "./sources/distribution.js";
+export { applySpecFlags, type SpecFlags } from "./sources/specFlags.js";
 export { presetToSpec, readPresetsFromDefaults, specFromPreset, type PresetEntry, type PresetLike } from "./sources/preset.js";
 
 export { convertCsvTraceFile, specFromCsvTraceMode, summarizeCsvTrace } from "./trace/csvTrace.js";
@@ -60,6 +67,6 @@ export {
   convertScenario,
   convertServeGen,
 } from "./convert.js";
-export { composeFiles, composeSpecs } from "./compose.js";
+export { composeFiles, composeSpecs, type ComposeOptions } from "./compose.js";
 export { isScenarioName, scenarioSpec, SCENARIO_NAMES, type ScenarioName } from "./scenarios.js";
 export { serializeWorkloadSpec } from "./serialize.js";

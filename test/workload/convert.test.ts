@@ -52,7 +52,9 @@ test("presets from defaults.yaml", () => {
 test("convert preset: spec shape, errors, round trip, same requests as run --workload", () => {
   const spec = convertPreset("chatbot", presets, 2.5, 40);
   assert.equal(spec.clients[0]!.id, "preset-chatbot");
-  assert.equal(spec.seed, 0n);
+  // The seed run --workload uses by default, not BLIS's 0 (docs/behavior.md#w25).
+  assert.equal(spec.seed, 42n);
+  assert.equal(convertPreset("chatbot", presets, 2.5, 40, 7n).seed, 7n);
   assert.equal(spec.category, "language");
   assert.deepStrictEqual(spec.clients[0]!.input_distribution.params, { mean: 256, std_dev: 100, min: 2, max: 800 });
   roundTrip(spec);
@@ -73,6 +75,10 @@ test("convert preset: spec shape, errors, round trip, same requests as run --wor
 });
 
 test("distribution mode validation (docs/behavior.md#w1)", () => {
+  assert.throws(() => specFromDistribution({ promptTokensMin: -5, promptTokensStdev: 0, promptTokens: 0 }), {
+    message: "--prompt-tokens-min must be >= 0, got -5",
+  });
+  assert.throws(() => specFromDistribution({ outputTokensMin: -1 }), { message: "--output-tokens-min must be >= 0, got -1" });
   assert.throws(() => specFromDistribution({ rate: -2 }), { message: "--rate must be a finite value > 0, got -2" });
   assert.throws(() => specFromDistribution({ promptTokensStdev: 0 }), {
     message: "prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]",
@@ -188,14 +194,28 @@ test("compose: rates add, fractions rescale, seeds/caps/cohorts dropped; errors"
   );
   roundTrip(out);
   assert.throws(() => composeSpecs([]), { message: "at least one --from flag is required" });
-  assert.throws(() => composeSpecs([{ ...a, aggregate_rate: 0 }]), {
-    message: "compose: total aggregate rate must be positive, got 0.000000",
+  // Each input is checked on its own, so the error names it (docs/behavior.md#w13).
+  assert.throws(() => composeSpecs([a, { ...b, aggregate_rate: 0 }], { names: ["a.yaml", "b.yaml"] }), {
+    message: "compose: b.yaml: aggregate_rate must be positive, got 0.000000",
   });
-  assert.throws(() => composeSpecs([{ ...a, aggregate_rate: Infinity }]), { message: "compose: total aggregate rate is not finite: +Inf" });
+  assert.throws(() => composeSpecs([{ ...a, aggregate_rate: Infinity }]), {
+    message: "compose: input 1: aggregate_rate must be a finite number, got +Inf",
+  });
+  // Finite inputs whose sum overflows.
   assert.throws(
-    () => composeSpecs([makeSpec({ aggregate_rate: 1, cohorts: [] })]),
-    /^UserError: generated spec is invalid: at least one client/,
+    () =>
+      composeSpecs([
+        { ...a, aggregate_rate: 1e308 },
+        { ...b, aggregate_rate: 1e308 },
+      ]),
+    {
+      message: "compose: total aggregate rate is not finite: +Inf",
+    },
   );
+  assert.throws(() => composeSpecs([a, makeSpec({ aggregate_rate: 1, cohorts: [] })]), {
+    message: "compose: input 2: no clients to compose (cohorts, servegen_data and inference_perf are not carried over)",
+  });
+  assert.equal(composeSpecs([a, b], { numRequests: 70 }).num_requests, 70);
 });
 
 test("serializer: key order, omissions, round trip of every optional section", () => {

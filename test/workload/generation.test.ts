@@ -124,7 +124,7 @@ test("interleaved sessions come out in arrival order with a stable tie order", (
   }
 });
 
-test("negative think time keeps the merge ordered", () => {
+test("a negative think time is rejected (docs/behavior.md#w23)", () => {
   const client = sessionClient({
     arrival: { process: "poisson" },
     reasoning: {
@@ -132,8 +132,9 @@ test("negative think time keeps the merge ordered", () => {
       multi_turn: { max_rounds: 4, think_time_us: -300_000, context_growth: "" },
     },
   });
-  const reqs = generateAll(makeSpec({ aggregate_rate: 5, num_requests: 200, clients: [client] }));
-  for (let i = 1; i < reqs.length; i++) assert.ok(reqs[i]!.arrival >= reqs[i - 1]!.arrival);
+  assert.throws(() => generateAll(makeSpec({ aggregate_rate: 5, num_requests: 200, clients: [client] })), {
+    message: "invalid workload spec: client[0].reasoning.multi_turn.think_time_us must be >= 0, got -300000",
+  });
 });
 
 test("distribution defaults: 100 requests at 1,000,000·k, lengths in [2, 7000], IDs request_0…", () => {
@@ -292,12 +293,24 @@ test("lifecycle windows thin arrivals; docs/behavior.md#w7: num_requests-only bo
     reqs.map((r) => r.arrival),
     [3_000_000, 4_000_000, 9_000_000],
   );
-  const empty = generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [{ ...client, lifecycle: { windows: [] } }] }));
-  assert.deepStrictEqual(empty, []);
+  // A window before the first possible arrival (tick 1): the client is never active, and stops.
+  const never = { ...client, lifecycle: { windows: [{ start_us: 0, end_us: 1 }] } };
+  assert.deepStrictEqual(generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [never] })), []);
+  const sessions = sessionClient({ lifecycle: { windows: [{ start_us: 0, end_us: 1 }] } });
+  assert.deepStrictEqual(generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [sessions] })), []);
+  // No windows at all, or sessions without rounds, are rejected (docs/behavior.md#w23).
+  assert.throws(
+    () => generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [{ ...client, lifecycle: { windows: [] } }] })),
+    {
+      message: "invalid workload spec: client[0].lifecycle: at least one window required (without one the client never sends)",
+    },
+  );
   const noRounds = sessionClient({
     reasoning: { reason_ratio_distribution: dist("", {}), multi_turn: { max_rounds: 0, think_time_us: 0, context_growth: "" } },
   });
-  assert.deepStrictEqual(generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [noRounds] })), []);
+  assert.throws(() => generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [noRounds] })), {
+    message: "invalid workload spec: client[0].reasoning.multi_turn.max_rounds must be > 0, got 0",
+  });
 });
 
 test("per-client cap 2N counts rounds (docs/behavior.md#w20)", () => {
@@ -354,7 +367,6 @@ clients:
       text_distribution: {type: constant, params: {value: 20}}
       image_distribution: {type: constant, params: {value: 100}}
       image_count_distribution: {type: empirical, params: {"1": 1, "2": 1}}
-      audio_distribution: {type: constant, params: {value: 7}}
       video_distribution: {type: constant, params: {value: 50}}
       video_count_distribution: {type: gaussian, params: {mean: 0, std_dev: 0, min: 0, max: 0}}
 `);
@@ -362,7 +374,7 @@ clients:
   for (const r of reqs) {
     assert.equal(r.textTokens, 20);
     assert.ok(r.imageTokens === 100 || r.imageTokens === 200);
-    assert.equal(r.audioTokens, 0); // no audio count distribution → unused
+    assert.equal(r.audioTokens, 0); // no audio distributions → unused
     assert.equal(r.videoTokens, 0);
     assert.equal(r.inputLen, 8 + r.textTokens + r.imageTokens);
     assert.equal(r.outputLen, 5);
@@ -434,7 +446,10 @@ test("negative lengths are an error naming the client and distribution", () => {
       }),
     ],
   });
-  assert.throws(() => createRequestSource(spec), /client "neg" input distribution: can produce a negative length/);
+  // A negative bound is rejected by validation (docs/behavior.md#w23), before the sampler is built.
+  assert.throws(() => createRequestSource(spec), {
+    message: "invalid workload spec: client[0].input_distribution.params.min must be >= 0, got -3.000000",
+  });
   // Zero-length samples are allowed.
   const zero = { ...spec, clients: [{ ...spec.clients[0]!, input_distribution: dist("empirical", { "0": 1 }) }] };
   assert.ok(generateAll(zero).every((r) => r.inputLen === 0));
@@ -460,8 +475,10 @@ test("sampler build errors are prefixed with the client and role", () => {
     input_distribution: c1,
     reasoning: { reason_ratio_distribution: dist("weird", {}), multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: "" } },
   };
+  // Checked by validation, which BLIS leaves to the sampler builder (docs/behavior.md#w23).
   assert.throws(() => createRequestSource({ ...spec, clients: [r] }), {
-    message: 'client "x" reasoning: reason ratio distribution: unknown distribution type "weird"',
+    message:
+      'invalid workload spec: client[0].reasoning.reason_ratio_distribution: unknown distribution type "weird"; valid: gaussian, exponential, pareto_lognormal, empirical, constant',
   });
 });
 

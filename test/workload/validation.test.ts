@@ -106,9 +106,9 @@ const cases: [string, string, string | null][] = [
     'cohort[0]: unknown arrival process "x"; valid: poisson, gamma, weibull, constant',
   ],
   [
-    "cohort cv unchecked",
+    "cohort cv checked like a client's (docs/behavior.md#w10)",
     specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: weibull, cv: -4}, ${IN}, ${OUT}}`]),
-    null,
+    "cohort[0]: weibull CV must be in [0.01, 10.4], got -4.000000",
   ],
   [
     "cohort dist",

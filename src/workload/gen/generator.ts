@@ -14,7 +14,7 @@ import { decodeWorkloadSpec, specPositions } from "../spec/load.js";
 import { loadServeGenClients, ServeGenError } from "../spec/servegen.js";
 import type { ClientSpec, DistSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
 import { upgradeV1ToV2 } from "../spec/upgrade.js";
-import { validateWorkloadSpec } from "../spec/validate.js";
+import { checkSpecBounds, validateWorkloadSpec } from "../spec/validate.js";
 import { fmtV } from "../util/format.js";
 import { generationEnd } from "./bound.js";
 import { EmptySource, MergedSource } from "./merge.js";
@@ -38,7 +38,9 @@ const DEFAULT_PREFIX_LENGTH = 50;
 /** Guard against sessions that could never be generated (not in the reference). */
 const MAX_ROUNDS = 1_000_000;
 
-export const BOUND_ERROR = "Workload requires either num_requests or --horizon to bound generation";
+/** BLIS's message, then the ways to fix it. */
+export const BOUND_ERROR =
+  "Workload requires either num_requests or --horizon to bound generation; pass --num-requests N or --horizon T, or set num_requests in the spec";
 
 /**
  * A finite cap or a finite horizon is required (docs/behavior.md "Sources and precedence"), unless
@@ -68,6 +70,7 @@ export function createRequestSource(spec: unknown, opts: RequestSourceOptions = 
   const seed = opts.seed ?? s.seed;
   const logger = opts.logger;
 
+  checkSpecBounds(s, { numRequests: opts.maxRequests !== undefined, horizon: opts.horizon !== undefined }, positions);
   if (Number.isNaN(horizon)) throw new UserError("horizon must be a number, got NaN");
   if (!Number.isInteger(maxRequests)) throw new UserError(`maxRequests must be an integer, got ${maxRequests}`);
   checkGenerationBound(maxRequests, horizon, s);

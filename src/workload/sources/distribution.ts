@@ -39,6 +39,11 @@ export function checkRateFlag(rate: number): void {
   if (!Number.isFinite(rate) || rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${fmtV(rate)}`);
 }
 
+/** `--num-requests` of the convert and compose commands (a cap they write into the spec). */
+export function checkNumRequestsFlag(n: number): void {
+  if (!(n > 0)) throw new UserError(`--num-requests must be > 0, got ${n}`);
+}
+
 /** The nine token numbers shared by distribution and preset modes. */
 export interface TokenShape {
   prefixTokens: number;
@@ -92,5 +97,9 @@ export function specFromDistribution(flags: Partial<DistributionFlags> = {}): Wo
   if (outOfRange(f.outputTokens, f.outputTokensStdev, f.outputTokensMin, f.outputTokensMax)) {
     throw new UserError("output-tokens and output-tokens-stdev should be in range [output-tokens-min, output-tokens-max]");
   }
+  // The range rule above keeps means and stdevs within [min, max]; a negative min is the one value
+  // left that the spec validation would reject, so name the flag here (docs/behavior.md#w23).
+  if (f.promptTokensMin < 0) throw new UserError(`--prompt-tokens-min must be >= 0, got ${f.promptTokensMin}`);
+  if (f.outputTokensMin < 0) throw new UserError(`--output-tokens-min must be >= 0, got ${f.outputTokensMin}`);
   return synthesizeGaussianSpec("distribution", f, f.rate, f.numRequests, f.seed);
 }

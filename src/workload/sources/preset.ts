@@ -7,7 +7,13 @@ import { FileReadError, readTextFile } from "../util/files.js";
 import { decodeStrict, parseYamlRoot } from "../spec/load.js";
 import { int, obj, record, type Infer } from "../spec/schema.js";
 import type { WorkloadSpec } from "../spec/types.js";
-import { checkRateFlag, synthesizeGaussianSpec, type TokenShape } from "./distribution.js";
+import {
+  checkNumRequestsFlag,
+  checkRateFlag,
+  DEFAULT_DISTRIBUTION_FLAGS,
+  synthesizeGaussianSpec,
+  type TokenShape,
+} from "./distribution.js";
 
 export const PresetSchema = obj("workload preset", {
   prefix_tokens: int,
@@ -62,16 +68,23 @@ export function specFromPreset(
 }
 
 /**
- * `convert preset` (docs/behavior.md "Traces, convert and compose"): client `preset-<name>`, seed
- * 0, prefix length = preset prefix.
+ * `convert preset` (docs/behavior.md "Traces, convert and compose"): client `preset-<name>`, prefix
+ * length = preset prefix, and `seed` = the run's workload seed (default 42 like `--seed`, not
+ * BLIS's 0), so that running the file reproduces `run --workload <name>` (docs/behavior.md#w25).
  */
-export function presetToSpec(name: string, presets: Readonly<Record<string, PresetLike>>, rate: number, numRequests: number): WorkloadSpec {
+export function presetToSpec(
+  name: string,
+  presets: Readonly<Record<string, PresetLike>>,
+  rate: number,
+  numRequests: number,
+  seed: bigint = DEFAULT_DISTRIBUTION_FLAGS.seed,
+): WorkloadSpec {
   checkRateFlag(rate);
-  if (!(numRequests > 0)) throw new UserError(`--num-requests must be > 0, got ${numRequests}`);
+  checkNumRequestsFlag(numRequests);
   const preset = lookup(presets, name);
   if (preset === undefined) throw new UserError(`Unknown preset "${name}". Check defaults.yaml for available workloads.`);
   const shape = presetShape(preset);
-  const spec = synthesizeGaussianSpec(`preset-${name}`, { ...shape, prefixTokens: 0 }, rate, numRequests, 0n);
+  const spec = synthesizeGaussianSpec(`preset-${name}`, { ...shape, prefixTokens: 0 }, rate, numRequests, seed);
   const client = spec.clients[0]!;
   client.prefix_length = shape.prefixTokens;
   if (shape.prefixTokens > 0) client.prefix_group = "shared";

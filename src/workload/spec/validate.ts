@@ -1,9 +1,11 @@
-// Spec validation (docs/behavior.md "The workload spec"): fixed order, first failure wins, exact
-// messages. Returns the offending key path too, so callers can point at the line in the file.
+// Spec validation (docs/behavior.md "The workload spec"): BLIS's checks in its fixed order with its
+// exact messages, then ours (./ranges.ts); first failure wins. Returns the offending key path too,
+// so callers can point at the line in the file.
 
 import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
 import { positionSuffix, type PositionMap } from "./decode.js";
+import { checkCv, checkRanges } from "./ranges.js";
 import {
   VALID_CATEGORIES,
   VALID_DIST_TYPES,
@@ -78,14 +80,7 @@ function validateOrThrow(spec: WorkloadSpec): void {
     checkClass(label, c.slo_class, `${path}.slo_class`);
     checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
     checkProcess(label, c.arrival, `${path}.arrival`);
-    const cv = c.arrival.cv;
-    if (c.arrival.process === "weibull" && cv !== undefined && (cv < 0.01 || cv > 10.4)) {
-      fail(`${label}: weibull CV must be in [0.01, 10.4], got ${fmtF(cv)}`, `${path}.arrival.cv`);
-    }
-    if (cv !== undefined) {
-      if (!Number.isFinite(cv)) fail(`${label}.cv must be a finite number, got ${fmtF(cv)}`, `${path}.arrival.cv`);
-      if (cv <= 0) fail(`${label}.cv must be positive, got ${fmtF(cv)}`, `${path}.arrival.cv`);
-    }
+    checkCv(label, c.arrival, `${path}.arrival`, fail);
     if (c.prefix_length < 0) fail(`${label}: prefix_length must be non-negative, got ${c.prefix_length}`, `${path}.prefix_length`);
     checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
     checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
@@ -127,6 +122,8 @@ function validateOrThrow(spec: WorkloadSpec): void {
       }
     }
   });
+  // BLIS's checks come first, so a file BLIS rejects gets BLIS's message.
+  checkRanges(spec, fail);
 }
 
 /** First validation failure in validation order, or null when the spec is valid. */
@@ -147,4 +144,20 @@ export function findValidationFailure(spec: WorkloadSpec): ValidationFailure | n
 export function validateWorkloadSpec(spec: WorkloadSpec, positions?: PositionMap, prefix = "invalid workload spec"): void {
   const f = findValidationFailure(spec);
   if (f !== null) throw new UserError(`${prefix}: ${f.message}${f.path === "" ? "" : positionSuffix(positions, f.path)}`);
+}
+
+/**
+ * The spec's own `num_requests` and `horizon` (docs/behavior.md#w23), unless a flag replaces them.
+ * Checked before the generation bound, whose message would otherwise blame a missing cap.
+ */
+export function checkSpecBounds(spec: WorkloadSpec, replaced: { numRequests: boolean; horizon: boolean }, positions?: PositionMap): void {
+  const at = (path: string): string => positionSuffix(positions, path);
+  if (!replaced.numRequests && spec.num_requests < 0) {
+    throw new UserError(
+      `invalid workload spec: num_requests must be > 0 (or absent for no cap), got ${spec.num_requests}${at("num_requests")}`,
+    );
+  }
+  if (!replaced.horizon && spec.horizon < 0) {
+    throw new UserError(`invalid workload spec: horizon must be > 0 (or absent for none), got ${spec.horizon}${at("horizon")}`);
+  }
 }
