@@ -55,7 +55,7 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
   }
   io.stdout(renderSummary(res, best));
   io.stderrLine(
-    `optimize: ${res.simulations} simulations run, ${res.reused} evaluations reused; results in ${opts.out} (evaluations.csv, evaluations.json, convergence.md${best !== null ? ", best.yaml, best-command.txt" : ""})`,
+    `optimize: ${res.simulations} simulations run, ${res.reused} evaluations reused, wall time ${res.wallS.toFixed(1)} s; results in ${opts.out} (evaluations.csv, evaluations.json, convergence.md${best !== null ? ", best.yaml, best-command.txt" : ""})`,
   );
 }
 
@@ -75,7 +75,7 @@ export function registerOptimizeCommand(program: Command, io: CliIo): void {
       parseJobs,
     )
     .option("--restart", "discard the evaluations already in --out (needed when the space changed)")
-    .option("--no-progress", "no per-evaluation lines on stderr")
+    .option("--no-progress", "no per-evaluation lines (k/budget, best so far, ETA) on stderr")
     .addHelpText(
       "after",
       "\nExit status: 0 done (also when nothing feasible was found), 1 invalid space, space changed since the\n" +

@@ -57,6 +57,11 @@ export interface ProposeOptions {
   localCentres?: number;
   /** Exploration margin ξ in standardized units. */
   xi?: number;
+  /**
+   * Every candidate point, instead of sampled ones (a finite space's points not evaluated yet).
+   * Points in `exclude` are left out all the same.
+   */
+  pool?: readonly Point[];
 }
 
 export interface Proposal {
@@ -69,10 +74,49 @@ export interface Proposal {
 }
 
 /**
+ * The candidate points of a batch, none in `exclude` and none twice: opts.pool, or uniform points
+ * followed by local moves around the best observations.
+ */
+function candidates(
+  params: readonly Parameter[],
+  sur: Surrogate,
+  observed: readonly Point[],
+  rng: Rng,
+  exclude: Set<string>,
+  opts: ProposeOptions,
+): Point[] {
+  const nRandom = opts.randomCandidates ?? 3000;
+  const nLocal = opts.localCandidates ?? 200;
+  const nCentres = opts.localCentres ?? 5;
+  const cands: Point[] = [];
+  const seen = new Set<string>();
+  const add = (p: Point): void => {
+    const k = pointKey(p);
+    if (seen.has(k) || exclude.has(k)) return;
+    seen.add(k);
+    cands.push(p);
+  };
+  if (opts.pool !== undefined) {
+    opts.pool.forEach(add);
+    return cands;
+  }
+  for (let i = 0; i < nRandom; i++) add(randomPoint(params, rng));
+  const order = sur.z.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (const [, i] of order.slice(0, nCentres)) {
+    for (let k = 0; k < nLocal; k++) {
+      const scale = k % 2 === 0 ? 0.05 : 0.15;
+      add(perturbPoint(params, observed[i]!, rng, scale, 0.15));
+    }
+  }
+  return cands;
+}
+
+/**
  * Picks q new points maximizing EI over many candidate points (uniform ones and perturbations of
- * the best observations), one after another with the kriging believer. `observed` are the
- * training points (same order as the surrogate's data), `bestIndex` the observation EI improves
- * on (standardized), and `exclude` the keys of points already evaluated or pending.
+ * the best observations, or opts.pool), one after another with the kriging believer. `observed`
+ * are the training points (same order as the surrogate's data), `bestZ` the standardized value EI
+ * improves on, and `exclude` the keys of points already evaluated or pending: a candidate is never
+ * one of them, so the best pick left is always a new point.
  */
 export function proposeBatch(
   params: readonly Parameter[],
@@ -84,28 +128,8 @@ export function proposeBatch(
   exclude: Set<string>,
   opts: ProposeOptions = {},
 ): Proposal[] {
-  const nRandom = opts.randomCandidates ?? 3000;
-  const nLocal = opts.localCandidates ?? 200;
-  const nCentres = opts.localCentres ?? 5;
   const xi = opts.xi ?? 0.01;
-
-  // Candidate set: uniform points, then local moves around the best observations.
-  const cands: Point[] = [];
-  const seen = new Set<string>();
-  const add = (p: Point): void => {
-    const k = pointKey(p);
-    if (seen.has(k) || exclude.has(k)) return;
-    seen.add(k);
-    cands.push(p);
-  };
-  for (let i = 0; i < nRandom; i++) add(randomPoint(params, rng));
-  const order = sur.z.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  for (const [, i] of order.slice(0, nCentres)) {
-    for (let k = 0; k < nLocal; k++) {
-      const scale = k % 2 === 0 ? 0.05 : 0.15;
-      add(perturbPoint(params, observed[i]!, rng, scale, 0.15));
-    }
-  }
+  const cands = candidates(params, sur, observed, rng, exclude, opts);
   const feats = cands.map((p) => encodePoint(params, p));
   const taken = new Array<boolean>(cands.length).fill(false);
 

@@ -27,7 +27,9 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   out.push(
     `evaluations: ${res.evaluations.length} of budget ${space.budget} (${nDesign} Latin-hypercube design, ${nBo} Bayesian${nRandom > 0 ? `, ${nRandom} random` : ""}; ${res.batch} per step), ${infeasible} infeasible`,
   );
-  out.push(`simulations run: ${res.simulations}, evaluations reused: ${res.reused}, wall time ${res.wallS.toFixed(1)} s`);
+  if (res.stoppedEarly !== null) out.push(`stopped early: ${res.stoppedEarly}`);
+  // Wall time goes to stderr only: stdout is the same for the same inputs.
+  out.push(`simulations run: ${res.simulations}, evaluations reused: ${res.reused}`);
   out.push("");
   const metricLine = (e: Evaluated): string =>
     recordedMetrics(space)

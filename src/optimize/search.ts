@@ -1,16 +1,18 @@
 // The search loop of `blis optimize`: a Latin-hypercube initial design (with the baseline), then
 // Bayesian-optimization steps of q points each (GP surrogate + expected improvement, kriging
-// believer), every evaluation recorded as it finishes and reused on a rerun. The path is a pure
-// function of the space, the batch size and the evaluation results, so a resumed search proposes
-// the same points again and finds them in evaluations.jsonl.
+// believer), every evaluation recorded as it finishes and reused on a rerun. No point is
+// evaluated twice: the budget goes to new points, and a search that runs out of them stops. The
+// path is a pure function of the space, the batch size and the evaluation results, so a resumed
+// search proposes the same points again and finds them in evaluations.jsonl.
 
 import { deriveStreamSeed, Rng } from "../engine/rng.js";
 import { defaultJobs, PlanError, SweepPool } from "../experiment/index.js";
 import { decodePoint, latinHypercube, pointKey, pointRecord, type Point } from "./design.js";
 import { assess, bestOf, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
 import { SpaceError } from "./errors.js";
-import { fmtValue } from "./format.js";
+import { distinctDesign, ENUMERATE_LIMIT, spaceSize } from "./grid.js";
 import type { Constraint } from "./objective.js";
+import { Progress } from "./progress.js";
 import type { OptimizeSpace } from "./space.js";
 import { proposeStep } from "./step.js";
 import { OptimizeDir, type EvalRecord } from "./store.js";
@@ -22,7 +24,7 @@ export interface OptimizeOptions {
   jobs?: number;
   /** Discard the evaluations already in outDir. */
   restart?: boolean;
-  /** One line per finished evaluation on stderr (default true). */
+  /** One line per finished evaluation on stderr (default true): k/budget, best so far, ETA. */
   progress?: boolean;
   stderr?: (line: string) => void;
 }
@@ -42,6 +44,8 @@ export interface OptimizeResult {
   wallS: number;
   outDir: string;
   notes: string[];
+  /** Why the search stopped before its budget was spent (no new point left), or null. */
+  stoppedEarly: string | null;
 }
 
 export async function optimize(space: OptimizeSpace, opts: OptimizeOptions): Promise<OptimizeResult> {
@@ -75,8 +79,9 @@ class SearchRun {
   /** Simulations run by this call, and evaluations taken over from the output directory. */
   simulations = 0;
   reused = 0;
+  stoppedEarly: string | null = null;
   private readonly say: (line: string) => void;
-  private readonly progress: boolean;
+  private readonly progress: Progress;
   private readonly jobs: number;
   private readonly out: OptimizeDir;
   private readonly notes: string[];
@@ -88,15 +93,13 @@ class SearchRun {
   private pool: SweepPool | null = null;
   /** Sweep-engine warnings already shown: every batch is its own sweep and would repeat them. */
   private readonly shownWarnings = new Set<string>();
-  /** Feasibility needs the baseline's values when a constraint is relative to it. */
-  private readonly needsBaseline: boolean;
 
   constructor(
     readonly space: OptimizeSpace,
     opts: OptimizeOptions,
   ) {
     this.say = opts.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
-    this.progress = opts.progress !== false;
+    this.progress = new Progress(space, this.say, opts.progress !== false);
     this.jobs = opts.jobs ?? defaultJobs();
     const { out, notes } = OptimizeDir.open(opts.outDir, space, this.jobs, opts.restart === true);
     for (const n of notes) this.say(`note: ${n}`);
@@ -104,14 +107,14 @@ class SearchRun {
     this.notes = notes;
     this.batch = out.batch;
     for (const r of out.load()) this.stored.set(storedKey(r), r);
-    this.needsBaseline = space.constraints.some(isRelativeToBaseline);
   }
 
-  /** The baseline and the Latin-hypercube design, evaluated as one batch. */
+  /** The baseline and the Latin-hypercube design (without duplicates), evaluated as one batch. */
   async evaluateInitialDesign(): Promise<void> {
     const { space } = this;
     const nInit = Math.min(space.initial, space.budget);
-    const design = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) => decodePoint(space.parameters, u));
+    const lhs = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) => decodePoint(space.parameters, u));
+    const design = distinctDesign(space.parameters, lhs, this.rng("design-fill"));
     const items: BatchItem[] = [];
     if (space.baseline !== null) {
       items.push({
@@ -133,7 +136,12 @@ class SearchRun {
       const n = this.evaluations.length;
       const proposals = proposeStep(space, this.evaluations, Math.min(this.batch, space.budget - n), this.rng(`step-${n}`));
       if (proposals.length === 0) {
-        this.say(`note: every point of the search space has been evaluated; stopping after ${n} evaluations`);
+        const size = spaceSize(space.parameters);
+        this.stoppedEarly =
+          size <= ENUMERATE_LIMIT
+            ? `the search space has ${size} points and every one has been evaluated`
+            : "no point that has not been evaluated was found";
+        this.say(`note: ${this.stoppedEarly}; stopping after ${n} of budget ${space.budget} evaluations`);
         break;
       }
       const recs = await this.evaluateItems(proposals.map((p, i) => this.itemFor(n + i, p.source, p.point)));
@@ -159,6 +167,7 @@ class SearchRun {
       wallS,
       outDir,
       notes: this.notes,
+      stoppedEarly: this.stoppedEarly,
     };
   }
 
@@ -186,7 +195,7 @@ class SearchRun {
         `the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`,
       );
     }
-    if (this.progress) this.report(baseline);
+    this.progress.baseline(baseline);
   }
 
   private baselineMeans(): Record<string, number | null> | null {
@@ -201,6 +210,7 @@ class SearchRun {
       const old = this.reusable(it);
       if (old !== null) {
         result.set(it.label, old);
+        this.progress.add(old);
         this.reused++;
       } else todo.push(it);
     }
@@ -240,26 +250,10 @@ class SearchRun {
   private recordEvaluation(rec: EvalRecord): void {
     this.out.append(rec);
     this.simulations += rec.runs.filter((r) => r.status !== "skipped").length;
-    // The baseline is reported once assessed; before it finished, feasibility relative to it is
-    // not known yet.
-    if (!this.progress || rec.kind !== "eval") return;
-    const e = assess(this.space, rec, this.baselineMeans());
-    if (this.baseline !== null || !this.needsBaseline) this.report(e);
-    else
-      this.say(
-        `optimize: #${rec.index + 1} [${rec.source}] ${this.space.objective.metric} = ${e.objective === null ? "-" : fmtValue(e.objective)}`,
-      );
-  }
-
-  private report(e: Evaluated): void {
-    if (!this.progress) return;
-    const v = e.objective === null ? "-" : fmtValue(e.objective);
-    // `e` may not be in `evaluations` yet (reported as it finishes): count it too.
-    const best = bestOf(this.space, this.evaluations.includes(e) ? this.evaluations : [...this.evaluations, e]);
-    const label = e.rec.kind === "baseline" ? "baseline" : `#${e.rec.index + 1}`;
-    const tail = e.feasible ? "" : `  infeasible: ${e.reason}`;
-    this.say(
-      `optimize: ${label} [${e.rec.source}] ${this.space.objective.metric} = ${v}${best !== null ? `  (best ${fmtValue(best.objective!)})` : ""}${tail}`,
-    );
+    this.progress.simulated();
+    // The baseline's line waits until it is assessed against itself (acceptBaseline).
+    if (rec.kind !== "eval") return;
+    this.progress.add(rec);
+    this.progress.evaluation(rec);
   }
 }

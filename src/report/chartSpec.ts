@@ -162,3 +162,83 @@ export function paddedRange(values: readonly number[], log: boolean, pad = 0.07)
   const span = hi > lo ? (hi - lo) * pad : Math.abs(hi) * 0.1 || 1;
   return [lo - span, hi + span];
 }
+
+/** m × 10^k as the exact decimal (2e-7, not 2.0000000000000002e-7). */
+function decimal(m: number, k: number): number {
+  return Number(`${m}e${k}`);
+}
+
+/** The exponent k with 10^k <= v < 10^(k+1) (v > 0), robust to rounding in log10. */
+function decade(v: number): number {
+  let k = Math.floor(Math.log10(v));
+  while (decimal(1, k) > v) k--;
+  while (decimal(1, k + 1) <= v) k++;
+  return k;
+}
+
+/** The values m × 10^k (m in `mantissas`, k a multiple of `stride`) between lo and hi, with the nearest ones outside. */
+function niceValues(lo: number, hi: number, mantissas: readonly number[], stride: number): number[] {
+  const all: number[] = [];
+  for (let k = Math.floor(decade(lo) / stride) * stride; ; k += stride) {
+    for (const m of mantissas) all.push(decimal(m, k));
+    if (decimal(1, k) > hi) break;
+  }
+  const first = all.filter((v) => v <= lo).pop()!;
+  const last = all.find((v) => v >= hi)!;
+  return all.filter((v) => v >= first && v <= last);
+}
+
+/** A logarithmic axis: bounds and tick values. */
+export interface LogAxis {
+  min: number;
+  max: number;
+  ticks: number[];
+}
+
+/**
+ * Ticks of a logarithmic axis over the positive range [lo, hi]: 1-2-5 × 10^k, or only powers of
+ * ten (every one, every other, …) when the range is too wide for `maxTicks` of them. The bounds
+ * are widened to the nearest tick values outside the range, so the first and last ticks sit on
+ * the frame; fixed bounds (`fixed`) are kept and only the ticks inside them are given.
+ */
+export function logAxis(lo: number, hi: number, maxTicks = 8, fixed: { min?: number; max?: number } = {}): LogAxis {
+  let a = Math.min(lo, hi);
+  let b = Math.max(lo, hi);
+  // A single value: a range around it, so that the axis has ticks on both sides.
+  if (a === b) [a, b] = [a / 1.5, b * 1.5];
+  const choices: [readonly number[], number][] = [
+    [[1, 2, 5], 1],
+    [[1], 1],
+  ];
+  for (let stride = 2; stride < 400; stride *= 2) choices.push([[1], stride]);
+  let ticks: number[] = [];
+  for (const [mantissas, stride] of choices) {
+    ticks = niceValues(a, b, mantissas, stride);
+    if (ticks.length <= maxTicks) break;
+  }
+  const min = fixed.min ?? ticks[0]!;
+  const max = fixed.max ?? ticks[ticks.length - 1]!;
+  return { min, max, ticks: ticks.filter((v) => v >= min * (1 - 1e-12) && v <= max * (1 + 1e-12)) };
+}
+
+/** A whisker's part inside the axis range, or null when none of it is. */
+export interface WhiskerSpan {
+  lo: number;
+  hi: number;
+  /** The end is the whisker's own (not cut at the axis). */
+  loCap: boolean;
+  hiCap: boolean;
+}
+
+/**
+ * Clamps a [min, max] whisker to the axis range, so that it never runs over the tick labels. On a
+ * logarithmic axis a value <= 0 lies below every positive floor.
+ */
+export function clampToAxis(w: readonly [number, number], scale: { min: number; max: number; type: string }): WhiskerSpan | null {
+  const floor = scale.min;
+  const ceil = scale.max;
+  const lo = scale.type === "logarithmic" && !(w[0] > 0) ? -Infinity : w[0];
+  const hi = scale.type === "logarithmic" && !(w[1] > 0) ? -Infinity : w[1];
+  if (hi < floor || lo > ceil) return null;
+  return { lo: Math.max(lo, floor), hi: Math.min(hi, ceil), loCap: lo >= floor, hiCap: hi <= ceil };
+}

@@ -105,9 +105,24 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.match(r1.stdout, /Best: evaluation #\d \((design|bo)\)/);
   assert.match(r1.stdout, /\nCommand:\n {2}blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /);
   assert.ok(
-    r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused/.test(l)),
+    r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused, wall time \d+\.\d s; results in /.test(l)),
     r1.stderr.join("\n"),
   );
+  // Progress: one line per evaluation and one for the baseline, each with k/budget and an ETA;
+  // the best shown never gets worse and ends at the reported best. Wall time is not on stdout.
+  const progress = r1.stderr.filter((l) => /^optimize: \d+\/6 /.test(l));
+  assert.equal(progress.length, 7, r1.stderr.join("\n"));
+  assert.ok(progress.every((l) => / {2}ETA (\d+s|\d+m\d\ds|-)( |$)/.test(l)));
+  assert.deepEqual(
+    progress.filter((l) => !/^optimize: \d+\/6 baseline /.test(l)).map((l) => Number(/^optimize: (\d+)\//.exec(l)![1])),
+    [1, 2, 3, 4, 5, 6],
+  );
+  const shown = progress.map((l) => / {2}best ([\d.]+) \(#(\d+)\)/.exec(l)).filter((m) => m !== null);
+  assert.ok(shown.length >= 4, "the best is shown once the baseline is known");
+  for (let i = 1; i < shown.length; i++) assert.ok(Number(shown[i]![1]) <= Number(shown[i - 1]![1]), progress.join("\n"));
+  const lastBest = shown[shown.length - 1]!;
+  assert.match(r1.stdout, new RegExp(`Best: evaluation #${lastBest[2]} `));
+  assert.doesNotMatch(r1.stdout, /wall time/);
 
   const json = JSON.parse(fs.readFileSync(path.join(out, "evaluations.json"), "utf8")) as {
     baseline: { objective: { mean: number }; metrics: Record<string, number> };
@@ -169,6 +184,11 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
     assert.equal(clusterBlock(run.stdout)["ttft_p99_ms"], bestEval.objective.per_seed["42"], cmd);
   }
 
+  // The same search from scratch prints the same stdout, byte for byte.
+  const again = await cli(["optimize", file, "--out", out, "--jobs", "2", "--restart", "--no-progress"]);
+  assert.equal(again.code, 0, again.stderr.join("\n"));
+  assert.equal(again.stdout, r1.stdout);
+
   // 3. Rerun: everything is reused, nothing is simulated, the results are the same.
   const log = fs.readFileSync(path.join(out, "evaluations.jsonl"), "utf8");
   const r2 = await cli(["optimize", file, "--out", out, "--jobs", "2"]);
@@ -178,8 +198,8 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
     r2.stderr.join("\n"),
   );
   assert.equal(fs.readFileSync(path.join(out, "evaluations.jsonl"), "utf8"), log);
-  const noWall = (s: string): string => s.replace(/simulations run: .*\n/, "");
-  assert.equal(noWall(r2.stdout), noWall(r1.stdout));
+  const noCounts = (s: string): string => s.replace(/simulations run: .*\n/, "");
+  assert.equal(noCounts(r2.stdout), noCounts(r1.stdout));
 
   // 4. A larger budget continues the same search (the initial design is fixed).
   fs.writeFileSync(file, space("bigger"));
@@ -213,5 +233,59 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
     r6.stderr.join("\n"),
     /^error: .*space\.yaml:\d+:11: parameters\[2\] "w_queue" type: expected continuous, integer or categorical, got "whole"$/,
   );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("blis optimize evaluates no point twice and stops early when the space is exhausted", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-optimize-grid-"));
+  const file = path.join(dir, "space.yaml");
+  const out = path.join(dir, "out");
+  // 2 × 3 = 6 points and a budget of 10.
+  const params = `parameters:
+  - name: priority
+    type: categorical
+    target: variant
+    values:
+      - {name: fcfs, flags: {priority-policy: constant, scheduler: fcfs}}
+      - {name: slo-class, flags: {priority-policy: slo-class, scheduler: priority-fcfs}}
+  - name: w_queue
+    type: integer
+    min: 1
+    max: 3
+    target: {scorer: queue-depth}
+`;
+  // Search seed 2: its Latin hypercube of 5 rounds to 3 distinct points of this space.
+  const text = space().replace("seed: 3\n", "seed: 2\n").replace("budget: 6\ninitial: 3", "budget: 10\ninitial: 5");
+  fs.writeFileSync(file, text.slice(0, text.indexOf("parameters:")) + params + text.slice(text.indexOf("objective:")));
+  const r1 = await cli(["optimize", file, "--out", out, "--jobs", "2"]);
+  assert.equal(r1.code, 0, r1.stderr.join("\n"));
+  const json = JSON.parse(fs.readFileSync(path.join(out, "evaluations.json"), "utf8")) as {
+    evaluations: { source: string; params: Record<string, unknown> }[];
+  };
+  const points = json.evaluations.map((e) => JSON.stringify(e.params));
+  assert.equal(points.length, 6, points.join(" "));
+  assert.equal(new Set(points).size, 6, "no point twice");
+  assert.deepEqual(
+    json.evaluations.slice(0, 5).map((e) => e.source),
+    ["design", "design", "design", "design", "design"],
+    "duplicates in the design are replaced by other points",
+  );
+  assert.ok(
+    r1.stderr.includes("note: the search space has 6 points and every one has been evaluated; stopping after 6 of budget 10 evaluations"),
+    r1.stderr.join("\n"),
+  );
+  assert.match(
+    r1.stdout,
+    /evaluations: 6 of budget 10 .*\nstopped early: the search space has 6 points and every one has been evaluated\n/,
+  );
+  // Resumed: the same points are found in the log, nothing runs, the same report.
+  const r2 = await cli(["optimize", file, "--out", out, "--jobs", "2", "--no-progress"]);
+  assert.equal(r2.code, 0, r2.stderr.join("\n"));
+  assert.ok(
+    r2.stderr.some((l) => /^optimize: 0 simulations run, 7 evaluations reused/.test(l)),
+    r2.stderr.join("\n"),
+  );
+  const noCounts = (s: string): string => s.replace(/simulations run: .*\n/, "");
+  assert.equal(noCounts(r2.stdout), noCounts(r1.stdout));
   fs.rmSync(dir, { recursive: true, force: true });
 });

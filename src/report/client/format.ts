@@ -18,6 +18,11 @@ export function fmt(v: unknown): string {
   return trim(v.toPrecision(3));
 }
 
+/** A tick of a logarithmic axis (m × 10^k): 500, 2k, 1M, and below 1 as the decimal it is (0.05, 2e-7). */
+export function logTickText(v: number): string {
+  return v >= 1 ? fmt(v) : String(v);
+}
+
 /** A fraction of 1 as a percentage (0.25 → "25%"). */
 export function pct(v: number): string {
   const p = v * 100;

@@ -2,7 +2,7 @@
 // labels next to scatter points, and dashed reference lines.
 
 import type { BarProps, Chart, Element, Plugin } from "chart.js";
-import type { RefLine } from "../chartSpec.js";
+import { clampToAxis, type RefLine } from "../chartSpec.js";
 import { extrasOf, type ReportChartType } from "./datasets.js";
 import type { Theme } from "./theme.js";
 
@@ -17,7 +17,7 @@ function thickness(el: Element, horizontal: boolean): number | undefined {
   return horizontal ? bar.height : bar.width;
 }
 
-/** Min/max whiskers over bars (seed spread). */
+/** Min/max whiskers over bars (seed spread), inside the axis range. */
 function whiskers(theme: Theme): Plugin {
   return {
     id: "blisWhiskers",
@@ -36,25 +36,35 @@ function whiskers(theme: Theme): Plugin {
         ctx.lineWidth = 1.25;
         meta.data.forEach((bar, j) => {
           const w = spread[j];
-          if (!w) return;
-          const a = scale.getPixelForValue(w[0]);
-          const b = scale.getPixelForValue(w[1]);
+          const span = w ? clampToAxis(w, scale) : null;
+          if (!span) return;
+          const a = scale.getPixelForValue(span.lo);
+          const b = scale.getPixelForValue(span.hi);
           const cap = Math.max(3, Math.min(8, (thickness(bar, horizontal) || 10) * 0.3));
           ctx.beginPath();
+          // A clamped end has no cap: the spread goes on beyond the axis.
           if (horizontal) {
             ctx.moveTo(a, bar.y);
             ctx.lineTo(b, bar.y);
-            ctx.moveTo(a, bar.y - cap);
-            ctx.lineTo(a, bar.y + cap);
-            ctx.moveTo(b, bar.y - cap);
-            ctx.lineTo(b, bar.y + cap);
+            if (span.loCap) {
+              ctx.moveTo(a, bar.y - cap);
+              ctx.lineTo(a, bar.y + cap);
+            }
+            if (span.hiCap) {
+              ctx.moveTo(b, bar.y - cap);
+              ctx.lineTo(b, bar.y + cap);
+            }
           } else {
             ctx.moveTo(bar.x, a);
             ctx.lineTo(bar.x, b);
-            ctx.moveTo(bar.x - cap, a);
-            ctx.lineTo(bar.x + cap, a);
-            ctx.moveTo(bar.x - cap, b);
-            ctx.lineTo(bar.x + cap, b);
+            if (span.loCap) {
+              ctx.moveTo(bar.x - cap, a);
+              ctx.lineTo(bar.x + cap, a);
+            }
+            if (span.hiCap) {
+              ctx.moveTo(bar.x - cap, b);
+              ctx.lineTo(bar.x + cap, b);
+            }
           }
           ctx.stroke();
         });

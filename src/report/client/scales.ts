@@ -1,7 +1,9 @@
 // Axes of a chart: types, titles, tick text and bounds.
 
+import type { Scale } from "chart.js";
 import type { ChartSpec } from "../chartSpec.js";
-import { fmt, pct } from "./format.js";
+import { fmt, logTickText, pct } from "./format.js";
+import { logScaleOptions } from "./logScale.js";
 import type { Theme } from "./theme.js";
 
 export type AxisType = "linear" | "logarithmic" | "category";
@@ -27,6 +29,9 @@ export interface AxisOptions {
   suggestedMax?: number;
   beginAtZero?: boolean;
   position?: "right";
+  bounds?: "data" | "ticks";
+  afterDataLimits?: (scale: Scale) => void;
+  afterBuildTicks?: (scale: Scale) => void;
 }
 
 // A type alias rather than an interface: Chart.js expects a string-indexed map of axes.
@@ -58,10 +63,21 @@ function axis(theme: Theme, r: AxisRequest): AxisOptions {
     ticks: {},
     stacked: !!r.stacked,
   };
-  if (r.type === "linear" || r.type === "logarithmic") {
-    // Tick values are numbers on these scales.
+  if (r.type === "logarithmic") {
+    a.ticks.callback = (v) => (r.percent ? pct(Number(v)) : logTickText(Number(v)));
+    // The ticks are few and chosen (logScale.ts): skipping some would make them irregular again.
+    a.ticks.autoSkip = false;
+    // Zero is not on a logarithmic axis: bars start at the floor below the lowest value or whisker,
+    // not at the power of ten Chart.js would pick for "begin at zero".
+    a.beginAtZero = false;
+    Object.assign(
+      a,
+      logScaleOptions(r.soft ? {} : { ...(r.min !== undefined ? { min: r.min } : {}), ...(r.max !== undefined ? { max: r.max } : {}) }),
+    );
+  } else if (r.type === "linear") {
+    // Tick values are numbers on this scale.
     a.ticks.callback = (v) => (r.percent ? pct(Number(v)) : fmt(v));
-    a.ticks.maxTicksLimit = r.type === "logarithmic" ? 8 : 9;
+    a.ticks.maxTicksLimit = 9;
   } else {
     a.ticks.autoSkip = true;
     a.ticks.autoSkipPadding = 10;
