@@ -76,7 +76,14 @@ export function loadDefaultsFile(file: string): DefaultsFile {
   if (doc.errors.length > 0) {
     throw new UserError(`Failed to parse defaults YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
   }
-  const parsed = DefaultsFileSchema.safeParse(doc.toJS() ?? {});
+  const value: unknown = doc.toJS();
+  if (value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) {
+    // Every reader would otherwise report the entry it misses, far from the cause.
+    throw new UserError(
+      `defaults file ${file} (--defaults-filepath) is empty: it needs at least one of defaults, models, workloads, trained_physics_coefficients`,
+    );
+  }
+  const parsed = DefaultsFileSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join(".");

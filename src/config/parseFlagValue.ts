@@ -11,14 +11,16 @@ export function flagParser(type: FlagType, flag: string): (text: string, prev: u
     case "int":
     case "int64":
       return (text) => {
+        // --horizon and --seed hold any int64 (the horizon saturates); the rest must be exact doubles.
+        const max = flag === "--horizon" || flag === "--seed" ? INT64_MAX : SAFE;
+        const min = max === INT64_MAX ? -max - 1n : -max;
         const v = parseGoInt(text.trim());
-        if (v === null) throw new InvalidArgumentError(`${JSON.stringify(text)} is not an integer.`);
+        if (v === null || v > max || v < min) throw new InvalidArgumentError(intProblem(text, min, max));
         if (flag === "--horizon") {
           if (v === INT64_MAX) return Infinity;
           return v > SAFE ? Number.MAX_SAFE_INTEGER : Number(v);
         }
         if (flag === "--seed") return v > SAFE || v < -SAFE ? v : Number(v);
-        if (v > SAFE || v < -SAFE) throw new InvalidArgumentError(`${text} is out of range.`);
         return Number(v);
       };
     case "float":
@@ -45,4 +47,18 @@ export function flagParser(type: FlagType, flag: string): (text: string, prev: u
     default:
       return (text) => text;
   }
+}
+
+/** Why `text` is not an acceptable integer: out of range (with the limit), or not an integer. */
+function intProblem(text: string, min: bigint, max: bigint): string {
+  const t = text.trim();
+  const q = JSON.stringify(text);
+  const limit = (negative: boolean): string => `${q} is out of range (${negative ? `minimum ${min}` : `maximum ${max}`}).`;
+  if (/^[+-]?\d+$/.test(t)) return limit(t.startsWith("-"));
+  // Exponent forms such as 1e6 are not integer syntax (as in BLIS), but say what they stand for.
+  const x = parseGoFloat(t);
+  if (x !== null && Number.isInteger(x)) {
+    return Math.abs(x) > Number(max) ? limit(x < 0) : `${q} is not an integer; write it as ${BigInt(x)}.`;
+  }
+  return `${q} is not an integer.`;
 }

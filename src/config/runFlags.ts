@@ -132,7 +132,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "kv",
     help: "fixed ticks per reloaded block",
   },
-  { key: "numInstances", flag: "--num-instances", type: "int", group: "cluster", help: "instances in the cluster" },
+  { key: "numInstances", flag: "--num-instances", type: "int", group: "cluster", help: "instances in the cluster (1 to 10000)" },
   choiceFlag("admissionPolicy", "--admission-policy", admissionPolicies),
   {
     key: "admissionLatency",

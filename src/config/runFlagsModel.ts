@@ -114,7 +114,7 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     flag: "--horizon",
     type: "int64",
     group: "workload",
-    help: "stop after the first event beyond this tick (1 tick = 1 µs)",
+    help: "stop after the first event beyond this tick (1 tick = 1 µs; > 0 when given)",
   },
   {
     key: "workload",

@@ -13,7 +13,7 @@ import { Prioritizer } from "./prioritizer.js";
 import { QUEUED, type Request } from "../core/request.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
-import { unservableReason } from "./unservable.js";
+import { UnservableTally, unservableCheck } from "./unservable.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -46,6 +46,8 @@ export class Instance {
   totalInputTokens = 0;
   totalOutputTokens = 0;
   kvAllocationFailures = 0;
+  /** Requests dropped as unservable, by limit (the run reports them once). */
+  readonly unservable = new UnservableTally();
   stepCount = 0;
   /** Duration of the most recent step, ticks (time-series sampling). */
   lastStepDuration = 0;
@@ -115,9 +117,9 @@ export class Instance {
 
   /** Drops the request as unservable or queues it (docs/behavior.md "Enqueue and unservable requests"). */
   private onQueued(req: Request, now: number): void {
-    const unservable = unservableReason(req, this.cfg, this.kv.totalBlocks);
+    const unservable = unservableCheck(req, this.cfg, this.kv.totalBlocks);
     if (unservable !== null) {
-      this.log.warn(`dropping request ${req.id} as unservable: ${unservable}`);
+      this.unservable.note(req.id, unservable, this.log);
       this.droppedUnservable++;
       this.ledger.drop(req);
       req.dropPayload();

@@ -109,7 +109,10 @@ export class StepExecution {
     }
     if (O > 0) {
       if (!inst.kv.allocate(r, r.pi, r.pi + 1, 0)) {
-        inst.log.error(`KV allocation failed for the final token of ${r.id}`);
+        // Not an error: the request completes and its results stand; the count is printed.
+        if (inst.log.enabled("debug")) {
+          inst.log.debug(`${r.id} completed with no free KV block for its final token (counted in kv_allocation_failures)`);
+        }
         inst.kvAllocationFailures++;
       }
     }

@@ -19,7 +19,7 @@ export class KvStore implements KvCache {
   protected hash: Float64Array;
   protected inUse: Uint8Array;
   protected readonly free: FreeList;
-  protected readonly index = new HashIndex(1024);
+  protected readonly index = new HashIndex(16);
   used = 0;
   hits = 0;
   misses = 0;
@@ -31,7 +31,8 @@ export class KvStore implements KvCache {
   constructor(totalBlocks: number, blockSize: number) {
     this.totalBlocks = totalBlocks;
     this.blockSize = blockSize;
-    const cap = Math.min(totalBlocks, 4096);
+    // Small to start: per-block arrays grow with use, and idle instances of a large cluster stay cheap.
+    const cap = Math.min(totalBlocks, 64);
     this.free = new FreeList(totalBlocks, cap);
     this.refCount = new Int32Array(cap);
     this.hash = new Float64Array(cap).fill(NO_HASH);

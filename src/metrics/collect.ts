@@ -55,6 +55,11 @@ export interface SimulationMetrics {
   /** Jain index over per-tenant throughput. */
   tenantFairness: number;
   trace: TraceSummary | null;
+  /**
+   * How many requests have a TTFT and a scheduling delay, cluster-wide: with nothing completed the
+   * printed block shows null for a latency without samples. Absent in report data of older runs.
+   */
+  clusterSamples?: { ttft: number; schedulingDelay: number };
   /** Raw-tick distributions for fitness evaluation. */
   fitnessInputs: { ttft: Distribution; e2e: Distribution; completed: number; outputTokens: number; simEnded: number };
   /** Requests the workload produced; routed; rejected. */
@@ -88,10 +93,11 @@ export function collectMetrics(
   const total = totalCounts(instances);
   const clusterE2e = sorted(samples.e2e.flat());
   const clusterTtft = sorted(samples.ttft.flat());
+  const clusterSched = sorted(samples.sched.flat());
   const cluster = buildMetricsBlock("cluster", total, {
     e2e: clusterE2e,
     ttft: clusterTtft,
-    sched: sorted(samples.sched.flat()),
+    sched: clusterSched,
     itl: new Histogram(mergeItl(itlMaps)),
   });
   const { perSlo, tenantCompleted } = perClassSamples(ledger);
@@ -104,6 +110,7 @@ export function collectMetrics(
     kv: kvSummary(instances, total),
     perSlo,
     tenantFairness: jainIndex(tenantThroughput(tenantCompleted, total.simEnded / 1e6)),
+    clusterSamples: { ttft: clusterTtft.length, schedulingDelay: clusterSched.length },
     trace: trace !== null ? summarizeTrace(trace) : null,
     fitnessInputs: {
       ttft: distribution(clusterTtft),

@@ -3,8 +3,41 @@ import type { MetricsBlock } from "./metricsBlock.js";
 import type { FitnessResult } from "./fitness.js";
 import { formatFixed, goJson } from "../util/goFormat.js";
 
-export function renderMetricsBlock(b: MetricsBlock): string {
+export function renderMetricsBlock(b: MetricsBlock | PrintedBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;
+}
+
+const E2E_ITL_KEYS = [
+  "e2e_mean_ms",
+  "e2e_p90_ms",
+  "e2e_p95_ms",
+  "e2e_p99_ms",
+  "itl_mean_ms",
+  "itl_p90_ms",
+  "itl_p95_ms",
+  "itl_p99_ms",
+] as const;
+const TTFT_KEYS = ["ttft_mean_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms"] as const;
+
+/** A metrics block whose latencies may be null (no request has a value). */
+export type PrintedBlock = Omit<MetricsBlock, (typeof E2E_ITL_KEYS)[number] | (typeof TTFT_KEYS)[number] | "scheduling_delay_p99_ms"> &
+  Record<(typeof E2E_ITL_KEYS)[number] | (typeof TTFT_KEYS)[number] | "scheduling_delay_p99_ms", number | null>;
+
+/**
+ * The cluster block as stdout shows it. With completions it is the BLIS block. Without any, BLIS
+ * prints nothing (docs/behavior.md#c14); here the counts are printed and each latency with no
+ * sample is null rather than a 0 that reads like a measurement. Key order is unchanged.
+ */
+export function printedClusterBlock(m: SimulationMetrics): MetricsBlock | PrintedBlock {
+  const b = m.cluster;
+  if (b.completed_requests > 0) return b;
+  const out: PrintedBlock = { ...b };
+  // Only completed requests have an E2E, and only they contribute ITL entries.
+  for (const k of E2E_ITL_KEYS) out[k] = null;
+  const s = m.clusterSamples;
+  if (s !== undefined ? s.ttft === 0 : b.ttft_mean_ms === 0) for (const k of TTFT_KEYS) out[k] = null;
+  if (s !== undefined ? s.schedulingDelay === 0 : b.scheduling_delay_p99_ms === 0) out.scheduling_delay_p99_ms = null;
+  return out;
 }
 
 /** Blocks printed before the results file is written (docs/behavior.md "Output, in order", item 1). */
@@ -13,8 +46,7 @@ export function renderMetricBlocks(m: SimulationMetrics): string {
   if (m.numInstances > 1) {
     for (const b of m.instances) if (b.completed_requests > 0) out += renderMetricsBlock(b);
   }
-  if (m.cluster.completed_requests > 0) out += renderMetricsBlock(m.cluster);
-  return out;
+  return out + renderMetricsBlock(printedClusterBlock(m));
 }
 
 export function renderFitness(f: FitnessResult): string {

@@ -6,6 +6,7 @@ import type { SimulationResult } from "../sim/simulate.js";
 import { RUN_FLAGS } from "../config/runFlags.js";
 import { RunOptionsSchema } from "../config/runOptions.js";
 import { goJson } from "../util/goFormat.js";
+import { printedClusterBlock } from "../metrics/render.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { makeDirs } from "../util/makeDirs.js";
 import { UserError } from "../util/errors.js";
@@ -83,13 +84,31 @@ function summaryCards(d: RunReportData): string {
   const m = d.metrics;
   const c = m.cluster;
   const ms = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+  // A latency no request has is "n/a", not a 0 that reads like a measurement.
+  const pair = (has: boolean, a: number, b: number): { value: string; unit?: string } =>
+    has ? { value: `${ms(a)} / ${ms(b)}`, unit: "ms" } : { value: "n/a" };
+  const hasItl = d.itlPerToken.some((list) => list.length > 0);
   return cards([
     { label: "completed / injected", value: `${c.completed_requests} / ${c.injected_requests}` },
     { label: "throughput", value: c.responses_per_sec.toFixed(2), unit: "req/s" },
     { label: "output tokens", value: c.tokens_per_sec.toFixed(0), unit: "tok/s" },
-    { label: "TTFT p50 / p99", value: `${ms(quick(d.requests.ttftUs, 0.5))} / ${ms(c.ttft_p99_ms)}`, unit: "ms" },
-    { label: "ITL mean / p99", value: `${ms(c.itl_mean_ms)} / ${ms(c.itl_p99_ms)}`, unit: "ms" },
-    { label: "E2E p50 / p99", value: `${ms(quick(d.requests.e2eUs, 0.5))} / ${ms(c.e2e_p99_ms)}`, unit: "ms" },
+    {
+      label: "TTFT p50 / p99",
+      ...pair(
+        d.requests.ttftUs.some((v) => v >= 0),
+        quick(d.requests.ttftUs, 0.5),
+        c.ttft_p99_ms,
+      ),
+    },
+    { label: "ITL mean / p99", ...pair(hasItl, c.itl_mean_ms, c.itl_p99_ms) },
+    {
+      label: "E2E p50 / p99",
+      ...pair(
+        d.requests.e2eUs.some((v) => v >= 0),
+        quick(d.requests.e2eUs, 0.5),
+        c.e2e_p99_ms,
+      ),
+    },
     { label: "cache hit rate", value: (m.kv.cacheHitRate * 100).toFixed(1), unit: "%" },
     { label: "preemptions", value: String(c.preemption_count) },
     { label: "rejected / dropped", value: `${m.anomalies.rejected} / ${c.dropped_unservable}` },
@@ -122,7 +141,7 @@ function metricsSection(d: RunReportData): string {
   };
   return (
     `<p class="lead">The cluster block exactly as <code>blis run</code> prints it (and as <code>--results-path</code> writes it, without the per-request records).</p>` +
-    `<pre class="json">${esc(goJson(m.cluster))}</pre>` +
+    `<pre class="json">${esc(goJson(printedClusterBlock(m)))}</pre>` +
     `<details><summary>Per-instance blocks (${m.instances.length})</summary>${m.instances.map((b) => `<pre class="json">${esc(goJson(b))}</pre>`).join("")}</details>` +
     `<details><summary>Run-level values (KV, anomalies, per-SLO distributions in ticks)</summary><pre class="json">${esc(JSON.stringify(run, null, 2))}</pre></details>`
   );

@@ -44,9 +44,6 @@ export function latencyFactory(
       `horizon (${horizon}) < pipeline latency (${pipeline}); no requests can complete — increase --horizon or reduce admission/routing latency`,
     );
   }
-  if (o.admissionLatency < 0 || o.routingLatency < 0) {
-    log.warn("negative admission/routing latency schedules pipeline stages earlier than their cause");
-  }
   return factory;
 }
 

@@ -3,9 +3,10 @@ import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
 
 /**
- * The exact stdout of `blis run` for a finished simulation, in two parts: what is printed before
- * fitness weights are checked, and the rest. `fitnessError` is set (and `tail` empty) when the
- * weights are invalid: BLIS prints the metrics first, then fails (docs/behavior.md#c15).
+ * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the
+ * results file is written between them, as in BLIS) and the rest. `simulate` rejects invalid
+ * fitness weights before the run (docs/behavior.md#c15); `fitnessError` still reports them for a
+ * result built some other way, with `tail` empty.
  */
 export function renderStdout(res: SimulationResult): { head: string; tail: string; fitnessError: Error | null } {
   const head = renderMetricBlocks(res.metrics);

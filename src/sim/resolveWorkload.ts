@@ -6,6 +6,7 @@ import {
   applySpecFlags,
   ArrayRequestSource,
   checkGenerationBound,
+  checkRateFlag,
   createRequestSource,
   decodeWorkloadSpec,
   generationEnd,
@@ -98,6 +99,9 @@ function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, 
     return { spec, maxRequests: explicit.has("numRequests") ? o.numRequests : spec.num_requests, horizon };
   }
   if (o.workload === "distribution" || o.workload === "") {
+    checkRateFlag(o.rate);
+    checkLengthMinimum("--prompt-tokens-min", o.promptTokensMin, o.promptTokensStdev, o.promptTokens);
+    checkLengthMinimum("--output-tokens-min", o.outputTokensMin, o.outputTokensStdev, o.outputTokens);
     const spec = specFromDistribution({
       rate: o.rate,
       numRequests: o.numRequests,
@@ -143,4 +147,15 @@ function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint
   }
   const horizon = spec.horizon > 0 && !explicit.has("horizon") ? spec.horizon : o.horizon;
   return { spec, maxRequests: explicit.has("numRequests") ? o.numRequests : spec.num_requests, horizon };
+}
+
+/**
+ * Today's BLIS rejects a length minimum below 1 in distribution mode, since it allows empty
+ * prompts or outputs. A fixed length (standard deviation 0, mean ≥ 1) never reaches the minimum,
+ * and seed-era command lines ask for one with a minimum of 0 (the standard deviation must lie in
+ * [min, max], docs/behavior.md#w1), so that form is kept (docs/behavior.md#w26).
+ */
+function checkLengthMinimum(flag: string, min: number, stdev: number, mean: number): void {
+  if (min >= 1 || (stdev === 0 && mean >= 1)) return;
+  throw new UserError(`${flag} must be >= 1, got ${min}`);
 }

@@ -15,6 +15,7 @@ import type { RequestSource } from "../core/workloadRequest.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
+import { outcomeWarning } from "./runOutcome.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -102,12 +103,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     }
   }
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
-  if (metrics.cluster.completed_requests === 0) {
-    log.warn(
-      stats.rejected > 0
-        ? `all ${stats.rejected} requests rejected by admission policy "${c.admission.policy}" — no requests completed`
-        : "no requests completed — horizon may be too short or workload too small",
-    );
-  }
+  const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
+  if (warning !== null) log.warn(warning);
   return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
 }

@@ -11,6 +11,7 @@ import { resolveWorkload } from "./resolveWorkload.js";
 import { requestRecords, type RequestRecord, type SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
+import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients } from "../config/latency/backend.js";
 import type { RequestSource } from "../core/workloadRequest.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
@@ -68,7 +69,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const wl = so.workload ?? resolveWorkload(o, explicit, log);
 
   // 5. Instance and batch limits.
-  validateLimits(o);
+  validateLimits(o, explicit);
 
   // 6. Plugins register extra policies before names are checked; then the policy bundle.
   const pluginOptions = parsePluginOptions(o.pluginOption);
@@ -79,6 +80,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const policies = validatePolicies(o, log);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
+  // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a
+  // bad string fails either way, so it fails here before anything runs or is printed.
+  if (o.fitnessWeights !== "") parseFitnessWeights(o.fitnessWeights);
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);

@@ -275,7 +275,8 @@ test("results file is written even when nothing completed", async () => {
   const f1 = path.join(dir, "rejected.json");
   const a = await runCli("--admission-policy", "reject-all", "--results-path", f1);
   assert.equal(a.code, 0);
-  assert.ok(!a.stdout.includes("Simulation Metrics"));
+  assert.equal(clusterBlock(a.stdout)["completed_requests"], 0, "the cluster block is printed with zero counts");
+  assert.equal(clusterBlock(a.stdout)["e2e_mean_ms"], null, "and no latency");
   const o1 = JSON.parse(fs.readFileSync(f1, "utf8")) as Record<string, unknown>;
   assert.deepEqual(Object.keys(o1), BLOCK_KEYS, "requests omitted when empty");
   assert.equal(o1["completed_requests"], 0);
@@ -285,7 +286,15 @@ test("results file is written even when nothing completed", async () => {
   const f2 = path.join(dir, "horizon.json");
   const b = await runCli("--beta-coeffs", "1000000,0,0", "--horizon", "500000", "--results-path", f2);
   assert.equal(b.code, 0);
-  assert.equal(b.stdout, "", "no block at all when nothing completed and no counter is set");
+  // No completion: the counts, null for latencies that no request has (E2E, ITL), and the TTFT
+  // and scheduling delay of the requests that started running.
+  const printed = clusterBlock(b.stdout);
+  assert.equal(metricBlocks(b.stdout).length, 1);
+  assert.ok(b.stdout.endsWith("}\n"), "no other block: no counter is set");
+  for (const k of ["e2e_mean_ms", "e2e_p99_ms", "itl_mean_ms", "itl_p99_ms"]) assert.equal(printed[k], null, k);
+  assert.equal(typeof printed["ttft_mean_ms"], "number");
+  assert.equal(typeof printed["scheduling_delay_p99_ms"], "number");
+  assert.ok((printed["injected_requests"] as number) > 0);
   const o2 = JSON.parse(fs.readFileSync(f2, "utf8")) as Record<string, unknown> & { requests: Record<string, unknown>[] };
   assert.equal(o2["completed_requests"], 0);
   assert.ok((o2["injected_requests"] as number) > 0);

@@ -10,6 +10,7 @@ import { ArrayRequestSource } from "../../src/core/workloadRequest.js";
 import { Logger } from "../../src/util/log.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 import { runCli } from "./helpers.js";
+import { clusterBlock, metricBlocks } from "../helpers/cli.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 
 test("admission and routing latencies shift scheduling delay, TTFT and E2E by exactly La + Lr", () => {
@@ -104,12 +105,16 @@ test("an instance event at T never runs before a cluster event at T created at T
   assert.ok(log.indexOf("I0 step @50") > i + 2, log.join("\n"));
 });
 
-test("N = 1 still applies admission: reject-all rejects everything, anomaly block only", async () => {
+test("N = 1 still applies admission: reject-all rejects everything, an empty cluster block and the anomaly block", async () => {
   const res = await runCli("--num-instances", "1", "--admission-policy", "reject-all");
   assert.equal(res.code, 0);
-  assert.equal(
+  assert.equal(metricBlocks(res.stdout).length, 1);
+  assert.equal(clusterBlock(res.stdout)["injected_requests"], 0);
+  assert.ok(
+    res.stdout.endsWith(
+      "}\n=== Anomaly Counters ===\nPriority Inversions: 0\nHOL Blocking Events: 0\nRejected Requests: 12\nDropped Unservable: 0\n",
+    ),
     res.stdout,
-    "=== Anomaly Counters ===\nPriority Inversions: 0\nHOL Blocking Events: 0\nRejected Requests: 12\nDropped Unservable: 0\n",
   );
   assert.ok(
     res.stderr.some((l) => l.includes('all 12 requests rejected by admission policy \\"reject-all\\"')),

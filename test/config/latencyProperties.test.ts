@@ -55,7 +55,7 @@ function candidates(): Candidate[] {
     if (hit === null) continue;
     const file = path.join(CONFIGS, hit.folder, "config.json");
     const arch = parseArchConfig(fs.readFileSync(file, "utf8"), model, file, hit.exact);
-    for (const tp of validTpDegrees(arch).filter((t) => t <= 8)) {
+    for (const tp of validTpDegrees(arch).filter((t) => [1, 2, 4, 8].includes(t))) {
       if (fits(model, hit.folder, hit.exact, gpu, tp)) out.push({ model, gpu, tp });
     }
   }

@@ -1,7 +1,7 @@
 // The limit and KV checks of the configuration pipeline (src/sim/validateOptions.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { validateKv, validateLimits } from "../../src/sim/validateOptions.js";
+import { MAX_INSTANCES, validateKv, validateLimits } from "../../src/sim/validateOptions.js";
 import type { RunInput } from "../../src/config/runOptions.js";
 import { cliError, options, userError } from "./helpers.js";
 
@@ -42,4 +42,23 @@ test("validateKv checks the transfer bandwidth only when a CPU tier exists", () 
     kvError({ kvCpuBlocks: 10, kvTransferBandwidth: Infinity }),
     "--kv-transfer-bandwidth must be a finite value > 0, got Infinity",
   );
+});
+
+test("validateLimits: at most MAX_INSTANCES instances; an explicit horizon must be positive", () => {
+  assert.doesNotThrow(() => validateLimits(options({ numInstances: MAX_INSTANCES }).o));
+  assert.match(limitsError({ numInstances: MAX_INSTANCES + 1 }), /^--num-instances must be <= 10000, got 10001 /);
+  const horizon = (h: number): string => {
+    const { o, explicit } = options({ horizon: h });
+    return userError(() => validateLimits(o, explicit));
+  };
+  assert.equal(horizon(0), "--horizon must be > 0, got 0");
+  assert.equal(horizon(-1), "--horizon must be > 0, got -1");
+  const { o, explicit } = options({ horizon: 1 });
+  assert.doesNotThrow(() => validateLimits(o, explicit));
+});
+
+test("validateKv: admission and routing latencies must not be negative", () => {
+  assert.equal(kvError({ admissionLatency: -5 }), "--admission-latency must be >= 0, got -5");
+  assert.equal(kvError({ routingLatency: -1 }), "--routing-latency must be >= 0, got -1");
+  assert.doesNotThrow(() => validateKv(options({ admissionLatency: 0, routingLatency: 10 }).o));
 });

@@ -120,11 +120,29 @@ function checkParallelism(req: LatencyRequest, arch: ArchConfig, backend: string
   }
 }
 
-/** The TP degrees a model's attention heads split into evenly (trained-physics needs both to divide). */
-export function validTpDegrees(arch: ArchConfig): number[] {
+/** The TP degrees both head counts split into evenly: the divisors of their greatest common divisor. */
+export function validTpDegrees(arch: { numHeads: number; numKvHeads: number }): number[] {
+  let a = arch.numHeads;
+  let b = arch.numKvHeads;
+  while (b > 0) [a, b] = [b, a % b];
   const out: number[] = [];
-  for (let t = 1; t <= 64; t *= 2) if (arch.numHeads % t === 0 && arch.numKvHeads % t === 0) out.push(t);
+  for (let t = 1; t <= a; t++) if (a % t === 0) out.push(t);
   return out;
+}
+
+/**
+ * Every GPU of a TP group holds whole attention and KV heads, so TP must divide both counts (which
+ * also rules out TP beyond them). Shared by the backends that read a model architecture; BLIS
+ * checks it for trained-physics only (docs/latency.md "Resolution (trained-physics and roofline)").
+ */
+export function checkTpSplit(model: string, heads: number, kvHeads: number, tp: number): void {
+  // A config without head counts fails at model construction with its own message.
+  if (!(heads > 0 && kvHeads > 0 && tp > 0)) return;
+  if (heads % tp === 0 && kvHeads % tp === 0) return;
+  throw new UserError(
+    `--tp ${tp} is not valid for ${model}: its ${heads} attention heads and ${kvHeads} KV heads ` +
+      `must split evenly over the GPUs; valid: ${validTpDegrees({ numHeads: heads, numKvHeads: kvHeads }).join(", ")}`,
+  );
 }
 
 /** Steps 5–10 of the resolution for one of the current analytical backends. */
@@ -148,12 +166,7 @@ export async function resolveAnalytical(req: LatencyRequest, backend: string, al
       `--latency-model: MLA model detected (kv_lora_rank=${arch.kvLoraRank}); step times use standard attention and are pessimistic`,
     );
   }
-  if (backend === "trained-physics" && (arch.numHeads % tp !== 0 || arch.numKvHeads % tp !== 0)) {
-    throw new UserError(
-      `--tp ${tp} is not valid for ${req.model}: its ${arch.numHeads} attention heads and ${arch.numKvHeads} KV heads ` +
-        `must split evenly over the GPUs; valid: ${validTpDegrees(arch).join(", ")}`,
-    );
-  }
+  checkTpSplit(req.model, arch.numHeads, arch.numKvHeads, tp);
   const totalKvBlocks = req.totalKvBlocks ?? deriveKvBlocks(req, arch, hw, tp);
   const maxModelLen = deriveModelLen(req, arch, totalKvBlocks);
   return { arch, hw, hardware, tp, totalKvBlocks, maxModelLen };

@@ -7,6 +7,7 @@ import { BlackboxLatencyModel } from "../../latency/blackbox.js";
 import { buildRooflineModel, loadRooflineInputs } from "../../latency/resolveRoofline.js";
 import { resolveLatency } from "../latencyResolution.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
+import { checkTpSplit } from "./analytical.js";
 
 async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string): Promise<ResolvedLatency> {
   const lat = resolveLatency(
@@ -41,6 +42,7 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
       logger: req.log,
       ...(req.fetchImpl ? { fetchImpl: req.fetchImpl } : {}),
     });
+    checkTpSplit(req.model, inputs.modelConfig.numHeads, inputs.modelConfig.numKVHeads, lat.tp);
     let model: BlackboxLatencyModel | ReturnType<typeof buildRooflineModel> | null = null;
     return { ...common, backend: "seed-roofline", maxModelLen: 0, build: () => (model ??= buildRooflineModel(inputs, lat.tp, lat.alpha)) };
   }
