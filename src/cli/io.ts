@@ -5,6 +5,8 @@ import { ConstructionError, InvariantError, UserError } from "../util/errors.js"
 export interface CliIo {
   stdout(text: string): void;
   stderrLine(line: string): void;
+  /** The real stderr, for progress bars (absent in-process: progress then goes through stderrLine). */
+  stderrStream?: NodeJS.WriteStream;
 }
 
 export const processIo: CliIo = {
@@ -14,6 +16,7 @@ export const processIo: CliIo = {
   stderrLine: (l) => {
     process.stderr.write(l + "\n");
   },
+  stderrStream: process.stderr,
 };
 
 /**

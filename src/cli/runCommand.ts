@@ -8,6 +8,7 @@ import type { CliIo } from "./io.js";
 import { checkRunInputs } from "./inputPaths.js";
 import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js";
 import { RUN_DEFAULTS } from "../config/runOptions.js";
+import { createRunProgress, type RunProgressMode } from "./runProgress.js";
 
 export function optionFor(f: AnyFlagDef): Option {
   const value =
@@ -35,8 +36,11 @@ export function registerRunCommand(program: Command, io: CliIo): void {
   // Read when the command is built, so that policies registered in-process bring their flags.
   const flags = runFlags();
   for (const f of flags) cmd.addOption(optionFor(f));
+  cmd.option("--progress", "show progress on stderr even when it is not a terminal (plain lines, once a second)");
+  cmd.option("--no-progress", "no progress on stderr (default: a bar on a terminal once a run takes over 2 s)");
   cmd.action(async (opts: Record<string, unknown>) => {
-    await runCli(runInputFrom(opts, flags), io);
+    const mode = opts["progress"] === true ? "on" : opts["progress"] === false ? "off" : "auto";
+    await runCli(runInputFrom(opts, flags), io, mode);
   });
 }
 
@@ -60,7 +64,7 @@ async function checkRunFiles(input: RunInput): Promise<void> {
   }
 }
 
-export async function runCli(input: RunInput, io: CliIo): Promise<void> {
+export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgressMode = "auto"): Promise<void> {
   const level = parseLogLevel(input.log ?? RUN_DEFAULTS.log);
   if (level === null) throw new UserError(`Invalid log level: ${input.log}`);
   const logger = new Logger(level, io.stderrLine);
@@ -68,7 +72,14 @@ export async function runCli(input: RunInput, io: CliIo): Promise<void> {
   // Loaded on demand so that other commands (and --help) start quickly.
   const { simulate } = await import("../sim/simulate.js");
   const { renderStdout } = await import("../sim/renderStdout.js");
-  const res = await simulate(input, { logger });
+  const progress = createRunProgress(progressMode, io.stderrStream, io.stderrLine);
+  const res = await (async () => {
+    try {
+      return await simulate(input, { logger, hooks: progress.hook !== undefined ? { progress: progress.hook } : {} });
+    } finally {
+      progress.stop();
+    }
+  })();
   const out = renderStdout(res);
   io.stdout(out.head);
   if (res.options.resultsPath !== "") {

@@ -26,6 +26,8 @@ export interface ResolvedWorkload {
   source: RequestSource;
   /** Effective simulation horizon (a spec's horizon replaces the default). */
   horizon: number;
+  /** Most requests the source produces, when known (0 = bounded by the horizon only); for progress. */
+  requestCap: number;
 }
 
 const prefixed = (prefix: string, e: unknown): never => {
@@ -52,7 +54,7 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   } catch (e) {
     return prefixed("Failed to generate workload: ", e);
   }
-  return { source, horizon };
+  return { source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0 };
 }
 
 interface SelectedSpec {
@@ -81,7 +83,8 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
   // Trace rows need not be sorted; the cluster consumes arrivals in time order (stable).
   all.sort((a, b) => a.arrival - b.arrival);
   const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
-  return { source: new ArrayRequestSource(capped.filter((r) => r.arrival < horizon)), horizon };
+  const kept = capped.filter((r) => r.arrival < horizon);
+  return { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
 }
 
 /** The spec of the selected source: a spec file or object, a CSV trace, distribution flags or a preset. */

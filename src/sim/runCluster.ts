@@ -16,6 +16,7 @@ import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
+import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -24,6 +25,10 @@ export interface RunHooks {
   clusterObserver?: ClusterObserver;
   /** Sample instance state every this many ticks of simulated time (0 = off). */
   timeSeriesIntervalUs?: number;
+  /** Progress snapshots during the run (sim/progress.ts). */
+  progress?: ProgressHook;
+  /** Most requests the workload produces, when known (0 = unknown); shown in progress snapshots. */
+  requestCap?: number;
 }
 
 export interface ClusterRun {
@@ -94,8 +99,10 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
       : null;
-  cluster.recorder = recorder;
+  const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
+  cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
   const stats = cluster.run();
+  if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
   for (const inst of instances) {
     const expect = inst.waitQueue.length + inst.running.length;
     if (stats.inFlight[inst.index] !== expect) {
