@@ -1,5 +1,6 @@
 import type { RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
+import { checkCacheSignalDelay } from "../cluster/scorers/cacheSignals.js";
 
 /** Stage: instance and batch limits (step 5). */
 export function validateLimits(o: RunOptions): void {
@@ -33,4 +34,5 @@ export function validateKv(o: RunOptions): void {
   if (o.snapshotRefreshInterval < 0) {
     throw new UserError(`--snapshot-refresh-interval must be >= 0, got ${o.snapshotRefreshInterval}`);
   }
+  checkCacheSignalDelay(o.cacheSignalDelay);
 }
