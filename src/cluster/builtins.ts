@@ -7,13 +7,19 @@ import { tokenBucket } from "./admission/tokenBucket.js";
 import { sloGated } from "./admission/sloGated.js";
 import { routingPolicies } from "./routing/routing.js";
 import { RoundRobinRouting } from "./routing/roundRobin.js";
-import { AlwaysBusiestRouting, LeastLoadedRouting } from "./routing/loadBased.js";
-import { WeightedRouting } from "./routing/weighted.js";
+import { AlwaysBusiestRouting, leastLoaded } from "./routing/loadBased.js";
+import { weighted } from "./routing/weighted.js";
 import { scorers } from "./scorers/scorer.js";
 import { PrefixAffinityScorer } from "./scorers/prefixAffinity.js";
-import { KvUtilizationScorer, LoadBalanceScorer, QueueDepthScorer } from "./scorers/loadScorers.js";
+import { KvUtilizationScorer, LoadBalanceScorer, queueDepth } from "./scorers/loadScorers.js";
 import { KvPressureScorer } from "./scorers/kvPressure.js";
 import { SloPriorityScorer } from "./scorers/sloPriority.js";
+import { precisePrefixCache } from "./scorers/precisePrefixCache.js";
+import { noHitLru } from "./scorers/noHitLru.js";
+import { activeRequests } from "./scorers/activeRequests.js";
+import { runningRequests } from "./scorers/runningRequests.js";
+import { loadAware } from "./scorers/loadAware.js";
+import { vllmDp } from "./scorers/vllmDp.js";
 
 // The registration order is the order of the --help lists.
 admissionPolicies.register(alwaysAdmit);
@@ -22,14 +28,21 @@ admissionPolicies.register(rejectAll);
 admissionPolicies.register(sloGated);
 
 routingPolicies.register(factoryPolicy("round-robin", () => new RoundRobinRouting(), "instances in turn"));
-routingPolicies.register(factoryPolicy("least-loaded", () => new LeastLoadedRouting(), "lowest effective load"));
+routingPolicies.register(leastLoaded);
 routingPolicies.register(factoryPolicy("always-busiest", () => new AlwaysBusiestRouting(), "highest effective load"));
-routingPolicies.register(factoryPolicy("weighted", (c) => new WeightedRouting(c), "weighted sum of scorers"));
+routingPolicies.register(weighted);
 
+// Seed BLIS's four, today's BLIS's six, then this simulator's extensions.
 scorers.register(factoryPolicy("prefix-affinity", (c) => new PrefixAffinityScorer(c.numInstances, c.blockSize), "cached prefix"));
-scorers.register(factoryPolicy("queue-depth", () => new QueueDepthScorer(), "short queues"));
+scorers.register(queueDepth);
 scorers.register(factoryPolicy("kv-utilization", () => new KvUtilizationScorer(), "free KV cache"));
 scorers.register(factoryPolicy("load-balance", () => new LoadBalanceScorer(), "low load"));
+scorers.register(precisePrefixCache);
+scorers.register(noHitLru);
+scorers.register(activeRequests);
+scorers.register(runningRequests);
+scorers.register(loadAware);
+scorers.register(vllmDp);
 scorers.register(factoryPolicy("kv-pressure", () => new KvPressureScorer("kv-pressure", false), "KV pressure"));
 scorers.register(factoryPolicy("kv-pressure-slo", () => new KvPressureScorer("kv-pressure-slo", true), "KV pressure by SLO tier"));
 scorers.register(

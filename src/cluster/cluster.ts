@@ -21,6 +21,8 @@ export interface ClusterOptions {
   priorityBridge: "none" | "hint" | "floor";
   slo: SloParams;
   trace: DecisionTrace | null;
+  /** The model every instance serves (lower-cased --model); absent: instances serve any model. */
+  model?: string;
 }
 
 /** Observer for cluster-level invariant checks in tests. */
@@ -31,6 +33,8 @@ export interface ClusterObserver {
 
 export interface ClusterRunStats {
   rejected: number;
+  /** Requests dropped at routing because no routable instance serves their model. */
+  routingRejected: number;
   /** Requests pulled from the workload whose arrival was processed (≤ horizon). */
   arrived: number;
   routed: number;
@@ -63,6 +67,7 @@ export class ClusterSimulator {
   recorder: StateSampler | null = null;
   private seq = 0;
   private rejected = 0;
+  private routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
 
@@ -77,7 +82,10 @@ export class ClusterSimulator {
   ) {
     this.inFlight = new Int32Array(instances.length);
     this.routedPerInstance = new Int32Array(instances.length);
-    this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval);
+    this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
+      model: opts.model ?? null,
+      cacheSignalDelay: routing.cacheSignalDelay ?? null,
+    });
     for (const inst of instances) inst.horizon = opts.horizon;
   }
 
@@ -146,13 +154,11 @@ export class ClusterSimulator {
     }
 
     // Requests the loop never reached still count as generated.
-    let generated = arrived + (next !== null ? 1 : 0);
-    while (next !== null) {
-      next = this.source.next();
-      if (next !== null) generated++;
-    }
+    let generated = arrived;
+    for (; next !== null; next = this.source.next()) generated++;
     return {
       rejected: this.rejected,
+      routingRejected: this.routingRejected,
       arrived,
       routed: this.routed,
       routedPerInstance: this.routedPerInstance,
@@ -163,7 +169,7 @@ export class ClusterSimulator {
   }
 
   private admit(req: Request, clock: number, debug: boolean): void {
-    const state = this.snapshots.take(clock);
+    const state = this.snapshots.take(clock, req);
     const ok = this.admission.admit(req, state);
     if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, ok, this.admission.reason);
     if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${ok ? "admitted" : "rejected"} ${this.admission.reason}`);
@@ -176,12 +182,19 @@ export class ClusterSimulator {
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
-    const state = this.snapshots.take(clock);
-    const d = this.routing.route(req, state);
-    const target = d.target;
-    if (!(target >= 0 && target < this.instances.length) || !Number.isInteger(target)) {
-      throw new InvariantError(`routing policy "${this.routing.name}" chose an unknown instance (${target})`);
+    const state = this.snapshots.take(clock, req);
+    if (state.snapshots.length === 0) {
+      this.log.warn(`no routable instance serves model "${req.model}" — request ${req.id} rejected at routing`);
+      this.routingRejected++;
+      req.dropPayload();
+      return;
     }
+    const d = this.routing.route(req, state);
+    const pos = d.target;
+    if (!(pos >= 0 && pos < state.snapshots.length) || !Number.isInteger(pos)) {
+      throw new InvariantError(`routing policy "${this.routing.name}" chose an unknown instance (${pos})`);
+    }
+    const target = state.snapshots[pos]!.index;
     let hint = d.priorityHint;
     if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
     if (hint !== 0) {
@@ -190,7 +203,7 @@ export class ClusterSimulator {
     }
     req.instance = target;
     if (this.opts.trace !== null) {
-      this.opts.trace.recordRouting(req.id, clock, target, d.reason, d.scores, state.snapshots);
+      this.opts.trace.recordRouting(req.id, clock, pos, d.reason, d.scores, state.snapshots);
     }
     if (debug) this.log.debug(`t=${clock} routing ${req.id} -> instance_${target}: ${d.reason}`);
     this.inFlight[target]!++;

@@ -3,10 +3,14 @@ import { DEFAULT_SCORERS, HORIZON_MAX_TEXT, RunOptionsSchema, type RunOptions } 
 import type { FlagType, ParamFlag, PolicyFamilyView } from "../util/policyRegistry.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
+import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { tokenBucket } from "../cluster/admission/tokenBucket.js";
 import { sloGated } from "../cluster/admission/sloGated.js";
+import { weighted } from "../cluster/routing/weighted.js";
+import { queueDepth } from "../cluster/scorers/loadScorers.js";
+import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
@@ -155,8 +159,14 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     flag: "--routing-scorers",
     type: "string",
     group: "policy",
-    help: `weighted routing scorers "name:weight,..." (default ${DEFAULT_SCORERS.map((x) => `${x.name}:${x.weight}`).join(",")})`,
+    get help() {
+      const def = DEFAULT_SCORERS.map((x) => `${x.name}:${x.weight}`).join(",");
+      return `weighted routing scorers "name:weight,..." over ${scorers.listed().join(", ")} (default ${def})`;
+    },
   },
+  ...builtinParamFlags(weighted),
+  ...builtinParamFlags(queueDepth),
+  ...builtinParamFlags(precisePrefixCache),
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),
   {

@@ -4,6 +4,9 @@ import { BUNDLED_DEFAULTS } from "./paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
 import { sloGatedParams } from "../cluster/admission/sloGated.js";
+import { tieBreakParams } from "../cluster/routing/tieBreak.js";
+import { queueDepthParams } from "../cluster/scorers/loadScorers.js";
+import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 
@@ -86,6 +89,9 @@ export const RunOptionsSchema = z.strictObject({
   ...tokenBucketParams.shape,
   routingPolicy: z.string().default("round-robin"),
   routingScorers: z.string().default(""),
+  routingTieBreak: tieBreakParams.shape.routingTieBreak,
+  ...queueDepthParams.shape,
+  ...cacheSignalParams.shape,
   priorityPolicy: z.string().default("constant"),
   scheduler: z.string().default("fcfs"),
   policyConfig: z.string().default(""),

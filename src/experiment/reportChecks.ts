@@ -80,7 +80,7 @@ export function conservationRow(config: string, seed: number, r: RunRecord | und
     if (row.instance_sum === "FAIL") problems.push(`Σ instance injected ${s} != cluster injected ${cl.injected_requests}`);
   }
   if (m.allArrived) {
-    const s = cl.injected_requests + m.anomalies.rejected;
+    const s = cl.injected_requests + m.anomalies.rejected + (m.anomalies.routingRejections ?? 0);
     row.pipeline = s === m.generated ? "PASS" : "FAIL";
     if (row.pipeline === "FAIL") problems.push(`injected+rejected ${s} != generated ${m.generated}`);
   } else {

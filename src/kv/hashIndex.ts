@@ -86,6 +86,14 @@ export class HashIndex {
     this.size--;
   }
 
+  /** Makes this index an exact copy of `src` (reusing its own table when the sizes agree). */
+  copyFrom(src: HashIndex): void {
+    if (this.slots.length === src.slots.length) this.slots.set(src.slots);
+    else this.slots = src.slots.slice();
+    this.mask = src.mask;
+    this.size = src.size;
+  }
+
   private grow(): void {
     const old = this.slots;
     const cap = (this.mask + 1) * 2;

@@ -1,4 +1,5 @@
 import type { Request } from "../core/request.js";
+import type { HashIndex } from "./hashIndex.js";
 
 /** Counters of the CPU offload tier (docs/behavior.md "CPU offload tier"). */
 export interface CpuTierStats {
@@ -57,6 +58,9 @@ export interface KvCache {
   appendDecodeToken(req: Request, pos: number): void;
   /** Frees the request's blocks; freed blocks keep their content. */
   release(req: Request): void;
+
+  /** GPU-tier block hash → block ID; read by the router's cache signals, never written outside. */
+  readonly prefixIndex: HashIndex;
 
   // Introspection for invariant checks and tests.
   refCountOf(block: number): number;

@@ -337,6 +337,11 @@ export class KvStore implements KvCache {
   /** Hook for the tiered store (offload after every release). */
   protected afterRelease(): void {}
 
+  /** The GPU-tier prefix index (block hash → block ID); the router reads it, never writes it. */
+  get prefixIndex(): HashIndex {
+    return this.index;
+  }
+
   // ---- Introspection for invariant checks and tests ----
 
   refCountOf(b: number): number {

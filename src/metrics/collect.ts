@@ -43,7 +43,14 @@ export interface SimulationMetrics {
   /** Per-instance blocks in index order (all instances; stdout prints those with completions). */
   instances: MetricsBlock[];
   cluster: MetricsBlock;
-  anomalies: { priorityInversions: number; holBlocking: number; rejected: number; droppedUnservable: number };
+  anomalies: {
+    priorityInversions: number;
+    holBlocking: number;
+    rejected: number;
+    droppedUnservable: number;
+    /** Requests no routable instance could take (their model is served nowhere); absent in older stored results. */
+    routingRejections?: number;
+  };
   kv: {
     preemptionRate: number;
     cacheHitRate: number;
@@ -106,7 +113,7 @@ export function collectMetrics(
     numInstances: n,
     instances: blocks,
     cluster,
-    anomalies: anomalies(instances, ledger, opts, stats.rejected, total.dropped),
+    anomalies: { ...anomalies(instances, ledger, opts, stats.rejected, total.dropped), routingRejections: stats.routingRejected },
     kv: kvSummary(instances, total),
     perSlo,
     tenantFairness: jainIndex(tenantThroughput(tenantCompleted, total.simEnded / 1e6)),

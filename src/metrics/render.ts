@@ -64,12 +64,15 @@ export interface TailOptions {
 export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   let out = "";
   const a = m.anomalies;
-  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0) {
+  const routing = a.routingRejections ?? 0;
+  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0 || routing > 0) {
     out +=
       "=== Anomaly Counters ===\n" +
       `Priority Inversions: ${a.priorityInversions}\n` +
       `HOL Blocking Events: ${a.holBlocking}\n` +
       `Rejected Requests: ${a.rejected}\n` +
+      // Only when > 0, so that runs without routing rejections print the seed block.
+      (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
       `Dropped Unservable: ${a.droppedUnservable}\n`;
   }
   const kv = m.kv;

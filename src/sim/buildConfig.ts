@@ -78,6 +78,7 @@ export function buildSimConfig(
     },
     cluster: {
       numInstances: o.numInstances,
+      model: o.model,
       admission: { policy: named("admissionPolicy"), latency: o.admissionLatency },
       routing: {
         policy: named("routingPolicy"),

@@ -91,6 +91,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       priorityBridge: policy.priorityBridge,
       slo: policy.slo,
       trace,
+      ...(c.model !== undefined ? { model: c.model } : {}),
     },
     log,
   );

@@ -29,6 +29,8 @@ export interface RoutingSettings extends StageSettings {
 
 export interface ClusterSettings {
   numInstances: number;
+  /** The model every instance serves (lower-cased --model); absent: any model. */
+  model?: string;
   admission: StageSettings;
   routing: RoutingSettings;
 }

@@ -1,5 +1,6 @@
 import type { RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
+import { checkCacheSignalDelay } from "../cluster/scorers/cacheSignals.js";
 
 /**
  * The largest cluster `run` simulates. The event loop looks at every instance for each event, so
@@ -53,4 +54,5 @@ export function validateKv(o: RunOptions): void {
   // BLIS rejects them (docs/behavior.md#c18).
   if (o.admissionLatency < 0) throw new UserError(`--admission-latency must be >= 0, got ${o.admissionLatency}`);
   if (o.routingLatency < 0) throw new UserError(`--routing-latency must be >= 0, got ${o.routingLatency}`);
+  checkCacheSignalDelay(o.cacheSignalDelay);
 }

@@ -1,6 +1,6 @@
 import { parseRoutingScorers, parseSloCacheWeights, parseSloPrefillThresholds } from "../config/flagLists.js";
 import { policyFamilies } from "../config/policyFamilies.js";
-import { DEFAULT_SCORERS, type RunOptions } from "../config/runOptions.js";
+import { DEFAULT_SCORERS, RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
@@ -8,6 +8,8 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { UserError } from "../util/errors.js";
+import { checkTieBreak } from "../cluster/routing/tieBreak.js";
+import { checkQueueDepthSignal } from "../cluster/scorers/loadScorers.js";
 import type { Logger } from "../util/log.js";
 
 export interface PolicySettings {
@@ -24,6 +26,8 @@ export function validatePolicies(o: RunOptions, log: Logger): PolicySettings {
   // 8. Policy names, tracing.
   checkName("admission policy", o.admissionPolicy, admissionPolicies.names());
   checkName("routing policy", o.routingPolicy, routingPolicies.names());
+  checkTieBreak(o.routingTieBreak);
+  checkQueueDepthSignal(o.queueDepthSignal);
   checkName("priority policy", o.priorityPolicy, priorityPolicies.names());
   checkName("scheduler", o.scheduler, schedulers.names());
   if (o.traceLevel !== "" && o.traceLevel !== "none" && o.traceLevel !== "decisions") {
@@ -79,6 +83,10 @@ export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: L
     log.warn(`--routing-scorers has no effect when routing policy is "${o.routingPolicy}" (only applies to 'weighted')`);
   }
   if (o.routingPolicy === "weighted") for (const s of scorerSpecs) scorers.get(s.name)?.validate(o);
+  const routing = o.routingPolicy || RUN_DEFAULTS.routingPolicy;
+  if (o.routingTieBreak !== "first" && !routingPolicies.get(routing)?.flags.some((f) => f.key === "routingTieBreak")) {
+    log.warn(`--routing-tie-break has no effect when routing policy is "${routing}" (only applies to 'weighted' and 'least-loaded')`);
+  }
   for (const fam of policyFamilies()) {
     const line = fam.option !== null ? fam.registry.get(o[fam.option])?.summary(o) : null;
     if (line) log.info(line);

@@ -40,6 +40,7 @@ export class DecisionTrace {
     this.admissions.push({ requestId, clock, admitted, reason });
   }
 
+  /** `chosen` and `scores` are by position in `snaps` (the decision's candidates). */
   recordRouting(
     requestId: string,
     clock: number,
@@ -51,15 +52,15 @@ export class DecisionTrace {
     let scoreMap: Record<string, number> | null = null;
     if (scores !== null) {
       scoreMap = {};
-      for (const s of snaps) scoreMap[s.id] = scores[s.index]!;
+      for (let p = 0; p < snaps.length; p++) scoreMap[snaps[p]!.id] = scores[p]!;
     }
     let candidates: CandidateRecord[] = [];
     let regret = 0;
     const k = this.counterfactualK;
     if (k > 0) {
-      const scored = snaps.map((s) => ({
+      const scored = snaps.map((s, p) => ({
         snap: s,
-        score: scores !== null ? scores[s.index]! : -s.effectiveLoad,
+        score: scores !== null ? scores[p]! : -s.effectiveLoad,
       }));
       scored.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.snap.id < b.snap.id ? -1 : a.snap.id > b.snap.id ? 1 : 0));
       candidates = scored.slice(0, Math.min(k, snaps.length)).map(({ snap, score }) => ({

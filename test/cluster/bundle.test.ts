@@ -30,7 +30,9 @@ function bundleError(text: string): string {
   assert.fail("bundle was accepted");
 }
 
-const VALID_SCORERS = "kv-pressure, kv-pressure-slo, kv-utilization, load-balance, prefix-affinity, queue-depth, slo-priority";
+// BLIS's scorers (seed and today's, LoRA's lora-affinity aside) and this simulator's three extensions, sorted.
+const VALID_SCORERS =
+  "active-requests, kv-pressure, kv-pressure-slo, kv-utilization, load-aware, load-balance, no-hit-lru, precise-prefix-cache, prefix-affinity, queue-depth, running-requests, slo-priority, vllm-dp";
 
 test("bundle: a complete valid file loads", () => {
   const b = loadPolicyBundle(

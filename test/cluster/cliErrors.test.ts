@@ -128,6 +128,55 @@ test("extension and KV flags", async () => {
   );
 });
 
+test("routing flags: checked whatever the routing policy and scorers, before the simulation starts", async () => {
+  await fails(["--routing-tie-break", "lowest"], 1, 'error: --routing-tie-break must be "first" or "random", got "lowest"');
+  await fails(["--cache-signal-delay", "-1"], 1, "error: --cache-signal-delay must be >= 0, got -1");
+  await fails(["--queue-depth-signal", "Q"], 1, 'error: --queue-depth-signal must be "effective" or "queue", got "Q"');
+  await fails(
+    ["--routing-policy", "weighted", "--routing-scorers", "precise-prefix-cache:2,queue-depth:1", "--cache-signal-delay", "-50000"],
+    1,
+    "error: --cache-signal-delay must be >= 0, got -50000",
+  );
+  await fails(["--cache-signal-delay", "1.5"], 1, /^error: .*--cache-signal-delay.*1\.5/);
+  // The tie-break is a policy parameter: checked with the policy names, before the KV flags.
+  await fails(["--routing-tie-break", "x", "--kv-cpu-blocks", "-1"], 1, /--routing-tie-break/);
+  await fails(
+    ["--routing-policy", "weighted", "--routing-tie-break", "x", "--admission-policy", "bogus"],
+    1,
+    /Unknown admission policy "bogus"/,
+  );
+  await fails(
+    ["--routing-policy", "weighted", "--routing-scorers", "lora-affinity:1"],
+    1,
+    /^error: Invalid --routing-scorers: unknown scorer "lora-affinity"; valid: active-requests, .*, load-aware, .*, no-hit-lru, precise-prefix-cache, .*, running-requests, slo-priority, vllm-dp$/,
+  );
+});
+
+test("today's scorers run through the CLI, with live and stale cache signals", async () => {
+  const profile = "precise-prefix-cache:2,no-hit-lru:1,active-requests:1,running-requests:1,load-aware:1,vllm-dp:1,queue-depth:1";
+  const base = [
+    ...BASE,
+    "--num-instances",
+    "3",
+    "--routing-policy",
+    "weighted",
+    "--routing-scorers",
+    profile,
+    "--prefix-tokens",
+    "48",
+    "--rate",
+    "400",
+  ];
+  const live = await cli([...base, "--cache-signal-delay", "0", "--queue-depth-signal", "queue"]);
+  assert.equal(live.code, 0, live.stderr.join("\n"));
+  assert.match(live.stdout, /"completed_requests": 12/);
+  const again = await cli([...base, "--cache-signal-delay", "0", "--queue-depth-signal", "queue"]);
+  assert.equal(again.stdout, live.stdout);
+  const stale = await cli([...base, "--queue-depth-signal", "queue"]);
+  assert.equal(stale.code, 0, stale.stderr.join("\n"));
+  assert.notEqual(stale.stdout, live.stdout, "the default 50 ms delay hides the shared prefix from the router");
+});
+
 test("a token-bucket capacity of 0 is not checked unless token-bucket is selected", async () => {
   const res = await cli([...BASE, "--token-bucket-capacity", "0"]);
   assert.equal(res.code, 0);

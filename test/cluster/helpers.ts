@@ -7,6 +7,8 @@ import { makeRequest, type WorkloadRequest } from "../../src/core/workloadReques
 import type { RoutingContext } from "../../src/cluster/routing/routing.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { cli } from "../helpers/cli.js";
+import { HashIndex } from "../../src/kv/hashIndex.js";
+import { CacheSignalProvider, promptHashes } from "../../src/cluster/scorers/cacheSignals.js";
 
 let seq = 0;
 
@@ -55,6 +57,20 @@ export function state(fields: SnapFields[], clock = 0): RouterState {
 /** Snapshots whose only non-zero signal is the in-flight count (EffectiveLoad = load). */
 export function loads(...l: number[]): RouterState {
   return state(l.map((inFlight) => ({ inFlight })));
+}
+
+/**
+ * The same router state with live cache signals: instance i holds the first cached[i] prompt blocks
+ * of `req` (block size 16).
+ */
+export function withCache(s: RouterState, req: Request, cached: readonly number[]): RouterState {
+  const h = promptHashes(req, 16);
+  const caches = cached.map((c) => {
+    const prefixIndex = new HashIndex(16);
+    for (let k = 0; k < c; k++) prefixIndex.set(h[k]!, k);
+    return { prefixIndex };
+  });
+  return { snapshots: s.snapshots, clock: s.clock, cache: new CacheSignalProvider(caches, 0) };
 }
 
 export function routingCtx(numInstances: number, over: Partial<RoutingContext> = {}): RoutingContext {

@@ -18,15 +18,21 @@ function scores(sc: Scorer, r: Request, s: RouterState): number[] {
   return Array.from(out);
 }
 
-test("registered scorer names (BLIS four plus the three extensions)", () => {
+test("registered scorer names (seed BLIS's four, today's six, the three extensions)", () => {
   assert.deepEqual(scorers.names(), [
+    "active-requests",
     "kv-pressure",
     "kv-pressure-slo",
     "kv-utilization",
+    "load-aware",
     "load-balance",
+    "no-hit-lru",
+    "precise-prefix-cache",
     "prefix-affinity",
     "queue-depth",
+    "running-requests",
     "slo-priority",
+    "vllm-dp",
   ]);
 });
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DecisionTrace } from "../../src/trace/decisionTrace.js";
-import { loads, runCli, state } from "./helpers.js";
+import { loads, runCli, snap, state } from "./helpers.js";
 import { req, run, simConfig } from "../helpers/sim.js";
 import { formatFixed } from "../../src/util/goFormat.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
@@ -216,4 +216,25 @@ test("trace flag validation and warnings", async () => {
   const e = await runCli("--trace-level", "", "--summarize-trace");
   assert.equal(e.code, 0, "the empty string means none");
   assert.ok(!e.stdout.includes("Trace Summary"));
+});
+
+test("a routing record over a candidate subset: chosen and scores are by position in the candidates", () => {
+  const t = new DecisionTrace(2);
+  const candidates = [snap(1, { inFlight: 4 }), snap(3, { inFlight: 1 })];
+  t.recordRouting("r", 0, 1, "weighted-scoring (score=0.700)", Float64Array.from([0.2, 0.7, 0.9]), candidates);
+  const rec = t.routings[0]!;
+  assert.equal(rec.chosen, "instance_3");
+  assert.deepEqual(rec.scores, { instance_1: 0.2, instance_3: 0.7 });
+  assert.deepEqual(
+    rec.candidates.map((c) => [c.instanceId, c.score]),
+    [
+      ["instance_3", 0.7],
+      ["instance_1", 0.2],
+    ],
+  );
+  assert.equal(rec.regret, 0);
+  const ll = new DecisionTrace(2);
+  ll.recordRouting("r", 0, 0, "least-loaded (load=4)", null, candidates);
+  assert.equal(ll.routings[0]!.chosen, "instance_1");
+  assert.equal(ll.routings[0]!.regret, 3, "best −1 vs chosen −4");
 });

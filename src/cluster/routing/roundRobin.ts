@@ -1,6 +1,7 @@
 import { RoutingDecision, type RoutingPolicy } from "./routing.js";
 import type { RouterState } from "../snapshot.js";
 
+/** Candidates in turn: counter mod the number of candidates. */
 export class RoundRobinRouting implements RoutingPolicy {
   readonly name = "round-robin";
   private counter = 0;

@@ -5,9 +5,10 @@ import type { RoutingContext } from "./context.js";
 
 /** A routing decision; policies reuse one object per call (read it before the next call). */
 export class RoutingDecision {
+  /** Position of the chosen candidate in the router state's snapshots (its instance is `snapshots[target].index`). */
   target = 0;
   reason = "";
-  /** Composite scores per instance (weighted policy only), else null. */
+  /** Composite scores per candidate position (weighted policy only), else null. */
   scores: Float64Array | null = null;
   /** Priority hint applied to the request when non-zero (docs/behavior.md "Routing and scorers"). */
   priorityHint = 0;
@@ -15,6 +16,9 @@ export class RoutingDecision {
 
 export interface RoutingPolicy {
   readonly name: string;
+  /** --cache-signal-delay when one of the policy's scorers reads the instance prefix caches. */
+  readonly cacheSignalDelay?: number;
+  /** Picks one of `state.snapshots` (never empty: a request without candidates is not routed). */
   route(req: Request, state: RouterState): RoutingDecision;
 }
 
