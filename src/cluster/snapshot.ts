@@ -109,8 +109,11 @@ export class SnapshotProvider implements RouterState {
     return this;
   }
 
-  /** An empty model tag matches every instance; otherwise the instance model must equal it exactly. */
+  /**
+   * An empty model tag matches every instance; otherwise the tag must name the instance model,
+   * ignoring letter case (docs/behavior.md#c29).
+   */
   private serves(model: string): boolean {
-    return model === "" || this.model === null || model === this.model;
+    return model === "" || this.model === null || model === this.model || model.toLowerCase() === this.model;
   }
 }

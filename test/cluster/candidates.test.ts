@@ -84,7 +84,7 @@ function fakeInstance(index: number, st: FakeState, prefixIndex: HashIndex): Ins
   } as unknown as Instance;
 }
 
-test("snapshot provider: candidates serve the request's model, exactly; an empty tag matches all", () => {
+test("snapshot provider: candidates serve the request's model, in any letter case; an empty tag matches all", () => {
   const st: FakeState = { queue: 3 };
   const insts = [fakeInstance(0, st, new HashIndex(16)), fakeInstance(1, st, new HashIndex(16))];
   const p = new SnapshotProvider(insts, new Int32Array(2), 100, { model: "org/model-a" });
@@ -92,7 +92,7 @@ test("snapshot provider: candidates serve the request's model, exactly; an empty
     p.take(clock, mkReq("r", tokens(16), { extra: { model } })).snapshots.map((s) => s.id);
   assert.deepEqual(ids("org/model-a", 0), ["instance_0", "instance_1"]);
   assert.deepEqual(ids("", 0), ["instance_0", "instance_1"]);
-  assert.deepEqual(ids("Org/Model-A", 0), [], "letter case counts");
+  assert.deepEqual(ids("Org/Model-A", 0), ["instance_0", "instance_1"], "letter case does not count (docs/behavior.md#c29)");
   assert.deepEqual(ids("org/model-b", 0), []);
   assert.deepEqual(
     p.take(0).snapshots.map((s) => s.id),
@@ -131,7 +131,7 @@ test("snapshot provider: the cache signals refresh at every build, with or witho
 test("routing rejection: a request whose model no instance serves is dropped at routing and counted", () => {
   const lines: string[] = [];
   const log = new Logger("warn", (l) => lines.push(l));
-  const tags = ["m", "", "M", "m", "other", ""];
+  const tags = ["m", "", "x", "M", "other", ""];
   const reqs = tags.map((model, i) => req(`request_${i}`, i * 5000, 40, 5, { model }));
   const cfg = simConfig({ cluster: { numInstances: 2, routing: { policy: "least-loaded" } } });
   cfg.cluster.model = "m";
@@ -147,12 +147,13 @@ test("routing rejection: a request whose model no instance serves is dropped at 
       .map((x) => x.requestID)
       .sort(),
     ["request_0", "request_1", "request_3", "request_5"],
+    "the tag M names the served model m in another letter case; x and other name no served model",
     "no record for a rejected request",
   );
   assert.deepEqual(
     lines.filter((l) => l.includes("rejected at routing")),
     [
-      'level=warn msg="no routable instance serves model \\"M\\" — request request_2 rejected at routing"',
+      'level=warn msg="no routable instance serves model \\"x\\" — request request_2 rejected at routing"',
       'level=warn msg="no routable instance serves model \\"other\\" — request request_4 rejected at routing"',
     ],
   );

@@ -13,6 +13,9 @@ import { silentLogger } from "../../src/util/log.js";
 import { cli } from "../helpers/cli.js";
 import { options } from "../sim/helpers.js";
 
+/** Options of the command itself (what stderr shows), not simulation flags. */
+const CLI_ONLY = new Set(["--progress", "--no-progress"]);
+
 /** Each option of `run --help` with the default it prints (null when it prints none). */
 async function printedDefaults(): Promise<Map<string, string | null>> {
   const res = await cli(["run", "--help"]);
@@ -20,7 +23,7 @@ async function printedDefaults(): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   for (const line of res.stdout.split("\n")) {
     const m = /^ {2}(--[a-z0-9-]+)\S*(?: <[^>]+>| \[bool\])?\s+(.*)$/.exec(line);
-    if (m === null || m[1] === "--help") continue;
+    if (m === null || m[1] === "--help" || CLI_ONLY.has(m[1]!)) continue;
     const d = /\(default ([^()]*)\)(?: \(preset: "true"\))?$/.exec(m[2]!);
     out.set(m[1]!, d === null ? null : d[1]!);
   }
