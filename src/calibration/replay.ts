@@ -111,8 +111,8 @@ function collect(sim: SimulationResult, rows: readonly TraceRecord[]): Pick<Repl
   const l = sim.run.ledger;
   const seqById = new Map<number, number>();
   for (let i = 0; i < l.size; i++) {
-    const id = l.ids[i];
-    if (id === undefined || !id.startsWith("request_")) continue;
+    const id = l.id(i);
+    if (!id.startsWith("request_")) continue;
     const n = Number(id.slice(8));
     if (Number.isInteger(n)) seqById.set(n, i);
   }

@@ -106,7 +106,9 @@ function fromFirstArrival(src: RequestSource): RequestSource {
       const r = src.next();
       if (r === null) return null;
       origin ??= r.arrival;
-      return { ...r, arrival: r.arrival - origin };
+      // In place: a copy by spread would lose the request's token getter.
+      r.arrival -= origin;
+      return r;
     },
   };
 }

@@ -1,19 +1,26 @@
 import type { Request } from "./request.js";
+import { requestIdText } from "./workloadRequest.js";
 
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;
 export const F_DROPPED = 4;
 
+/** Canonical `request_<n>` IDs are stored as n; anything else in a side table. */
+const OTHER_ID = -1;
+
 /**
  * Per-request records of a run, stored column-wise and indexed by the request's arrival-order
  * sequence number. Live Request objects are held only until they complete or are dropped, so a
- * long run keeps scalars, not token arrays.
+ * long run keeps about 80 bytes of scalars per request: the ID as its number, not a string.
  */
 export class RequestLedger {
-  ids: string[] = [];
+  /** n of `request_<n>`, or OTHER_ID with the ID in otherIds. */
+  private idNum = new Float64Array(1024);
+  private readonly otherIds = new Map<number, string>();
+  private idCache: string[] | null = null;
   arrival = new Float64Array(1024);
-  inputLen = new Float64Array(1024);
-  outputLen = new Float64Array(1024);
+  inputLen = new Int32Array(1024);
+  outputLen = new Int32Array(1024);
   ttft = new Float64Array(1024);
   e2e = new Float64Array(1024);
   itl = new Float64Array(1024);
@@ -38,7 +45,10 @@ export class RequestLedger {
     const i = req.seq;
     this.ensure(i + 1);
     if (i >= this.size) this.size = i + 1;
-    this.ids[i] = req.id;
+    this.idCache = null;
+    this.idNum[i] = req.idNum;
+    if (req.idNum < 0) this.otherIds.set(i, req.idText);
+    else this.otherIds.delete(i);
     this.arrival[i] = req.arrival;
     this.inputLen[i] = req.inputLen;
     this.outputLen[i] = req.outputLen;
@@ -81,6 +91,36 @@ export class RequestLedger {
     }
   }
 
+  /** The ID of the request with sequence number i ("" if it never reached an instance). */
+  id(i: number): string {
+    if (this.flags[i] === 0) return "";
+    const n = this.idNum[i]!;
+    return n === OTHER_ID ? (this.otherIds.get(i) ?? "") : requestIdText(n, "");
+  }
+
+  /**
+   * Every ID by sequence number, a hole where a request never reached an instance; built on first
+   * use after a change (tests, tools).
+   */
+  get ids(): string[] {
+    if (this.idCache === null) {
+      const out: string[] = new Array<string>(this.size);
+      for (let i = 0; i < this.size; i++) if (this.flags[i] !== 0) out[i] = this.id(i);
+      this.idCache = out;
+    }
+    return this.idCache;
+  }
+
+  /** ID order of requests a and b (tie-breaks): the order of the ID strings. */
+  compareIds(a: number, b: number): number {
+    const na = this.idNum[a]!;
+    const nb = this.idNum[b]!;
+    if (na === nb && na !== OTHER_ID) return 0;
+    const ia = this.id(a);
+    const ib = this.id(b);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  }
+
   isRegistered(i: number): boolean {
     return (this.flags[i]! & F_REGISTERED) !== 0;
   }
@@ -92,9 +132,10 @@ export class RequestLedger {
     if (n <= this.arrival.length) return;
     let cap = this.arrival.length;
     while (cap < n) cap *= 2;
+    this.idNum = growF(this.idNum, cap);
     this.arrival = growF(this.arrival, cap);
-    this.inputLen = growF(this.inputLen, cap);
-    this.outputLen = growF(this.outputLen, cap);
+    this.inputLen = growI(this.inputLen, cap);
+    this.outputLen = growI(this.outputLen, cap);
     this.ttft = growF(this.ttft, cap);
     this.e2e = growF(this.e2e, cap);
     this.itl = growF(this.itl, cap);

@@ -1,4 +1,5 @@
-import type { WorkloadRequest } from "./workloadRequest.js";
+import { requestIdText, type WorkloadRequest } from "./workloadRequest.js";
+import type { TokenSeq } from "./tokenSeq.js";
 import type { StepRequestView } from "./stepView.js";
 import { NO_HASH } from "./blockHash.js";
 
@@ -11,16 +12,20 @@ export type RequestState = typeof QUEUED | typeof RUNNING | typeof COMPLETED;
 /**
  * One simulated request while it lives in the cluster. Every field is initialized here so that
  * all Request objects share one hidden class (the step loop touches them constantly).
- * Token arrays and KV block lists are dropped at completion; the metrics layer keeps scalars.
+ * A request holds no token IDs, only how to make them (TokenSeq); its block hashes exist from its
+ * first KV lookup to its completion, its block list from its first allocation. The metrics layer
+ * keeps scalars.
  */
 export class Request implements StepRequestView {
-  readonly id: string;
+  /** n of the ID `request_<n>`, else -1 with the ID in idText (no string per request). */
+  readonly idNum: number;
+  readonly idText: string;
   /** Position in arrival order; used for stable tie-breaks that must not depend on string IDs. */
   readonly seq: number;
   readonly arrival: number;
   readonly inputLen: number;
   readonly outputLen: number;
-  tokens: Int32Array | null;
+  tokens: TokenSeq | null;
   readonly sloClass: string;
   readonly tenantId: string;
   readonly model: string;
@@ -48,42 +53,58 @@ export class Request implements StepRequestView {
   /** Closed decode runs as [start, end) step pairs (only after preemptions). */
   decodeRuns: number[] | null = null;
 
-  /** KV block list. */
-  blocks: Int32Array;
+  /** KV block list (allocated with the first block). */
+  blocks: Int32Array = EMPTY_BLOCKS;
   nBlocks = 0;
   /** Tokens held by the last block of the list (meaningful when nBlocks > 0). */
   tailFill = 0;
   /** Hash of the last full block (the chain value the next block's hash starts from). */
   chainPrev = NO_HASH;
-  /** Chain hashes of the prompt's complete blocks (lazily computed). */
-  promptHashes: Float64Array | null = null;
+  /**
+   * Chain hashes of the complete blocks of the whole sequence, input and output (lazily computed,
+   * see kv/hash.ts sequenceHashes); the first floor(inputLen / blockSize) are the prompt's.
+   */
+  hashes: Float64Array | null = null;
 
-  constructor(w: WorkloadRequest, seq: number, blockSize: number) {
-    this.id = w.id;
+  constructor(
+    w: WorkloadRequest,
+    seq: number,
+    /** KV block size of the cluster, in tokens. */
+    readonly blockSize: number,
+  ) {
+    this.idNum = w.idNum;
+    this.idText = w.idNum >= 0 ? "" : w.id;
     this.seq = seq;
     this.arrival = w.arrival;
     this.inputLen = w.inputLen;
     this.outputLen = w.outputLen;
-    this.tokens = w.tokens;
+    this.tokens = w.tokenSeq;
     this.sloClass = w.sloClass;
     this.tenantId = w.tenantId;
     this.model = w.model;
-    this.blocks = new Int32Array(Math.ceil((w.inputLen + w.outputLen) / blockSize) + 2);
+  }
+
+  get id(): string {
+    return requestIdText(this.idNum, this.idText);
   }
 
   appendBlock(b: number): void {
-    if (this.nBlocks === this.blocks.length) {
-      const grown = new Int32Array(this.blocks.length * 2 + 4);
-      grown.set(this.blocks);
-      this.blocks = grown;
-    }
+    if (this.nBlocks === this.blocks.length) this.growBlocks();
     this.blocks[this.nBlocks++] = b;
+  }
+
+  /** The first list holds the whole sequence's blocks. */
+  private growBlocks(): void {
+    const whole = Math.ceil((this.inputLen + this.outputLen) / this.blockSize) + 1;
+    const grown = new Int32Array(this.blocks.length === 0 ? whole : this.blocks.length * 2 + 4);
+    grown.set(this.blocks);
+    this.blocks = grown;
   }
 
   /** Releases memory no longer needed once the request has left its instance. */
   dropPayload(): void {
     this.tokens = null;
-    this.promptHashes = null;
+    this.hashes = null;
     this.blocks = EMPTY_BLOCKS;
     this.nBlocks = 0;
   }

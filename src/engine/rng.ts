@@ -30,6 +30,30 @@ function splitmix64(state: { s: bigint }): bigint {
   return z ^ (z >> 31n);
 }
 
+/** Int32 words of a recorded run of draws: the four xoshiro128** state words, then the count. */
+export const RUN_WORDS = 5;
+
+/**
+ * Fills arr[start, end) with the intn(n) draws a stream whose state words are
+ * state[at .. at + 4) would make next; the state itself is left unchanged.
+ */
+export function fillIntnFromState(state: Int32Array, at: number, arr: Int32Array, start: number, end: number, n: number): void {
+  let a = state[at]!;
+  let b = state[at + 1]!;
+  let c = state[at + 2]!;
+  let d = state[at + 3]!;
+  for (let i = start; i < end; i++) {
+    const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t2 = c ^ a;
+    const t3 = d ^ b;
+    a ^= t3;
+    c = t2 ^ (b << 9);
+    b ^= t2;
+    d = rotl(t3, 11);
+    arr[i] = Math.floor((r / TWO_POW_32) * n);
+  }
+}
+
 export class Rng {
   /** xoshiro128** state words a, b, c, d (typed storage keeps them unboxed). */
   private readonly s = new Int32Array(4);
@@ -51,20 +75,39 @@ export class Rng {
    * intn(n) per slot, with the state kept in locals (token IDs are most of the draws).
    */
   fillIntn(arr: Int32Array, start: number, end: number, n: number): void {
+    fillIntnFromState(this.s, 0, arr, start, end, n);
+    this.skip(end - start);
+  }
+
+  /**
+   * Records a run of `count` draws without making them: the current state and the count go to
+   * into[at, at + RUN_WORDS) (for fillIntnFromState), and the stream moves past the run.
+   */
+  recordRun(into: Int32Array, at: number, count: number): void {
+    into.set(this.s, at);
+    into[at + 4] = count;
+    this.skip(count);
+  }
+
+  /** State word i (0 to 3), e.g. to record where a run of draws starts. */
+  word(i: number): number {
+    return this.s[i]!;
+  }
+
+  /** Advances the stream by `count` draws. */
+  skip(count: number): void {
     const s = this.s;
     let a = s[0]!;
     let b = s[1]!;
     let c = s[2]!;
     let d = s[3]!;
-    for (let i = start; i < end; i++) {
-      const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    for (let i = 0; i < count; i++) {
       const t2 = c ^ a;
       const t3 = d ^ b;
       a ^= t3;
       c = t2 ^ (b << 9);
       b ^= t2;
       d = rotl(t3, 11);
-      arr[i] = Math.floor((r / TWO_POW_32) * n);
     }
     s[0] = a;
     s[1] = b;

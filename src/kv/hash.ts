@@ -7,6 +7,7 @@
 // negligible. Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
 
 import { NO_HASH } from "../core/blockHash.js";
+import { scratchTokens, type TokenSeq } from "../core/tokenSeq.js";
 
 export { NO_HASH };
 
@@ -73,4 +74,21 @@ export function blockHashChain(tokens: Int32Array, count: number, blockSize: num
     out[i] = prev;
   }
   return out;
+}
+
+/** Hash chain of the full blocks of a whole token sequence, its IDs redrawn into a scratch buffer. */
+export function sequenceHashes(seq: TokenSeq, blockSize: number): Float64Array {
+  return blockHashChain(scratchTokens(seq, seq.length), seq.length, blockSize);
+}
+
+/** Hash chain of the full blocks among the first `count` tokens of a sequence, into out[0 ..). */
+export function prefixHashesInto(seq: TokenSeq, count: number, blockSize: number, out: Float64Array): number {
+  const k = Math.floor(count / blockSize);
+  const tokens = scratchTokens(seq, k * blockSize);
+  let prev = NO_HASH;
+  for (let i = 0; i < k; i++) {
+    prev = blockHash(tokens, i * blockSize, blockSize, prev);
+    out[i] = prev;
+  }
+  return k;
 }

@@ -1,6 +1,7 @@
 import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
-import { NO_HASH, blockHash, blockHashChain } from "./hash.js";
+import { NO_HASH, blockHash, sequenceHashes } from "./hash.js";
+import { scratchTokens } from "../core/tokenSeq.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
@@ -91,14 +92,32 @@ export class KvStore implements KvCache {
     return 0;
   }
 
-  /** Chain hashes of the request's complete prompt blocks, computed once. */
+  /** Chain hashes of the request's complete prompt blocks. */
   promptHashes(req: Request): Float64Array {
-    let h = req.promptHashes;
+    return this.sequenceHashes(req).subarray(0, Math.floor(req.inputLen / this.blockSize));
+  }
+
+  /** Chain hashes of the complete blocks of the request's whole sequence, computed once. */
+  private sequenceHashes(req: Request): Float64Array {
+    let h = req.hashes;
     if (h === null) {
-      h = blockHashChain(req.tokens!, req.inputLen, this.blockSize);
-      req.promptHashes = h;
+      h = sequenceHashes(req.tokens!, this.blockSize);
+      req.hashes = h;
     }
     return h;
+  }
+
+  /**
+   * Hash of the full block of sequence positions [start, start + blockSize) chained on
+   * req.chainPrev: the precomputed chain value when the block is the sequence's block number
+   * start / blockSize and the chain so far matches, else hashed from the redrawn tokens.
+   */
+  private fullBlockHash(req: Request, start: number): number {
+    const bs = this.blockSize;
+    const h = this.sequenceHashes(req);
+    const k = Math.floor(start / bs);
+    if (k * bs === start && k < h.length && req.chainPrev === (k === 0 ? NO_HASH : h[k - 1]!)) return h[k]!;
+    return blockHash(scratchTokens(req.tokens!, start + bs), start, bs, req.chainPrev);
   }
 
   /**
@@ -106,10 +125,11 @@ export class KvStore implements KvCache {
    * "Prefix lookup, allocation and rollback"). Block IDs are left in prefixScratch[0 .. result).
    */
   cachedPrefix(req: Request): number {
-    const hashes = this.promptHashes(req);
-    if (this.prefixScratch.length < hashes.length) this.prefixScratch = new Int32Array(hashes.length * 2);
+    const hashes = this.sequenceHashes(req);
+    const k = Math.floor(req.inputLen / this.blockSize);
+    if (this.prefixScratch.length < k) this.prefixScratch = new Int32Array(k * 2);
     let n = 0;
-    for (let i = 0; i < hashes.length; i++) {
+    for (let i = 0; i < k; i++) {
       const b = this.index.get(hashes[i]!);
       if (b < 0) break;
       this.prefixScratch[n++] = b;
@@ -134,7 +154,7 @@ export class KvStore implements KvCache {
    */
   appendDecodeToken(req: Request, pos: number): void {
     if (++req.tailFill === this.blockSize) {
-      const h = blockHash(req.tokens!, pos + 1 - this.blockSize, this.blockSize, req.chainPrev);
+      const h = this.fullBlockHash(req, pos + 1 - this.blockSize);
       req.chainPrev = h;
       this.register(req.blocks[req.nBlocks - 1]!, h);
     }
@@ -215,7 +235,7 @@ export class KvStore implements KvCache {
     req.tailFill = f + take;
     if (f + take === bs) {
       // The request's blocks hold the sequence prefix, so this block is tokens[end - bs, end).
-      const h = blockHash(req.tokens!, pos + take - bs, bs, req.chainPrev);
+      const h = this.fullBlockHash(req, pos + take - bs);
       req.chainPrev = h;
       this.register(req.blocks[req.nBlocks - 1]!, h);
     }
@@ -228,10 +248,10 @@ export class KvStore implements KvCache {
    */
   private appendFresh(req: Request, pos: number, count: number, prefill: boolean): boolean {
     const bs = this.blockSize;
-    const tokens = req.tokens!;
     // In prefill the request's blocks hold exactly the sequence prefix, so a block that this
     // call fills completely inside the prompt takes the prompt's precomputed chain hash.
-    const ph = prefill ? this.promptHashes(req) : null;
+    const ph = prefill ? this.sequenceHashes(req) : null;
+    const promptBlocks = Math.floor(req.inputLen / bs);
     const nb = Math.ceil(count / bs);
     let placed = 0;
     for (let k = 0; k < nb; k++) {
@@ -239,12 +259,12 @@ export class KvStore implements KvCache {
       if (blk === NIL) return false;
       const take = count - placed < bs ? count - placed : bs;
       const blockIdx = req.nBlocks;
-      if (ph !== null && take === bs && blockIdx < ph.length && pos === blockIdx * bs) {
+      if (ph !== null && take === bs && blockIdx < promptBlocks && pos === blockIdx * bs) {
         const h = ph[blockIdx]!;
         req.chainPrev = h;
         this.register(blk, h);
       } else if (take === bs) {
-        const h = blockHash(tokens, pos, bs, req.chainPrev);
+        const h = this.fullBlockHash(req, pos);
         req.chainPrev = h;
         // A fresh block taken during decode is never hashed when taken (docs/behavior.md
         // "KV cache").

@@ -25,9 +25,7 @@ export function countPriorityInversions(ledger: RequestLedger, numInstances: num
     g.sort((a, b) => {
       const d = ledger.arrival[a]! - ledger.arrival[b]!;
       if (d !== 0) return d;
-      const ia = ledger.ids[a]!;
-      const ib = ledger.ids[b]!;
-      return ia < ib ? -1 : ia > ib ? 1 : 0;
+      return ledger.compareIds(a, b);
     });
     const vals = Float64Array.from(g, (i) => ledger.e2e[i]!).sort();
     const tree = new Float64Array(vals.length + 1);

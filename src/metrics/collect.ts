@@ -322,15 +322,13 @@ export function requestRecords(ledger: RequestLedger): RequestRecord[] {
   idx.sort((a, b) => {
     const d = ledger.arrival[a]! - ledger.arrival[b]!;
     if (d !== 0) return d;
-    const ia = ledger.ids[a]!;
-    const ib = ledger.ids[b]!;
-    return ia < ib ? -1 : ia > ib ? 1 : 0;
+    return ledger.compareIds(a, b);
   });
   return idx.map((i) => {
     const done = ledger.isCompleted(i);
     const rec: RequestRecord = {
       arrived_at: ledger.arrival[i]! / 1e6,
-      requestID: ledger.ids[i]!,
+      requestID: ledger.id(i),
       num_prefill_tokens: ledger.inputLen[i]!,
       num_decode_tokens: ledger.outputLen[i]!,
       ttft_ms: ledger.ttft[i]! >= 0 ? ledger.ttft[i]! / 1000 : 0,

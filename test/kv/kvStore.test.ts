@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KvStore } from "../../src/kv/kvStore.js";
 import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
-import { blockHashChain } from "../../src/kv/hash.js";
+import { blockHashChain, sequenceHashes } from "../../src/kv/hash.js";
+import { dist, emptyDist, generateAll, makeClient, makeSpec } from "../../src/workload/index.js";
 import { Request } from "../../src/core/request.js";
 import { makeRequest } from "../../src/core/workloadRequest.js";
 import fc from "fast-check";
@@ -182,4 +183,63 @@ test("a store without a CPU tier reports none; the tiered store reports its coun
   assert.equal(kv.allocate(mk("c", [...range(1, 32), ...range(900, 48)], [], 16), 0, 80, 0), false);
   assert.deepEqual(kv.cpuTierStats(), { offloads: 2, reloads: 2, cpuHits: 2, cpuMisses: 0 });
   assert.equal(kv.cpuUtilization(), 0);
+});
+
+test("block hashes of generated requests equal the chain of their token IDs (sessions, prefix groups, multimodal)", () => {
+  const g = dist("gaussian", { mean: 40, std_dev: 25, min: 1, max: 120 });
+  const spec = makeSpec({
+    aggregate_rate: 50,
+    num_requests: 60,
+    clients: [
+      makeClient({
+        id: "acc",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        prefix_group: "sys",
+        prefix_length: 31,
+        input_distribution: g,
+        output_distribution: g,
+        reasoning: {
+          reason_ratio_distribution: emptyDist(),
+          multi_turn: { max_rounds: 3, think_time_us: 1000, context_growth: "accumulate" },
+        },
+      }),
+      makeClient({
+        id: "fresh",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        prefix_group: "sys",
+        input_distribution: g,
+        output_distribution: g,
+        reasoning: { reason_ratio_distribution: emptyDist(), multi_turn: { max_rounds: 2, think_time_us: 0, context_growth: "" } },
+      }),
+      makeClient({
+        id: "mm",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        input_distribution: g,
+        output_distribution: g,
+        multimodal: {
+          text_distribution: g,
+          image_distribution: dist("constant", { value: 7 }),
+          image_count_distribution: dist("constant", { value: 2 }),
+          audio_distribution: emptyDist(),
+          audio_count_distribution: emptyDist(),
+          video_distribution: emptyDist(),
+          video_count_distribution: emptyDist(),
+        },
+      }),
+    ],
+  });
+  const reqs = generateAll(spec, { seed: 5n });
+  assert.equal(reqs.length, 60);
+  for (const bs of [1, 16, 7]) {
+    for (const w of reqs) {
+      const tokens = w.tokens;
+      assert.equal(tokens.length, w.inputLen + w.outputLen);
+      assert.deepEqual(sequenceHashes(w.tokenSeq, bs), blockHashChain(tokens, tokens.length, bs));
+      const kv = new KvStore(1000, bs);
+      assert.deepEqual(kv.promptHashes(new Request(w, 0, bs)), blockHashChain(tokens, w.inputLen, bs));
+    }
+  }
 });

@@ -1,4 +1,4 @@
-import { blockHashChain } from "../../kv/hash.js";
+import { prefixHashesInto } from "../../kv/hash.js";
 import type { Request } from "../../core/request.js";
 import { LruHashSet } from "./lruHashSet.js";
 
@@ -15,6 +15,10 @@ export const PREFIX_INDEX_CAPACITY = 10000;
  */
 export class RouterPrefixIndex {
   private readonly sets: LruHashSet[];
+  /** Prompt hashes of the request last asked about (score, then record, see the same request). */
+  private scratch = new Float64Array(64);
+  private count = 0;
+  private last: Request | null = null;
   constructor(
     numInstances: number,
     private readonly blockSize: number,
@@ -23,20 +27,23 @@ export class RouterPrefixIndex {
     this.sets = Array.from({ length: numInstances }, () => new LruHashSet(capacity));
   }
 
-  /** Chain hashes of the prompt's complete blocks (shared with the KV cache: same equality). */
-  hashes(req: Request): Float64Array {
-    let h = req.promptHashes;
-    if (h === null) {
-      h = blockHashChain(req.tokens!, req.inputLen, this.blockSize);
-      req.promptHashes = h;
-    }
-    return h;
+  /**
+   * Chain hashes of the prompt's complete blocks (the KV cache's chain: same equality) in
+   * this.scratch[0 .. result). Not kept on the request, which may wait long before its KV lookup.
+   */
+  private hashes(req: Request): number {
+    if (req === this.last) return this.count;
+    const k = Math.floor(req.inputLen / this.blockSize);
+    if (this.scratch.length < k) this.scratch = new Float64Array(k * 2);
+    this.count = prefixHashesInto(req.tokens!, req.inputLen, this.blockSize, this.scratch);
+    this.last = req;
+    return this.count;
   }
 
   /** matched_i / K per instance, 0 for all when K = 0. */
   score(req: Request, out: Float64Array): void {
-    const h = this.hashes(req);
-    const k = h.length;
+    const k = this.hashes(req);
+    const h = this.scratch;
     if (k === 0) return;
     for (let i = 0; i < this.sets.length; i++) {
       const set = this.sets[i]!;
@@ -48,8 +55,9 @@ export class RouterPrefixIndex {
 
   /** Touches every block hash of the prompt, in block order, in the chosen instance's set. */
   record(req: Request, chosen: number): void {
-    const h = this.hashes(req);
+    const k = this.hashes(req);
+    const h = this.scratch;
     const set = this.sets[chosen]!;
-    for (let i = 0; i < h.length; i++) set.touch(h[i]!);
+    for (let i = 0; i < k; i++) set.touch(h[i]!);
   }
 }

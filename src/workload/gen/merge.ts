@@ -59,7 +59,7 @@ export class MergedSource implements RequestSource {
     const ci = this.heap[0]!;
     const stream = this.streams[ci]!;
     const req = stream.take();
-    req.id = "request_" + this.count;
+    req.setIdNumber(this.count);
     this.count++;
     if (stream.done) {
       const last = this.heap.pop()!;

@@ -4,20 +4,13 @@
 // Ordinary clients defer the non-IAT draws of an event until it is emitted, which is safe because
 // nothing else is drawn from that stream in between.
 
-import type { Rng } from "../../engine/rng.js";
+import { RUN_WORDS, type Rng } from "../../engine/rng.js";
+import { TokenSeq } from "../../core/tokenSeq.js";
 import { UserError } from "../../util/errors.js";
-import type { WorkloadRequest } from "../../core/workloadRequest.js";
+import type { SeqRequest } from "../../core/workloadRequest.js";
 import type { ArrivalSampler } from "../samplers/arrival.js";
 import type { LengthSampler, ReasonRatioSampler } from "../samplers/length.js";
-import {
-  allocTokens,
-  EMPTY_TOKENS,
-  fillTokens,
-  MAX_SAMPLED_LENGTH,
-  MAX_TOKENS_PER_BUFFER,
-  newRequest,
-  type RequestMeta,
-} from "./tokens.js";
+import { drawnTokens, MAX_SAMPLED_LENGTH, MAX_TOKENS_PER_BUFFER, newRequest, type RequestMeta } from "./tokens.js";
 import type { ActiveWindows } from "./windows.js";
 
 export interface StreamCommon extends RequestMeta {
@@ -69,7 +62,7 @@ export abstract class ClientStream {
   head = 0;
   done = false;
   /** Emits the request at `head` and advances. */
-  abstract take(): WorkloadRequest;
+  abstract take(): SeqRequest;
 }
 
 function lengthError(label: string, what: string, n: number): UserError {
@@ -87,8 +80,6 @@ function checked(label: string, what: string, n: number): number {
 export class OrdinaryStream extends ClientStream {
   private t = 0;
   private count = 0;
-  /** Multimodal input IDs before the output length is known (allocated on first use). */
-  private scratch: Int32Array = EMPTY_TOKENS;
 
   constructor(private readonly cfg: OrdinaryConfig) {
     super();
@@ -112,24 +103,21 @@ export class OrdinaryStream extends ClientStream {
     this.done = true;
   }
 
-  take(): WorkloadRequest {
+  take(): SeqRequest {
     const req = this.cfg.multimodal === null ? this.buildStandard() : this.buildMultimodal(this.cfg.multimodal);
     this.count++;
     this.advance();
     return req;
   }
 
-  private buildStandard(): WorkloadRequest {
+  private buildStandard(): SeqRequest {
     const cfg = this.cfg;
     const rng = cfg.rng;
     const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
     const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
-    const p = cfg.prefix.length;
-    const tokens = allocTokens(p + inLen + outLen);
-    if (p > 0) tokens.set(cfg.prefix, 0);
-    fillTokens(rng, tokens, p, p + inLen);
-    fillTokens(rng, tokens, p + inLen, p + inLen + outLen);
-    return newRequest(cfg, this.head, tokens, p + inLen, outLen, cfg.streaming, "", 0, 0, 0, 0, 0, 0);
+    // Input then output IDs: one run of draws.
+    const tokens = drawnTokens(rng, cfg.prefix, inLen + outLen);
+    return newRequest(cfg, this.head, tokens, cfg.prefix.length + inLen, outLen, cfg.streaming, "", 0, 0, 0, 0, 0, 0);
   }
 
   private modalityTotal(m: Modality | null, what: string): number {
@@ -141,7 +129,7 @@ export class OrdinaryStream extends ClientStream {
     return sum;
   }
 
-  private buildMultimodal(mm: MultimodalSamplers): WorkloadRequest {
+  private buildMultimodal(mm: MultimodalSamplers): SeqRequest {
     const cfg = this.cfg;
     const rng = cfg.rng;
     const text = mm.text === null ? 0 : checked(cfg.label, "multimodal: text distribution", mm.text.sample(rng));
@@ -151,22 +139,24 @@ export class OrdinaryStream extends ClientStream {
     let total = text + image + audio + video;
     if (total === 0) total = 1;
     if (total > MAX_TOKENS_PER_BUFFER) throw lengthError(cfg.label, "multimodal input", total);
-    // Input IDs are drawn before the output length, so they go to scratch first.
-    if (this.scratch.length < total) this.scratch = new Int32Array(Math.max(total, this.scratch.length * 2));
-    fillTokens(rng, this.scratch, 0, total);
+    // Input IDs are drawn before the output length is sampled: two runs of draws.
+    const s0 = rng.word(0);
+    const s1 = rng.word(1);
+    const s2 = rng.word(2);
+    const s3 = rng.word(3);
+    rng.skip(total);
     const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
+    const out = new Int32Array(RUN_WORDS);
+    rng.recordRun(out, 0, outLen);
     const p = cfg.prefix.length;
-    const tokens = allocTokens(p + total + outLen);
-    if (p > 0) tokens.set(cfg.prefix, 0);
-    tokens.set(this.scratch.subarray(0, total), p);
-    fillTokens(rng, tokens, p + total, p + total + outLen);
+    const tokens = new TokenSeq(p + total + outLen, cfg.prefix, total, s0, s1, s2, s3, out, 0, 1);
     return newRequest(cfg, this.head, tokens, p + total, outLen, cfg.streaming, "", 0, 0, text, image, audio, video);
   }
 }
 
 /** Pending session rounds ordered by (arrival, generation sequence). */
 class PendingRounds {
-  private readonly reqs: WorkloadRequest[] = [];
+  private readonly reqs: SeqRequest[] = [];
   private readonly seqs: number[] = [];
 
   get size(): number {
@@ -188,7 +178,7 @@ class PendingRounds {
     this.seqs[i] = this.seqs[j]!;
     this.seqs[j] = s;
   }
-  push(req: WorkloadRequest, seq: number): void {
+  push(req: SeqRequest, seq: number): void {
     this.reqs.push(req);
     this.seqs.push(seq);
     let i = this.reqs.length - 1;
@@ -199,7 +189,7 @@ class PendingRounds {
       i = parent;
     }
   }
-  pop(): WorkloadRequest {
+  pop(): SeqRequest {
     const top = this.reqs[0]!;
     const last = this.reqs.length - 1;
     this.swap(0, last);
@@ -241,7 +231,6 @@ export class SessionStream extends ClientStream {
   private deferred = false;
   /** How far before its start a session's rounds can arrive (negative think times). */
   private readonly earliestOffset: number;
-  private scratch: Int32Array = EMPTY_TOKENS;
   private readonly roundIn: number[] = [];
   private readonly roundOut: number[] = [];
   private readonly roundRatio: number[] = [];
@@ -305,7 +294,7 @@ export class SessionStream extends ClientStream {
     this.drawNextStart();
   }
 
-  take(): WorkloadRequest {
+  take(): SeqRequest {
     if (this.deferred) {
       this.deferred = false;
       this.realizeNext();
@@ -315,23 +304,12 @@ export class SessionStream extends ClientStream {
     return req;
   }
 
-  /** Makes room for `need` tokens in the scratch buffer, keeping the first `used`. */
-  private reserve(used: number, need: number): void {
-    if (need > MAX_TOKENS_PER_BUFFER) {
-      throw new UserError(`Failed to generate workload: ${this.cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`);
-    }
-    if (need > this.scratch.length) {
-      const grown = new Int32Array(Math.max(need, 1024, this.scratch.length * 2));
-      grown.set(this.scratch.subarray(0, used));
-      this.scratch = grown;
-    }
-  }
-
   /**
-   * Session buffer layout. Accumulate: prefix ++ N_0 ++ O_0 ++ N_1 ++ O_1 …, round r being the
+   * A session's token layout. Accumulate: prefix ++ N_0 ++ O_0 ++ N_1 ++ O_1 …, round r being the
    * leading part up to O_r, so the prefix is stored once and shared by every round. Otherwise:
-   * (prefix ++ N_r ++ O_r) per round, each round a self-contained slice. The prefix comes from
-   * the workload stream, so the client's draws are the same with or without a group.
+   * prefix ++ N_r ++ O_r per round. Each N_r ++ O_r is one run of draws, recorded in one array
+   * shared by the rounds. The prefix comes from the workload stream, so the client's draws are the
+   * same with or without a group.
    */
   private generateSession(start: number): void {
     const cfg = this.cfg;
@@ -340,44 +318,35 @@ export class SessionStream extends ClientStream {
     const R = cfg.rounds;
     const p = cfg.prefix.length;
     const roundPrefix = cfg.accumulate ? 0 : p;
-    let used = 0;
-    if (cfg.accumulate && p > 0) {
-      this.reserve(0, p);
-      this.scratch.set(cfg.prefix, 0);
-      used = p;
-    }
+    // Tokens the session would take back to back (the limit of one session buffer).
+    let used = cfg.accumulate ? p : 0;
+    const runs = new Int32Array(R * RUN_WORDS);
     this.roundIn.length = 0;
     this.roundOut.length = 0;
     this.roundRatio.length = 0;
     for (let r = 0; r < R; r++) {
       const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
       const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
-      const need = used + roundPrefix + inLen + outLen;
-      this.reserve(used, need);
-      if (roundPrefix > 0) this.scratch.set(cfg.prefix, used);
-      const inStart = used + roundPrefix;
-      fillTokens(rng, this.scratch, inStart, inStart + inLen);
-      fillTokens(rng, this.scratch, inStart + inLen, need);
-      used = need;
+      used += roundPrefix + inLen + outLen;
+      if (used > MAX_TOKENS_PER_BUFFER) {
+        throw new UserError(`Failed to generate workload: ${cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`);
+      }
+      rng.recordRun(runs, r * RUN_WORDS, inLen + outLen);
       this.roundIn.push(inLen);
       this.roundOut.push(outLen);
       this.roundRatio.push(cfg.reason === null ? 0 : cfg.reason.sample(rng));
     }
-    // One exact buffer per session; rounds are views into it (accumulated contexts share it).
-    const buf = this.scratch.slice(0, used);
-    let offset = cfg.accumulate ? p : 0;
+    let context = p;
     let priorOut = 0;
     for (let r = 0; r < R; r++) {
       const inLen = this.roundIn[r]!;
       const outLen = this.roundOut[r]!;
-      const end = offset + roundPrefix + inLen + outLen;
-      const tokens = cfg.accumulate ? buf.subarray(0, end) : buf.subarray(offset, end);
-      const inputLen = tokens.length - outLen;
+      context = (cfg.accumulate ? context : p) + inLen + outLen;
+      const tokens = new TokenSeq(context, cfg.prefix, 0, 0, 0, 0, 0, runs, cfg.accumulate ? 0 : r, cfg.accumulate ? r + 1 : 1);
       const arrival = start + r * cfg.thinkTime + priorOut;
-      const req = newRequest(cfg, arrival, tokens, inputLen, outLen, false, sessionId, r, this.roundRatio[r]!, 0, 0, 0, 0);
+      const req = newRequest(cfg, arrival, tokens, context - outLen, outLen, false, sessionId, r, this.roundRatio[r]!, 0, 0, 0, 0);
       this.pending.push(req, this.seq++);
       priorOut += outLen;
-      offset = end;
     }
   }
 }

@@ -1,43 +1,34 @@
 // Token-ID drawing and the request object factory (one shape for every request: monomorphic).
 
 import type { Rng } from "../../engine/rng.js";
-import type { WorkloadRequest } from "../../core/workloadRequest.js";
+import { TOKEN_VOCABULARY, TokenSeq } from "../../core/tokenSeq.js";
+import { SeqRequest } from "../../core/workloadRequest.js";
 
-export const TOKEN_VOCABULARY = 128000;
+export { TOKEN_VOCABULARY };
 
 /** Largest single sampled length (tokens, or item count) we accept; beyond it is surely a mistake. */
 export const MAX_SAMPLED_LENGTH = 1 << 27;
 /** Largest token array of one request or one session buffer. */
 export const MAX_TOKENS_PER_BUFFER = 1 << 29;
 
-/** Shared zero-length token array (no prefix, unused scratch): avoids one buffer per client. */
+/** Shared zero-length token array (no prefix): avoids one buffer per client. */
 export const EMPTY_TOKENS = new Int32Array(0);
-
-/** Slab size of allocTokens, in token IDs (1 MiB). */
-const SLAB_TOKENS = 1 << 18;
-let slab = new Int32Array(0);
-let slabUsed = 0;
-
-/**
- * A zeroed token array of length n for one request. Small arrays are carved out of shared 1 MiB
- * slabs (a subarray view) instead of each getting its own ArrayBuffer: one backing store per few
- * hundred requests instead of one per request. A slab is freed when the last request cut from it
- * is gone; requests leave in roughly arrival order, so few slabs are live at a time.
- */
-export function allocTokens(n: number): Int32Array {
-  if (n > SLAB_TOKENS >> 3) return new Int32Array(n);
-  if (slabUsed + n > slab.length) {
-    slab = new Int32Array(SLAB_TOKENS);
-    slabUsed = 0;
-  }
-  const out = slab.subarray(slabUsed, slabUsed + n);
-  slabUsed += n;
-  return out;
-}
 
 /** Draws one uniform token ID per slot of arr[start, end). */
 export function fillTokens(rng: Rng, arr: Int32Array, start: number, end: number): void {
   rng.fillIntn(arr, start, end, TOKEN_VOCABULARY);
+}
+
+const NO_RUNS = new Int32Array(0);
+
+/**
+ * Token IDs `prefix` followed by `count` draws from rng. The stream moves past the draws as if
+ * they were made; the IDs are redrawn only when needed.
+ */
+export function drawnTokens(rng: Rng, prefix: Int32Array, count: number): TokenSeq {
+  const seq = new TokenSeq(prefix.length + count, prefix, count, rng.word(0), rng.word(1), rng.word(2), rng.word(3), NO_RUNS, 0, 0);
+  rng.skip(count);
+  return seq;
 }
 
 export interface RequestMeta {
@@ -49,7 +40,7 @@ export interface RequestMeta {
 export function newRequest(
   meta: RequestMeta,
   arrival: number,
-  tokens: Int32Array,
+  tokens: TokenSeq,
   inputLen: number,
   outputLen: number,
   streaming: boolean,
@@ -60,16 +51,15 @@ export function newRequest(
   imageTokens: number,
   audioTokens: number,
   videoTokens: number,
-): WorkloadRequest {
-  return {
-    id: "",
+): SeqRequest {
+  return new SeqRequest(
     arrival,
     tokens,
     inputLen,
     outputLen,
-    sloClass: meta.sloClass,
-    tenantId: meta.tenantId,
-    model: meta.model,
+    meta.sloClass,
+    meta.tenantId,
+    meta.model,
     streaming,
     sessionId,
     roundIndex,
@@ -78,5 +68,5 @@ export function newRequest(
     imageTokens,
     audioTokens,
     videoTokens,
-  };
+  );
 }

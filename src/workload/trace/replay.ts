@@ -5,7 +5,7 @@
 
 import { Rng } from "../../engine/rng.js";
 import { UserError } from "../../util/errors.js";
-import { fillTokens, MAX_TOKENS_PER_BUFFER, newRequest } from "../gen/tokens.js";
+import { drawnTokens, EMPTY_TOKENS, fillTokens, MAX_TOKENS_PER_BUFFER, newRequest } from "../gen/tokens.js";
 import type { RequestSource, WorkloadRequest } from "../../core/workloadRequest.js";
 import type { TraceRecord, TraceV2 } from "./traceV2.js";
 
@@ -49,11 +49,8 @@ function buildRow(r: TraceRecord, rng: Rng, prefixes: Map<string, Int32Array>, v
   if (p + n + r.output_tokens > MAX_TOKENS_PER_BUFFER) {
     throw new UserError(`trace request ${r.request_id}: too many tokens`);
   }
-  const tokens = new Int32Array(p + n + r.output_tokens);
-  // Input IDs are drawn, then the prefix is prepended (it was drawn up front).
-  fillTokens(rng, tokens, p, p + n);
-  if (prefix !== null) tokens.set(prefix, 0);
-  fillTokens(rng, tokens, p + n, tokens.length);
+  // Input then output IDs, one run of draws after the prefix (drawn up front).
+  const tokens = drawnTokens(rng, prefix ?? EMPTY_TOKENS, n + r.output_tokens);
   const req = newRequest(
     { tenantId: r.tenant_id, sloClass: r.slo_class, model: v3 ? r.model : "" },
     replayArrival(r, v3),
