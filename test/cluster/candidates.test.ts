@@ -147,8 +147,7 @@ test("routing rejection: a request whose model no instance serves is dropped at 
       .map((x) => x.requestID)
       .sort(),
     ["request_0", "request_1", "request_3", "request_5"],
-    "the tag M names the served model m in another letter case; x and other name no served model",
-    "no record for a rejected request",
+    "no record for a rejected request (M names the served model m in another letter case; x and other name none)",
   );
   assert.deepEqual(
     lines.filter((l) => l.includes("rejected at routing")),

@@ -2,7 +2,7 @@
 // them: live, or a frozen copy refreshed lazily every --cache-signal-delay ticks
 // (docs/behavior.md "Snapshots and signal freshness").
 import { HashIndex } from "../../kv/hashIndex.js";
-import { blockHashChain } from "../../kv/hash.js";
+import { prefixHashesInto } from "../../kv/hash.js";
 import type { Request } from "../../core/request.js";
 import { UserError } from "../../util/errors.js";
 
@@ -43,14 +43,23 @@ export class CacheSignalProvider implements CacheSignals {
   }
 }
 
-/** Chain hashes of the request's complete prompt blocks, computed once per request. */
+let lastReq: Request | null = null;
+let lastCount = 0;
+let buffer = new Float64Array(64);
+
+/**
+ * Chain hashes of the request's complete prompt blocks (the KV cache's chain: same equality), valid
+ * until the next call for another request. Not kept on the request, which may wait long before
+ * its KV lookup (docs/architecture.md "Hot-path memory layout").
+ */
 export function promptHashes(req: Request, blockSize: number): Float64Array {
-  let h = req.promptHashes;
-  if (h === null) {
-    h = blockHashChain(req.tokens!, req.inputLen, blockSize);
-    req.promptHashes = h;
+  if (req !== lastReq) {
+    const k = Math.floor(req.inputLen / blockSize);
+    if (buffer.length < k) buffer = new Float64Array(k * 2);
+    lastCount = prefixHashesInto(req.tokens!, req.inputLen, blockSize, buffer);
+    lastReq = req;
   }
-  return h;
+  return buffer.subarray(0, lastCount);
 }
 
 /** --cache-signal-delay is checked whatever the scorers, as BLIS does. */
