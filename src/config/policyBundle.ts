@@ -42,7 +42,8 @@ export const PolicyBundleSchema = z.strictObject({
     .optional(),
   scheduler: z.string().optional(),
   slo_prefill_thresholds: IntMap.optional(),
-  preemption: z.string().optional(),
+  /** `preemption: NAME` (seed form) or `preemption: { policy: NAME }` (today's BLIS). */
+  preemption: z.union([z.string(), z.strictObject({ policy: z.string().optional() })]).optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;

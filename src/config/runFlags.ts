@@ -295,7 +295,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     flag: "--preemption-policy",
     type: "string",
     group: "extension",
-    help: "preemption victim: tail (BLIS) or slo-aware",
+    help: "preemption victim: fcfs (the last running request; tail is its seed name), priority (the least urgent) or slo-aware",
   },
   {
     key: "printFairness",

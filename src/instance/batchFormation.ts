@@ -141,7 +141,8 @@ export class BatchFormation {
         return false;
       }
       this.preempted = true;
-      const vi = this.cfg.preemptionPolicy === "slo-aware" ? this.sloAwareVictim() : running.length - 1;
+      const rule = this.cfg.preemptionPolicy;
+      const vi = rule === "tail" ? running.length - 1 : rule === "priority" ? this.leastUrgentVictim() : this.sloAwareVictim();
       const v = running[vi]!;
       running.splice(vi, 1);
       this.evicted.push(v);
@@ -153,6 +154,24 @@ export class BatchFormation {
       this.waitQueue.pushFront(v);
       if (v === r) return false;
     }
+  }
+
+  /**
+   * Least urgent running request: lowest priority (higher is more urgent here), then latest
+   * arrival; among exact ties the one closest to the tail (docs/behavior.md "Preemption").
+   */
+  private leastUrgentVictim(): number {
+    const running = this.running;
+    let best = running.length - 1;
+    let b = running[best]!;
+    for (let i = running.length - 2; i >= 0; i--) {
+      const r = running[i]!;
+      if (r.priority < b.priority || (r.priority === b.priority && r.arrival > b.arrival)) {
+        best = i;
+        b = r;
+      }
+    }
+    return best;
   }
 
   /** Lowest SLO tier; among equals the one closest to the tail. */

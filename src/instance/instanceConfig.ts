@@ -1,3 +1,4 @@
+import type { PreemptionRule } from "../policy/preemption.js";
 export interface InstanceConfig {
   maxRunning: number;
   maxScheduledTokens: number;
@@ -6,7 +7,7 @@ export interface InstanceConfig {
   /** Per-SLO-class chunking thresholds (extension); null = the global threshold for everyone. */
   sloPrefillThresholds: ReadonlyMap<string, number> | null;
   /** Victim choice when batch formation needs KV blocks: BLIS tail, or the SLO-aware extension. */
-  preemptionPolicy: "tail" | "slo-aware";
+  preemptionPolicy: PreemptionRule;
   /** Apply priority floors set by the router priority bridge. */
   priorityFloors: boolean;
   /** Longest sequence (prompt + output) the instance serves; 0 = unlimited (docs/latency.md "Max model length"). */

@@ -36,7 +36,8 @@ export function applyBundle(o: RunOptions, explicit: ReadonlySet<string>, log: L
   }
   apply("priorityBridge", b.priority?.bridge, !!b.priority?.bridge);
   if (b.slo_prefill_thresholds) apply("sloPrefillThresholds", mapToListText(b.slo_prefill_thresholds), true);
-  apply("preemptionPolicy", b.preemption, !!b.preemption);
+  const preemption = typeof b.preemption === "string" ? b.preemption : b.preemption?.policy;
+  apply("preemptionPolicy", preemption, !!preemption);
   const bundleScorers = b.routing?.scorers ?? [];
   log.info(
     `Policy config: admission=${o.admissionPolicy}, routing=${o.routingPolicy}, priority=${o.priorityPolicy}, scheduler=${o.scheduler}`,

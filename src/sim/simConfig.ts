@@ -1,3 +1,4 @@
+import type { PreemptionRule } from "../policy/preemption.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { KvSettings } from "../kv/createKvStore.js";
@@ -39,7 +40,7 @@ export interface ClusterSettings {
 export interface InstancePolicies {
   priority: string;
   scheduler: string;
-  preemption: "tail" | "slo-aware";
+  preemption: PreemptionRule;
   priorityBridge: "none" | "hint" | "floor";
   slo: SloParams;
 }

@@ -91,3 +91,9 @@ test("applyBundle reports a bad bundle as the CLI does", async () => {
   assert.match(msg, /^Invalid policy config: unknown routing policy "nowhere"; valid options: /);
   assert.equal(msg, await cliError(["--policy-config", bad]));
 });
+
+test("applyBundle: today's preemption.policy form names the preemption policy too", () => {
+  const { o, explicit } = options({ policyConfig: tempFile("preemption:\n  policy: priority\n") });
+  applyBundle(o, explicit, silentLogger);
+  assert.equal(o.preemptionPolicy, "priority");
+});
