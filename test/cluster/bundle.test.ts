@@ -75,7 +75,7 @@ test("bundle validation order: admission → routing → priority → scheduler 
   );
   assert.equal(
     bundleError("priority: {policy: nah}\nscheduler: lifo\n"),
-    'Invalid policy config: unknown priority policy "nah"; valid options: constant, inverted-slo, slo-based, slo-class, slo-tiered',
+    'Invalid policy config: unknown priority policy "nah"; valid options: constant, inverted-slo, slo-based, slo-class, slo-tiered, static-class',
   );
   assert.equal(
     bundleError("scheduler: lifo\nadmission: {token_bucket_capacity: -1}\n"),

@@ -42,7 +42,7 @@ test("unknown policy names list the valid names sorted (extensions included)", a
   await fails(
     ["--priority-policy", "fifo"],
     1,
-    'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered',
+    'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered, static-class',
   );
   await fails(["--scheduler", "lifo"], 1, 'error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
   // Admission is checked before routing.

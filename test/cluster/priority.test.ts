@@ -19,8 +19,15 @@ function sortIds(name: string, reqs: Request[]): string[] {
 }
 
 test("policy and scheduler names", () => {
-  assert.deepEqual(priorityPolicies.names(), ["constant", "inverted-slo", "slo-based", "slo-class", "slo-tiered"]);
+  assert.deepEqual(priorityPolicies.names(), ["constant", "inverted-slo", "slo-based", "slo-class", "slo-tiered", "static-class"]);
   assert.deepEqual(schedulers.names(), ["fcfs", "priority-fcfs", "reverse-priority", "sjf"]);
+});
+
+test("static-class: today's class map, fixed, unknown classes as standard", () => {
+  const p = prio("static-class");
+  assert.equal(p.isConstant, true);
+  const value = (sloClass: string): number => p.compute(mkReq("r", tokens(16), { extra: { sloClass } }), 9_000_000);
+  assert.deepEqual(["critical", "standard", "", "nightly", "batch", "sheddable", "background"].map(value), [4, 3, 3, 3, -1, -2, -3]);
 });
 
 test("constant, slo-based and inverted-slo values", () => {

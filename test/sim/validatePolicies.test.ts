@@ -44,7 +44,7 @@ test("validatePolicies: unknown names list the registered ones, as the CLI does"
   assert.equal(msg, 'Unknown routing policy "bogus". Valid: always-busiest, least-loaded, round-robin, weighted');
   assert.equal(msg, await cliError(["--routing-policy", "bogus"]));
   assert.equal(policyError({ scheduler: "lifo" }), 'Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
-  assert.equal(policyError({ preemptionPolicy: "x" }), 'Unknown preemption policy "x". Valid: slo-aware, tail');
+  assert.equal(policyError({ preemptionPolicy: "x" }), 'Unknown preemption policy "x". Valid: fcfs, priority, slo-aware, tail');
   assert.equal(policyError({ priorityBridge: "up" }), 'Unknown priority bridge "up". Valid: floor, hint, none');
   // Admission before routing.
   assert.match(policyError({ routingPolicy: "x", admissionPolicy: "y" }), /^Unknown admission policy "y"/);
