@@ -17,10 +17,20 @@ export const STATIC_CLASS_PRIORITY: Readonly<Record<string, number>> = {
 /** Empty and unknown classes count as standard. */
 const DEFAULT_PRIORITY = 3;
 
+/** The class map's value of an SLO class (unknown classes as standard). */
+export function classPriority(sloClass: string): number {
+  return STATIC_CLASS_PRIORITY[sloClass] ?? DEFAULT_PRIORITY;
+}
+
+/** vLLM's inverted number for a class (lower is more urgent): critical 0, standard 1, …, background 7. */
+export function vllmClassPriority(sloClass: string): number {
+  return Math.max(...Object.values(STATIC_CLASS_PRIORITY), DEFAULT_PRIORITY) - classPriority(sloClass);
+}
+
 export class StaticClassPriority implements PriorityPolicy {
   readonly name = "static-class";
   readonly isConstant = true;
   compute(req: Request): number {
-    return STATIC_CLASS_PRIORITY[req.sloClass] ?? DEFAULT_PRIORITY;
+    return classPriority(req.sloClass);
   }
 }

@@ -75,18 +75,24 @@ function checkDistRanges(label: string, d: DistSpec, path: string, fail: FailFn)
 }
 
 /** A distribution BLIS never validates (multimodal, reason ratio): type "" means unused. */
-function checkOptionalDist(label: string, d: DistSpec, path: string, fail: FailFn): void {
-  if (d.type === "") return;
+/** A known distribution type with finite parameters (BLIS's own check of a length distribution). */
+export function checkDistShape(label: string, d: DistSpec, path: string, fail: FailFn): void {
   if (!(VALID_DIST_TYPES as readonly string[]).includes(d.type)) {
     fail(
       `${label}: unknown distribution type "${d.type}"; valid: gaussian, exponential, pareto_lognormal, empirical, constant`,
       `${path}.type`,
     );
   }
+  // Sorted so that the reported parameter does not depend on key order.
   for (const name of Object.keys(d.params).sort()) {
     const v = d.params[name]!;
     if (!Number.isFinite(v)) fail(`${label}.params.${name} must be a finite number, got ${fmtF(v)}`, `${path}.params.${name}`);
   }
+}
+
+function checkOptionalDist(label: string, d: DistSpec, path: string, fail: FailFn): void {
+  if (d.type === "") return;
+  checkDistShape(label, d, path, fail);
   checkDistRanges(label, d, path, fail);
 }
 

@@ -5,10 +5,9 @@
 import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
 import { positionSuffix, type PositionMap } from "./decode.js";
-import { checkCv, checkRanges } from "./ranges.js";
+import { checkCv, checkDistShape, checkRanges } from "./ranges.js";
 import {
   VALID_CATEGORIES,
-  VALID_DIST_TYPES,
   VALID_PROCESSES,
   VALID_SLO_CLASSES,
   type ArrivalSpec,
@@ -50,17 +49,7 @@ function checkProcess(label: string, arrival: ArrivalSpec, path: string): void {
 }
 
 function checkDist(label: string, d: DistSpec, path: string): void {
-  if (!has(VALID_DIST_TYPES, d.type)) {
-    fail(
-      `${label}: unknown distribution type "${d.type}"; valid: gaussian, exponential, pareto_lognormal, empirical, constant`,
-      `${path}.type`,
-    );
-  }
-  // Sorted so that the reported parameter does not depend on key order.
-  for (const name of Object.keys(d.params).sort()) {
-    const v = d.params[name]!;
-    if (!Number.isFinite(v)) fail(`${label}.params.${name} must be a finite number, got ${fmtF(v)}`, `${path}.params.${name}`);
-  }
+  checkDistShape(label, d, path, fail);
 }
 
 function validateOrThrow(spec: WorkloadSpec): void {
