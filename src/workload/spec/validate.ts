@@ -6,14 +6,7 @@ import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
 import { positionSuffix, type PositionMap } from "./decode.js";
 import { checkCv, checkDistShape, checkRanges } from "./ranges.js";
-import {
-  VALID_CATEGORIES,
-  VALID_PROCESSES,
-  VALID_SLO_CLASSES,
-  type ArrivalSpec,
-  type DistSpec,
-  type WorkloadSpec,
-} from "./types.js";
+import { VALID_CATEGORIES, VALID_PROCESSES, VALID_SLO_CLASSES, type ArrivalSpec, type DistSpec, type WorkloadSpec } from "./types.js";
 
 export interface ValidationFailure {
   message: string;
