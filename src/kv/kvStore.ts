@@ -1,7 +1,7 @@
 import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
-import { NO_HASH, blockHash, sequenceHashes } from "./hash.js";
-import { scratchTokens } from "../core/tokenSeq.js";
+import { NO_HASH } from "./hash.js";
+import { seqBlockHash, sequenceHashes } from "./seqHash.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
@@ -20,7 +20,7 @@ export class KvStore implements KvCache {
   protected hash: Float64Array;
   protected inUse: Uint8Array;
   protected readonly free: FreeList;
-  protected readonly index = new HashIndex(1024);
+  protected readonly index = new HashIndex(16);
   used = 0;
   hits = 0;
   misses = 0;
@@ -32,7 +32,8 @@ export class KvStore implements KvCache {
   constructor(totalBlocks: number, blockSize: number) {
     this.totalBlocks = totalBlocks;
     this.blockSize = blockSize;
-    const cap = Math.min(totalBlocks, 4096);
+    // Small to start (clusters of thousands of instances): the arrays grow with the blocks used.
+    const cap = Math.min(totalBlocks, 64);
     this.free = new FreeList(totalBlocks, cap);
     this.refCount = new Int32Array(cap);
     this.hash = new Float64Array(cap).fill(NO_HASH);
@@ -109,14 +110,14 @@ export class KvStore implements KvCache {
   /**
    * Hash of the full block of sequence positions [start, start + blockSize) chained on
    * req.chainPrev: the precomputed chain value when the block is the sequence's block number
-   * start / blockSize and the chain so far matches, else hashed from the redrawn tokens.
+   * start / blockSize and the chain so far matches, else hashed afresh.
    */
   private fullBlockHash(req: Request, start: number): number {
     const bs = this.blockSize;
     const h = this.sequenceHashes(req);
     const k = Math.floor(start / bs);
     if (k * bs === start && k < h.length && req.chainPrev === (k === 0 ? NO_HASH : h[k - 1]!)) return h[k]!;
-    return blockHash(scratchTokens(req.tokens!, start + bs), start, bs, req.chainPrev);
+    return seqBlockHash(req.tokens!, start, bs, req.chainPrev);
   }
 
   /**
