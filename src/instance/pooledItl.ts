@@ -7,8 +7,8 @@ import type { Request } from "../core/request.js";
  */
 export class PooledItl {
   /** ITL value (d + α2) of each step, indexed by step number. */
-  private stepVal = new Float64Array(1024);
-  private runDiff = new Int32Array(1024);
+  private stepVal = new Float64Array(64);
+  private runDiff = new Int32Array(64);
 
   record(stepIdx: number, itlVal: number): void {
     if (stepIdx + 2 > this.stepVal.length) {
