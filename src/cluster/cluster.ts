@@ -7,6 +7,7 @@ import type { AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider } from "./snapshot.js";
 import { EventQueue } from "../engine/eventQueue.js";
+import { IndexHeap } from "../engine/indexHeap.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
@@ -62,6 +63,8 @@ export class ClusterSimulator {
    * the ordered request stream and precede these at equal times (rank 0).
    */
   private readonly events = new EventQueue<Request>();
+  /** Instances by their next event time (lowest index first on ties), updated as their queues change. */
+  private readonly nextInstance: IndexHeap;
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
   recorder: StateSampler | null = null;
@@ -82,16 +85,19 @@ export class ClusterSimulator {
   ) {
     this.inFlight = new Int32Array(instances.length);
     this.routedPerInstance = new Int32Array(instances.length);
+    this.nextInstance = new IndexHeap(instances.length);
     this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
       model: opts.model ?? null,
       cacheSignalDelay: routing.cacheSignalDelay ?? null,
     });
+    this.snapshots.trackChanges();
     for (const inst of instances) inst.horizon = opts.horizon;
   }
 
   run(): ClusterRunStats {
     const instances = this.instances;
-    const nInst = instances.length;
+    const byTime = this.nextInstance;
+    for (let i = 0; i < instances.length; i++) byTime.update(i, instances[i]!.nextEventTime());
     const horizon = this.opts.horizon;
     const debug = this.log.enabled("debug");
     let next: WorkloadRequest | null = this.source.next();
@@ -102,15 +108,8 @@ export class ClusterSimulator {
       const tArr = next !== null ? next.arrival : Infinity;
       const tHeap = this.events.peekTime();
       const tc = tArr <= tHeap ? tArr : tHeap;
-      let te = Infinity;
-      let chosen = -1;
-      for (let i = 0; i < nInst; i++) {
-        const t = instances[i]!.nextEventTime();
-        if (t < te) {
-          te = t;
-          chosen = i;
-        }
-      }
+      const te = byTime.topKey();
+      const chosen = byTime.top();
       if (tc === Infinity && te === Infinity) break;
       if (this.recorder !== null) {
         const tn = tc <= te ? tc : te;
@@ -141,6 +140,8 @@ export class ClusterSimulator {
         const inst = instances[chosen]!;
         const before = inst.completed + inst.droppedUnservable;
         inst.processNext();
+        byTime.update(chosen, inst.nextEventTime());
+        this.snapshots.instanceChanged(chosen);
         const delta = inst.completed + inst.droppedUnservable - before;
         if (delta !== 0) {
           let v = this.inFlight[chosen]! - delta;
@@ -149,6 +150,7 @@ export class ClusterSimulator {
             v = 0;
           }
           this.inFlight[chosen] = v;
+          this.snapshots.inFlightChanged(chosen);
         }
       }
     }
@@ -207,10 +209,13 @@ export class ClusterSimulator {
     }
     if (debug) this.log.debug(`t=${clock} routing ${req.id} -> instance_${target}: ${d.reason}`);
     this.inFlight[target]!++;
+    this.snapshots.inFlightChanged(target);
     this.routed++;
     this.routedPerInstance[target]!++;
     this.ledger.register(req);
-    this.instances[target]!.inject(req, clock);
+    const inst = this.instances[target]!;
+    inst.inject(req, clock);
+    this.nextInstance.update(target, inst.nextEventTime());
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
   }
 }

@@ -47,7 +47,10 @@ const NO_CANDIDATES: readonly InstanceSnapshot[] = [];
 /**
  * Builds router states over the routable instances serving the request's model, with immediate or
  * periodic refresh of the instance-reported signals (docs/behavior.md "Snapshots and signal
- * freshness"). In-flight counts are always live.
+ * freshness"). In-flight counts are always live. Once told that its caller reports every change
+ * (trackChanges), a refresh rereads only the instances reported as changed since their last
+ * refresh (the others would read the same values), so a decision costs O(changes), not
+ * O(instances).
  */
 export class SnapshotProvider implements RouterState {
   snapshots: readonly InstanceSnapshot[];
@@ -56,6 +59,16 @@ export class SnapshotProvider implements RouterState {
   private readonly all: InstanceSnapshot[];
   private readonly model: string | null;
   private lastRefresh = 0;
+  /** Instances that ran an event since their snapshot was refreshed: flag and list. */
+  private readonly stale: Uint8Array;
+  private readonly staleList: Int32Array;
+  private nStale = 0;
+  /** Instances whose in-flight count changed since the last decision: flag and list. */
+  private readonly flightStale: Uint8Array;
+  private readonly flightList: Int32Array;
+  private nFlight = 0;
+  /** Whether instanceChanged and inFlightChanged are called for every change. */
+  private tracked = false;
 
   constructor(
     private readonly instances: readonly Instance[],
@@ -74,6 +87,36 @@ export class SnapshotProvider implements RouterState {
             instances.map((inst) => inst.kv),
             delay,
           );
+    const n = instances.length;
+    this.stale = new Uint8Array(n);
+    this.staleList = new Int32Array(n);
+    this.flightStale = new Uint8Array(n);
+    this.flightList = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      this.instanceChanged(i);
+      this.inFlightChanged(i);
+    }
+  }
+
+  /** From now on the caller reports every event an instance runs and every in-flight change. */
+  trackChanges(): void {
+    this.tracked = true;
+  }
+
+  /** Instance i ran an event: its signals may differ at the next refresh. */
+  instanceChanged(i: number): void {
+    if (this.stale[i] === 0) {
+      this.stale[i] = 1;
+      this.staleList[this.nStale++] = i;
+    }
+  }
+
+  /** inFlight[i] changed. */
+  inFlightChanged(i: number): void {
+    if (this.flightStale[i] === 0) {
+      this.flightStale[i] = 1;
+      this.flightList[this.nFlight++] = i;
+    }
   }
 
   /**
@@ -91,21 +134,27 @@ export class SnapshotProvider implements RouterState {
     this.snapshots = this.all;
     const refresh = this.refreshInterval <= 0 || clock - this.lastRefresh >= this.refreshInterval;
     if (refresh && this.refreshInterval > 0) this.lastRefresh = clock;
-    for (let i = 0; i < this.instances.length; i++) {
-      const s = this.all[i]!;
-      if (refresh) {
-        const inst = this.instances[i]!;
-        const kv = inst.kv;
-        s.queueDepth = inst.waitQueue.length;
-        s.batchSize = inst.running.length;
-        s.kvUtilization = kv.utilization();
-        s.freeKvBlocks = kv.freeBlocks();
-        s.cacheHitRate = kv.cacheHitRate();
-        s.pendingTransferLatency = kv.pendingTransferLatency();
-        s.kvThrashingRate = kv.thrashingRate();
+    if (!this.tracked) {
+      for (let i = 0; i < this.instances.length; i++) {
+        if (refresh) this.refreshOne(i);
+        this.all[i]!.inFlight = this.inFlight[i]!;
       }
-      s.inFlight = this.inFlight[i]!;
+      return this;
     }
+    if (refresh) {
+      for (let k = 0; k < this.nStale; k++) {
+        const i = this.staleList[k]!;
+        this.stale[i] = 0;
+        this.refreshOne(i);
+      }
+      this.nStale = 0;
+    }
+    for (let k = 0; k < this.nFlight; k++) {
+      const i = this.flightList[k]!;
+      this.flightStale[i] = 0;
+      this.all[i]!.inFlight = this.inFlight[i]!;
+    }
+    this.nFlight = 0;
     return this;
   }
 
@@ -115,5 +164,18 @@ export class SnapshotProvider implements RouterState {
    */
   private serves(model: string): boolean {
     return model === "" || this.model === null || model === this.model || model.toLowerCase() === this.model;
+  }
+
+  private refreshOne(i: number): void {
+    const s = this.all[i]!;
+    const inst = this.instances[i]!;
+    const kv = inst.kv;
+    s.queueDepth = inst.waitQueue.length;
+    s.batchSize = inst.running.length;
+    s.kvUtilization = kv.utilization();
+    s.freeKvBlocks = kv.freeBlocks();
+    s.cacheHitRate = kv.cacheHitRate();
+    s.pendingTransferLatency = kv.pendingTransferLatency();
+    s.kvThrashingRate = kv.thrashingRate();
   }
 }

@@ -54,6 +54,26 @@ export function fillIntnFromState(state: Int32Array, at: number, arr: Int32Array
   }
 }
 
+/** Moves the state words state[at .. at + 4) past `count` draws. */
+export function skipState(state: Int32Array, at: number, count: number): void {
+  let a = state[at]!;
+  let b = state[at + 1]!;
+  let c = state[at + 2]!;
+  let d = state[at + 3]!;
+  for (let i = 0; i < count; i++) {
+    const t2 = c ^ a;
+    const t3 = d ^ b;
+    a ^= t3;
+    c = t2 ^ (b << 9);
+    b ^= t2;
+    d = rotl(t3, 11);
+  }
+  state[at] = a;
+  state[at + 1] = b;
+  state[at + 2] = c;
+  state[at + 3] = d;
+}
+
 export class Rng {
   /** xoshiro128** state words a, b, c, d (typed storage keeps them unboxed). */
   private readonly s = new Int32Array(4);
@@ -96,23 +116,7 @@ export class Rng {
 
   /** Advances the stream by `count` draws. */
   skip(count: number): void {
-    const s = this.s;
-    let a = s[0]!;
-    let b = s[1]!;
-    let c = s[2]!;
-    let d = s[3]!;
-    for (let i = 0; i < count; i++) {
-      const t2 = c ^ a;
-      const t3 = d ^ b;
-      a ^= t3;
-      c = t2 ^ (b << 9);
-      b ^= t2;
-      d = rotl(t3, 11);
-    }
-    s[0] = a;
-    s[1] = b;
-    s[2] = c;
-    s[3] = d;
+    skipState(this.s, 0, count);
   }
 
   /** Uniform 32-bit unsigned integer. */

@@ -36,14 +36,15 @@ export class BatchFormation {
 
   /** Forms step `stepIdx`'s batch out of `running`, which it edits. */
   form(running: Request[], stepIdx: number): void {
-    this.evicted.length = 0;
-    this.admitted.length = 0;
+    // Emptied only when needed: setting an array's length is a runtime call.
+    if (this.evicted.length !== 0) this.evicted.length = 0;
+    if (this.admitted.length !== 0) this.admitted.length = 0;
     this.running = running;
     this.stepIdx = stepIdx;
     this.budget = this.cfg.maxScheduledTokens;
     this.preempted = false;
     const original = this.original;
-    original.length = running.length;
+    if (original.length !== running.length) original.length = running.length;
     for (let i = 0; i < running.length; i++) original[i] = running[i]!;
     // Today's engine schedules afresh every step; the seed engine keeps stale counts
     // (docs/behavior.md#q12).

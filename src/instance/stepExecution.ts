@@ -33,8 +33,6 @@ export class StepExecution {
   private readonly current: boolean;
   /** Added once to the E2E of a request with output (α1 on the current timeline). */
   private readonly postDecode: number;
-  /** Where the next batch is built; swapped with the executed batch every step. */
-  private spare: Request[] = [];
 
   constructor(private readonly inst: StepHost) {
     this.alpha2 = inst.latency.outputTokenProcessingTime();
@@ -44,7 +42,7 @@ export class StepExecution {
 
   /**
    * Executes the batch of step `stepIdx` (started at `now`, lasting `d`) and returns the requests
-   * that remain running, in a list reused across steps.
+   * that remain running: the batch itself, compacted in place.
    */
   run(batch: Request[], now: number, d: number, stepIdx: number): Request[] {
     const inst = this.inst;
@@ -55,8 +53,7 @@ export class StepExecution {
     if (probe !== null) probe.onStep(inst.index, stepIdx, now, d, batch, n, inst.latency);
     // Completion is decided per request right after its update; updates never touch the KV
     // store, so this equals running the completion pass after all updates (docs/behavior.md "The step").
-    const remaining = this.spare;
-    remaining.length = 0;
+    let kept = 0;
     const a2 = this.alpha2;
     let decoded = 0;
     const current = this.current;
@@ -65,7 +62,7 @@ export class StepExecution {
       if (current && r.numNewTokens === 0) {
         // Today's engine: a request left out of this step does not advance.
         closeDecodeRun(r, stepIdx);
-        remaining.push(r);
+        batch[kept++] = r;
         continue;
       }
       const L = r.inputLen;
@@ -88,11 +85,11 @@ export class StepExecution {
       }
       const O = r.outputLen;
       if (pi === L + (O > 1 ? O : 1) - 1) this.complete(r, now, d, stepIdx, itlVal);
-      else remaining.push(r);
+      else batch[kept++] = r;
     }
     inst.totalOutputTokens += decoded;
-    this.spare = batch;
-    return remaining;
+    if (kept !== n) batch.length = kept;
+    return batch;
   }
 
   /** Item 8: the final token's KV, release, leave time, E2E and the ledger record. */

@@ -7,7 +7,6 @@
 // negligible. Lanes stay int32 (`| 0`) so that V8 keeps the mixing loop in integer registers.
 
 import { NO_HASH } from "../core/blockHash.js";
-import { scratchTokens, type TokenSeq } from "../core/tokenSeq.js";
 
 export { NO_HASH };
 
@@ -26,12 +25,13 @@ function fmix32(h: number): number {
 /** Lane A initial value for the block that follows a block with hash `prev` (NO_HASH = first block). */
 export function initLaneA(prev: number): number {
   if (prev === NO_HASH) return SEED_A;
-  return fmix32((prev % 4294967296) ^ SEED_A) ^ Math.floor(prev / 4294967296);
+  // `prev ^ x` and `prev | 0` take prev's low 32 bits (ToInt32 reduces modulo 2^32).
+  return fmix32(prev ^ SEED_A) ^ Math.floor(prev / 4294967296);
 }
 
 export function initLaneB(prev: number): number {
   if (prev === NO_HASH) return SEED_B;
-  return fmix32(Math.floor(prev / 4294967296) ^ SEED_B) ^ ((prev % 4294967296) | 0);
+  return fmix32(Math.floor(prev / 4294967296) ^ SEED_B) ^ (prev | 0);
 }
 
 export function mixA(a: number, token: number): number {
@@ -74,21 +74,4 @@ export function blockHashChain(tokens: Int32Array, count: number, blockSize: num
     out[i] = prev;
   }
   return out;
-}
-
-/** Hash chain of the full blocks of a whole token sequence, its IDs redrawn into a scratch buffer. */
-export function sequenceHashes(seq: TokenSeq, blockSize: number): Float64Array {
-  return blockHashChain(scratchTokens(seq, seq.length), seq.length, blockSize);
-}
-
-/** Hash chain of the full blocks among the first `count` tokens of a sequence, into out[0 ..). */
-export function prefixHashesInto(seq: TokenSeq, count: number, blockSize: number, out: Float64Array): number {
-  const k = Math.floor(count / blockSize);
-  const tokens = scratchTokens(seq, k * blockSize);
-  let prev = NO_HASH;
-  for (let i = 0; i < k; i++) {
-    prev = blockHash(tokens, i * blockSize, blockSize, prev);
-    out[i] = prev;
-  }
-  return k;
 }

@@ -1,7 +1,7 @@
 import { FreeList, NIL } from "./freeList.js";
 import { HashIndex } from "./hashIndex.js";
-import { NO_HASH, blockHash, sequenceHashes } from "./hash.js";
-import { scratchTokens } from "../core/tokenSeq.js";
+import { NO_HASH } from "./hash.js";
+import { seqBlockHash, sequenceHashes } from "./seqHash.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
@@ -110,14 +110,14 @@ export class KvStore implements KvCache {
   /**
    * Hash of the full block of sequence positions [start, start + blockSize) chained on
    * req.chainPrev: the precomputed chain value when the block is the sequence's block number
-   * start / blockSize and the chain so far matches, else hashed from the redrawn tokens.
+   * start / blockSize and the chain so far matches, else hashed afresh.
    */
   private fullBlockHash(req: Request, start: number): number {
     const bs = this.blockSize;
     const h = this.sequenceHashes(req);
     const k = Math.floor(start / bs);
     if (k * bs === start && k < h.length && req.chainPrev === (k === 0 ? NO_HASH : h[k - 1]!)) return h[k]!;
-    return blockHash(scratchTokens(req.tokens!, start + bs), start, bs, req.chainPrev);
+    return seqBlockHash(req.tokens!, start, bs, req.chainPrev);
   }
 
   /**

@@ -2,8 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KvStore } from "../../src/kv/kvStore.js";
 import { TieredKvStore } from "../../src/kv/tieredKvStore.js";
-import { blockHashChain, sequenceHashes } from "../../src/kv/hash.js";
-import { dist, emptyDist, generateAll, makeClient, makeSpec } from "../../src/workload/index.js";
+import { blockHashChain } from "../../src/kv/hash.js";
+import { MIN_SYMBOLIC, seqBlockHash, sequenceHashes } from "../../src/kv/seqHash.js";
+import { dist, emptyDist, generateAll, makeClient, makeSpec, type WorkloadRequest } from "../../src/workload/index.js";
+import { Rng } from "../../src/engine/rng.js";
+import { TOKEN_VOCABULARY, TokenSeq } from "../../src/core/tokenSeq.js";
 import { Request } from "../../src/core/request.js";
 import { makeRequest } from "../../src/core/workloadRequest.js";
 import fc from "fast-check";
@@ -185,11 +188,11 @@ test("a store without a CPU tier reports none; the tiered store reports its coun
   assert.equal(kv.cpuUtilization(), 0);
 });
 
-test("block hashes of generated requests equal the chain of their token IDs (sessions, prefix groups, multimodal)", () => {
+function generatedMix(): WorkloadRequest[] {
   const g = dist("gaussian", { mean: 40, std_dev: 25, min: 1, max: 120 });
   const spec = makeSpec({
     aggregate_rate: 50,
-    num_requests: 60,
+    num_requests: 80,
     clients: [
       makeClient({
         id: "acc",
@@ -232,14 +235,63 @@ test("block hashes of generated requests equal the chain of their token IDs (ses
     ],
   });
   const reqs = generateAll(spec, { seed: 5n });
-  assert.equal(reqs.length, 60);
-  for (const bs of [1, 16, 7]) {
+  assert.equal(reqs.length, 80);
+  return reqs;
+}
+
+test("block hashes of generated requests: equal exactly when the token IDs up to the block's end are equal", () => {
+  const reqs = generatedMix();
+  for (const bs of [1, 3, 4, 7, 16]) {
+    // content chain hash → described chain hash, and back: a bijection over every block of every request
+    const fwd = new Map<number, number>();
+    const back = new Map<number, number>();
+    let shared = 0;
     for (const w of reqs) {
       const tokens = w.tokens;
       assert.equal(tokens.length, w.inputLen + w.outputLen);
-      assert.deepEqual(sequenceHashes(w.tokenSeq, bs), blockHashChain(tokens, tokens.length, bs));
+      const byContent = blockHashChain(tokens, tokens.length, bs);
+      const described = sequenceHashes(w.tokenSeq, bs);
+      if (bs < MIN_SYMBOLIC) assert.deepEqual(described, byContent, "short blocks are hashed by content");
+      assert.equal(described.length, byContent.length);
+      for (let k = 0; k < described.length; k++) {
+        const c = byContent[k]!;
+        const d = described[k]!;
+        if (fwd.has(c)) shared++;
+        assert.equal(fwd.get(c) ?? d, d, `bs ${bs}: equal IDs, equal hash`);
+        assert.equal(back.get(d) ?? c, c, `bs ${bs}: equal hash, equal IDs`);
+        fwd.set(c, d);
+        back.set(d, c);
+        assert.equal(seqBlockHash(w.tokenSeq, k * bs, bs, k === 0 ? -1 : described[k - 1]!), d, "one block alone");
+      }
       const kv = new KvStore(1000, bs);
-      assert.deepEqual(kv.promptHashes(new Request(w, 0, bs)), blockHashChain(tokens, w.inputLen, bs));
+      assert.deepEqual(kv.promptHashes(new Request(w, 0, bs)), described.subarray(0, Math.floor(w.inputLen / bs)));
     }
+    assert.ok(shared > 100, `bs ${bs}: prefixes and accumulated contexts share blocks (${shared})`);
   }
+});
+
+test("a few drawn IDs after a shared literal prefix match by content", () => {
+  // Two runs of one stream whose first draws coincide: after a 15-token literal prefix, the first
+  // block holds one drawn ID, equal in both; the second block differs.
+  const rng = new Rng(77n);
+  const first = rng.intn(TOKEN_VOCABULARY);
+  let m = 1;
+  while (rng.intn(TOKEN_VOCABULARY) !== first) m++;
+  const prefix = Int32Array.from(range(500, 15));
+  const at = (skip: number): TokenSeq => {
+    const r = new Rng(77n);
+    r.skip(skip);
+    return new TokenSeq(15 + 40, prefix, 40, r.word(0), r.word(1), r.word(2), r.word(3), new Int32Array(0), 0, 0);
+  };
+  const a = at(0);
+  const b = at(m);
+  assert.equal(a.toArray()[15], b.toArray()[15]);
+  assert.notEqual(a.toArray()[16], b.toArray()[16]);
+  const ha = sequenceHashes(a, 16);
+  const hb = sequenceHashes(b, 16);
+  assert.equal(ha[0], hb[0]);
+  assert.equal(ha[0], blockHashChain(a.toArray(), 16, 16)[0], "a block of literal and short drawn stretches is hashed by content");
+  assert.notEqual(ha[1], hb[1]);
+  // Literal copies of those IDs match too, while the stretch is short.
+  assert.equal(sequenceHashes(TokenSeq.of(a.toArray()), 16)[0], ha[0]);
 });

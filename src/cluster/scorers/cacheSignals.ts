@@ -2,7 +2,7 @@
 // them: live, or a frozen copy refreshed lazily every --cache-signal-delay ticks
 // (docs/behavior.md "Snapshots and signal freshness").
 import { HashIndex } from "../../kv/hashIndex.js";
-import { prefixHashesInto } from "../../kv/hash.js";
+import { seqHashesInto } from "../../kv/seqHash.js";
 import type { Request } from "../../core/request.js";
 import { UserError } from "../../util/errors.js";
 
@@ -56,7 +56,7 @@ export function promptHashes(req: Request, blockSize: number): Float64Array {
   if (req !== lastReq) {
     const k = Math.floor(req.inputLen / blockSize);
     if (buffer.length < k) buffer = new Float64Array(k * 2);
-    lastCount = prefixHashesInto(req.tokens!, req.inputLen, blockSize, buffer);
+    lastCount = seqHashesInto(req.tokens!, req.inputLen, blockSize, buffer);
     lastReq = req;
   }
   return buffer.subarray(0, lastCount);

@@ -1,4 +1,4 @@
-import { prefixHashesInto } from "../../kv/hash.js";
+import { seqHashesInto } from "../../kv/seqHash.js";
 import type { Request } from "../../core/request.js";
 import { LruHashSet } from "./lruHashSet.js";
 
@@ -35,7 +35,7 @@ export class RouterPrefixIndex {
     if (req === this.last) return this.count;
     const k = Math.floor(req.inputLen / this.blockSize);
     if (this.scratch.length < k) this.scratch = new Float64Array(k * 2);
-    this.count = prefixHashesInto(req.tokens!, req.inputLen, this.blockSize, this.scratch);
+    this.count = seqHashesInto(req.tokens!, req.inputLen, this.blockSize, this.scratch);
     this.last = req;
     return this.count;
   }
