@@ -6,6 +6,7 @@ import { createKvStore } from "../kv/createKvStore.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
 import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
+import { OrderedLogger } from "../cluster/orderedLog.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
@@ -46,6 +47,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const ledger = new RequestLedger();
   const { engine, kv, cluster: c, policy } = cfg;
   const instances: Instance[] = [];
+  // Instance log lines keep their event order when the cluster runs an instance's events in a row.
+  const instanceLog = new OrderedLogger(log);
   for (let k = 0; k < c.numInstances; k++) {
     const inst = new Instance(
       k,
@@ -55,12 +58,12 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
         preemptionPolicy: policy.preemption,
         priorityFloors: policy.priorityBridge === "floor",
       },
-      createKvStore(kv, log),
+      createKvStore(kv, instanceLog),
       cfg.latency(),
       priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
       schedulers.create(policy.scheduler, cfg.params, {}),
       ledger,
-      log,
+      instanceLog,
     );
     if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
     if (hooks.stepProbe) inst.probe = hooks.stepProbe;
@@ -92,6 +95,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       slo: policy.slo,
       trace,
       ...(c.model !== undefined ? { model: c.model } : {}),
+      instanceLog,
     },
     log,
   );
