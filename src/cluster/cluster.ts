@@ -70,6 +70,8 @@ export class ClusterSimulator {
   private routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
+  /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
+  private readonly pushed = new EventQueue<WorkloadRequest>();
 
   constructor(
     private readonly instances: Instance[],
@@ -99,7 +101,9 @@ export class ClusterSimulator {
     let arrived = 0;
 
     for (;;) {
-      const tArr = next !== null ? next.arrival : Infinity;
+      let tArr = next !== null ? next.arrival : Infinity;
+      const fromPushed = this.pushed.size > 0 && this.pushed.peekTime() < tArr;
+      if (fromPushed) tArr = this.pushed.peekTime();
       const tHeap = this.events.peekTime();
       const tc = tArr <= tHeap ? tArr : tHeap;
       let te = Infinity;
@@ -121,8 +125,14 @@ export class ClusterSimulator {
         if (clock > horizon) break;
         if (this.observer !== null) this.observer.onClock(clock);
         if (tArr <= tHeap) {
-          const w = next!;
-          next = this.source.next();
+          let w: WorkloadRequest;
+          if (fromPushed) {
+            w = this.pushed.peekPayload()!;
+            this.pushed.pop();
+          } else {
+            w = next!;
+            next = this.source.next();
+          }
           arrived++;
           const req = new Request(w, this.seq++, this.opts.blockSize);
           if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
@@ -154,7 +164,7 @@ export class ClusterSimulator {
     }
 
     // Requests the loop never reached still count as generated.
-    let generated = arrived;
+    let generated = arrived + this.pushed.size;
     for (; next !== null; next = this.source.next()) generated++;
     return {
       rejected: this.rejected,
@@ -166,6 +176,14 @@ export class ClusterSimulator {
       clock,
       inFlight: this.inFlight,
     };
+  }
+
+  /**
+   * A request created during the run (a closed-loop follow-up), arriving at or after the current
+   * clock; it goes through admission and routing like any arrival.
+   */
+  pushArrival(w: WorkloadRequest): void {
+    this.pushed.push(w.arrival, 0, w);
   }
 
   private admit(req: Request, clock: number, debug: boolean): void {

@@ -12,6 +12,9 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
+import type { Request } from "../core/request.js";
+import { SessionManager, type SessionPlan } from "../workload/index.js";
+import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
@@ -29,6 +32,8 @@ export interface RunHooks {
   progress?: ProgressHook;
   /** Most requests the workload produces, when known (0 = unknown); shown in progress snapshots. */
   requestCap?: number;
+  /** Closed-loop sessions and virtual users of the workload. */
+  sessions?: SessionPlan | null;
 }
 
 export interface ClusterRun {
@@ -96,6 +101,15 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     log,
   );
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
+  const sessions = hooks.sessions ?? null;
+  if (sessions !== null) {
+    const manager = new SessionManager(sessions, log);
+    const onLeave = (req: Request, t: number, dropped: boolean): void => {
+      const next = manager.onEnd(req, t, dropped);
+      if (next !== null) cluster.pushArrival(next);
+    };
+    for (const inst of instances) inst.onLeave = onLeave;
+  }
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
@@ -111,6 +125,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     }
   }
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
+  if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
