@@ -76,6 +76,8 @@ export class ClusterSimulator {
   private routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
+  /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
+  private readonly pushed = new EventQueue<WorkloadRequest>();
 
   constructor(
     private readonly instances: Instance[],
@@ -110,7 +112,9 @@ export class ClusterSimulator {
     let arrived = 0;
 
     for (;;) {
-      const tArr = next !== null ? next.arrival : Infinity;
+      let tArr = next !== null ? next.arrival : Infinity;
+      const fromPushed = this.pushed.size > 0 && this.pushed.peekTime() < tArr;
+      if (fromPushed) tArr = this.pushed.peekTime();
       const tHeap = this.events.peekTime();
       const tc = tArr <= tHeap ? tArr : tHeap;
       const te = byTime.topKey();
@@ -126,12 +130,14 @@ export class ClusterSimulator {
         if (clock > horizon) break;
         if (this.observer !== null) this.observer.onClock(clock);
         if (tArr <= tHeap) {
-          const w = next!;
-          next = this.source.next();
+          if (fromPushed) {
+            this.arrive(this.pushed.peekPayload()!, clock, debug);
+            this.pushed.pop();
+          } else {
+            this.arrive(next!, clock, debug);
+            next = this.source.next();
+          }
           arrived++;
-          const req = new Request(w, this.seq++, this.opts.blockSize);
-          if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
-          this.events.push(clock + this.opts.admissionLatency, RANK_ADMISSION, req);
         } else {
           const req = this.events.peekPayload()!;
           const rank = this.events.peekKind();
@@ -161,8 +167,7 @@ export class ClusterSimulator {
 
     instanceLog?.release();
     // Requests the loop never reached still count as generated.
-    let generated = arrived;
-    for (; next !== null; next = this.source.next()) generated++;
+    const generated = arrived + this.pushed.size + this.drain(next);
     return {
       rejected: this.rejected,
       routingRejected: this.routingRejected,
@@ -200,10 +205,32 @@ export class ClusterSimulator {
         this.snapshots.inFlightChanged(i);
       }
       t = inst.nextEventTime();
-    } while (t < limit && t <= horizon);
+      // A follow-up created by a completion is a cluster event: it runs before later instance events.
+    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t));
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
     return last;
+  }
+
+  /** How many requests are left in the source, `next` included. */
+  private drain(next: WorkloadRequest | null): number {
+    let n = 0;
+    for (; next !== null; next = this.source.next()) n++;
+    return n;
+  }
+
+  private arrive(w: WorkloadRequest, clock: number, debug: boolean): void {
+    const req = new Request(w, this.seq++, this.opts.blockSize);
+    if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
+    this.events.push(clock + this.opts.admissionLatency, RANK_ADMISSION, req);
+  }
+
+  /**
+   * A request created during the run (a closed-loop follow-up), arriving at or after the current
+   * clock; it goes through admission and routing like any arrival.
+   */
+  pushArrival(w: WorkloadRequest): void {
+    this.pushed.push(w.arrival, 0, w);
   }
 
   private admit(req: Request, clock: number, debug: boolean): void {

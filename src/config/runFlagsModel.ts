@@ -159,7 +159,27 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     group: "workload",
     help: "arrival rate, requests/s (distribution mode and presets; with --workload-spec it replaces the spec's aggregate_rate)",
   },
-  { key: "numRequests", flag: "--num-requests", type: "int", group: "workload", help: "number of requests" },
+  {
+    key: "concurrency",
+    flag: "--concurrency",
+    type: "int",
+    group: "workload",
+    help: "closed loop: this many virtual users, each sending its next request when its previous one ends (distribution mode; not with --rate; needs --num-requests or --horizon); 0 = open loop",
+  },
+  {
+    key: "thinkTimeMs",
+    flag: "--think-time-ms",
+    type: "int",
+    group: "workload",
+    help: "closed loop: ms a virtual user waits between a response and its next request",
+  },
+  {
+    key: "numRequests",
+    flag: "--num-requests",
+    type: "int",
+    group: "workload",
+    help: "number of requests (with --concurrency: only if given)",
+  },
   { key: "prefixTokens", flag: "--prefix-tokens", type: "int", group: "workload", help: "shared prefix length" },
   { key: "promptTokens", flag: "--prompt-tokens", type: "int", group: "workload", help: "mean prompt length" },
   {

@@ -58,6 +58,10 @@ export const RunOptionsSchema = z.strictObject({
   replayTrace: z.string().default(""),
   replayTraceData: z.string().default(""),
   rate: anyNumber.default(1.0),
+  /** Virtual users of a closed loop (distribution mode); 0 = open loop at --rate. */
+  concurrency: z.number().int().default(0),
+  /** Think time of the virtual users, ms. */
+  thinkTimeMs: z.number().int().default(0),
   numRequests: z.number().int().default(100),
   prefixTokens: z.number().int().default(0),
   promptTokens: z.number().int().default(512),

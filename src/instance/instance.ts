@@ -59,6 +59,11 @@ export class Instance {
 
   observer: InstanceObserver | null = null;
   probe: StepProbe | null = null;
+  /**
+   * Closed-loop hook: a request completed (t = end of its completion step) or was dropped at
+   * enqueue (t = now). Called before its payload is released; null in open-loop runs.
+   */
+  onLeave: ((req: Request, t: number, dropped: boolean) => void) | null = null;
   horizon = Infinity;
 
   private readonly prioritizer: Prioritizer;
@@ -122,6 +127,7 @@ export class Instance {
       this.unservable.note(req.id, unservable, this.log);
       this.droppedUnservable++;
       this.ledger.drop(req);
+      if (this.onLeave !== null) this.onLeave(req, now, true);
       req.dropPayload();
     } else {
       req.state = QUEUED;

@@ -16,6 +16,8 @@ export interface StepHost {
   readonly itl: PooledItl;
   readonly probe: StepProbe | null;
   readonly horizon: number;
+  /** Closed-loop hook (Instance.onLeave). */
+  readonly onLeave: ((req: Request, t: number, dropped: boolean) => void) | null;
   lastLeave: number;
   completed: number;
   totalOutputTokens: number;
@@ -123,6 +125,7 @@ export class StepExecution {
     const e2e = r.ttft + r.itlSum + (O > 0 ? this.postDecode : 0);
     const perReqItl = O > 0 ? r.itlSum / Math.max(O - 1, 1) : 0;
     inst.ledger.complete(r, e2e, perReqItl);
+    if (inst.onLeave !== null) inst.onLeave(r, leave, false);
     r.dropPayload();
   }
 }

@@ -1,3 +1,4 @@
+import type { SessionMetrics } from "./sessions.js";
 import type { Instance } from "../instance/instance.js";
 import type { ClusterRunStats } from "../cluster/cluster.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
@@ -75,6 +76,8 @@ export interface SimulationMetrics {
   perInstanceRouted: number[];
   /** Whether every generated request arrived by the horizon (pipeline conservation applies). */
   allArrived: boolean;
+  /** Session metrics of closed-loop runs (absent or null otherwise). */
+  sessions?: SessionMetrics | null;
 }
 
 export interface CollectOptions {

@@ -2,6 +2,7 @@ import type { SimulationMetrics } from "./collect.js";
 import type { MetricsBlock } from "./metricsBlock.js";
 import type { FitnessResult } from "./fitness.js";
 import { formatFixed, goJson } from "../util/goFormat.js";
+import { renderSessionMetrics } from "./sessions.js";
 
 export function renderMetricsBlock(b: MetricsBlock | PrintedBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;
@@ -99,6 +100,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   if (opts.printFairness) {
     out += `=== Fairness ===\nJain Index (tenants): ${formatFixed(m.tenantFairness, 4)}\n`;
   }
+  if (m.sessions !== undefined && m.sessions !== null) out += renderSessionMetrics(m.sessions);
   if (opts.summarizeTrace && m.trace !== null) {
     const t = m.trace;
     out +=

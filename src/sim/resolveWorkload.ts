@@ -7,7 +7,7 @@ import {
   ArrayRequestSource,
   checkGenerationBound,
   checkRateFlag,
-  createRequestSource,
+  createWorkload,
   decodeWorkloadSpec,
   generationEnd,
   loadTraceV2,
@@ -18,6 +18,7 @@ import {
   specFromPreset,
   traceReplaySource,
   type RequestSource,
+  type SessionPlan,
   type WorkloadRequest,
   type WorkloadSpec,
 } from "../workload/index.js";
@@ -28,6 +29,8 @@ export interface ResolvedWorkload {
   horizon: number;
   /** Most requests the source produces, when known (0 = bounded by the horizon only); for progress. */
   requestCap: number;
+  /** Closed-loop sessions and virtual users (null = open loop). */
+  sessions?: SessionPlan | null;
 }
 
 const prefixed = (prefix: string, e: unknown): never => {
@@ -39,6 +42,7 @@ const prefixed = (prefix: string, e: unknown): never => {
 export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
   const seed = BigInt.asIntN(64, BigInt(o.seed));
   // Extension: request-by-request replay of a trace v2 (header YAML + data CSV).
+  checkConcurrencyFlags(o, explicit);
   if (o.replayTrace !== "") return replayTrace(o, explicit, seed);
 
   const { spec, maxRequests, horizon } = selectSpec(o, explicit, seed, log);
@@ -48,13 +52,13 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   if (maxRequests <= 0 && !(horizon < 2 ** 63)) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }
-  let source: RequestSource;
+  let wl: ReturnType<typeof createWorkload>;
   try {
-    source = createRequestSource(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log });
+    wl = createWorkload(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log });
   } catch (e) {
     return prefixed("Failed to generate workload: ", e);
   }
-  return { source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0 };
+  return { source: wl.source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0, sessions: wl.sessions };
 }
 
 interface SelectedSpec {
@@ -119,6 +123,7 @@ function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, 
       outputTokensMax: o.outputTokensMax,
       seed,
     });
+    if (o.concurrency > 0) return concurrencySpec(spec, o, explicit);
     return { spec, maxRequests: o.numRequests, horizon };
   }
   if (!Number.isFinite(o.rate) || o.rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${o.rate}`);
@@ -161,4 +166,38 @@ function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint
 function checkLengthMinimum(flag: string, min: number, stdev: number, mean: number): void {
   if (min >= 1 || (stdev === 0 && mean >= 1)) return;
   throw new UserError(`${flag} must be >= 1, got ${min}`);
+}
+
+/** docs/behavior.md "Closed-loop load": the rules of --concurrency and --think-time-ms, in BLIS's order. */
+function checkConcurrencyFlags(o: RunOptions, explicit: ReadonlySet<string>): void {
+  if (o.concurrency < 0) throw new UserError(`--concurrency must be >= 0, got ${o.concurrency}`);
+  if (o.thinkTimeMs < 0) throw new UserError(`--think-time-ms must be >= 0, got ${o.thinkTimeMs}`);
+  if (o.concurrency === 0) return;
+  if (explicit.has("rate")) throw new UserError("--concurrency and --rate are mutually exclusive; use one or the other");
+  if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") {
+    throw new UserError(
+      "--concurrency cannot be used with --workload-spec; define concurrency in the spec file using clients[].concurrency instead",
+    );
+  }
+  if (o.replayTrace !== "") throw new UserError("--concurrency cannot be used with --replay-trace; the trace fixes every arrival");
+  if (o.workload !== "distribution" && o.workload !== "") {
+    throw new UserError(
+      `--concurrency cannot be used with --workload ${o.workload}; virtual users take the distribution-mode length flags`,
+    );
+  }
+}
+
+/**
+ * Distribution mode with virtual users: the one client sends nothing on its own (rate 0); its
+ * users each keep one request outstanding. Only an explicit --num-requests caps the run.
+ */
+function concurrencySpec(spec: WorkloadSpec, o: RunOptions, explicit: ReadonlySet<string>): SelectedSpec {
+  const client = spec.clients[0]!;
+  client.concurrency = o.concurrency;
+  client.think_time_us = o.thinkTimeMs * 1000;
+  client.rate_fraction = 0;
+  spec.aggregate_rate = 0;
+  const maxRequests = explicit.has("numRequests") ? o.numRequests : 0;
+  spec.num_requests = maxRequests;
+  return { spec, maxRequests, horizon: o.horizon };
 }

@@ -13,6 +13,9 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
+import type { Request } from "../core/request.js";
+import { SessionManager, type SessionPlan } from "../workload/index.js";
+import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
@@ -30,6 +33,8 @@ export interface RunHooks {
   progress?: ProgressHook;
   /** Most requests the workload produces, when known (0 = unknown); shown in progress snapshots. */
   requestCap?: number;
+  /** Closed-loop sessions and virtual users of the workload. */
+  sessions?: SessionPlan | null;
 }
 
 export interface ClusterRun {
@@ -45,30 +50,10 @@ export interface ClusterRun {
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
 export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, hooks: RunHooks = {}): ClusterRun {
   const ledger = new RequestLedger();
-  const { engine, kv, cluster: c, policy } = cfg;
-  const instances: Instance[] = [];
+  const { kv, cluster: c, policy } = cfg;
   // Instance log lines keep their event order when the cluster runs an instance's events in a row.
   const instanceLog = new OrderedLogger(log);
-  for (let k = 0; k < c.numInstances; k++) {
-    const inst = new Instance(
-      k,
-      {
-        ...engine,
-        blockSize: kv.blockSize,
-        preemptionPolicy: policy.preemption,
-        priorityFloors: policy.priorityBridge === "floor",
-      },
-      createKvStore(kv, instanceLog),
-      cfg.latency(),
-      priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
-      schedulers.create(policy.scheduler, cfg.params, {}),
-      ledger,
-      instanceLog,
-    );
-    if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
-    if (hooks.stepProbe) inst.probe = hooks.stepProbe;
-    instances.push(inst);
-  }
+  const instances = buildInstances(cfg, ledger, instanceLog, hooks);
   const admission = admissionPolicies.create(c.admission.policy, cfg.params, { numInstances: c.numInstances });
   const routing = routingPolicies.create(c.routing.policy, cfg.params, {
     numInstances: c.numInstances,
@@ -100,6 +85,15 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     log,
   );
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
+  const sessions = hooks.sessions ?? null;
+  if (sessions !== null) {
+    const manager = new SessionManager(sessions, log);
+    const onLeave = (req: Request, t: number, dropped: boolean): void => {
+      const next = manager.onEnd(req, t, dropped);
+      if (next !== null) cluster.pushArrival(next);
+    };
+    for (const inst of instances) inst.onLeave = onLeave;
+  }
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
@@ -115,7 +109,35 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     }
   }
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
+  if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
+}
+
+/** One instance per --num-instances, sharing the ledger and the ordered instance logger. */
+function buildInstances(cfg: SimConfig, ledger: RequestLedger, instanceLog: OrderedLogger, hooks: RunHooks): Instance[] {
+  const { engine, kv, cluster: c, policy } = cfg;
+  const instances: Instance[] = [];
+  for (let k = 0; k < c.numInstances; k++) {
+    const inst = new Instance(
+      k,
+      {
+        ...engine,
+        blockSize: kv.blockSize,
+        preemptionPolicy: policy.preemption,
+        priorityFloors: policy.priorityBridge === "floor",
+      },
+      createKvStore(kv, instanceLog),
+      cfg.latency(),
+      priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
+      schedulers.create(policy.scheduler, cfg.params, {}),
+      ledger,
+      instanceLog,
+    );
+    if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
+    if (hooks.stepProbe) inst.probe = hooks.stepProbe;
+    instances.push(inst);
+  }
+  return instances;
 }

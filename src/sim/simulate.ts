@@ -14,6 +14,7 @@ import { loadPlugins } from "../plugin/loadPlugins.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients } from "../config/latency/backend.js";
 import type { RequestSource } from "../core/workloadRequest.js";
+import type { SessionPlan } from "../workload/index.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
@@ -37,7 +38,7 @@ export interface SimulateOptions {
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
-  workload?: { source: RequestSource; horizon: number; requestCap?: number };
+  workload?: { source: RequestSource; horizon: number; requestCap?: number; sessions?: SessionPlan | null };
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }
@@ -90,7 +91,12 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
   const sampling = o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
-  const run = runCluster(config, wl.source, log, { ...so.hooks, timeSeriesIntervalUs: sampling, requestCap: wl.requestCap ?? 0 });
+  const run = runCluster(config, wl.source, log, {
+    ...so.hooks,
+    timeSeriesIntervalUs: sampling,
+    requestCap: wl.requestCap ?? 0,
+    sessions: wl.sessions ?? null,
+  });
   const wall = Number(process.hrtime.bigint() - wallStart) / 1e9;
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);

@@ -24,7 +24,17 @@ export { buildArrivalSampler, sampleGamma, weibullCv, weibullShapeFromCv, type A
 export { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "./samplers/length.js";
 export { gammaFn, lnGamma } from "./samplers/gammaFn.js";
 
-export { BOUND_ERROR, checkGenerationBound, createRequestSource, generateAll, type RequestSourceOptions } from "./gen/generator.js";
+export {
+  BOUND_ERROR,
+  checkGenerationBound,
+  createRequestSource,
+  createWorkload,
+  generateAll,
+  type RequestSourceOptions,
+  type Workload,
+} from "./gen/generator.js";
+export { SessionManager, type EndedRequest } from "./sessions/manager.js";
+export type { SessionPlan, SessionTag } from "./sessions/plan.js";
 export { generationEnd } from "./gen/bound.js";
 export { TOKEN_VOCABULARY } from "./gen/tokens.js";
 

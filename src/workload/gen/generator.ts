@@ -21,6 +21,7 @@ import { EmptySource, MergedSource } from "./merge.js";
 import { ClientStream, OrdinaryStream, SessionStream, type Modality, type MultimodalSamplers, type StreamCommon } from "./streams.js";
 import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
 import { ActiveWindows, WindowSet } from "./windows.js";
+import { ClosedLoopStream, planClosedLoop, type LoopClient, type SessionPlan } from "../sessions/plan.js";
 
 export interface RequestSourceOptions {
   /** Horizon in ticks; Infinity (or ≥ 2^63−1) = unbounded. Default: spec horizon if > 0, else unbounded. */
@@ -63,6 +64,20 @@ function normalizeHorizon(h: number): number {
  * Request token arrays may be views into a shared per-session buffer: treat them as read-only.
  */
 export function createRequestSource(spec: unknown, opts: RequestSourceOptions = {}): RequestSource {
+  return createWorkload(spec, opts).source;
+}
+
+/** The requests of a workload, and its closed-loop sessions (null when it has none). */
+export interface Workload {
+  source: RequestSource;
+  sessions: SessionPlan | null;
+}
+
+/**
+ * createRequestSource with closed-loop load (docs/behavior.md "Closed-loop load"): the source
+ * holds round 0 of closed-loop sessions and one seed per virtual user; the plan makes the rest.
+ */
+export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): Workload {
   const positions = spec !== null && typeof spec === "object" ? specPositions(spec) : undefined;
   const s = decodeWorkloadSpec(spec);
   const horizon = normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity));
@@ -74,7 +89,7 @@ export function createRequestSource(spec: unknown, opts: RequestSourceOptions = 
   if (Number.isNaN(horizon)) throw new UserError("horizon must be a number, got NaN");
   if (!Number.isInteger(maxRequests)) throw new UserError(`maxRequests must be an integer, got ${maxRequests}`);
   checkGenerationBound(maxRequests, horizon, s);
-  if (horizon <= 0) return new EmptySource();
+  if (horizon <= 0) return { source: new EmptySource(), sessions: null };
   if (maxRequests < 0) throw new UserError(`maxRequests must be non-negative, got ${maxRequests}`);
 
   prepareSpec(s, positions, logger);
@@ -94,8 +109,14 @@ export function createRequestSource(spec: unknown, opts: RequestSourceOptions = 
   // Cohort members share distribution, arrival and window objects: build each once.
   const shared: SharedBuilds = { lengths: new Map(), arrivals: new Map(), windows: new Map() };
   const streams: ClientStream[] = [];
+  const marks = new Map<WorkloadRequest, LoopClient>();
+  const users: LoopClient[] = [];
   for (const c of clients) {
     const rng = new Rng(w.int63());
+    if ((c.concurrency ?? 0) > 0) {
+      users.push(loopClient(c, prefixes, shared));
+      continue;
+    }
     let lambda = (s.aggregate_rate * (c.rate_fraction / fractionSum)) / 1e6;
     if (!(lambda >= 1e-15)) lambda = 1e-15;
     const label = `client "${c.id}"`;
@@ -115,9 +136,30 @@ export function createRequestSource(spec: unknown, opts: RequestSourceOptions = 
       sloClass: c.slo_class,
       model: c.model,
     };
-    streams.push(buildStream(c, common, prefixes, shared));
+    const stream = buildStream(c, common, prefixes, shared);
+    const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
+    streams.push(closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream);
   }
-  return new MergedSource(streams, maxRequests > 0 ? maxRequests : Infinity);
+  const base = new MergedSource(streams, maxRequests > 0 ? maxRequests : Infinity);
+  if (users.length === 0 && !streams.some((st) => st instanceof ClosedLoopStream)) {
+    return { source: base, sessions: null };
+  }
+  const { source, plan } = planClosedLoop({ base, marks, users, seed, cap: maxRequests > 0 ? maxRequests : 0, horizon });
+  return { source, sessions: plan };
+}
+
+function loopClient(c: ClientSpec, prefixes: Map<string, Int32Array>, shared: SharedBuilds): LoopClient {
+  const label = `client "${c.id}"`;
+  return {
+    client: c,
+    label,
+    input: sampler(c.input_distribution, "input distribution", label, true, shared),
+    output: sampler(c.output_distribution, "output distribution", label, true, shared),
+    prefix: groupPrefix(c, prefixes),
+    tenantId: c.tenant_id,
+    sloClass: c.slo_class,
+    model: c.model,
+  };
 }
 
 /** Eager convenience over createRequestSource (tests, small workloads). */

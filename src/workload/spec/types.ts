@@ -39,6 +39,12 @@ export const ClientSchema = obj("client", {
   lifecycle: opt(LifecycleSchema),
   multimodal: opt(MultimodalSchema),
   reasoning: opt(ReasoningSchema),
+  /** Virtual users of a closed loop (docs/behavior.md "Closed-loop load"); absent or 0 = open loop. */
+  concurrency: opt(int),
+  /** Think time of the virtual users between a response and their next request, µs. */
+  think_time_us: opt(int),
+  /** Multi-turn sessions whose rounds follow completions; absent = open loop (seed behavior). */
+  closed_loop: opt(bool),
 });
 
 export const DiurnalSchema = obj("diurnal", { peak_hour: int, peak_to_trough_ratio: float });

@@ -6,7 +6,15 @@ import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
 import { positionSuffix, type PositionMap } from "./decode.js";
 import { checkCv, checkDistShape, checkRanges } from "./ranges.js";
-import { VALID_CATEGORIES, VALID_PROCESSES, VALID_SLO_CLASSES, type ArrivalSpec, type DistSpec, type WorkloadSpec } from "./types.js";
+import {
+  VALID_CATEGORIES,
+  VALID_PROCESSES,
+  VALID_SLO_CLASSES,
+  type ArrivalSpec,
+  type ClientSpec,
+  type DistSpec,
+  type WorkloadSpec,
+} from "./types.js";
 
 export interface ValidationFailure {
   message: string;
@@ -45,6 +53,32 @@ function checkDist(label: string, d: DistSpec, path: string): void {
   checkDistShape(label, d, path, fail);
 }
 
+/**
+ * The closed-loop keys of a client (docs/behavior.md "Closed-loop load"). True when the client is
+ * open-loop, so its rate fraction, arrival process and cv need checking.
+ */
+function checkClosedLoopKeys(label: string, c: ClientSpec, path: string): boolean {
+  const users = c.concurrency ?? 0;
+  if (users < 0) fail(`${label}: concurrency must be non-negative, got ${users}`, `${path}.concurrency`);
+  const think = c.think_time_us ?? 0;
+  if (think < 0) fail(`${label}: think_time_us must be non-negative, got ${think}`, `${path}.think_time_us`);
+  if (users === 0) return true;
+  if (c.rate_fraction > 0) fail(`${label}: concurrency and rate_fraction are mutually exclusive`, `${path}.concurrency`);
+  return false;
+}
+
+/** Follow-up budgets count virtual users' requests only, so they cannot share a spec with sessions. */
+function checkNoMixing(spec: WorkloadSpec): void {
+  const users = spec.clients.findIndex((c) => (c.concurrency ?? 0) > 0);
+  if (users < 0) return;
+  const multiTurn = spec.clients.findIndex((c) => c.reasoning?.multi_turn !== undefined);
+  if (multiTurn < 0 && spec.cohorts.length === 0) return;
+  fail(
+    "concurrency clients and multi-turn clients cannot be mixed in the same spec: follow-up budget accounting does not support this combination",
+    multiTurn >= 0 ? `clients[${multiTurn}].reasoning.multi_turn` : "cohorts",
+  );
+}
+
 function validateOrThrow(spec: WorkloadSpec): void {
   if (!has(VALID_CATEGORIES, spec.category)) {
     fail(`unknown category "${spec.category}"; valid: language, multimodal, reasoning`, "category");
@@ -52,7 +86,11 @@ function validateOrThrow(spec: WorkloadSpec): void {
   if (!Number.isFinite(spec.aggregate_rate)) {
     fail(`aggregate_rate must be a finite number, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
   }
-  if (spec.aggregate_rate <= 0) fail(`aggregate_rate must be positive, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
+  // Virtual users need no rate: aggregate_rate matters only when some client or cohort is open-loop.
+  const needsRate = spec.cohorts.length > 0 || spec.clients.some((c) => !((c.concurrency ?? 0) > 0)) || spec.clients.length === 0;
+  if (needsRate && spec.aggregate_rate <= 0) {
+    fail(`aggregate_rate must be positive, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
+  }
   if (spec.clients.length === 0 && spec.cohorts.length === 0 && spec.servegen_data === undefined) {
     fail("at least one client, cohort, or servegen_data path required", "");
   }
@@ -60,9 +98,11 @@ function validateOrThrow(spec: WorkloadSpec): void {
     const label = `client[${i}]`;
     const path = `clients[${i}]`;
     checkClass(label, c.slo_class, `${path}.slo_class`);
-    checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
-    checkProcess(label, c.arrival, `${path}.arrival`);
-    checkCv(label, c.arrival, `${path}.arrival`, fail);
+    if (checkClosedLoopKeys(label, c, path)) {
+      checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
+      checkProcess(label, c.arrival, `${path}.arrival`);
+      checkCv(label, c.arrival, `${path}.arrival`, fail);
+    }
     if (c.prefix_length < 0) fail(`${label}: prefix_length must be non-negative, got ${c.prefix_length}`, `${path}.prefix_length`);
     checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
     checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
@@ -104,6 +144,7 @@ function validateOrThrow(spec: WorkloadSpec): void {
       }
     }
   });
+  checkNoMixing(spec);
   // BLIS's checks come first, so a file BLIS rejects gets BLIS's message.
   checkRanges(spec, fail);
 }
