@@ -101,9 +101,8 @@ export class ClusterSimulator {
     let arrived = 0;
 
     for (;;) {
-      let tArr = next !== null ? next.arrival : Infinity;
-      const fromPushed = this.pushed.size > 0 && this.pushed.peekTime() < tArr;
-      if (fromPushed) tArr = this.pushed.peekTime();
+      const tPush = this.pushed.peekTime();
+      const tArr = next !== null && next.arrival <= tPush ? next.arrival : tPush;
       const tHeap = this.events.peekTime();
       const tc = tArr <= tHeap ? tArr : tHeap;
       let te = Infinity;
@@ -125,14 +124,8 @@ export class ClusterSimulator {
         if (clock > horizon) break;
         if (this.observer !== null) this.observer.onClock(clock);
         if (tArr <= tHeap) {
-          let w: WorkloadRequest;
-          if (fromPushed) {
-            w = this.pushed.peekPayload()!;
-            this.pushed.pop();
-          } else {
-            w = next!;
-            next = this.source.next();
-          }
+          const w = next !== null && next.arrival === tArr ? next : this.takePushed();
+          if (w === next) next = this.source.next();
           arrived++;
           const req = new Request(w, this.seq++, this.opts.blockSize);
           if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
@@ -184,6 +177,12 @@ export class ClusterSimulator {
    */
   pushArrival(w: WorkloadRequest): void {
     this.pushed.push(w.arrival, 0, w);
+  }
+
+  private takePushed(): WorkloadRequest {
+    const w = this.pushed.peekPayload()!;
+    this.pushed.pop();
+    return w;
   }
 
   private admit(req: Request, clock: number, debug: boolean): void {

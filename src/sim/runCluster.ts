@@ -102,14 +102,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   );
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
-  if (sessions !== null) {
-    const manager = new SessionManager(sessions, log);
-    const onLeave = (req: Request, t: number, dropped: boolean): void => {
-      const next = manager.onEnd(req, t, dropped);
-      if (next !== null) cluster.pushArrival(next);
-    };
-    for (const inst of instances) inst.onLeave = onLeave;
-  }
+  if (sessions !== null) attachSessions(sessions, instances, cluster, log);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
@@ -129,4 +122,14 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
+}
+
+/** Closed loop: each request that ends on an instance may send its session's next round to the cluster. */
+function attachSessions(plan: SessionPlan, instances: readonly Instance[], cluster: ClusterSimulator, log: Logger): void {
+  const manager = new SessionManager(plan, log);
+  const onLeave = (req: Request, t: number, dropped: boolean): void => {
+    const next = manager.onEnd(req, t, dropped);
+    if (next !== null) cluster.pushArrival(next);
+  };
+  for (const inst of instances) inst.onLeave = onLeave;
 }
