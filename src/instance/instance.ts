@@ -14,6 +14,7 @@ import { QUEUED, type Request } from "../core/request.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
+import { ACTIVE } from "../infra/lifecycle.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -65,6 +66,10 @@ export class Instance {
    */
   onLeave: ((req: Request, t: number, dropped: boolean) => void) | null = null;
   horizon = Infinity;
+  /** Lifecycle state (src/infra/lifecycle.ts); instances of runs without autoscaling stay Active. */
+  lifecycle = ACTIVE;
+  /** The instance's name when it is not `instance_<index>` (autoscaled instances). */
+  name: string | null = null;
 
   private readonly prioritizer: Prioritizer;
   private readonly formation: BatchFormation;
@@ -87,7 +92,7 @@ export class Instance {
   }
 
   get id(): string {
-    return `instance_${this.index}`;
+    return this.name ?? `instance_${this.index}`;
   }
 
   nextEventTime(): number {
