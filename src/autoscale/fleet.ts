@@ -51,6 +51,9 @@ export class Fleet {
   private readonly loadingRng: Rng;
   private readonly nodeRng: Rng;
   created = 0;
+  /** Routable instances now and at most (outputs). */
+  private routableNow = 0;
+  peakRoutable = 0;
 
   constructor(
     private readonly ctx: FleetContext,
@@ -192,6 +195,8 @@ export class Fleet {
     const inst = this.ctx.instances[i]!;
     this.move(inst, ACTIVE);
     this.ctx.cluster.setRoutable(i, true);
+    this.routableNow++;
+    if (this.routableNow > this.peakRoutable) this.peakRoutable = this.routableNow;
     if (now > 0) this.ctx.note(now, "active", inst.id);
   }
 
@@ -199,6 +204,7 @@ export class Fleet {
   drain(inst: Instance, now: number): void {
     this.move(inst, DRAINING);
     this.ctx.cluster.setRoutable(inst.index, false);
+    this.routableNow--;
     this.ctx.note(now, "scale-down", `draining instance ${inst.id} (in flight ${this.ctx.cluster.inFlight[inst.index]})`);
     this.afterInstanceEvents(inst.index, now);
   }

@@ -83,6 +83,7 @@ test("without autoscaling keys the output is byte-identical, flag 0 included", a
   const off = await cli([...BASE, "--model-autoscaler-interval-us", "0"]);
   assert.equal(plain.code, 0);
   assert.equal(off.stdout, plain.stdout);
+  assert.doesNotMatch(plain.stdout, /Autoscaler/);
 });
 
 test("an autoscaled run is deterministic", async () => {
@@ -105,6 +106,9 @@ test("an autoscaled run is deterministic", async () => {
   assert.equal(a.code, 0, a.stderr.join("\n"));
   assert.equal(again.stdout, a.stdout);
   assert.match(a.stdout, /autoscale-test-model-000001/);
+  const hours = /Instance GPU-hours: ([\d.]+)\n/.exec(a.stdout);
+  assert.ok(hours !== null && Number(hours[1]) > 0, "the autoscaler block reports GPU-hours");
+  assert.match(a.stdout, /Nodes provisioned: \d+, node GPU-hours: [\d.]+\n$/);
 });
 
 for (const drain of ["wait", "redirect"]) {
