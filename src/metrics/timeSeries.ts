@@ -38,6 +38,12 @@ function emptyBlock(): SeriesBlock {
   };
 }
 
+function zeroBlock(n: number): SeriesBlock {
+  const b = emptyBlock();
+  for (const f of SERIES_FIELDS) for (let k = 0; k < n; k++) b[f].push(0);
+  return b;
+}
+
 /**
  * Records instance state at t = interval, 2·interval, … as seen just before the first event at or
  * after each grid point. Costs O(instances) per grid point and nothing per event.
@@ -65,6 +71,8 @@ export class TimeSeriesRecorder implements StateSampler {
 
   private sample(t: number): void {
     const s = this.series;
+    // Instances added during the run (autoscaling) read 0 before they existed.
+    while (s.instances.length < this.instances.length) s.instances.push(zeroBlock(s.timesUs.length));
     s.timesUs.push(t);
     const c = s.cluster;
     let q = 0;
