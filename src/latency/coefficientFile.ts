@@ -55,7 +55,14 @@ export function loadCoefficientFile(file: string, flag = "--latency-coeffs"): Co
     const line = err.linePos?.[0]?.line;
     throw new UserError(`${flag}: ${file}${line !== undefined ? `:${line}` : ""}: ${err.message.split("\n")[0]}`);
   }
-  const parsed = CoefficientFileSchema.safeParse(doc.toJS() ?? {});
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // An alias that expands into too many nodes (a "billion laughs" file).
+    throw new UserError(`${flag}: ${file}: ${(e as Error).message}`);
+  }
+  const parsed = CoefficientFileSchema.safeParse(value ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join(".");
