@@ -10,12 +10,13 @@ class DirectActuator implements Actuator {
 
   apply(decisions: readonly Decision[], now: number): void {
     for (const d of decisions) {
+      const reason = d.reason ?? "";
       if (d.delta > 0) {
-        for (let k = 0; k < d.delta; k++) this.ctx.scaleUp(d.model, d.variant, now);
+        for (let k = 0; k < d.delta; k++) this.ctx.scaleUp(d.model, d.variant, now, reason);
         continue;
       }
       const victims = this.ctx.drainCandidates(d.model, d.variant);
-      for (let k = 0; k < -d.delta && k < victims.length; k++) this.ctx.drain(victims[k]!, now);
+      for (let k = 0; k < -d.delta && k < victims.length; k++) this.ctx.drain(victims[k]!, now, reason);
     }
   }
 }

@@ -7,7 +7,8 @@ import { EventQueue } from "../engine/eventQueue.js";
 import { Rng, deriveStreamSeed } from "../engine/rng.js";
 import type { ClusterControl } from "../cluster/cluster.js";
 import type { Instance } from "../instance/instance.js";
-import { ACTIVE } from "../infra/lifecycle.js";
+import type { DecisionTrace } from "../trace/decisionTrace.js";
+import { ACTIVE, SCHEDULING } from "../infra/lifecycle.js";
 import { delayTicks, type Node } from "../infra/nodePools.js";
 import { EV_LOADED, EV_NODE_READY, Fleet, type FleetContext } from "./fleet.js";
 import { actuators, analyzers, collectors, drainPolicies, engines, stabilizers } from "./registries.js";
@@ -22,14 +23,29 @@ const EV_ACTUATE = 3;
 export interface ScaleEvent {
   t: number;
   kind: string;
+  /** The stderr text. */
   detail: string;
+  /** The instance (or, for node events, the node) concerned. */
+  instance: string;
+  reason: string;
 }
+
+/** The fleet at one moment (time series): instances per lifecycle state, nodes by state (0 without pools). */
+export interface FleetSample {
+  byState: number[];
+  nodesReady: number;
+  nodesProvisioning: number;
+}
+
+const round = (v: number): string => String(Math.round(v));
 
 export interface ControllerContext extends Omit<FleetContext, "schedule" | "note"> {
   horizon: number;
   blockSize: number;
   /** KV capacity of one replica in tokens. */
   replicaCapacityTokens: number;
+  /** The decision trace (--trace-level decisions), which records the scaling events. */
+  trace?: DecisionTrace | null;
 }
 
 export class AutoscaleController implements ClusterControl {
@@ -52,7 +68,7 @@ export class AutoscaleController implements ClusterControl {
       {
         ...ctx,
         schedule: (t, kind, payload) => this.events.push(t, kind, payload),
-        note: (t, kind, detail) => this.note(t, kind, detail),
+        note: (t, kind, detail, subject, reason) => this.note(t, kind, detail, subject, reason),
       },
       s,
     );
@@ -81,11 +97,16 @@ export class AutoscaleController implements ClusterControl {
       s.actuator,
       {},
       {
-        scaleUp: (_model, v, now) => fleet.scaleUp(v, now),
+        scaleUp: (_model, v, now, reason) => fleet.scaleUp(v, now, reason),
         drainCandidates: (_model, v) => this.drainCandidates(v),
-        drain: (inst, now) => this.drain(inst, now),
+        drain: (inst, now, reason) => this.drain(inst, now, reason),
       },
     );
+  }
+
+  /** The floor the autoscaler keeps the routable and pending replicas at (outputs). */
+  get minReplicas(): number {
+    return this.s.minReplicas;
   }
 
   /** Startup placement and the first tick at t = 0 (before any arrival is processed). */
@@ -140,11 +161,15 @@ export class AutoscaleController implements ClusterControl {
     const routable = s.replicas.length;
     const pending = s.pendingReplicas;
     if (routable + pending < this.s.minReplicas) {
-      return { model: s.model, variant: this.defaultVariant(s), delta: this.s.minReplicas - routable - pending };
+      const reason = `below min_replicas ${this.s.minReplicas}: ${routable} routable, ${pending} pending`;
+      return { model: s.model, variant: this.defaultVariant(s), delta: this.s.minReplicas - routable - pending, reason };
     }
     const a = this.analyzer.analyze(s);
     const d = a === null ? null : this.engine.decide(a);
-    if (d === null) return null;
+    if (d === null || a === null) return null;
+    const load = `demand ${round(a.totalDemand)}, supply ${round(a.totalSupply)} tokens`;
+    d.reason =
+      d.delta > 0 ? `required capacity ${round(a.requiredCapacity)} tokens (${load})` : `spare capacity ${round(a.spareCapacity)} tokens (${load})`;
     if (d.delta > 0) {
       if (this.s.maxReplicas > 0) d.delta = Math.min(d.delta, this.s.maxReplicas - routable - pending);
       // Node pools at max_nodes hold no more replicas: asking would only fail placements.
@@ -175,17 +200,28 @@ export class AutoscaleController implements ClusterControl {
       .sort((a, b) => inFlight[a.index]! - inFlight[b.index]! || b.index - a.index);
   }
 
-  private drain(inst: Instance, now: number): void {
+  private drain(inst: Instance, now: number, reason: string): void {
     const i = inst.index;
     if (this.drainPolicy.redirectWaiting) {
       const moved = this.ctx.cluster.redirectWaiting(i, now);
-      if (moved > 0) this.note(now, "redirect", `${moved} waiting requests of ${inst.id} back to the router`);
+      const detail = `${moved} waiting requests of ${inst.id} back to the router`;
+      if (moved > 0) this.note(now, "redirect", detail, inst.id, `drain_policy redirect: ${moved} waiting requests back to the router`);
     }
-    this.fleet.drain(inst, now);
+    this.fleet.drain(inst, now, reason);
   }
 
-  private note(t: number, kind: string, detail: string): void {
-    this.scaleEvents.push({ t, kind, detail });
+  private note(t: number, kind: string, detail: string, instance: string, reason: string): void {
+    this.scaleEvents.push({ t, kind, detail, instance, reason });
+    this.ctx.trace?.recordScaling(t, kind, instance, reason);
     this.ctx.log.info(`[autoscaler] t=${t} ${kind}: ${detail}`);
+  }
+
+  /** Instances per lifecycle state (STATE_NAMES order) and nodes by state at `now`, for the time series. */
+  fleetSample(now: number): FleetSample {
+    const byState = this.fleet.counts().byState;
+    // Autoscaled replicas waiting for a node are not built yet: they count as Scheduling.
+    byState[SCHEDULING]! += this.fleet.pending.filter((p) => p.index < 0).length;
+    const census = this.fleet.pools?.census(now);
+    return { byState, nodesReady: census?.ready ?? 0, nodesProvisioning: census?.provisioning ?? 0 };
   }
 }

@@ -28,8 +28,11 @@ export interface FleetContext {
   seed: bigint;
   /** Pushes a lifecycle event (EV_NODE_READY with a Node, EV_LOADED with an instance index). */
   schedule(t: number, kind: number, payload: Node | number): void;
-  /** A scaling or lifecycle event for the decision trace and stderr. */
-  note(t: number, kind: string, detail: string): void;
+  /**
+   * A scaling or lifecycle event for the decision trace and stderr: `detail` is the stderr text,
+   * `subject` the instance (or node) concerned, `reason` why it happened.
+   */
+  note(t: number, kind: string, detail: string, subject: string, reason: string): void;
 }
 
 /** A replica waiting for a node to become Ready. */
@@ -92,7 +95,8 @@ export class Fleet {
       if (pl === null) return false;
       this.placements[i] = pl;
       this.variants[i] = { gpu: pl.node.pool.gpuType, tp: this.variants[i]!.tp };
-      this.ctx.note(now, "placed", `${inst.id} on node ${pl.node.id} (gpu=${pl.node.pool.gpuType}, tp=${pl.gpus.length})`);
+      const where = `${inst.id} on node ${pl.node.id} (gpu=${pl.node.pool.gpuType}, tp=${pl.gpus.length})`;
+      this.ctx.note(now, "placed", where, inst.id, `first fit on node ${pl.node.id}`);
     }
     this.heldFrom[i] = now;
     this.move(inst, LOADING);
@@ -114,7 +118,7 @@ export class Fleet {
       );
       if (p.index < 0) return;
     } else {
-      this.ctx.note(now, "node-provisioning", `${node.id} for ${p.name}, ready at ${node.readyAt}`);
+      this.ctx.note(now, "node-provisioning", `${node.id} for ${p.name}, ready at ${node.readyAt}`, p.name, `no free GPUs: node ${node.id} ready at ${node.readyAt}`);
       this.ctx.schedule(node.readyAt, EV_NODE_READY, node);
     }
     this.pending.push(p);
@@ -144,7 +148,7 @@ export class Fleet {
   }
 
   /** An autoscaled replica of `variant` (docs/autoscaling.md "The autoscaler"). */
-  scaleUp(variant: Variant, now: number): void {
+  scaleUp(variant: Variant, now: number, reason: string): void {
     if (this.created >= this.s.instanceBudget) {
       this.ctx.log.warn(`scale-up for model "${this.ctx.model}" skipped: the run's instance budget (${this.s.instanceBudget}) is used up`);
       return;
@@ -156,10 +160,10 @@ export class Fleet {
       this.wait({ index: -1, name, variant }, now);
       return;
     }
-    this.build(name, variant, pl, now);
+    this.build(name, variant, pl, now, reason);
   }
 
-  private build(name: string, variant: Variant, pl: Placement | null, now: number): void {
+  private build(name: string, variant: Variant, pl: Placement | null, now: number, reason = "placed after a node became ready"): void {
     const i = this.ctx.instances.length;
     const inst = this.ctx.build(i);
     inst.name = name;
@@ -174,6 +178,8 @@ export class Fleet {
       now,
       "scale-up",
       `placed instance ${name} for model "${this.ctx.model}"${where} (gpu=${this.variants[i]!.gpu}, tp=${variant.tp})`,
+      name,
+      reason,
     );
     this.move(inst, LOADING);
     const delay = this.sample(this.loadingRng, this.s.loadingDelay);
@@ -183,7 +189,7 @@ export class Fleet {
 
   onNodeReady(node: Node, now: number): void {
     this.pools!.markReady(node);
-    this.ctx.note(now, "node-ready", node.id);
+    this.ctx.note(now, "node-ready", node.id, node.id, "provisioning delay elapsed");
     this.retryPending(now);
   }
 
@@ -197,15 +203,16 @@ export class Fleet {
     this.ctx.cluster.setRoutable(i, true);
     this.routableNow++;
     if (this.routableNow > this.peakRoutable) this.peakRoutable = this.routableNow;
-    if (now > 0) this.ctx.note(now, "active", inst.id);
+    if (now > 0) this.ctx.note(now, "active", inst.id, inst.id, "loading delay elapsed");
   }
 
   /** Scale-down: stop routing to the instance; it terminates once it has nothing left. */
-  drain(inst: Instance, now: number): void {
+  drain(inst: Instance, now: number, reason: string): void {
     this.move(inst, DRAINING);
     this.ctx.cluster.setRoutable(inst.index, false);
     this.routableNow--;
-    this.ctx.note(now, "scale-down", `draining instance ${inst.id} (in flight ${this.ctx.cluster.inFlight[inst.index]})`);
+    const flight = this.ctx.cluster.inFlight[inst.index];
+    this.ctx.note(now, "scale-down", `draining instance ${inst.id} (in flight ${flight})`, inst.id, `${reason}; ${flight} in flight`);
     this.afterInstanceEvents(inst.index, now);
   }
 
@@ -218,7 +225,7 @@ export class Fleet {
     this.move(inst, TERMINATED);
     this.heldTo[i] = t;
     const pl = this.placements[i];
-    this.ctx.note(t, "terminated", inst.id);
+    this.ctx.note(t, "terminated", inst.id, inst.id, "drained: nothing left in flight");
     if (pl !== null && pl !== undefined) {
       this.pools!.release(pl, t);
       if (this.pending.length > 0) this.retryPending(t);

@@ -51,6 +51,8 @@ export interface Decision {
   model: string;
   variant: Variant;
   delta: number;
+  /** Why (the decision trace): the signal that triggered it. */
+  reason?: string;
 }
 
 export interface Collector {
@@ -77,10 +79,10 @@ export interface Stabilizer {
 }
 
 export interface ActuatorContext {
-  scaleUp(model: string, variant: Variant, now: number): void;
+  scaleUp(model: string, variant: Variant, now: number, reason: string): void;
   /** Routable candidates to drain, least loaded first. */
   drainCandidates(model: string, variant: Variant): Instance[];
-  drain(inst: Instance, now: number): void;
+  drain(inst: Instance, now: number, reason: string): void;
 }
 
 export interface Actuator {

@@ -2,6 +2,7 @@ import type { ClusterSimulator } from "../cluster/cluster.js";
 import type { Instance } from "../instance/instance.js";
 import type { Logger } from "../util/log.js";
 import { AutoscaleController } from "../autoscale/controller.js";
+import type { DecisionTrace } from "../trace/decisionTrace.js";
 import type { SimConfig } from "./simConfig.js";
 
 /** Most instances the run can hold: the startup ones plus the autoscaler's budget. */
@@ -17,6 +18,7 @@ export function attachAutoscaler(
   instances: Instance[],
   build: (k: number) => Instance,
   log: Logger,
+  trace: DecisionTrace | null = null,
 ): AutoscaleController | null {
   const a = cfg.autoscale;
   if (a === undefined) return null;
@@ -33,6 +35,7 @@ export function attachAutoscaler(
       horizon: cfg.horizon,
       blockSize: cfg.kv.blockSize,
       replicaCapacityTokens: cfg.kv.totalKvBlocks * cfg.kv.blockSize,
+      trace,
     },
     a.settings,
   );

@@ -104,10 +104,10 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     for (const inst of instances) inst.onLeave = onLeave;
     leave.fn = onLeave;
   }
-  const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log);
+  const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
       : null;
   const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
