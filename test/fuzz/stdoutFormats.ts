@@ -11,6 +11,7 @@ const RUN_HEADERS = [
   "Fairness",
   "Session Metrics",
   "Trace Summary",
+  "Autoscaler",
 ];
 
 const COUNT_KEYS = [
