@@ -85,7 +85,8 @@ export class Fleet {
       this.heldTo.push(Infinity);
       inst.lifecycle = SCHEDULING;
       this.ctx.cluster.setRoutable(i, false);
-      if (!this.placeAndLoad(i, 0, this.s.warmStart)) this.wait({ index: i, name: inst.id, variant: this.variants[i]!, reason: "startup instance" }, 0);
+      if (!this.placeAndLoad(i, 0, this.s.warmStart))
+        this.wait({ index: i, name: inst.id, variant: this.variants[i]!, reason: "startup instance" }, 0);
     }
   }
 
@@ -120,7 +121,13 @@ export class Fleet {
       );
       if (p.index < 0) return;
     } else {
-      this.ctx.note(now, "node-provisioning", `${node.id} for ${p.name}, ready at ${node.readyAt}`, p.name, `no free GPUs: node ${node.id} ready at ${node.readyAt}`);
+      this.ctx.note(
+        now,
+        "node-provisioning",
+        `${node.id} for ${p.name}, ready at ${node.readyAt}`,
+        p.name,
+        `no free GPUs: node ${node.id} ready at ${node.readyAt}`,
+      );
       this.ctx.schedule(node.readyAt, EV_NODE_READY, node);
     }
     this.pending.push(p);
