@@ -213,7 +213,11 @@ export class AutoscaleController implements ClusterControl {
   }
 
   private note(t: number, kind: string, detail: string, instance: string, reason: string): void {
-    this.scaleEvents.push({ t, kind, detail, instance, reason });
+    // Time order (equal times in arrival order): instances run their events in batches, so a
+    // termination can be noted after a later one of another instance.
+    let k = this.scaleEvents.length;
+    while (k > 0 && this.scaleEvents[k - 1]!.t > t) k--;
+    this.scaleEvents.splice(k, 0, { t, kind, detail, instance, reason });
     this.ctx.trace?.recordScaling(t, kind, instance, reason);
     this.ctx.log.info(`[autoscaler] t=${t} ${kind}: ${detail}`);
   }

@@ -51,8 +51,14 @@ export class DecisionTrace {
     this.admissions.push({ requestId, clock, admitted, reason });
   }
 
+  /**
+   * Kept in time order, equal times in arrival order: instances run their events in batches, so a
+   * termination can be noted after a later one of another instance.
+   */
   recordScaling(clock: number, kind: string, instance: string, reason: string): void {
-    this.scalings.push({ clock, kind, instance, reason });
+    let k = this.scalings.length;
+    while (k > 0 && this.scalings[k - 1]!.clock > clock) k--;
+    this.scalings.splice(k, 0, { clock, kind, instance, reason });
   }
 
   /** `chosen` and `scores` are by position in `snaps` (the decision's candidates). */
