@@ -129,6 +129,10 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
       await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed, opts.numRequests));
     });
 
+  registerCompose(program, io, print);
+}
+
+function registerCompose(program: Command, io: WorkloadCommandIo, print: (spec: WorkloadSpec) => Promise<void>): void {
   program
     .command("compose")
     .description(
