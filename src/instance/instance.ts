@@ -15,6 +15,7 @@ import { DecodeCohort, MAX_AHEAD } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
+import { ACTIVE } from "../infra/lifecycle.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -66,6 +67,10 @@ export class Instance {
    */
   onLeave: ((req: Request, t: number, dropped: boolean) => void) | null = null;
   horizon = Infinity;
+  /** Lifecycle state (src/infra/lifecycle.ts); instances of runs without autoscaling stay Active. */
+  lifecycle = ACTIVE;
+  /** The instance's name when it is not `instance_<index>` (autoscaled instances). */
+  name: string | null = null;
 
   private readonly prioritizer: Prioritizer;
   private readonly formation: BatchFormation;
@@ -94,7 +99,7 @@ export class Instance {
   }
 
   get id(): string {
-    return `instance_${this.index}`;
+    return this.name ?? `instance_${this.index}`;
   }
 
   nextEventTime(): number {

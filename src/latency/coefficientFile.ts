@@ -75,7 +75,12 @@ function readYaml(file: string, flag: string): unknown {
     const line = err.linePos?.[0]?.line;
     throw new UserError(`${flag}: ${file}${line !== undefined ? `:${line}` : ""}: ${err.message.split("\n")[0]}`);
   }
-  return doc.toJS() ?? {};
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    // An alias that expands into too many nodes (a "billion laughs" file).
+    throw new UserError(`${flag}: ${file}: ${(e as Error).message}`);
+  }
 }
 
 /** The data of a build-time JSON copy of `file`, if the copy is current. */
