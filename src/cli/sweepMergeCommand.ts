@@ -29,7 +29,7 @@ export async function sweepMergeCli(shardDirs: string[], opts: MergeCliOptions, 
   const { plan, report: reportOptions } = loadPlanWithReport(planPath);
   const merged = mergeShards(plan, opts.out, shardDirs, io.stderrLine);
   io.stderrLine(
-    `sweep merge: ${merged.imported} runs taken from ${shardDirs.length} directories, ${merged.present} already in ${opts.out}, ${merged.missing} of ${merged.total} missing`,
+    `sweep merge: ${merged.imported} runs taken from ${shardDirs.length} ${shardDirs.length === 1 ? "directory" : "directories"}, ${merged.present} already in ${opts.out}, ${merged.missing} of ${merged.total} missing`,
   );
   if (merged.missing > 0) {
     throw new UserError(
@@ -47,13 +47,17 @@ export function registerSweepMerge(sweep: Command, io: CliIo): void {
     .command("merge")
     .description("combine the output directories of sharded sweeps (--shard I/N) into one, and print its tables")
     .argument("<shard-dirs...>", "output directories of the shards")
-    .requiredOption("--out <dir>", "output directory of the merged sweep (created, or resumed when it holds runs of the same plan)")
+    .option("--out <dir>", "output directory of the merged sweep (created, or resumed when it holds runs of the same plan)")
     .option("--plan <path>", "the plan file (default: the one recorded in the first shard's plan.json)")
-    .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]).default("text"))
+    .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]))
     .option("--report", "also write DIR/report.html and DIR/report.json")
     .addHelpText("after", "\nExample: blis sweep merge --out out/all out/shard-0 out/shard-1 out/shard-2")
-    .action(async (dirs: string[], opts: MergeCliOptions) => {
-      const failed = await sweepMergeCli(dirs, opts, io);
+    .action(async (dirs: string[], _opts: unknown, cmd: Command) => {
+      // `blis sweep` has the same flags and commander gives them to it wherever they stand, so
+      // merge reads them from both commands.
+      const opts = cmd.optsWithGlobals<Partial<MergeCliOptions>>();
+      if (opts.out === undefined) throw new UserError("sweep merge needs --out DIR: blis sweep merge --out DIR SHARD_DIR...");
+      const failed = await sweepMergeCli(dirs, { ...opts, out: opts.out, format: opts.format ?? "text" }, io);
       if (failed !== null) throw new UserError(`sweep: ${failed}`);
     });
 }

@@ -42,6 +42,10 @@ export class QueueExecutor implements RunExecutor {
       this.refused.add(id);
       this.say(`warning: a worker of another blis-ts version refused run ${key}; it stays queued for a worker of version ${this.version}`);
     });
+    events.on("stalled", ({ jobId: id }) => {
+      const key = this.keys.get(id);
+      if (key !== undefined) this.say(`warning: the worker running run ${key} stopped answering; the run went back to the queue`);
+    });
   }
 
   /** Connects (a UserError naming the URL when Redis cannot be reached) and listens for finished jobs. */

@@ -42,7 +42,9 @@ export async function startRedis(): Promise<RedisServer> {
   const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: "ignore",
   });
-  const failed = new Promise<never>((_, reject) => proc.on("error", (e) => reject(new Error(`redis-server: ${e.message} (npm test installs it)`))));
+  const failed = new Promise<never>((_, reject) =>
+    proc.on("error", (e) => reject(new Error(`redis-server: ${e.message} (npm test installs it)`))),
+  );
   for (let i = 0; i < 100 && !(await Promise.race([canConnect(port), failed])); i++) await sleep(50);
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -57,6 +59,14 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+const started = new Set<ChildProcess>();
+
+/** SIGKILLs every `blis` child still running, so that a failed test does not leave the test run waiting on them. */
+export async function killAll(): Promise<void> {
+  const left = [...started].filter((p) => p.exitCode === null && p.signalCode === null);
+  await Promise.all(left.map((p) => new Promise((r) => (p.once("exit", r), p.kill("SIGKILL")))));
+}
+
 /** A `blis` child process with its stdout and stderr collected. */
 export class Blis {
   readonly proc: ChildProcess;
@@ -69,6 +79,7 @@ export class Blis {
     this.proc.stdout!.on("data", (d: Buffer) => (this.stdout += d.toString()));
     this.proc.stderr!.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.proc.on("exit", (code) => resolve(code)));
+    started.add(this.proc);
   }
 
   /** Resolves once stderr matches `re` (rejects after `ms`). */
@@ -95,7 +106,7 @@ export function worker(url: string, extra: string[] = []): Blis {
   return new Blis(["worker", "--queue", url, "--concurrency", "1", "--stall-timeout", "1", ...extra]);
 }
 
-/** A plan of 2 configurations × 3 seeds whose runs take about a second each. */
+/** A plan of 2 configurations × 3 seeds whose runs take about half a second each. */
 export function writePlan(dir: string, extra = ""): string {
   const file = path.join(dir, "plan.yaml");
   fs.writeFileSync(
@@ -106,7 +117,7 @@ base:
   flags:
     model: meta-llama/llama-3.1-8b-instruct
     latency-model: blackbox
-    num-requests: 5000
+    num-requests: 2000
     rate: 400
     log: error
 axes:

@@ -13,7 +13,7 @@ import { probeRedis } from "../../src/queue/connect.js";
 import { decodeInput, encodeInput, JOB_FORMAT, KEY_PREFIX, QUEUE_NAME, type RunJobData } from "../../src/queue/jobs.js";
 import { parseQueueUrl } from "../../src/queue/url.js";
 import { UserError } from "../../src/util/errors.js";
-import { Blis, recordedKeys, sleep, startRedis, sweepFiles, worker, writePlan, type RedisServer } from "./helpers.js";
+import { Blis, killAll, recordedKeys, sleep, startRedis, sweepFiles, worker, writePlan, type RedisServer } from "./helpers.js";
 
 let redis: RedisServer;
 let dir: string;
@@ -30,6 +30,7 @@ before(async () => {
 });
 
 after(async () => {
+  await killAll();
   await redis.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -44,8 +45,9 @@ function assertSameAsLocal(out: string, stdout: string): void {
 
 test("a sweep over two workers gives the local sweep's tables, and a rerun reuses every run", async () => {
   const out = path.join(dir, "two-workers");
-  const workers = [worker(redis.url), worker(redis.url)];
-  const sweep = new Blis(["sweep", plan, "--out", out, "--queue", redis.url, "--no-progress"]);
+  const url = `${redis.url}/1`;
+  const workers = [worker(url), worker(url)];
+  const sweep = new Blis(["sweep", plan, "--out", out, "--queue", url, "--no-progress"]);
   assert.equal(await sweep.exited, 0, sweep.stderr);
   assertSameAsLocal(out, sweep.stdout);
   const runs = workers.flatMap((w) => w.runs());
@@ -58,7 +60,7 @@ test("a sweep over two workers gives the local sweep's tables, and a rerun reuse
   for (const w of workers) assert.equal(await w.stop(), 0, w.stderr);
   assert.match(workers[0]!.stderr, /worker: stopped after \d+ runs/);
 
-  const again = new Blis(["sweep", plan, "--out", out, "--queue", redis.url]);
+  const again = new Blis(["sweep", plan, "--out", out, "--queue", url]);
   assert.equal(await again.exited, 0, again.stderr);
   assert.match(again.stderr, /sweep: 6 runs, 6 already finished, 0 to run/);
   assert.equal(again.stdout, local.stdout);
@@ -66,9 +68,10 @@ test("a sweep over two workers gives the local sweep's tables, and a rerun reuse
 
 test("a worker SIGKILLed in the middle of a run: its run goes to the other worker, tables unchanged", async () => {
   const out = path.join(dir, "killed-worker");
-  const victim = worker(redis.url);
-  const survivor = worker(redis.url);
-  const sweep = new Blis(["sweep", plan, "--out", out, "--queue", redis.url, "--no-progress"]);
+  const url = `${redis.url}/2`;
+  const victim = worker(url);
+  const survivor = worker(url);
+  const sweep = new Blis(["sweep", plan, "--out", out, "--queue", url, "--no-progress"]);
   // Right after its first run the victim has taken the next one: kill it during that run.
   await victim.waitFor(/^worker: \[.*\] ok in /m);
   await sleep(200);
@@ -76,6 +79,8 @@ test("a worker SIGKILLed in the middle of a run: its run goes to the other worke
   await victim.exited;
   assert.equal(await sweep.exited, 0, sweep.stderr);
   assertSameAsLocal(out, sweep.stdout);
+  // The victim died in a run: the survivor's stalled-job check gave that run back to the queue.
+  assert.match(sweep.stderr, /warning: the worker running run \[.*\] stopped answering; the run went back to the queue/);
   const victimRuns = victim.runs();
   const survivorRuns = survivor.runs();
   assert.ok(victimRuns.length < 6 && victimRuns.length >= 1, victim.stderr);
@@ -86,14 +91,15 @@ test("a worker SIGKILLed in the middle of a run: its run goes to the other worke
 
 test("the coordinator killed and restarted resumes without running finished runs again", async () => {
   const out = path.join(dir, "killed-coordinator");
-  const w = worker(redis.url);
-  const first = new Blis(["sweep", plan, "--out", out, "--queue", redis.url, "--no-progress"]);
+  const url = `${redis.url}/3`;
+  const w = worker(url);
+  const first = new Blis(["sweep", plan, "--out", out, "--queue", url, "--no-progress"]);
   while (!fs.existsSync(path.join(out, "runs.jsonl")) || recordedKeys(out).length < 2) await sleep(50);
   first.proc.kill("SIGKILL");
   await first.exited;
   const recorded = recordedKeys(out).length;
   assert.ok(recorded >= 2 && recorded < 6, `killed after ${recorded} runs`);
-  const second = new Blis(["sweep", plan, "--out", out, "--queue", redis.url]);
+  const second = new Blis(["sweep", plan, "--out", out, "--queue", url]);
   assert.equal(await second.exited, 0, second.stderr);
   assert.match(second.stderr, new RegExp(`sweep: 6 runs, ${recorded} already finished, ${6 - recorded} to run`));
   assertSameAsLocal(out, second.stdout);
@@ -115,8 +121,10 @@ test("bad --queue URLs and an unreachable Redis are one-line errors with exit st
     [sweep("redis://127.0.0.1:1"), /^error: --queue redis:\/\/127\.0\.0\.1:1: cannot reach Redis \(.*ECONNREFUSED.*\)$/],
     [["worker", "--queue", "redis://127.0.0.1:1"], /^error: --queue redis:\/\/127\.0\.0\.1:1: cannot reach Redis/],
   ];
-  for (const [args, re] of cases) {
-    const r = new Blis(args);
+  // All at once: each is a process start-up, and none writes anything.
+  const runs = cases.map(([args]) => new Blis(args));
+  for (const [i, [args, re]] of cases.entries()) {
+    const r = runs[i]!;
     assert.equal(await r.exited, 1, `${args.join(" ")}: ${r.stderr}`);
     const lines = r.stderr.trim().split("\n");
     assert.equal(lines.length, 1, r.stderr);
@@ -154,7 +162,9 @@ test("a worker of another version refuses a job and leaves it queued", async () 
   };
   const job = await queue.add("run", data, { jobId: "run-other-version" });
   const w = worker(redis.url);
-  await w.waitFor(/worker: refusing runs of blis-ts 0\.0\.0\+000000000000: this worker is \S+ and would not run them identically; they stay queued/);
+  await w.waitFor(
+    /worker: refusing runs of blis-ts 0\.0\.0\+000000000000: this worker is \S+ and would not run them identically; they stay queued/,
+  );
   assert.ok(["delayed", "waiting"].includes(await job.getState()));
   assert.deepEqual(w.runs(), []);
   assert.equal(await w.stop(), 0);
@@ -163,7 +173,13 @@ test("a worker of another version refuses a job and leaves it queued", async () 
 });
 
 test("run options survive the trip through a job: bigints, non-finite numbers, undefined members, key order", () => {
-  const input = { b: 1, a: undefined, seed: 12345678901234567890n, horizon: Infinity, list: [1, undefined, -Infinity] } as unknown as RunInput;
+  const input = {
+    b: 1,
+    a: undefined,
+    seed: 12345678901234567890n,
+    horizon: Infinity,
+    list: [1, undefined, -Infinity],
+  } as unknown as RunInput;
   const back = decodeInput(encodeInput(input)) as unknown as Record<string, unknown>;
   assert.deepEqual(Object.keys(back), ["b", "a", "seed", "horizon", "list"]);
   assert.ok("a" in back && back["a"] === undefined);

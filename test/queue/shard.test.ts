@@ -12,7 +12,9 @@ test("three shards merged equal the unsharded sweep; a missing shard is reported
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-shard-"));
   const plan = writePlan(dir, "  determinism: true\n");
   const local = new Blis(["sweep", plan, "--out", path.join(dir, "local"), "--jobs", "2", "--no-progress"]);
-  const shards = [0, 1, 2].map((i) => new Blis(["sweep", plan, "--out", path.join(dir, `shard-${i}`), "--shard", `${i}/3`, "--jobs", "1", "--no-progress"]));
+  const shards = [0, 1, 2].map(
+    (i) => new Blis(["sweep", plan, "--out", path.join(dir, `shard-${i}`), "--shard", `${i}/3`, "--jobs", "1", "--no-progress"]),
+  );
   assert.equal(await local.exited, 0, local.stderr);
   for (const s of shards) {
     assert.equal(await s.exited, 0, s.stderr);
@@ -21,12 +23,18 @@ test("three shards merged equal the unsharded sweep; a missing shard is reported
   }
   // Each (configuration, seed) pair with its determinism repetition is in exactly one shard.
   const perShard = [0, 1, 2].map((i) => recordedKeys(path.join(dir, `shard-${i}`)));
-  assert.deepEqual(perShard.map((k) => k.length), [4, 4, 4]);
+  assert.deepEqual(
+    perShard.map((k) => k.length),
+    [4, 4, 4],
+  );
   assert.equal(new Set(perShard.flat()).size, 12);
 
   const partial = new Blis(["sweep", "merge", "--out", path.join(dir, "partial"), path.join(dir, "shard-0"), path.join(dir, "shard-2")]);
   assert.equal(await partial.exited, 1);
-  assert.match(partial.stderr, /^error: sweep merge: 4 of 12 runs are in none of the shard directories; merge the missing shards, or run them with: blis sweep /m);
+  assert.match(
+    partial.stderr,
+    /^error: sweep merge: 4 of 12 runs are in none of the shard directories; merge the missing shards, or run them with: blis sweep /m,
+  );
 
   const merged = path.join(dir, "merged");
   const merge = new Blis(["sweep", "merge", "--out", merged, ...[0, 1, 2].map((i) => path.join(dir, `shard-${i}`))]);
@@ -39,7 +47,7 @@ test("three shards merged equal the unsharded sweep; a missing shard is reported
   // Merging again takes nothing twice.
   const again = new Blis(["sweep", "merge", "--out", merged, path.join(dir, "shard-1")]);
   assert.equal(await again.exited, 0, again.stderr);
-  assert.match(again.stderr, /sweep merge: 0 runs taken from 1 directories, 12 already in/);
+  assert.match(again.stderr, /sweep merge: 0 runs taken from 1 directory, 12 already in/);
   assert.equal(recordedKeys(merged).length, 12);
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -58,8 +66,10 @@ test("shard and merge mistakes are one-line errors with exit status 1", async ()
     [["sweep", "merge", "--out", out, path.join(dir, "nope")], /^error: sweep merge: .*nope: no such directory$/],
     [["sweep", "merge", "--out", out, dir], /^error: .*: not the output directory of a sweep \(no readable plan\.json\)$/],
   ];
-  for (const [args, re] of cases) {
-    const r = new Blis(args);
+  // All at once: each is a process start-up, and none writes anything.
+  const runs = cases.map(([args]) => new Blis(args));
+  for (const [i, [args, re]] of cases.entries()) {
+    const r = runs[i]!;
     assert.equal(await r.exited, 1, `${args.join(" ")}: ${r.stderr}`);
     const lines = r.stderr.trim().split("\n");
     assert.equal(lines.length, 1, r.stderr);
@@ -73,7 +83,10 @@ test("shard and merge mistakes are one-line errors with exit status 1", async ()
   assert.equal(await b.exited, 0, b.stderr);
   const mixed = new Blis(["sweep", "merge", "--out", out, path.join(dir, "a"), path.join(dir, "b")]);
   assert.equal(await mixed.exited, 1);
-  assert.match(mixed.stderr.trim(), /^error: .*b\/plan\.json: its runs come from another plan than .*plan\.yaml; merge only shards of one plan$/);
+  assert.match(
+    mixed.stderr.trim(),
+    /^error: .*b\/plan\.json: its runs come from another plan than .*plan\.yaml; merge only shards of one plan$/,
+  );
   assert.ok(!fs.existsSync(out), "nothing written");
   fs.rmSync(dir, { recursive: true, force: true });
 });
