@@ -147,6 +147,17 @@ test("a server that accepts the connection but never answers fails within the co
   silent.close();
 });
 
+test("a server that answers something else than Redis is named as such", async () => {
+  const http = net.createServer((s) => s.on("data", () => s.end("HTTP/1.1 400 Bad Request\r\n\r\n")));
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  const port = (http.address() as net.AddressInfo).port;
+  await assert.rejects(
+    probeRedis(parseQueueUrl(`redis://127.0.0.1:${port}`), 2000),
+    new UserError(`--queue redis://127.0.0.1:${port}: cannot reach Redis (the server does not speak the Redis protocol)`),
+  );
+  http.close();
+});
+
 test("a worker of another version refuses a job and leaves it queued", async () => {
   const { Queue } = await import("bullmq");
   const { connectionOptions } = await import("../../src/queue/connect.js");
