@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["cluster", "trace", "autoscale"],
   ["metrics", "config", "plugin"],
   ["sim"],
-  ["experiment", "optimize", "report", "calibration", "observe"],
+  ["experiment", "optimize", "report", "calibration", "observe", "queue"],
   ["cli"],
 ];
 
