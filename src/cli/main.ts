@@ -11,6 +11,7 @@ import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerObserveCommand } from "./observeCommand.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
+import { registerPlaygroundCommand } from "./playgroundCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
@@ -45,6 +46,7 @@ export function buildProgram(io: CliIo): Command {
   registerObserveCommand(program, io);
   registerReplayCommand(program, io);
   registerFitCommand(program, io);
+  registerPlaygroundCommand(program, io);
   return program;
 }
 
