@@ -23,6 +23,13 @@ export class PooledItl {
     this.stepVal[stepIdx] = itlVal;
   }
 
+  /** x plus the ITL values of steps from .. to, added one by one in step order. */
+  addValues(x: number, from: number, to: number): number {
+    const v = this.stepVal;
+    for (let s = from; s <= to; s++) x += v[s]!;
+    return x;
+  }
+
   /**
    * Pools the ITL entries of r, completing at stepIdx: its closed decode runs, the open one (which
    * ends with this step) and, when `duplicate`, the repeated final entry (docs/behavior.md#q3).

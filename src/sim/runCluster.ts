@@ -21,6 +21,8 @@ import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
+import type { AutoscaleController } from "../autoscale/controller.js";
+import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -45,6 +47,8 @@ export interface ClusterRun {
   /** Router in-flight counters at the end of the run. */
   inFlight: Int32Array;
   timeSeries: TimeSeries | null;
+  /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
+  autoscaler: AutoscaleController | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -53,10 +57,14 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const { kv, cluster: c, policy } = cfg;
   // Instance log lines keep their event order when the cluster runs an instance's events in a row.
   const instanceLog = new OrderedLogger(log);
-  const instances = buildInstances(cfg, ledger, instanceLog, hooks);
+  const leave: { fn: Instance["onLeave"] } = { fn: null };
+  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn);
+  const instances: Instance[] = [];
+  for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
+  const capacity = instanceCapacity(cfg);
   const admission = admissionPolicies.create(c.admission.policy, cfg.params, { numInstances: c.numInstances });
   const routing = routingPolicies.create(c.routing.policy, cfg.params, {
-    numInstances: c.numInstances,
+    numInstances: capacity,
     blockSize: kv.blockSize,
     scorers: c.routing.scorers,
     sloCacheWeights: c.routing.sloCacheWeights,
@@ -81,6 +89,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       trace,
       ...(c.model !== undefined ? { model: c.model } : {}),
       instanceLog,
+      capacity,
     },
     log,
   );
@@ -93,10 +102,12 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       if (next !== null) cluster.pushArrival(next);
     };
     for (const inst of instances) inst.onLeave = onLeave;
+    leave.fn = onLeave;
   }
+  const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
       : null;
   const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
@@ -112,32 +123,36 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
-  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
+  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null, autoscaler };
 }
 
-/** One instance per --num-instances, sharing the ledger and the ordered instance logger. */
-function buildInstances(cfg: SimConfig, ledger: RequestLedger, instanceLog: OrderedLogger, hooks: RunHooks): Instance[] {
-  const { engine, kv, cluster: c, policy } = cfg;
-  const instances: Instance[] = [];
-  for (let k = 0; k < c.numInstances; k++) {
-    const inst = new Instance(
-      k,
-      {
-        ...engine,
-        blockSize: kv.blockSize,
-        preemptionPolicy: policy.preemption,
-        priorityFloors: policy.priorityBridge === "floor",
-      },
-      createKvStore(kv, instanceLog),
-      cfg.latency(),
-      priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
-      schedulers.create(policy.scheduler, cfg.params, {}),
-      ledger,
-      instanceLog,
-    );
-    if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
-    if (hooks.stepProbe) inst.probe = hooks.stepProbe;
-    instances.push(inst);
-  }
-  return instances;
+/** Instance k, sharing the ledger and the ordered instance logger. */
+function buildInstance(
+  k: number,
+  cfg: SimConfig,
+  ledger: RequestLedger,
+  instanceLog: OrderedLogger,
+  hooks: RunHooks,
+  onLeave: Instance["onLeave"],
+): Instance {
+  const { engine, kv, policy } = cfg;
+  const inst = new Instance(
+    k,
+    {
+      ...engine,
+      blockSize: kv.blockSize,
+      preemptionPolicy: policy.preemption,
+      priorityFloors: policy.priorityBridge === "floor",
+    },
+    createKvStore(kv, instanceLog),
+    cfg.latency(),
+    priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
+    schedulers.create(policy.scheduler, cfg.params, {}),
+    ledger,
+    instanceLog,
+  );
+  if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
+  if (hooks.stepProbe) inst.probe = hooks.stepProbe;
+  inst.onLeave = onLeave;
+  return inst;
 }

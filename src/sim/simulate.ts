@@ -20,6 +20,7 @@ import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
+import { resolveAutoscale } from "./autoscaleConfig.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -87,6 +88,8 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
+  const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
+  if (autoscale !== undefined) config.autoscale = autoscale;
 
   const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
