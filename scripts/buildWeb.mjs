@@ -3,6 +3,7 @@
 // playground.js (the page), worker.js (the simulator, as source text the page starts as a Blob
 // worker: file:// pages cannot start workers from files) and data.js (the bundled data files,
 // mounted in the worker's in-memory file system). Needs `npm run build` first (dist/).
+/* global Buffer */
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -16,7 +17,7 @@ const web = path.join(root, "web");
 /** The package root inside the worker's file system (src/config/paths.ts derives it from import.meta.url). */
 const VROOT = "/blis";
 
-/** data/ files the simulator reads (calibration data is for `blis calibrate`), the defaults cache, the package name. */
+/** data/ files the simulator reads (calibration data is for `blis calibrate`), their JSON caches, the package name. */
 function dataFiles() {
   const files = {};
   const add = (rel, text) => {
@@ -32,7 +33,8 @@ function dataFiles() {
     }
   };
   walk("data");
-  add("dist/data/defaults.json");
+  // The build-time JSON copies of bundled YAML (scripts/buildDataCache.mjs): no YAML parsing in the page either.
+  walk("dist/data");
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   add("package.json", JSON.stringify({ name: pkg.name, version: pkg.version }));
   return files;
@@ -72,7 +74,9 @@ const require = createRequire(import.meta.url);
 // The package exports only its module builds: walk up from its entry to its folder (as src/report/html.ts does).
 let chartDir = path.dirname(require.resolve("chart.js"));
 while (!fs.existsSync(path.join(chartDir, "package.json"))) chartDir = path.dirname(chartDir);
-const chartCode = fs.readFileSync(path.join(chartDir, "dist", "chart.umd.min.js"), "utf8").replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, "\n");
+const chartCode = fs
+  .readFileSync(path.join(chartDir, "dist", "chart.umd.min.js"), "utf8")
+  .replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, "\n");
 const { REPORT_CSS } = await import(pathToFileURL(path.join(root, "dist", "src", "report", "css.js")).href);
 const { version } = JSON.parse(fs.readFileSync(path.join(chartDir, "package.json"), "utf8"));
 

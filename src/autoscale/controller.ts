@@ -169,7 +169,9 @@ export class AutoscaleController implements ClusterControl {
     if (d === null || a === null) return null;
     const load = `demand ${round(a.totalDemand)}, supply ${round(a.totalSupply)} tokens`;
     d.reason =
-      d.delta > 0 ? `required capacity ${round(a.requiredCapacity)} tokens (${load})` : `spare capacity ${round(a.spareCapacity)} tokens (${load})`;
+      d.delta > 0
+        ? `required capacity ${round(a.requiredCapacity)} tokens (${load})`
+        : `spare capacity ${round(a.spareCapacity)} tokens (${load})`;
     if (d.delta > 0) {
       if (this.s.maxReplicas > 0) d.delta = Math.min(d.delta, this.s.maxReplicas - routable - pending);
       // Node pools at max_nodes hold no more replicas: asking would only fail placements.

@@ -118,7 +118,13 @@ export class Fleet {
       );
       if (p.index < 0) return;
     } else {
-      this.ctx.note(now, "node-provisioning", `${node.id} for ${p.name}, ready at ${node.readyAt}`, p.name, `no free GPUs: node ${node.id} ready at ${node.readyAt}`);
+      this.ctx.note(
+        now,
+        "node-provisioning",
+        `${node.id} for ${p.name}, ready at ${node.readyAt}`,
+        p.name,
+        `no free GPUs: node ${node.id} ready at ${node.readyAt}`,
+      );
       this.ctx.schedule(node.readyAt, EV_NODE_READY, node);
     }
     this.pending.push(p);

@@ -105,7 +105,9 @@ describe("playground", { timeout: 300_000 }, () => {
     await page.fill("#f-rate", "16");
     // Enter in a field runs (the form's submit button).
     await page.press("#f-rate", "Enter");
-    await page.waitForFunction(`document.querySelector("#compare") && !document.querySelector("#compare").hidden && document.body.dataset.state === "done"`);
+    await page.waitForFunction(
+      `document.querySelector("#compare") && !document.querySelector("#compare").hidden && document.body.dataset.state === "done"`,
+    );
     const expected = clusterBlock((await cli(["run", "--model", MODEL, "--num-requests", "200", "--rate", "16"])).stdout);
     const rows = (await page.$$eval("#compare-table tbody tr", (trs) =>
       trs.map((tr) => [tr.getAttribute("data-metric"), ...[...tr.querySelectorAll("td")].map((td) => td.textContent)]),
@@ -130,7 +132,11 @@ describe("playground", { timeout: 300_000 }, () => {
     await page.waitForFunction(`["done", "invalid"].includes(document.body.dataset.sweep)`, undefined, { timeout: 120_000 });
     assert.equal(await page.evaluate("document.body.dataset.sweep"), "done");
     const rows = (await page.$$eval("#sweep-table tbody tr", (trs) =>
-      trs.map((tr) => [tr.getAttribute("data-rate"), tr.getAttribute("data-ok"), ...[...tr.querySelectorAll("td")].map((td) => td.textContent)]),
+      trs.map((tr) => [
+        tr.getAttribute("data-rate"),
+        tr.getAttribute("data-ok"),
+        ...[...tr.querySelectorAll("td")].map((td) => td.textContent),
+      ]),
     )) as string[][];
     assert.deepEqual(
       rows.map((r) => r[0]),

@@ -18,7 +18,9 @@ function paramDiff(a: Params, b: Params): { name: string; base: string; now: str
   const ma = new Map(a);
   const mb = new Map(b);
   const names = [...new Set([...ma.keys(), ...mb.keys()])];
-  return names.filter((n) => ma.get(n) !== mb.get(n)).map((n) => ({ name: n, base: ma.get(n) ?? "(default)", now: mb.get(n) ?? "(default)" }));
+  return names
+    .filter((n) => ma.get(n) !== mb.get(n))
+    .map((n) => ({ name: n, base: ma.get(n) ?? "(default)", now: mb.get(n) ?? "(default)" }));
 }
 
 function cdfSpec(id: string, title: string, base: RunSummary, now: RunSummary, key: "ttft" | "itl" | "e2e"): ChartSpec {
@@ -76,11 +78,7 @@ export function renderCompare(base: Pinned | null, now: Pinned | null): void {
   const diffEl =
     diff.length === 0
       ? el("p", { class: "note", text: "Same flags as the baseline." })
-      : el(
-          "ul",
-          { class: "diff" },
-          ...diff.map((d) => el("li", {}, el("code", { text: `--${d.name}` }), ` ${d.base} → ${d.now}`)),
-        );
+      : el("ul", { class: "diff" }, ...diff.map((d) => el("li", {}, el("code", { text: `--${d.name}` }), ` ${d.base} → ${d.now}`)));
   const specs = [
     cdfSpec("cmp-ttft", "TTFT — CDF", base.result, now.result, "ttft"),
     cdfSpec("cmp-itl", "ITL per request — CDF", base.result, now.result, "itl"),

@@ -11,13 +11,19 @@ export const DEFAULT_MODEL = "meta-llama/llama-3.1-8b-instruct";
 
 const SECTIONS: { title: string; names: string[] }[] = [
   { title: "Model and hardware", names: ["model", "hardware", "tp", "latency-model", "gpu-memory-utilization"] },
-  { title: "Workload", names: ["workload", "rate", "num-requests", "seed", "prompt-tokens", "output-tokens", "prefix-tokens", "concurrency"] },
+  {
+    title: "Workload",
+    names: ["workload", "rate", "num-requests", "seed", "prompt-tokens", "output-tokens", "prefix-tokens", "concurrency"],
+  },
   { title: "Cluster and routing", names: ["num-instances", "routing-policy", "routing-scorers"] },
   {
     title: "Scheduling and admission",
     names: ["scheduler", "priority-policy", "admission-policy", "token-bucket-capacity", "token-bucket-refill-rate"],
   },
-  { title: "KV cache", names: ["total-kv-blocks", "block-size-in-tokens", "kv-cpu-blocks", "kv-offload-threshold", "kv-transfer-bandwidth"] },
+  {
+    title: "KV cache",
+    names: ["total-kv-blocks", "block-size-in-tokens", "kv-cpu-blocks", "kv-offload-threshold", "kv-transfer-bandwidth"],
+  },
   { title: "Batching", names: ["max-num-seqs", "max-num-batched-tokens", "long-prefill-token-threshold"] },
 ];
 
@@ -94,7 +100,13 @@ export function buildForm(info: PlaygroundInfo): void {
 }
 
 function specField(): HTMLElement {
-  const ta = el("textarea", { id: `f-${SPEC_PARAM}`, name: SPEC_PARAM, rows: "6", spellcheck: "false", "aria-describedby": `help-${SPEC_PARAM} err-${SPEC_PARAM}` });
+  const ta = el("textarea", {
+    id: `f-${SPEC_PARAM}`,
+    name: SPEC_PARAM,
+    rows: "6",
+    spellcheck: "false",
+    "aria-describedby": `help-${SPEC_PARAM} err-${SPEC_PARAM}`,
+  });
   const file = el("input", { id: "spec-upload", type: "file", accept: ".yaml,.yml,text/yaml" });
   file.addEventListener("change", () => {
     const f = file.files?.[0];
@@ -112,7 +124,11 @@ function specField(): HTMLElement {
     ta,
     el("label", { for: file.id, class: "upload", text: "or upload a file" }),
     file,
-    el("small", { id: `help-${SPEC_PARAM}`, class: "help", text: "Runs as --workload-spec workload.yaml; explicit --rate, --num-requests, --seed win over the spec's values." }),
+    el("small", {
+      id: `help-${SPEC_PARAM}`,
+      class: "help",
+      text: "Runs as --workload-spec workload.yaml; explicit --rate, --num-requests, --seed win over the spec's values.",
+    }),
     el("p", { id: `err-${SPEC_PARAM}`, class: "err", hidden: "" }),
   );
 }

@@ -38,7 +38,9 @@ function status(text: string): void {
 
 /** Flags, the pasted spec and the sweep settings, as URL parameters. */
 function allParams(st: State): Params {
-  const sweep: Params = SWEEP_FIELDS.map((n) => [n, byId<HTMLInputElement>(n).value.trim()] as [string, string]).filter(([, v]) => v !== "");
+  const sweep: Params = SWEEP_FIELDS.map((n) => [n, byId<HTMLInputElement>(n).value.trim()] as [string, string]).filter(
+    ([, v]) => v !== "",
+  );
   return [...formParams(), ...st.extra, ...sweep];
 }
 
@@ -148,8 +150,13 @@ function wire(st: State): void {
     );
   };
   byId("copy-command").addEventListener("click", () => copy(byId("command").textContent ?? "", "Command line"));
-  byId("copy-link").addEventListener("click", () => copy(`${location.href.split("?")[0]}?${new URLSearchParams([...allParams(st), ["run", "1"]])}`, "Link"));
-  sweepControls(() => formParams(), () => validate(st));
+  byId("copy-link").addEventListener("click", () =>
+    copy(`${location.href.split("?")[0]}?${new URLSearchParams([...allParams(st), ["run", "1"]])}`, "Link"),
+  );
+  sweepControls(
+    () => formParams(),
+    () => validate(st),
+  );
 }
 
 async function boot(): Promise<void> {

@@ -36,7 +36,12 @@ function card(c: (typeof CARDS)[number], r: RunSummary, base: RunSummary | null)
   const v = r.metrics[c.key] ?? null;
   const valueEl = el("div", { class: "v" }, v === null ? "n/a" : fmtValue(v));
   if (c.unit !== "" && v !== null) valueEl.append(el("span", { class: "u", text: c.unit }));
-  const box = el("div", { class: "card", "data-metric": c.key, "data-value": r.printed[c.key] ?? "" }, el("div", { class: "k", text: c.label }), valueEl);
+  const box = el(
+    "div",
+    { class: "card", "data-metric": c.key, "data-value": r.printed[c.key] ?? "" },
+    el("div", { class: "k", text: c.label }),
+    valueEl,
+  );
   if (base !== null) {
     const b = base.metrics[c.key] ?? null;
     const d = deltaText(b, v);

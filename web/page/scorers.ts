@@ -13,7 +13,9 @@ function parse(text: string): Map<string, string> {
 }
 
 export function scorerWeights(target: HTMLInputElement, scorers: readonly string[]): HTMLElement {
-  const inputs = scorers.map((s) => el("input", { id: `w-${s}`, type: "text", inputmode: "decimal", "data-scorer": s, autocomplete: "off" }));
+  const inputs = scorers.map((s) =>
+    el("input", { id: `w-${s}`, type: "text", inputmode: "decimal", "data-scorer": s, autocomplete: "off" }),
+  );
   const sync = (): void => {
     const text = target.value !== "" ? target.value : target.placeholder;
     const m = parse(text);

@@ -43,7 +43,11 @@ export function cancelSweep(): void {
 }
 
 /** Runs the sweep; null when it was cancelled, else the points in rate order (or the first error). */
-export async function runSweep(params: Params, s: SweepSettings, onPoint: (done: number, total: number) => void): Promise<SweepPoint[] | string | null> {
+export async function runSweep(
+  params: Params,
+  s: SweepSettings,
+  onPoint: (done: number, total: number) => void,
+): Promise<SweepPoint[] | string | null> {
   const rates = sweepRates(s);
   const n = Math.max(1, Math.min(4, (navigator.hardwareConcurrency || 2) - 1, rates.length));
   const workers = Array.from({ length: n }, () => new SimWorker());
@@ -93,7 +97,15 @@ function curve(points: SweepPoint[], s: SweepSettings): ChartSpec {
     y2Label: "ITL p99 (ms)",
     yScale: "logarithmic",
     datasets: [
-      { label: "TTFT p99", color: "#4e79a7", x, y: points.map((p) => p.ttftP99), radius: 4, width: 2, pointLabels: points.map((p) => `${p.rate}`) },
+      {
+        label: "TTFT p99",
+        color: "#4e79a7",
+        x,
+        y: points.map((p) => p.ttftP99),
+        radius: 4,
+        width: 2,
+        pointLabels: points.map((p) => `${p.rate}`),
+      },
       { label: "ITL p99", color: "#f28e2b", x, y: points.map((p) => p.itlP99), radius: 3, width: 1.5, rightAxis: true, dash: [5, 3] },
       {
         label: "misses SLO",
@@ -133,7 +145,11 @@ export function renderSweep(points: SweepPoint[], s: SweepSettings, instances: n
       el("td", { text: p.ok ? "meets" : "misses" }),
     ),
   );
-  const head = el("tr", {}, ...["rate (req/s)", "throughput (req/s)", "TTFT p99 (ms)", "ITL p99 (ms)", "SLO"].map((h) => el("th", { scope: "col", text: h })));
+  const head = el(
+    "tr",
+    {},
+    ...["rate (req/s)", "throughput (req/s)", "TTFT p99 (ms)", "ITL p99 (ms)", "SLO"].map((h) => el("th", { scope: "col", text: h })),
+  );
   const fig = el("div");
   fig.innerHTML = figure(spec);
   charts.clear();

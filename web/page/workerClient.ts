@@ -3,12 +3,21 @@
 // (data.js) is posted to it once. Requests carry ids; a running simulation is synchronous, so
 // cancelling one terminates the worker (a new one is started for the next run).
 
-import type { Checked, DataFiles, FieldError, FromWorker, Params, PlaygroundInfo, Progress, RunSummary, ToWorker } from "../shared/protocol.js";
+import type {
+  Checked,
+  DataFiles,
+  FieldError,
+  FromWorker,
+  Params,
+  PlaygroundInfo,
+  Progress,
+  RunSummary,
+  ToWorker,
+} from "../shared/protocol.js";
 
 declare global {
-  // eslint-disable-next-line no-var -- set by worker.js and data.js (classic scripts)
+  // Set by worker.js and data.js (classic scripts).
   var blisWorkerSource: string | undefined;
-  // eslint-disable-next-line no-var
   var blisData: DataFiles | undefined;
 }
 

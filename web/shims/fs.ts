@@ -124,7 +124,8 @@ export function readdirSync(p: string, opts?: { withFileTypes?: boolean }): (str
   if (!dirs.has(full)) throw errno("ENOENT", "no such file or directory", "scandir", p);
   const prefix = full === "/" ? "/" : full + "/";
   const names = new Map<string, boolean>();
-  for (const d of dirs) if (d.startsWith(prefix) && d !== full && !d.slice(prefix.length).includes("/")) names.set(d.slice(prefix.length), true);
+  for (const d of dirs)
+    if (d.startsWith(prefix) && d !== full && !d.slice(prefix.length).includes("/")) names.set(d.slice(prefix.length), true);
   for (const f of files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes("/")) names.set(f.slice(prefix.length), false);
   const sorted = [...names.keys()].sort();
   if (opts?.withFileTypes !== true) return sorted;

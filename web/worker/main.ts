@@ -49,7 +49,8 @@ async function handle(m: ToWorker): Promise<void> {
         const result = await runParams(m.params, m.detail, mountSpec, throttled(m.id));
         self.postMessage({ type: "result", id: m.id, result });
       } catch (e) {
-        const errors = e instanceof RunFailed ? e.errors : [{ field: "", message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
+        const errors =
+          e instanceof RunFailed ? e.errors : [{ field: "", message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
         self.postMessage({ type: "failed", id: m.id, errors });
       }
       return;

@@ -50,7 +50,12 @@ function sections(d: RunReportData): { html: string; charts: RunSummary["charts"
   const n = d.metrics.numInstances;
   const html = [
     section("latency", "Latency distributions", "", latencySection(charts, d)),
-    section("instances", "Instances", `Per-instance request counts and load (${n} instance${n === 1 ? "" : "s"}).`, instancesSection(charts, d)),
+    section(
+      "instances",
+      "Instances",
+      `Per-instance request counts and load (${n} instance${n === 1 ? "" : "s"}).`,
+      instancesSection(charts, d),
+    ),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
     section("kv", "KV cache", "", kvSection(charts, d)),
   ].join("\n");
