@@ -156,6 +156,26 @@ describe("playground", { timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test("a running simulation shows its progress and can be cancelled; the next run works", async () => {
+    const { page, errors } = await open(browser, `model=${MODEL}&num-requests=2000000&rate=200`);
+    await waitState(page, ["ready"]);
+    await page.waitForFunction(`document.querySelector("#command").textContent !== ""`);
+    await page.click("#run");
+    await page.waitForFunction(`document.body.dataset.state === "running" && document.querySelector("#progress").value > 0`);
+    assert.match((await page.textContent("#status"))!, /^Running… \d+ requests completed/);
+    await page.click("#cancel");
+    assert.equal(await waitState(page, ["cancelled"]), "cancelled");
+    assert.equal(await page.textContent("#status"), "Cancelled.");
+    assert.equal(await page.isHidden("#results"), true);
+    await page.fill("#f-num-requests", "50");
+    await page.click("#run");
+    assert.equal(await waitState(page, ["done", "invalid"]), "done");
+    const completed = (await cards(page)).find((c) => c.metric === "completed_requests");
+    assert.equal(completed?.value, "50");
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("labelled fields, no horizontal scrolling at desktop and phone width", async () => {
     for (const [w, h] of [
       [1280, 800],
