@@ -156,6 +156,25 @@ describe("playground", { timeout: 300_000 }, () => {
     await page.close();
   });
 
+  test("an uploaded workload spec runs as --workload-spec: the same stdout as `blis run`", async () => {
+    const spec = path.join(ROOT, "examples", "multiturn-chat-demo.yaml");
+    const expected = await cli(["run", "--model", MODEL, "--workload-spec", spec, "--num-requests", "200"]);
+    assert.equal(expected.code, 0, expected.stderr.join("\n"));
+    const { page, errors } = await open(browser, `model=${MODEL}&num-requests=200`);
+    await waitState(page, ["ready"]);
+    await page.click("details.spec > summary");
+    await page.setInputFiles("#spec-upload", spec);
+    await page.waitForFunction(`document.querySelector("#f-workload-spec-yaml").value.includes("multi-turn-chat")`);
+    await page.click("#run");
+    assert.equal(await waitState(page, ["done", "invalid"]), "done");
+    assert.equal(await page.textContent("#stdout"), expected.stdout);
+    assert.match((await page.textContent("#command"))!, /--workload-spec workload\.yaml/);
+    // The spec travels in the URL, so the link reproduces the run.
+    assert.match(decodeURIComponent(page.url()), /workload-spec-yaml=.*multi-turn-chat/s);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("a running simulation shows its progress and can be cancelled; the next run works", async () => {
     const { page, errors } = await open(browser, `model=${MODEL}&num-requests=2000000&rate=200`);
     await waitState(page, ["ready"]);
@@ -187,6 +206,18 @@ describe("playground", { timeout: 300_000 }, () => {
         .filter((e) => e.id === "" || document.querySelector('label[for="' + e.id + '"]') === null)
         .map((e) => e.outerHTML.slice(0, 80))`)) as string[];
       assert.deepEqual(unlabelled, []);
+      // Keyboard: the first Tab reaches the skip link, which moves focus to the results; the next
+      // Tabs go through the form's controls.
+      await page.evaluate("document.activeElement.blur()");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate("document.activeElement.className"), "skip");
+      await page.keyboard.press("Enter");
+      assert.equal(await page.evaluate("document.activeElement.id"), "results-area");
+      await page.focus("#run");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate("document.activeElement.id"), "reset", "Cancel is skipped while disabled");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate("document.activeElement.id"), "f-model");
       const over = (await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")) as number;
       assert.ok(over <= 0, `${w}px: the page scrolls ${over}px sideways`);
       await page.screenshot({ path: path.join(SHOTS, `playground-${w}.png`) });
