@@ -6,7 +6,9 @@ import type { CliIo } from "./io.js";
 
 /** Run flags that also apply to a replay: everything but workload generation and the run's results file. */
 export const REPLAY_RUN_FLAGS = RUN_FLAGS.filter(
-  (f) => (f.group !== "workload" || f.key === "seed" || f.key === "horizon") && f.key !== "resultsPath",
+  (f) =>
+    (f.group !== "workload" || f.key === "seed" || f.key === "horizon" || f.key === "timeout" || f.key === "thinkTimeMs") &&
+    f.key !== "resultsPath",
 );
 
 /** Adds `blis replay`: simulate the requests of a trace v2 (docs/calibration.md "Replay"). */

@@ -22,6 +22,8 @@ export interface Blueprint extends RequestMeta {
   readonly accumulate: boolean;
   /** Ticks between the end of a round and the arrival of the next. */
   readonly thinkTime: number;
+  /** Client deadline of each round, ticks after its arrival (0 = none). */
+  readonly timeout: number;
   readonly input: LengthSampler;
   readonly output: LengthSampler;
   /** Group prefix tokens at the start of every round's input. */
