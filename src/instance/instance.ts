@@ -46,7 +46,7 @@ export class Instance {
   droppedUnservable = 0;
   /** Requests whose client deadline passed before they completed (docs/behavior.md "Client timeouts"). */
   timedOut = 0;
-  /** Requests enqueued with a client deadline. */
+  /** Requests that reached the instance with a client deadline. */
   withDeadline = 0;
   preemptionCount = 0;
   totalInputTokens = 0;
@@ -144,6 +144,7 @@ export class Instance {
 
   /** Drops the request as unservable or queues it (docs/behavior.md "Enqueue and unservable requests"). */
   private onQueued(req: Request, now: number): void {
+    if (req.deadline > 0) this.withDeadline++;
     const unservable = unservableCheck(req, this.cfg, this.kv.totalBlocks);
     if (unservable !== null) {
       this.unservable.note(req.id, unservable, this.log);
@@ -153,7 +154,6 @@ export class Instance {
       req.dropPayload();
     } else if (req.deadline > 0 && req.deadline <= now) {
       // Past due on arrival (it waited in the pipeline): counted as input, never queued.
-      this.withDeadline++;
       this.totalInputTokens += req.inputLen;
       this.expire(req, now);
     } else {
@@ -162,10 +162,7 @@ export class Instance {
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
       if (this.probe !== null) this.probe.onQueued(this.index, req, now);
-      if (req.deadline > 0) {
-        this.withDeadline++;
-        if (req.deadline <= this.horizon) this.events.push(req.deadline, EV_TIMEOUT, req);
-      }
+      if (req.deadline > 0 && req.deadline <= this.horizon) this.events.push(req.deadline, EV_TIMEOUT, req);
     }
     // Compat (docs/behavior.md#q1): this Step is not registered as the chain, except in closed-loop runs.
     if (!this.stepChainRegistered) {

@@ -47,7 +47,7 @@ export interface BlockCounts {
   preemptions: number;
   kvAllocationFailures: number;
   timedOut: number;
-  /** Requests enqueued with a client deadline. */
+  /** Requests that reached an instance with a client deadline. */
   withDeadline: number;
 }
 
