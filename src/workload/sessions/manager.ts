@@ -57,7 +57,8 @@ export class SessionManager {
       bp.status = BUDGET_EXHAUSTED;
       return null;
     }
-    const arrival = t + bp.thinkTime;
+    const sampler = bp.thinkSampler;
+    const arrival = t + (sampler !== undefined && sampler !== null ? sampler(bp.rng) : bp.thinkTime);
     if (arrival > this.plan.horizon) {
       bp.status = HORIZON_INTERRUPTED;
       return null;
