@@ -209,9 +209,9 @@ export class ClusterSimulator {
     do {
       last = t;
       log?.at(t, i);
-      const before = inst.completed + inst.droppedUnservable;
+      const before = inst.completed + inst.droppedUnservable + inst.timedOut;
       inst.processNext();
-      const delta = inst.completed + inst.droppedUnservable - before;
+      const delta = inst.completed + inst.droppedUnservable + inst.timedOut - before;
       if (delta !== 0) {
         let v = this.inFlight[i]! - delta;
         if (v < 0) {

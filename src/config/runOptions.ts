@@ -62,6 +62,8 @@ export const RunOptionsSchema = z.strictObject({
   concurrency: z.number().int().default(0),
   /** Think time of the virtual users, ms. */
   thinkTimeMs: z.number().int().default(0),
+  /** Client deadline, s after arrival; negative = none (0 is an error). */
+  timeout: z.number().int().default(-1),
   numRequests: z.number().int().default(100),
   prefixTokens: z.number().int().default(0),
   promptTokens: z.number().int().default(512),

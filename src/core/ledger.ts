@@ -4,6 +4,8 @@ import { requestIdText } from "./workloadRequest.js";
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;
 export const F_DROPPED = 4;
+/** Timed out at its client deadline: still a record (with its TTFT if it had one), no E2E. */
+export const F_TIMED_OUT = 8;
 
 /** Canonical `request_<n>` IDs are stored as n; anything else in a side table. */
 const OTHER_ID = -1;
@@ -80,6 +82,15 @@ export class RequestLedger {
     this.live[req.seq] = null;
   }
 
+  /** Timed out at its deadline: keeps its record and what it reached, without an E2E. */
+  timeOut(req: Request): void {
+    const i = req.seq;
+    this.ttft[i] = req.ttft;
+    this.sched[i] = req.schedDelay;
+    this.flags[i] = F_REGISTERED | F_TIMED_OUT;
+    this.live[i] = null;
+  }
+
   /** Copies the current values of requests still in the system (end of run). */
   finalize(): void {
     for (let i = 0; i < this.size; i++) {
@@ -126,6 +137,9 @@ export class RequestLedger {
   }
   isCompleted(i: number): boolean {
     return (this.flags[i]! & F_COMPLETED) !== 0;
+  }
+  isTimedOut(i: number): boolean {
+    return (this.flags[i]! & F_TIMED_OUT) !== 0;
   }
 
   private ensure(n: number): void {

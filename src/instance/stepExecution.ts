@@ -17,7 +17,7 @@ export interface StepHost {
   readonly probe: StepProbe | null;
   readonly horizon: number;
   /** Closed-loop hook (Instance.onLeave). */
-  readonly onLeave: ((req: Request, t: number, dropped: boolean) => void) | null;
+  readonly onLeave: ((req: Request, t: number, cancelled: boolean) => void) | null;
   lastLeave: number;
   completed: number;
   totalOutputTokens: number;

@@ -53,6 +53,10 @@ export interface SimulationMetrics {
     droppedUnservable: number;
     /** Requests no routable instance could take (their model is served nowhere); absent in older stored results. */
     routingRejections?: number;
+    /** Requests that timed out at their client deadline; absent in older stored results. */
+    timedOut?: number;
+    /** Whether the run had client deadlines (the timeout line is printed even at 0). */
+    deadlines?: boolean;
   };
   kv: {
     preemptionRate: number;
@@ -101,24 +105,34 @@ export function collectMetrics(
     inst.pooledItl(m);
     return m;
   });
-  const blocks = instanceBlocks(instances, samples, itlMaps);
   const total = totalCounts(instances);
+  const deadlines = total.withDeadline > 0;
+  const blocks = instanceBlocks(instances, samples, itlMaps, deadlines);
   const clusterE2e = sorted(samples.e2e.flat());
   const clusterTtft = sorted(samples.ttft.flat());
   const clusterSched = sorted(samples.sched.flat());
-  const cluster = buildMetricsBlock("cluster", total, {
-    e2e: clusterE2e,
-    ttft: clusterTtft,
-    sched: clusterSched,
-    itl: new Histogram(mergeItl(itlMaps)),
-  });
+  const cluster = buildMetricsBlock(
+    "cluster",
+    total,
+    {
+      e2e: clusterE2e,
+      ttft: clusterTtft,
+      sched: clusterSched,
+      itl: new Histogram(mergeItl(itlMaps)),
+    },
+    deadlines,
+  );
   const { perSlo, tenantCompleted } = perClassSamples(ledger);
 
   return {
     numInstances: n,
     instances: blocks,
     cluster,
-    anomalies: { ...anomalies(instances, ledger, opts, stats.rejected, total.dropped), routingRejections: stats.routingRejected },
+    anomalies: {
+      ...anomalies(instances, ledger, opts, stats.rejected, total.dropped),
+      routingRejections: stats.routingRejected,
+      ...(deadlines || total.timedOut > 0 ? { timedOut: total.timedOut, deadlines: true } : {}),
+    },
     kv: kvSummary(instances, total),
     perSlo,
     tenantFairness: jainIndex(tenantThroughput(tenantCompleted, total.simEnded / 1e6)),
@@ -146,14 +160,24 @@ interface Samples {
   sched: number[][];
 }
 
-function instanceBlocks(instances: readonly Instance[], samples: Samples, itlMaps: readonly Map<number, number>[]): MetricsBlock[] {
+function instanceBlocks(
+  instances: readonly Instance[],
+  samples: Samples,
+  itlMaps: readonly Map<number, number>[],
+  deadlines: boolean,
+): MetricsBlock[] {
   return instances.map((inst, k) =>
-    buildMetricsBlock(inst.id, countsOf(inst), {
-      e2e: sorted(samples.e2e[k]!),
-      ttft: sorted(samples.ttft[k]!),
-      sched: sorted(samples.sched[k]!),
-      itl: new Histogram(itlMaps[k]!),
-    }),
+    buildMetricsBlock(
+      inst.id,
+      countsOf(inst),
+      {
+        e2e: sorted(samples.e2e[k]!),
+        ttft: sorted(samples.ttft[k]!),
+        sched: sorted(samples.sched[k]!),
+        itl: new Histogram(itlMaps[k]!),
+      },
+      deadlines,
+    ),
   );
 }
 
@@ -197,6 +221,8 @@ function countsOf(inst: Instance): BlockCounts {
     simEnded: inst.simEnded(),
     preemptions: inst.preemptionCount,
     kvAllocationFailures: inst.kvAllocationFailures,
+    timedOut: inst.timedOut,
+    withDeadline: inst.withDeadline,
   };
 }
 
@@ -212,6 +238,8 @@ function totalCounts(instances: readonly Instance[]): BlockCounts {
     simEnded: 0,
     preemptions: 0,
     kvAllocationFailures: 0,
+    timedOut: 0,
+    withDeadline: 0,
   };
   for (const inst of instances) {
     const c = countsOf(inst);
@@ -224,6 +252,8 @@ function totalCounts(instances: readonly Instance[]): BlockCounts {
     total.simEnded = Math.max(total.simEnded, c.simEnded);
     total.preemptions += c.preemptions;
     total.kvAllocationFailures += c.kvAllocationFailures;
+    total.timedOut += c.timedOut;
+    total.withDeadline += c.withDeadline;
   }
   return total;
 }

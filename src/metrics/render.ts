@@ -56,6 +56,12 @@ export function renderFitness(f: FitnessResult): string {
   return out;
 }
 
+/** Today's timeout lines, only in runs with client deadlines (seed-era blocks stay as they were). */
+function timeoutLines(a: SimulationMetrics["anomalies"]): string {
+  if (a.deadlines !== true) return "";
+  return `Timed Out Requests: ${a.timedOut ?? 0}\nLength-Capped Requests: 0\n`;
+}
+
 export interface TailOptions {
   printFairness: boolean;
   summarizeTrace: boolean;
@@ -66,7 +72,8 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   let out = "";
   const a = m.anomalies;
   const routing = a.routingRejections ?? 0;
-  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0 || routing > 0) {
+  const timedOut = a.timedOut ?? 0;
+  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0 || routing > 0 || timedOut > 0) {
     out +=
       "=== Anomaly Counters ===\n" +
       `Priority Inversions: ${a.priorityInversions}\n` +
@@ -74,7 +81,8 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
       `Rejected Requests: ${a.rejected}\n` +
       // Only when > 0, so that runs without routing rejections print the seed block.
       (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
-      `Dropped Unservable: ${a.droppedUnservable}\n`;
+      `Dropped Unservable: ${a.droppedUnservable}\n` +
+      timeoutLines(a);
   }
   const kv = m.kv;
   if (kv.preemptionRate !== 0 || kv.cacheHitRate !== 0 || kv.kvThrashingRate !== 0) {

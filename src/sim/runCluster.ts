@@ -58,7 +58,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Instance log lines keep their event order when the cluster runs an instance's events in a row.
   const instanceLog = new OrderedLogger(log);
   const leave: { fn: Instance["onLeave"] } = { fn: null };
-  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn);
+  // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
+  const oneStepChain = (hooks.sessions ?? null) !== null;
+  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain);
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
@@ -97,8 +99,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const sessions = hooks.sessions ?? null;
   if (sessions !== null) {
     const manager = new SessionManager(sessions, log);
-    const onLeave = (req: Request, t: number, dropped: boolean): void => {
-      const next = manager.onEnd(req, t, dropped);
+    const onLeave = (req: Request, t: number, cancelled: boolean): void => {
+      const next = manager.onEnd(req, t, cancelled);
       if (next !== null) cluster.pushArrival(next);
     };
     for (const inst of instances) inst.onLeave = onLeave;
@@ -134,6 +136,7 @@ function buildInstance(
   instanceLog: OrderedLogger,
   hooks: RunHooks,
   onLeave: Instance["onLeave"],
+  oneStepChain: boolean,
 ): Instance {
   const { engine, kv, policy } = cfg;
   const inst = new Instance(
@@ -143,6 +146,7 @@ function buildInstance(
       blockSize: kv.blockSize,
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",
+      ...(oneStepChain ? { oneStepChain } : {}),
     },
     createKvStore(kv, instanceLog),
     cfg.latency(),

@@ -219,6 +219,8 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   ]),
   "--rate": texts("1", "10", "100", "1000", "0.5"),
   "--num-requests": texts("1", "2", "3", "5"),
+  // Client deadlines: short ones time requests out, negative ones disable them, 0 is an error.
+  "--timeout": texts("1", "2", "30", "-1", "0"),
   "--prefix-tokens": texts("0", "8", "32"),
   "--prompt-tokens": texts("10", "20", "40"),
   "--prompt-tokens-stdev": texts("0", "5", "10"),
