@@ -13,6 +13,7 @@ import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
+import type { ClusterPort, DisaggregationHook } from "./disaggregation.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -27,6 +28,8 @@ export interface ClusterOptions {
   model?: string;
   /** The instances' logger, when it can hold lines while an instance runs several events in a row. */
   instanceLog?: OrderedLogger;
+  /** --cache-signal-delay when PD pool policies or deciders read the instance caches. */
+  cacheSignalDelay?: number;
 }
 
 /** Observer for cluster-level invariant checks in tests. */
@@ -78,6 +81,8 @@ export class ClusterSimulator {
   private readonly routedPerInstance: Int32Array;
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
+  /** Prefill/decode disaggregation (null: off). */
+  private pd: DisaggregationHook | null = null;
 
   constructor(
     private readonly instances: Instance[],
@@ -93,7 +98,7 @@ export class ClusterSimulator {
     this.nextInstance = new IndexHeap(instances.length);
     this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
       model: opts.model ?? null,
-      cacheSignalDelay: routing.cacheSignalDelay ?? null,
+      cacheSignalDelay: opts.cacheSignalDelay ?? routing.cacheSignalDelay ?? null,
     });
     this.snapshots.trackChanges();
     for (const inst of instances) inst.horizon = opts.horizon;
@@ -139,11 +144,7 @@ export class ClusterSimulator {
           }
           arrived++;
         } else {
-          const req = this.events.peekPayload()!;
-          const rank = this.events.peekKind();
-          this.events.pop();
-          if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
-          else this.route(req, clock, debug);
+          this.runClusterEvent(clock, debug);
         }
       } else {
         if (te > horizon) {
@@ -180,6 +181,16 @@ export class ClusterSimulator {
     };
   }
 
+  /** Pops and runs the next queued cluster event: admission, routing or a PD event. */
+  private runClusterEvent(clock: number, debug: boolean): void {
+    const req = this.events.peekPayload()!;
+    const rank = this.events.peekKind();
+    this.events.pop();
+    if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
+    else if (rank === RANK_ROUTING) this.route(req, clock, debug);
+    else this.pd!.onEvent(rank, req, clock);
+  }
+
   /**
    * Runs instance i's next event, then its later events while they come before `limit` and are
    * within the horizon. Returns the time of the last event run.
@@ -206,7 +217,8 @@ export class ClusterSimulator {
       }
       t = inst.nextEventTime();
       // A follow-up created by a completion is a cluster event: it runs before later instance events.
-    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t));
+      // So is a PD event an instance event created (a prefill completion's KV transfer).
+    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t) && t < this.events.peekTime());
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
     return last;
@@ -247,6 +259,10 @@ export class ClusterSimulator {
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
+    if (this.pd !== null) {
+      this.pd.route(req, clock);
+      return;
+    }
     const state = this.snapshots.take(clock, req);
     if (state.snapshots.length === 0) {
       this.log.warn(`no routable instance serves model "${req.model}" — request ${req.id} rejected at routing`);
@@ -260,25 +276,70 @@ export class ClusterSimulator {
       throw new InvariantError(`routing policy "${this.routing.name}" chose an unknown instance (${pos})`);
     }
     const target = state.snapshots[pos]!.index;
-    let hint = d.priorityHint;
-    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
-    if (hint !== 0) {
-      req.priority = hint;
-      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
-    }
+    this.applyPriority(req, d.priorityHint);
     req.instance = target;
     if (this.opts.trace !== null) {
       this.opts.trace.recordRouting(req.id, clock, pos, d.reason, d.scores, state.snapshots);
     }
     if (debug) this.log.debug(`t=${clock} routing ${req.id} -> instance_${target}: ${d.reason}`);
+    this.inject(req, target, clock, true);
+  }
+
+  private applyPriority(req: Request, routingHint: number): void {
+    let hint = routingHint;
+    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
+    if (hint !== 0) {
+      req.priority = hint;
+      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
+    }
+  }
+
+  private inject(req: Request, target: number, clock: number, userLevel: boolean): void {
     this.inFlight[target]!++;
     this.snapshots.inFlightChanged(target);
-    this.routed++;
-    this.routedPerInstance[target]!++;
+    if (userLevel) this.countRouted(target);
+    req.instance = target;
     this.ledger.register(req);
     const inst = this.instances[target]!;
     inst.inject(req, clock);
     this.nextInstance.update(target, inst.nextEventTime());
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
+  }
+
+  private countRouted(target: number): void {
+    this.routed++;
+    this.routedPerInstance[target]!++;
+  }
+
+  /** Turns on prefill/decode disaggregation: the hook takes over routing (docs/prefill-decode.md). */
+  setDisaggregation(hook: DisaggregationHook): void {
+    this.pd = hook;
+    const port: ClusterPort = {
+      instances: this.instances,
+      inFlight: this.inFlight,
+      trace: this.opts.trace,
+      takeState: (clock, req) => this.snapshots.take(clock, req),
+      schedule: (time, rank, req) => this.events.push(time, rank, req),
+      routeTo: (req, target, clock, userLevel) => this.inject(req, target, clock, userLevel),
+      countRouted: (target) => this.countRouted(target),
+      enqueueDirect: (req, target, clock) => {
+        req.instance = target;
+        this.ledger.register(req);
+        const inst = this.instances[target]!;
+        inst.enqueueDirect(req, clock);
+        this.nextInstance.update(target, inst.nextEventTime());
+        this.snapshots.instanceChanged(target);
+        if (this.observer !== null) this.observer.onRouted(req, target, clock);
+      },
+      addInFlight: (i, delta) => {
+        this.inFlight[i] = this.inFlight[i]! + delta;
+        this.snapshots.inFlightChanged(i);
+      },
+      instanceChanged: (i) => this.snapshots.instanceChanged(i),
+      applyPriority: (req, hint) => this.applyPriority(req, hint),
+      rejectAtRouting: () => this.routingRejected++,
+      nextSeq: () => this.seq++,
+    };
+    hook.attach(port);
   }
 }

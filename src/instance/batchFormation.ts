@@ -101,6 +101,10 @@ export class BatchFormation {
     const bs = this.cfg.blockSize;
     while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
       const r = wq.peekFront();
+      if (r.remoteKv) {
+        if (!this.admitRemote(r)) break;
+        continue;
+      }
       let nPrefix = kv.cachedPrefix(r);
       // Today's engine always computes part of the prompt (vLLM recomputes at least its last
       // token), so a fully cached prompt reuses all but its last block. The seed engine admits it
@@ -121,6 +125,24 @@ export class BatchFormation {
       r.numNewTokens = n;
       r.computed = n + c;
     }
+  }
+
+  /**
+   * Admits a request whose prompt KV is already held (a PD decode sub-request): one decode token
+   * at its progress index, no prefix lookup (docs/prefill-decode.md "Request flow").
+   */
+  private admitRemote(r: Request): boolean {
+    if (!this.kv.allocate(r, r.pi, r.pi + 1, 0)) return false;
+    this.waitQueue.popFront();
+    this.running.push(r);
+    r.scheduledStep = this.stepIdx;
+    this.admitted.push(r);
+    this.budget -= 1;
+    r.state = RUNNING;
+    r.remoteKv = false;
+    r.numNewTokens = 1;
+    r.computed = r.pi + 1;
+    return true;
   }
 
   private thresholdFor(r: Request): number {

@@ -102,6 +102,21 @@ export class Instance {
     this.events.push(t, EV_ARRIVAL, req);
   }
 
+  /**
+   * PD: a decode sub-request whose KV transfer completed joins the wait queue at `now` directly (no
+   * queueing delay, no unservable check, its input tokens counted on the prefill side), starting a
+   * step chain when none is pending (docs/prefill-decode.md "Transfer completion").
+   */
+  enqueueDirect(req: Request, now: number): void {
+    req.state = QUEUED;
+    this.prioritizer.onQueued(req, now);
+    this.waitQueue.pushBack(req);
+    if (!this.stepChainRegistered && this.pendingSteps === 0) {
+      this.pushStep(now > this.clock ? now : this.clock);
+      this.stepChainRegistered = true;
+    }
+  }
+
   /** Pops and executes exactly one event. */
   processNext(): void {
     const t = this.events.peekTime();

@@ -23,6 +23,11 @@ export class PooledItl {
     this.stepVal[stepIdx] = itlVal;
   }
 
+  /** The ITL value of step `stepIdx` (PD: a decode sub-request's first entry). */
+  valueAt(stepIdx: number): number {
+    return this.stepVal[stepIdx]!;
+  }
+
   /**
    * Pools the ITL entries of r, completing at stepIdx: its closed decode runs, the open one (which
    * ends with this step) and, when `duplicate`, the repeated final entry (docs/behavior.md#q3).

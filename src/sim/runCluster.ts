@@ -13,14 +13,15 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
-import type { Request } from "../core/request.js";
-import { SessionManager, type SessionPlan } from "../workload/index.js";
+import { SessionManager, type EndedRequest, type SessionPlan } from "../workload/index.js";
 import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
+import { buildPd, poolSettingsOf, wireLeave } from "./pdWiring.js";
+import { projectPd } from "../pd/projection.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -64,6 +65,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     params: cfg.params,
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
+  const pd = buildPd(cfg, log);
   const cluster = new ClusterSimulator(
     instances,
     admission,
@@ -81,19 +83,22 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       trace,
       ...(c.model !== undefined ? { model: c.model } : {}),
       instanceLog,
+      ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
     },
     log,
   );
+  if (pd !== null) cluster.setDisaggregation(pd.controller);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
+  let onLeave: ((req: EndedRequest, t: number, dropped: boolean) => void) | null = null;
   if (sessions !== null) {
     const manager = new SessionManager(sessions, log);
-    const onLeave = (req: Request, t: number, dropped: boolean): void => {
+    onLeave = (req: EndedRequest, t: number, dropped: boolean): void => {
       const next = manager.onEnd(req, t, dropped);
       if (next !== null) cluster.pushArrival(next);
     };
-    for (const inst of instances) inst.onLeave = onLeave;
   }
+  wireLeave(instances, pd, onLeave);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
@@ -103,16 +108,19 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const stats = cluster.run();
   if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
   for (const inst of instances) {
-    const expect = inst.waitQueue.length + inst.running.length;
+    // Split requests count in flight at their decode instance from the decode pick on.
+    const expect = inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
     if (stats.inFlight[inst.index] !== expect) {
       log.warn(`${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
     }
   }
-  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
-  if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
+  const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
+  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
+  const users = projection !== null ? projection.ledger : ledger;
+  if (sessions !== null) metrics.sessions = sessionMetrics(users, sessions.tags);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
-  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
+  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
 }
 
 /** One instance per --num-instances, sharing the ledger and the ordered instance logger. */
@@ -120,16 +128,19 @@ function buildInstances(cfg: SimConfig, ledger: RequestLedger, instanceLog: Orde
   const { engine, kv, cluster: c, policy } = cfg;
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) {
+    // PD pools may have their own latency model, KV capacity and max-model-len.
+    const pool = poolSettingsOf(cfg, k);
     const inst = new Instance(
       k,
       {
         ...engine,
+        ...(pool !== null ? { maxModelLen: pool.maxModelLen } : {}),
         blockSize: kv.blockSize,
         preemptionPolicy: policy.preemption,
         priorityFloors: policy.priorityBridge === "floor",
       },
-      createKvStore(kv, instanceLog),
-      cfg.latency(),
+      createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
+      pool !== null ? pool.latency() : cfg.latency(),
       priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
       schedulers.create(policy.scheduler, cfg.params, {}),
       ledger,

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["kv", "latency", "policy", "workload"],
   ["instance"],
-  ["cluster", "trace"],
+  ["cluster", "trace", "pd"],
   ["metrics", "config", "plugin"],
   ["sim"],
   ["experiment", "optimize", "report", "calibration", "observe"],
