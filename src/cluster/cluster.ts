@@ -160,6 +160,8 @@ export class ClusterSimulator {
         if (this.observer === null && !debug && instanceLog !== undefined) {
           limit = tc;
           if (this.recorder !== null && this.recorder.next < limit) limit = this.recorder.next;
+          // PD: another instance's event can create a cluster event (a KV transfer) at its own time.
+          if (this.pd !== null && byTime.secondKey() < limit) limit = byTime.secondKey();
         }
         const last = this.runInstance(chosen, limit, horizon);
         if (last > clock) clock = last;

@@ -17,6 +17,7 @@ import {
   type DisaggregationHook,
 } from "../cluster/disaggregation.js";
 import { InvariantError } from "../util/errors.js";
+import { unservableCheck } from "../instance/unservable.js";
 import type { Logger } from "../util/log.js";
 import type { PdDecider } from "./deciders.js";
 import { ROLE_DECODE, ROLE_PREFILL, type PdTopology } from "./topology.js";
@@ -112,7 +113,9 @@ export class PdController implements DisaggregationHook {
     const pos = checkedTarget(d.target, view, policy.name);
     const target = view.snapshots[pos]!.index;
     port.applyPriority(req, d.priorityHint);
-    const split = this.parts.decider.decide(req, target, view);
+    // A request its decode instance can never hold is served whole there, which drops it at once.
+    const inst = port.instances[target]!;
+    const split = this.parts.decider.decide(req, target, view) && unservableCheck(req, inst.cfg, inst.kv.totalBlocks) === null;
     const trace = port.trace;
     if (trace !== null) trace.disaggregations.push({ requestId: req.id, clock, disaggregate: split });
     if (!split) {
@@ -203,10 +206,12 @@ export class PdController implements DisaggregationHook {
     const inst = this.port.instances[rec.decodeInstance]!;
     const L = parent.inputLen;
     this.transfersInitiated++;
-    if (L > 0 && !inst.kv.allocate(dec, 0, L, 0)) {
-      this.parts.log.warn(
-        `insufficient KV capacity on ${inst.id} for ${dec.id} (${rec.numKvBlocks} blocks, ${inst.kv.freeBlocks()} free) at transfer start — dropped`,
-      );
+    rec.local = rec.prefillInstance === rec.decodeInstance;
+    if (L > 0 && !this.reserve(inst, dec, rec.local)) {
+      const line = `insufficient KV capacity on ${inst.id} for ${dec.id} (${rec.numKvBlocks} blocks, ${inst.kv.freeBlocks()} free) at transfer start — dropped`;
+      // One warning per run; the rest at debug level (the PD block counts them).
+      if (this.droppedAtDecode === 0) this.parts.log.warn(`${line}; later ones are logged at debug level`);
+      else if (this.parts.log.enabled("debug")) this.parts.log.debug(line);
       dec.dropPayload();
       this.dropAtDecode(rec, clock);
       return;
@@ -218,12 +223,28 @@ export class PdController implements DisaggregationHook {
     rec.decode = dec;
     this.subs.set(dec, rec);
     rec.transferStart = clock;
-    this.port.schedule(clock + this.parts.transfer.start(rec.numKvBlocks), RANK_TRANSFER_COMPLETED, dec);
+    const duration = rec.local ? 0 : this.parts.transfer.start(rec.numKvBlocks);
+    this.port.schedule(clock + duration, RANK_TRANSFER_COMPLETED, dec);
+  }
+
+  /**
+   * The decode instance's blocks for the prompt: fresh ones for a transfer; on the prefill's own
+   * (shared) instance the prompt's blocks are still cached there and are reused, with no transfer.
+   */
+  private reserve(inst: Instance, dec: Request, local: boolean): boolean {
+    const kv = inst.kv;
+    const L = dec.inputLen;
+    if (!local) return kv.allocate(dec, 0, L, 0);
+    const bs = this.parts.blockSize;
+    let k = kv.cachedPrefix(dec);
+    // The last prompt token is placed, not attached, so the range is never empty.
+    if (k > 0 && k * bs >= L) k--;
+    return kv.allocate(dec, k * bs, L, k);
   }
 
   private completeTransfer(rec: ParentRecord, dec: Request, clock: number): void {
     this.transfersCompleted++;
-    this.parts.transfer.finish();
+    if (!rec.local) this.parts.transfer.finish();
     rec.transferComplete = clock;
     rec.decodeEnqueue = clock;
     const trace = this.port.trace;

@@ -16,6 +16,11 @@ export interface PdMetrics {
   sharedInstances: number;
   /** Split requests that reached the transfer stage (delivered or dropped at the decode side). */
   disaggregated: number;
+  /**
+   * Decode sub-requests that reached a decode instance: instances count them on top of the user
+   * requests (Σ instance injected = cluster injected + this).
+   */
+  decodeSubRequests: number;
   /** Split requests dropped because their decode instance could not hold the KV. */
   droppedAtDecode: number;
   /** Sub-request completions per second on prefill-capable (resp. decode-capable) instances. */

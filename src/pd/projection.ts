@@ -89,7 +89,8 @@ function pdMetrics(c: PdController, instances: readonly Instance[], topology: Pd
   for (const rec of c.parents) {
     if (rec.transferComplete >= 0 || rec.outcome === DROPPED_DECODE) disaggregated++;
     if (rec.outcome === DONE && rec.ttft > 0) ttft.push(rec.ttft);
-    if (rec.transferStart >= 0 && rec.transferComplete >= rec.transferStart) transfer.push(rec.transferComplete - rec.transferStart);
+    if (!rec.local && rec.transferStart >= 0 && rec.transferComplete >= rec.transferStart)
+      transfer.push(rec.transferComplete - rec.transferStart);
   }
   const t = c.transfer;
   return {
@@ -97,6 +98,7 @@ function pdMetrics(c: PdController, instances: readonly Instance[], topology: Pd
     decodeInstances: topology.decode,
     sharedInstances: topology.shared,
     disaggregated,
+    decodeSubRequests: c.decodeEnqueued,
     droppedAtDecode: c.droppedAtDecode,
     prefillThroughput: prefill,
     decodeThroughput: decode,

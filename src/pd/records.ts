@@ -22,6 +22,8 @@ export class ParentRecord {
   transferComplete = -1;
   decodeEnqueue = -1;
   completion = -1;
+  /** Prefill and decode ran on the same (shared) instance: the KV stayed where it was. */
+  local = false;
   /** The live sub-requests (null once they are done with). */
   prefill: Request | null = null;
   decode: Request | null = null;

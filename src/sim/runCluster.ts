@@ -22,6 +22,8 @@ import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
 import { buildPd, poolSettingsOf, wireLeave } from "./pdWiring.js";
 import { projectPd } from "../pd/projection.js";
+import type { PdController } from "../pd/controller.js";
+import type { PdTopology } from "../pd/topology.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -46,6 +48,8 @@ export interface ClusterRun {
   /** Router in-flight counters at the end of the run. */
   inFlight: Int32Array;
   timeSeries: TimeSeries | null;
+  /** PD runs: the flow's bookkeeping and the sub-request ledger the instance blocks come from. */
+  pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -120,7 +124,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   if (sessions !== null) metrics.sessions = sessionMetrics(users, sessions.tags);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
-  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null };
+  const timeSeries = recorder?.series ?? null;
+  const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
+  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun };
 }
 
 /** One instance per --num-instances, sharing the ledger and the ordered instance logger. */
