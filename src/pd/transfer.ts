@@ -1,5 +1,5 @@
 // KV transfer sizing and timing (docs/prefill-decode.md "Transfer duration and contention").
-import { UserError } from "../util/errors.js";
+import { InvariantError, UserError } from "../util/errors.js";
 
 /** The model quantities the per-token KV size needs. */
 export interface KvShape {
@@ -93,7 +93,7 @@ export class TransferModel {
   /** A transfer completed. */
   finish(): void {
     if (!this.settings.contention) return;
-    if (this.active <= 0) throw new Error("contention bookkeeping corrupted: a transfer completed with none active");
+    if (this.active <= 0) throw new InvariantError("contention bookkeeping corrupted: a transfer completed with none active");
     this.active--;
   }
 
