@@ -9,6 +9,8 @@ import { DATA_FILE_LIMIT, inputFileProblem, SPEC_FILE_LIMIT } from "../util/inpu
 /** Throws `<flag> <file>: <reason>` when `file` exists but cannot be read as an input. */
 export function checkInputPath(flag: string, file: string | undefined, limit: number): void {
   if (file === undefined || file === "") return;
+  // A readers' "cannot open  " would not show which flag held the blank.
+  if (file.trim() === "") throw new UserError(`${flag} ${JSON.stringify(file)}: blank path`);
   const why = inputFileProblem(file, limit);
   if (why !== null) throw new UserError(`${flag} ${file}: ${why}`);
 }

@@ -13,6 +13,7 @@ import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
+import { UserError } from "../util/errors.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
 
 /** The package version, read from its package.json. */
@@ -45,7 +46,32 @@ export function buildProgram(io: CliIo): Command {
   registerObserveCommand(program, io);
   registerReplayCommand(program, io);
   registerFitCommand(program, io);
+  rejectExtraArguments(program);
   return program;
+}
+
+/**
+ * Commander's "too many arguments" does not say which one (a stray `-`, or flags after `--`), so
+ * every command accepts extra arguments and the first one is named before the action runs.
+ */
+function rejectExtraArguments(program: Command): void {
+  const allow = (c: Command): void => {
+    c.allowExcessArguments(true);
+    c.commands.forEach(allow);
+  };
+  allow(program);
+  program.hook("preAction", (_root, cmd) => {
+    const declared = cmd.registeredArguments;
+    if (declared.at(-1)?.variadic === true) return;
+    const extra = cmd.args[declared.length];
+    if (extra === undefined) return;
+    const takes =
+      declared.length === 0 ? "no arguments, only flags" : `at most ${declared.length} argument${declared.length === 1 ? "" : "s"}`;
+    const names: string[] = [];
+    for (let c: Command | null = cmd; c !== null && c !== program; c = c.parent) names.unshift(c.name());
+    const what = extra === "" ? `empty argument ""` : `argument ${JSON.stringify(extra)}`;
+    throw new UserError(`unexpected ${what}: blis ${names.join(" ")} takes ${takes}`);
+  });
 }
 
 /**

@@ -53,6 +53,8 @@ function existingFile(p: string): { dir: string; st: fs.Stats } | null {
 /** Throws a one-line UserError naming the flag unless `file` can be created or replaced. */
 export function checkOutputPath(flag: string, file: string): void {
   if (file === "") throw new UserError(`${flag}: empty path`);
+  // path.resolve drops a trailing separator, which would hide that the path names a directory.
+  if (file.endsWith("/") || file.endsWith(path.sep)) throw new UserError(`${flag} ${file}: names a directory, not a file`);
   const dir = path.dirname(path.resolve(file));
   let st: fs.Stats;
   try {

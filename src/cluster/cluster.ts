@@ -5,7 +5,7 @@ import type { RequestSource, WorkloadRequest } from "../core/workloadRequest.js"
 import type { Logger } from "../util/log.js";
 import type { AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
-import { SnapshotProvider } from "./snapshot.js";
+import { SnapshotProvider, type RouterState } from "./snapshot.js";
 import { EventQueue } from "../engine/eventQueue.js";
 import { IndexHeap } from "../engine/indexHeap.js";
 import type { OrderedLogger } from "./orderedLog.js";
@@ -13,7 +13,7 @@ import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
-import type { ClusterPort, DisaggregationHook } from "./disaggregation.js";
+import type { DisaggregationHook } from "./disaggregation.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -30,6 +30,21 @@ export interface ClusterOptions {
   instanceLog?: OrderedLogger;
   /** --cache-signal-delay when PD pool policies or deciders read the instance caches. */
   cacheSignalDelay?: number;
+  /** Most instances the run can hold, added ones included (autoscaling); default: the initial count. */
+  capacity?: number;
+}
+
+/**
+ * Events beside the request pipeline (autoscaling, src/autoscale/): lifecycle events run before
+ * the request events of their tick, ticks and actuations after them; both before instance events.
+ */
+export interface ClusterControl {
+  nextTime(): number;
+  nextIsEarly(): boolean;
+  /** Runs the next control event; `arrivalsPending` tells whether requests are still to come or in the pipeline. */
+  runNext(arrivalsPending: boolean): void;
+  /** Instance i ran events up to t (termination checks of draining instances). */
+  afterInstanceEvents(i: number, t: number): void;
 }
 
 /** Observer for cluster-level invariant checks in tests. */
@@ -63,39 +78,41 @@ const RANK_ROUTING = 2;
  */
 export class ClusterSimulator {
   readonly inFlight: Int32Array;
-  private readonly snapshots: SnapshotProvider;
+  protected readonly snapshots: SnapshotProvider;
   /**
    * Admission and routing decisions keyed by (time, rank, sequence). Arrivals come straight from
    * the ordered request stream and precede these at equal times (rank 0).
    */
-  private readonly events = new EventQueue<Request>();
+  protected readonly events = new EventQueue<Request>();
   /** Instances by their next event time (lowest index first on ties), updated as their queues change. */
-  private readonly nextInstance: IndexHeap;
+  protected readonly nextInstance: IndexHeap;
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
   recorder: StateSampler | null = null;
-  private seq = 0;
+  protected seq = 0;
   private rejected = 0;
-  private routingRejected = 0;
+  protected routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
   /** Prefill/decode disaggregation (null: off). */
-  private pd: DisaggregationHook | null = null;
+  protected pd: DisaggregationHook | null = null;
+  control: ClusterControl | null = null;
 
   constructor(
-    private readonly instances: Instance[],
+    protected readonly instances: Instance[],
     private readonly admission: AdmissionPolicy,
     private readonly routing: RoutingPolicy,
     private readonly source: RequestSource,
-    private readonly ledger: RequestLedger,
-    private readonly opts: ClusterOptions,
+    protected readonly ledger: RequestLedger,
+    protected readonly opts: ClusterOptions,
     private readonly log: Logger,
   ) {
-    this.inFlight = new Int32Array(instances.length);
-    this.routedPerInstance = new Int32Array(instances.length);
-    this.nextInstance = new IndexHeap(instances.length);
+    const capacity = Math.max(instances.length, opts.capacity ?? 0);
+    this.inFlight = new Int32Array(capacity);
+    this.routedPerInstance = new Int32Array(capacity);
+    this.nextInstance = new IndexHeap(capacity);
     this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
       model: opts.model ?? null,
       cacheSignalDelay: opts.cacheSignalDelay ?? routing.cacheSignalDelay ?? null,
@@ -121,20 +138,20 @@ export class ClusterSimulator {
       const fromPushed = this.pushed.size > 0 && this.pushed.peekTime() < tArr;
       if (fromPushed) tArr = this.pushed.peekTime();
       const tHeap = this.events.peekTime();
-      const tc = tArr <= tHeap ? tArr : tHeap;
+      let tc = tArr <= tHeap ? tArr : tHeap;
+      const ctl = this.control !== null && this.controlDue(tc);
+      if (ctl) tc = this.control!.nextTime();
       const te = byTime.topKey();
       const chosen = byTime.top();
       if (tc === Infinity && te === Infinity) break;
-      if (this.recorder !== null) {
-        const tn = tc <= te ? tc : te;
-        if (tn >= this.recorder.next && tn <= horizon) this.recorder.sampleUntil(tn);
-      }
+      if (this.recorder !== null) this.sampleUntil(tc <= te ? tc : te, horizon);
       if (tc <= te) {
         instanceLog?.flush();
         clock = tc;
         if (clock > horizon) break;
         if (this.observer !== null) this.observer.onClock(clock);
-        if (tArr <= tHeap) {
+        if (ctl) this.control!.runNext(next !== null || this.pushed.size > 0 || this.events.size > 0);
+        else if (tArr <= tHeap) {
           if (fromPushed) {
             this.arrive(this.pushed.peekPayload()!, clock, debug);
             this.pushed.pop();
@@ -223,7 +240,70 @@ export class ClusterSimulator {
     } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t) && t < this.events.peekTime());
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
+    if (this.control !== null) this.control.afterInstanceEvents(i, last);
     return last;
+  }
+
+  /** Time-series samples due before the next event at `tn`. */
+  private sampleUntil(tn: number, horizon: number): void {
+    if (tn >= this.recorder!.next && tn <= horizon) this.recorder!.sampleUntil(tn);
+  }
+
+  /** Whether the next control event comes before the request event at `tc`. */
+  private controlDue(tc: number): boolean {
+    const t = this.control!.nextTime();
+    return t < tc || (t === tc && t !== Infinity && this.control!.nextIsEarly());
+  }
+
+  /** Adds an instance (autoscaling) at the next free index; it is routable once `setRoutable` says so. */
+  addInstance(inst: Instance, routable: boolean): void {
+    const i = this.instances.length;
+    if (inst.index !== i || i >= this.inFlight.length) throw new InvariantError(`instance ${inst.id} cannot take index ${i}`);
+    inst.horizon = this.opts.horizon;
+    this.instances.push(inst);
+    this.snapshots.addInstance(inst, routable);
+  }
+
+  /** Routable instances are the candidates of admission and routing. */
+  setRoutable(i: number, routable: boolean): void {
+    this.snapshots.setRoutable(i, routable);
+  }
+
+  /** Router state over the routable instances (the autoscaler's collector). */
+  routerState(clock: number): RouterState {
+    return this.snapshots.take(clock);
+  }
+
+  /**
+   * Sends the requests waiting on instance i that never started back through routing at `clock`
+   * (the redirect drain policy); they keep their arrival time. Returns how many moved.
+   */
+  redirectWaiting(i: number, clock: number): number {
+    const inst = this.instances[i]!;
+    const keep: Request[] = [];
+    let moved = 0;
+    for (const req of inst.waitQueue.toArray()) {
+      if (req.schedDelay >= 0 || req.computed > 0) {
+        keep.push(req);
+        continue;
+      }
+      inst.totalInputTokens -= req.inputLen;
+      this.inFlight[i]!--;
+      this.routedPerInstance[i]!--;
+      this.routed--;
+      this.events.push(clock, RANK_ROUTING, req);
+      moved++;
+    }
+    if (moved === 0) return 0;
+    inst.waitQueue.assign(keep);
+    this.snapshots.inFlightChanged(i);
+    this.snapshots.instanceChanged(i);
+    return moved;
+  }
+
+  /** Instance i's next event time changed outside the loop (an injection by the control). */
+  rescheduled(i: number): void {
+    this.nextInstance.update(i, this.instances[i]!.nextEventTime());
   }
 
   /** How many requests are left in the source, `next` included. */
@@ -287,7 +367,7 @@ export class ClusterSimulator {
     this.inject(req, target, clock, true);
   }
 
-  private applyPriority(req: Request, routingHint: number): void {
+  protected applyPriority(req: Request, routingHint: number): void {
     let hint = routingHint;
     if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
     if (hint !== 0) {
@@ -296,7 +376,7 @@ export class ClusterSimulator {
     }
   }
 
-  private inject(req: Request, target: number, clock: number, userLevel: boolean): void {
+  protected inject(req: Request, target: number, clock: number, userLevel: boolean): void {
     this.inFlight[target]!++;
     this.snapshots.inFlightChanged(target);
     if (userLevel) this.countRouted(target);
@@ -308,40 +388,8 @@ export class ClusterSimulator {
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
   }
 
-  private countRouted(target: number): void {
+  protected countRouted(target: number): void {
     this.routed++;
     this.routedPerInstance[target]!++;
-  }
-
-  /** Turns on prefill/decode disaggregation: the hook takes over routing (docs/prefill-decode.md). */
-  setDisaggregation(hook: DisaggregationHook): void {
-    this.pd = hook;
-    const port: ClusterPort = {
-      instances: this.instances,
-      inFlight: this.inFlight,
-      trace: this.opts.trace,
-      takeState: (clock, req) => this.snapshots.take(clock, req),
-      schedule: (time, rank, req) => this.events.push(time, rank, req),
-      routeTo: (req, target, clock, userLevel) => this.inject(req, target, clock, userLevel),
-      countRouted: (target) => this.countRouted(target),
-      enqueueDirect: (req, target, clock) => {
-        req.instance = target;
-        this.ledger.register(req);
-        const inst = this.instances[target]!;
-        inst.enqueueDirect(req, clock);
-        this.nextInstance.update(target, inst.nextEventTime());
-        this.snapshots.instanceChanged(target);
-        if (this.observer !== null) this.observer.onRouted(req, target, clock);
-      },
-      addInFlight: (i, delta) => {
-        this.inFlight[i] = this.inFlight[i]! + delta;
-        this.snapshots.inFlightChanged(i);
-      },
-      instanceChanged: (i) => this.snapshots.instanceChanged(i),
-      applyPriority: (req, hint) => this.applyPriority(req, hint),
-      rejectAtRouting: () => this.routingRejected++,
-      nextSeq: () => this.seq++,
-    };
-    hook.attach(port);
   }
 }

@@ -57,15 +57,18 @@ export class SnapshotProvider implements RouterState {
   clock = 0;
   readonly cache: CacheSignalProvider | null;
   private readonly all: InstanceSnapshot[];
+  /** The routable instances' snapshots when some instance is not routable (autoscaling); null: all are. */
+  private routable: InstanceSnapshot[] | null = null;
+  private notRoutable: Uint8Array | null = null;
   private readonly model: string | null;
   private lastRefresh = 0;
   /** Instances that ran an event since their snapshot was refreshed: flag and list. */
-  private readonly stale: Uint8Array;
-  private readonly staleList: Int32Array;
+  private stale: Uint8Array;
+  private staleList: Int32Array;
   private nStale = 0;
   /** Instances whose in-flight count changed since the last decision: flag and list. */
-  private readonly flightStale: Uint8Array;
-  private readonly flightList: Int32Array;
+  private flightStale: Uint8Array;
+  private flightList: Int32Array;
   private nFlight = 0;
   /** Whether instanceChanged and inFlightChanged are called for every change. */
   private tracked = false;
@@ -131,7 +134,7 @@ export class SnapshotProvider implements RouterState {
       this.snapshots = NO_CANDIDATES;
       return this;
     }
-    this.snapshots = this.all;
+    this.snapshots = this.routable ?? this.all;
     const refresh = this.refreshInterval <= 0 || clock - this.lastRefresh >= this.refreshInterval;
     if (refresh && this.refreshInterval > 0) this.lastRefresh = clock;
     if (!this.tracked) {
@@ -164,6 +167,39 @@ export class SnapshotProvider implements RouterState {
    */
   private serves(model: string): boolean {
     return model === "" || this.model === null || model === this.model || model.toLowerCase() === this.model;
+  }
+
+  /** A new instance (autoscaling): appended to the candidates when routable. */
+  addInstance(inst: Instance, routable: boolean): void {
+    const i = this.all.length;
+    this.all.push(new InstanceSnapshot(inst.id, inst.index));
+    if (this.cache !== null) this.cache.addCache(inst.kv);
+    if (i >= this.stale.length) {
+      const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
+        const b = make(Math.max(8, a.length * 2));
+        b.set(a);
+        return b;
+      };
+      this.stale = grow(this.stale, (n) => new Uint8Array(n));
+      this.staleList = grow(this.staleList, (n) => new Int32Array(n));
+      this.flightStale = grow(this.flightStale, (n) => new Uint8Array(n));
+      this.flightList = grow(this.flightList, (n) => new Int32Array(n));
+    }
+    this.instanceChanged(i);
+    this.inFlightChanged(i);
+    this.setRoutable(i, routable);
+  }
+
+  /** Instance i becomes (or stops being) a candidate. */
+  setRoutable(i: number, routable: boolean): void {
+    if (this.notRoutable === null || this.notRoutable.length < this.all.length) {
+      const flags = new Uint8Array(Math.max(8, this.all.length * 2));
+      if (this.notRoutable !== null) flags.set(this.notRoutable);
+      this.notRoutable = flags;
+    }
+    this.notRoutable[i] = routable ? 0 : 1;
+    const flags = this.notRoutable;
+    this.routable = this.all.filter((s) => flags[s.index] === 0);
   }
 
   private refreshOne(i: number): void {

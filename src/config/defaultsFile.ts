@@ -70,13 +70,21 @@ export function loadDefaultsFile(file: string): DefaultsFile {
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new UserError(`Failed to read defaults file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    throw new UserError(
+      `Failed to read defaults file ${JSON.stringify(file)} (--defaults-filepath): ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+    );
   }
   const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) {
-    throw new UserError(`Failed to parse defaults YAML: ${doc.errors[0]!.message.split("\n")[0]}`);
+    throw new UserError(`Failed to parse defaults YAML ${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    // An alias that expands into too many nodes (a "billion laughs" file).
+    throw new UserError(`Failed to parse defaults YAML ${file}: ${(e as Error).message}`);
+  }
   if (value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0)) {
     // Every reader would otherwise report the entry it misses, far from the cause.
     throw new UserError(
@@ -88,7 +96,7 @@ export function loadDefaultsFile(file: string): DefaultsFile {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join(".");
     const what = issue.code === "unrecognized_keys" ? `unknown field ${JSON.stringify(issue.keys[0])}` : issue.message;
-    throw new UserError(`Failed to parse defaults YAML: ${where ? where + ": " : ""}${what}`);
+    throw new UserError(`Failed to parse defaults YAML ${file}: ${where ? where + ": " : ""}${what}`);
   }
   cache.set(file, parsed.data);
   return parsed.data;

@@ -11,4 +11,6 @@ export const BUNDLED_DEFAULTS = path.join(BUNDLED_DATA_DIR, "defaults.yaml");
 export const BUNDLED_DEFAULTS_CACHE = path.join(PACKAGE_ROOT, "dist", "data", "defaults.json");
 /** Current-era latency data: trained-physics coefficients and model defaults, and the GPU table. */
 export const BUNDLED_TRAINED_PHYSICS = path.join(BUNDLED_DATA_DIR, "head", "trained-physics.yaml");
+/** JSON copy of the bundled trained-physics coefficients made at build time (scripts/buildDataCache.mjs). */
+export const BUNDLED_TRAINED_PHYSICS_CACHE = path.join(PACKAGE_ROOT, "dist", "data", "head", "trained-physics.json");
 export const BUNDLED_HARDWARE_V2 = path.join(BUNDLED_DATA_DIR, "head", "hardware_config.json");

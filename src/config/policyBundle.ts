@@ -9,6 +9,7 @@ import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
+import { AutoscalerBundle, LifecycleBundle, NodePoolBundle } from "../autoscale/settings.js";
 
 // YAML floats, .inf and .nan included: the validation step reports them ("must be a finite number").
 const TierMap = z.record(z.string(), anyNumber);
@@ -44,6 +45,10 @@ export const PolicyBundleSchema = z.strictObject({
   slo_prefill_thresholds: IntMap.optional(),
   /** `preemption: NAME` (seed form) or `preemption: { policy: NAME }` (today's BLIS). */
   preemption: z.union([z.string(), z.strictObject({ policy: z.string().optional() })]).optional(),
+  // Node pools, instance lifecycle and the autoscaler (docs/autoscaling.md), checked by autoscaleSettings.
+  node_pools: z.array(NodePoolBundle).optional(),
+  instance_lifecycle: LifecycleBundle.optional(),
+  autoscaler: AutoscalerBundle.optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;

@@ -337,6 +337,13 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "output",
     help: "simulated ticks between time-series samples in the report",
   },
+  {
+    key: "modelAutoscalerIntervalUs",
+    flag: "--model-autoscaler-interval-us",
+    type: "float",
+    group: "cluster",
+    help: "autoscaler tick interval in ticks; replaces the policy bundle's autoscaler.interval_us (0 = off; docs/autoscaling.md)",
+  },
 ];
 
 /** The flag table with each flag's printed default. */

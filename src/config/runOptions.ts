@@ -133,6 +133,8 @@ export const RunOptionsSchema = z.strictObject({
   report: z.string().default(""),
   /** Simulated ticks between time-series samples (reports). */
   reportInterval: z.number().int().default(100000),
+  /** Autoscaler tick interval in ticks; when given it replaces the bundle's autoscaler.interval_us (0 = off). */
+  modelAutoscalerIntervalUs: anyNumber.default(0),
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

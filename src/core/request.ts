@@ -59,6 +59,17 @@ export class Request implements StepRequestView {
   /** Closed decode runs as [start, end) step pairs (only after preemptions). */
   decodeRuns: number[] | null = null;
 
+  /**
+   * Set while the instance advances this request's decode implicitly, one token per step, without
+   * visiting it (instance/decodeCohort.ts); its progress fields then hold their values as of
+   * step `syncStep`, and it is visited again at step `dueStep`.
+   */
+  steady = false;
+  syncStep = 0;
+  dueStep = 0;
+  /** Position key in the running batch: increases with each admission. */
+  batchOrder = 0;
+
   /** KV block list (allocated with the first block). */
   blocks: Int32Array = EMPTY_BLOCKS;
   nBlocks = 0;

@@ -26,6 +26,8 @@ export class BatchFormation {
   /** PD decode sub-requests waiting with their KV held (Instance.enqueueDirect counts them). */
   remoteWaiting = 0;
   private readonly reorder: Request[] = [];
+  /** Last batchOrder handed out: the running batch is in increasing batchOrder. */
+  private order = 0;
 
   constructor(
     private readonly instanceIndex: number,
@@ -37,21 +39,26 @@ export class BatchFormation {
     private readonly current: boolean,
   ) {}
 
-  /** Forms step `stepIdx`'s batch out of `running`, which it edits. */
-  form(running: Request[], stepIdx: number): void {
+  /**
+   * Forms step `stepIdx`'s batch out of `running`, which it edits. With a decode cohort, pass 1
+   * visits only `visit` (the running requests outside it, in batch order) and the cohort's
+   * `steady` members take one token each of the budget; fitsWithCohort() has checked that every
+   * request then gets its tokens, so nothing is cut short or preempted.
+   */
+  form(running: Request[], stepIdx: number, visit: Request[] = running, steady = 0): void {
     // Emptied only when needed: setting an array's length is a runtime call.
     if (this.evicted.length !== 0) this.evicted.length = 0;
     if (this.admitted.length !== 0) this.admitted.length = 0;
     this.running = running;
     this.stepIdx = stepIdx;
-    this.budget = this.cfg.maxScheduledTokens;
+    this.budget = this.cfg.maxScheduledTokens - steady;
     this.preempted = false;
     const original = this.original;
-    if (original.length !== running.length) original.length = running.length;
-    for (let i = 0; i < running.length; i++) original[i] = running[i]!;
+    if (original.length !== visit.length) original.length = visit.length;
+    for (let i = 0; i < visit.length; i++) original[i] = visit[i]!;
     // Today's engine schedules afresh every step; the seed engine keeps stale counts
     // (docs/behavior.md#q12).
-    if (this.current) for (let i = 0; i < running.length; i++) running[i]!.numNewTokens = 0;
+    if (this.current) for (let i = 0; i < visit.length; i++) visit[i]!.numNewTokens = 0;
     this.scheduleRunning();
     this.admitWaiting();
   }
@@ -96,6 +103,34 @@ export class BatchFormation {
     this.budget = budget;
   }
 
+  /**
+   * Whether pass 1 over `visit` (in batch order) with `steady` more requests each taking one token
+   * gives every request all its tokens and needs no more fresh KV blocks than are free: then
+   * pass 1 neither stops early nor preempts, whatever the order of the steady requests.
+   */
+  fitsWithCohort(visit: readonly Request[], steady: number): boolean {
+    const bs = this.cfg.blockSize;
+    let budget = this.cfg.maxScheduledTokens - steady;
+    let blocks = 0;
+    for (let i = 0; i < visit.length; i++) {
+      const r = visit[i]!;
+      if (r.state !== RUNNING) return false;
+      const room = r.nBlocks > 0 && r.tailFill < bs ? bs - r.tailFill : 0;
+      let n = 0;
+      if (r.pi < r.inputLen) {
+        n = r.inputLen - r.pi;
+        const thr = this.thresholdFor(r);
+        if (thr > 0 && n > thr) n = thr;
+      } else if (r.outputLen > 0) {
+        n = 1;
+      }
+      if (n > budget) return false;
+      budget -= n;
+      if (n > room) blocks += Math.ceil((n - room) / bs);
+    }
+    return blocks <= this.kv.freeBlocks();
+  }
+
   /** Pass 2: admits from the head of the wait queue; a head that does not fit blocks the rest. */
   private admitWaiting(): void {
     const running = this.running;
@@ -122,6 +157,7 @@ export class BatchFormation {
       if (!kv.allocate(r, c, c + n, nPrefix)) break;
       wq.popFront();
       running.push(r);
+      r.batchOrder = ++this.order;
       r.scheduledStep = this.stepIdx;
       this.admitted.push(r);
       this.budget -= n;
@@ -139,6 +175,7 @@ export class BatchFormation {
     if (!this.kv.allocate(r, r.pi, r.pi + 1, 0)) return false;
     this.waitQueue.popFront();
     this.running.push(r);
+    r.batchOrder = ++this.order;
     r.scheduledStep = this.stepIdx;
     this.admitted.push(r);
     this.budget -= 1;

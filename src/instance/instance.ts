@@ -10,10 +10,12 @@ import { Deque } from "./deque.js";
 import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
-import { QUEUED, type Request } from "../core/request.js";
+import { COMPLETED, QUEUED, RUNNING, type Request } from "../core/request.js";
+import { DecodeCohort, MAX_AHEAD } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
+import { ACTIVE } from "../infra/lifecycle.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -65,10 +67,20 @@ export class Instance {
    */
   onLeave: ((req: Request, t: number, dropped: boolean) => void) | null = null;
   horizon = Infinity;
+  /** Lifecycle state (src/infra/lifecycle.ts); instances of runs without autoscaling stay Active. */
+  lifecycle = ACTIVE;
+  /** The instance's name when it is not `instance_<index>` (autoscaled instances). */
+  name: string | null = null;
 
   private readonly prioritizer: Prioritizer;
   private readonly formation: BatchFormation;
   private readonly execution: StepExecution;
+  /** Requests in plain decode left out of the step's visits; undefined until the first step. */
+  private cohort: DecodeCohort | null | undefined = undefined;
+  /** The running requests outside the cohort, in batch order, kept from step to step. */
+  private visit: Request[] = [];
+  private spareVisit: Request[] = [];
+  private readonly due: Request[] = [];
 
   constructor(
     readonly index: number,
@@ -87,7 +99,7 @@ export class Instance {
   }
 
   get id(): string {
-    return `instance_${this.index}`;
+    return this.name ?? `instance_${this.index}`;
   }
 
   nextEventTime(): number {
@@ -164,21 +176,33 @@ export class Instance {
     this.kv.setClock(now);
     this.prioritizer.prioritize(this.waitQueue, now);
 
+    const cohort = this.decodeCohort();
+    const batch = cohort === null ? this.running : this.visitList(cohort, stepIdx);
+    const steady = batch === this.running ? 0 : cohort!.count;
     const formation = this.formation;
-    formation.form(this.running, stepIdx);
+    formation.form(this.running, stepIdx, batch, steady);
     this.preemptionCount += formation.evicted.length;
     const admitted = formation.admitted;
     for (let i = 0; i < admitted.length; i++) {
       const r = admitted[i]!;
       r.schedDelay = now - r.arrival;
+      if (batch !== this.running) batch.push(r);
     }
     this.queueSampleSum += this.waitQueue.length;
     this.queueSampleCount++;
 
-    const batch = this.running;
-    const d = this.latency.stepTime(batch, batch.length) + this.kv.consumeTransferLatency();
+    const n = batch.length;
+    const d =
+      (steady === 0 ? this.latency.stepTime(batch, n) : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum)) +
+      this.kv.consumeTransferLatency();
     this.lastStepDuration = d;
-    this.running = this.execution.run(batch, now, d, stepIdx);
+    const kept = this.execution.run(batch, now, d, stepIdx, steady);
+    if (batch === this.running) this.running = kept;
+    else if (kept.length < n) this.dropCompleted();
+    if (cohort !== null) {
+      cohort.endStep();
+      this.enroll(cohort, kept, stepIdx);
+    }
 
     // Next-step scheduling (item 9)
     if (this.running.length > 0 || this.waitQueue.length > 0) {
@@ -188,6 +212,92 @@ export class Instance {
       this.stepChainRegistered = false;
     }
     if (this.observer !== null) this.observer.afterStep(this);
+  }
+
+  /**
+   * The decode cohort, when this run can use one: a model that takes decodes by count and PI sum,
+   * a single-tier KV cache, and no observer or probe that looks at every request every step.
+   */
+  private decodeCohort(): DecodeCohort | null {
+    if (this.cohort === undefined) {
+      const ok =
+        this.latency.stepTimeWithDecodes !== undefined && this.kv.cpuTierStats() === null && this.observer === null && this.probe === null;
+      this.cohort = ok ? new DecodeCohort(this.itl) : null;
+    }
+    return this.cohort;
+  }
+
+  /**
+   * The requests step `stepIdx` visits: the running ones outside the cohort, after the members due
+   * now have left it; or, when the step could cut a request short or preempt, every running request
+   * (the cohort emptied first).
+   */
+  private visitList(cohort: DecodeCohort, stepIdx: number): Request[] {
+    const due = this.due;
+    cohort.takeDue(stepIdx, due);
+    if (cohort.count === 0) {
+      if (due.length !== 0) due.length = 0;
+      return this.running;
+    }
+    if (due.length !== 0) this.mergeDue(due);
+    if (this.formation.fitsWithCohort(this.visit, cohort.count)) return this.visit;
+    cohort.drain(stepIdx);
+    return this.running;
+  }
+
+  /** Merges the requests back from the cohort into the visit list, in batch order. */
+  private mergeDue(due: Request[]): void {
+    sortByBatchOrder(due);
+    const a = this.visit;
+    const out = this.spareVisit;
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < a.length || j < due.length) {
+      if (j >= due.length || (i < a.length && a[i]!.batchOrder < due[j]!.batchOrder)) out[k++] = a[i++]!;
+      else out[k++] = due[j++]!;
+    }
+    if (out.length !== k) out.length = k;
+    due.length = 0;
+    this.spareVisit = a;
+    this.visit = out;
+  }
+  /** Removes the requests completed in this step from the running batch, keeping its order. */
+  private dropCompleted(): void {
+    const running = this.running;
+    let k = 0;
+    for (let i = 0; i < running.length; i++) {
+      const r = running[i]!;
+      if (r.state !== COMPLETED) running[k++] = r;
+    }
+    running.length = k;
+  }
+
+  /**
+   * Puts the visited requests that are in plain decode into the cohort until their next step
+   * that does more than add a token: the one where their last KV block fills or they need a new
+   * one, or the one where they complete.
+   */
+  private enroll(cohort: DecodeCohort, visited: readonly Request[], stepIdx: number): void {
+    const bs = this.cfg.blockSize;
+    // The others stay in the visit list (compacted in place when it is the list visited).
+    const rest = this.visit;
+    let kept = 0;
+    for (let i = 0; i < visited.length; i++) {
+      const r = visited[i]!;
+      if (r.state === RUNNING && r.decodeRunStart >= 0 && r.numNewTokens === 1 && r.pi >= r.inputLen && r.outputLen > 0 && r.nBlocks > 0) {
+        const toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
+        const toDone = r.inputLen + r.outputLen - 1 - r.pi;
+        let k = toKv < toDone ? toKv : toDone;
+        if (k > MAX_AHEAD) k = MAX_AHEAD;
+        if (k > 1) {
+          cohort.enter(r, stepIdx, stepIdx + k);
+          continue;
+        }
+      }
+      rest[kept++] = r;
+    }
+    if (rest.length !== kept) rest.length = kept;
   }
 
   private pushStep(t: number): void {
@@ -207,5 +317,19 @@ export class Instance {
   simEnded(): number {
     const last = this.clock > this.lastLeave ? this.clock : this.lastLeave;
     return last > this.horizon ? this.horizon : last;
+  }
+}
+
+/** Insertion sort: requests due together mostly entered the cohort together, in batch order. */
+function sortByBatchOrder(a: Request[]): void {
+  for (let i = 1; i < a.length; i++) {
+    const r = a[i]!;
+    const key = r.batchOrder;
+    let j = i - 1;
+    while (j >= 0 && a[j]!.batchOrder > key) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = r;
   }
 }

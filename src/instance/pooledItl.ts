@@ -28,6 +28,13 @@ export class PooledItl {
     return this.stepVal[stepIdx]!;
   }
 
+  /** x plus the ITL values of steps from .. to, added one by one in step order. */
+  addValues(x: number, from: number, to: number): number {
+    const v = this.stepVal;
+    for (let s = from; s <= to; s++) x += v[s]!;
+    return x;
+  }
+
   /**
    * Pools the ITL entries of r, completing at stepIdx: its closed decode runs, the open one (which
    * ends with this step) and, when `duplicate`, the repeated final entry (docs/behavior.md#q3).

@@ -44,9 +44,10 @@ export class StepExecution {
 
   /**
    * Executes the batch of step `stepIdx` (started at `now`, lasting `d`) and returns the requests
-   * that remain running: the batch itself, compacted in place.
+   * that remain running: the batch itself, compacted in place. `steadyDecodes` requests of a decode
+   * cohort decoded one token each without being in the batch.
    */
-  run(batch: Request[], now: number, d: number, stepIdx: number): Request[] {
+  run(batch: Request[], now: number, d: number, stepIdx: number, steadyDecodes = 0): Request[] {
     const inst = this.inst;
     const n = batch.length;
     const itlVal = d + this.alpha2;
@@ -90,7 +91,7 @@ export class StepExecution {
       if (pi >= L + (O > 1 ? O : 1) - 1) this.complete(r, now, d, stepIdx, itlVal);
       else batch[kept++] = r;
     }
-    inst.totalOutputTokens += decoded;
+    inst.totalOutputTokens += decoded + steadyDecodes;
     if (kept !== n) batch.length = kept;
     return batch;
   }

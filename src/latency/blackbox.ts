@@ -85,6 +85,12 @@ export class BlackboxLatencyModel implements LatencyModel, FeatureModel {
     return Math.trunc(this.b0 + this.b1 * this.prefill + this.b2 * this.decode);
   }
 
+  /** A decode adds its one token to the decode count. */
+  stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number): number {
+    this.count(batch, count);
+    return Math.trunc(this.b0 + this.b1 * this.prefill + this.b2 * (this.decode + decodes));
+  }
+
   stepFeatures(batch: readonly StepRequestView[], count: number, out: Float64Array): void {
     this.count(batch, count);
     out.fill(0);

@@ -38,10 +38,30 @@ export type CoefficientFile = z.infer<typeof CoefficientFileSchema>;
 
 const cache = new Map<string, CoefficientFile>();
 
-/** Reads a coefficient file; any problem is a one-line UserError naming the file and key. */
-export function loadCoefficientFile(file: string, flag = "--latency-coeffs"): CoefficientFile {
+/**
+ * Reads a coefficient file; any problem is a one-line UserError naming the file and key. `jsonCache`
+ * names a build-time JSON copy of the file (scripts/buildDataCache.mjs), read instead of parsing
+ * the YAML while it records the file's current size and modification time.
+ */
+export function loadCoefficientFile(file: string, flag = "--latency-coeffs", jsonCache?: string): CoefficientFile {
   const hit = cache.get(file);
   if (hit !== undefined) return hit;
+  const value = (jsonCache === undefined ? undefined : readJsonCache(file, jsonCache)) ?? readYaml(file, flag);
+  const parsed = CoefficientFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.join(".");
+    const what = issue.code === "unrecognized_keys" ? `unknown key ${JSON.stringify(issue.keys[0])}` : issue.message;
+    throw new UserError(`${flag}: ${file}: ${where !== "" ? where + ": " : ""}${what}`);
+  }
+  const c = parsed.data.trained_physics_coefficients;
+  checkList(file, flag, "alpha_coeffs", c.alpha_coeffs, 3);
+  checkList(file, flag, "beta_coeffs", c.beta_coeffs, 7);
+  cache.set(file, parsed.data);
+  return parsed.data;
+}
+
+function readYaml(file: string, flag: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -55,18 +75,23 @@ export function loadCoefficientFile(file: string, flag = "--latency-coeffs"): Co
     const line = err.linePos?.[0]?.line;
     throw new UserError(`${flag}: ${file}${line !== undefined ? `:${line}` : ""}: ${err.message.split("\n")[0]}`);
   }
-  const parsed = CoefficientFileSchema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.join(".");
-    const what = issue.code === "unrecognized_keys" ? `unknown key ${JSON.stringify(issue.keys[0])}` : issue.message;
-    throw new UserError(`${flag}: ${file}: ${where !== "" ? where + ": " : ""}${what}`);
+  try {
+    return doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    // An alias that expands into too many nodes (a "billion laughs" file).
+    throw new UserError(`${flag}: ${file}: ${(e as Error).message}`);
   }
-  const c = parsed.data.trained_physics_coefficients;
-  checkList(file, flag, "alpha_coeffs", c.alpha_coeffs, 3);
-  checkList(file, flag, "beta_coeffs", c.beta_coeffs, 7);
-  cache.set(file, parsed.data);
-  return parsed.data;
+}
+
+/** The data of a build-time JSON copy of `file`, if the copy is current. */
+function readJsonCache(file: string, jsonCache: string): unknown {
+  try {
+    const c = JSON.parse(fs.readFileSync(jsonCache, "utf8")) as { source: { size: number; mtimeMs: number }; data: unknown };
+    const st = fs.statSync(file);
+    return c.source.size === st.size && c.source.mtimeMs === st.mtimeMs ? c.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function checkList(file: string, flag: string, key: string, xs: readonly number[], min: number): void {

@@ -23,4 +23,11 @@ export interface LatencyModel {
   readonly timeline: Timeline;
   /** Step duration in ticks for batch[0..count), from each request's current PI and NumNewTokens. */
   stepTime(batch: readonly StepRequestView[], count: number): number;
+  /**
+   * Optional: what stepTime returns for batch[0..count) plus `decodes` more requests, each
+   * decoding one token (PI ≥ input length, output length > 0, NumNewTokens 1), whose PIs sum to
+   * `decodePis`. Models whose step time depends on such requests only through their count and PI
+   * sum can offer it; the instance then leaves requests in plain decode out of the batch it passes.
+   */
+  stepTimeWithDecodes?(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number;
 }

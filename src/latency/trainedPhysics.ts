@@ -292,6 +292,13 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
     return this.stepFromAggregates(this.aggP, this.aggD, this.aggS, B, this.aggApf);
   }
 
+  /** A decode adds 1 to B and D and its PI to S (integer sums: order does not matter). */
+  stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number {
+    const B = this.aggregate(batch, count) + decodes;
+    if (B === 0) return 1;
+    return this.stepFromAggregates(this.aggP, this.aggD + decodes, this.aggS + decodePis, B, this.aggApf);
+  }
+
   /** The step time for batch aggregates (exposed for fitting and tests). */
   stepFromAggregates(P: number, D: number, S: number, B: number, Apf: number): number {
     const { L, d, dkv, tpdp, dp, F, W } = this;

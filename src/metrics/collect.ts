@@ -1,7 +1,7 @@
 import type { SessionMetrics } from "./sessions.js";
 import type { Instance } from "../instance/instance.js";
 import type { ClusterRunStats } from "../cluster/cluster.js";
-import type { DecisionTrace } from "../trace/decisionTrace.js";
+import type { DecisionTrace, ScalingRecord } from "../trace/decisionTrace.js";
 import type { RequestLedger } from "../core/ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
@@ -23,6 +23,8 @@ export interface TraceSummary {
   targetDistribution: [string, number][];
   meanRegret: number;
   maxRegret: number;
+  /** Scaling and lifecycle events of autoscaled runs (absent when there are none). */
+  scaling?: ScalingRecord[];
 }
 
 export interface RequestRecord {
@@ -327,6 +329,7 @@ function summarizeTrace(trace: DecisionTrace): TraceSummary {
     targetDistribution: [...dist.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
     meanRegret: trace.routings.length > 0 ? sum / trace.routings.length : 0,
     maxRegret: max,
+    ...(trace.scalings.length > 0 ? { scaling: trace.scalings } : {}),
   };
 }
 

@@ -116,6 +116,11 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
       for (const [id, c] of t.targetDistribution) out += `  ${id}: ${c}\n`;
     }
     out += `Mean Regret: ${formatFixed(t.meanRegret, 6)}\nMax Regret: ${formatFixed(t.maxRegret, 6)}\n`;
+    // Only autoscaled runs have scaling events (docs/autoscaling.md "Outputs").
+    if (t.scaling !== undefined) {
+      out += `Scaling Events: ${t.scaling.length}\n`;
+      for (const e of t.scaling) out += `  t=${e.clock} ${e.kind} ${e.instance}: ${e.reason}\n`;
+    }
   }
   return out;
 }

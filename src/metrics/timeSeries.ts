@@ -2,6 +2,7 @@
 
 import type { StateSampler } from "../core/stateSampler.js";
 import type { Instance } from "../instance/instance.js";
+import { STATE_NAMES } from "../infra/lifecycle.js";
 
 export const SERIES_FIELDS = [
   "queueDepth",
@@ -17,12 +18,30 @@ export type SeriesField = (typeof SERIES_FIELDS)[number];
 
 export type SeriesBlock = Record<SeriesField, number[]>;
 
+/** Instances per lifecycle state and nodes per sample (autoscaled runs; docs/autoscaling.md "Outputs"). */
+export interface FleetSeries {
+  /** Lifecycle state names, in the order of `byState`. */
+  states: string[];
+  /** Per state, the instance count at each sample. */
+  byState: number[][];
+  /** Nodes Ready and being provisioned at each sample (0 without node pools). */
+  nodesReady: number[];
+  nodesProvisioning: number[];
+}
+
+/** What the fleet looks like now (the autoscaler implements it). */
+export interface FleetProbe {
+  fleetSample(now: number): { byState: number[]; nodesReady: number; nodesProvisioning: number };
+}
+
 /** Samples on a fixed simulated-time grid: per instance, and the cluster (sums; utilizations averaged). */
 export interface TimeSeries {
   intervalUs: number;
   timesUs: number[];
   instances: SeriesBlock[];
   cluster: SeriesBlock;
+  /** Only in runs with node pools, lifecycle or autoscaler keys. */
+  fleet?: FleetSeries;
 }
 
 function emptyBlock(): SeriesBlock {
@@ -38,6 +57,12 @@ function emptyBlock(): SeriesBlock {
   };
 }
 
+function zeroBlock(n: number): SeriesBlock {
+  const b = emptyBlock();
+  for (const f of SERIES_FIELDS) for (let k = 0; k < n; k++) b[f].push(0);
+  return b;
+}
+
 /**
  * Records instance state at t = interval, 2·interval, … as seen just before the first event at or
  * after each grid point. Costs O(instances) per grid point and nothing per event.
@@ -50,9 +75,13 @@ export class TimeSeriesRecorder implements StateSampler {
     private readonly instances: readonly Instance[],
     private readonly inFlight: Int32Array,
     readonly intervalUs: number,
+    private readonly fleet: FleetProbe | null = null,
   ) {
     this.next = intervalUs;
     this.series = { intervalUs, timesUs: [], instances: instances.map(emptyBlock), cluster: emptyBlock() };
+    if (fleet !== null) {
+      this.series.fleet = { states: [...STATE_NAMES], byState: STATE_NAMES.map(() => []), nodesReady: [], nodesProvisioning: [] };
+    }
   }
 
   /** Takes every grid sample up to and including `t`. */
@@ -65,6 +94,8 @@ export class TimeSeriesRecorder implements StateSampler {
 
   private sample(t: number): void {
     const s = this.series;
+    // Instances added during the run (autoscaling) read 0 before they existed.
+    while (s.instances.length < this.instances.length) s.instances.push(zeroBlock(s.timesUs.length));
     s.timesUs.push(t);
     const c = s.cluster;
     let q = 0;
@@ -105,5 +136,14 @@ export class TimeSeriesRecorder implements StateSampler {
     c.completed.push(done);
     c.preempted.push(pre);
     c.stepTimeUs.push(step / n);
+    if (this.fleet !== null) this.sampleFleet(t);
+  }
+
+  private sampleFleet(t: number): void {
+    const f = this.series.fleet!;
+    const now = this.fleet!.fleetSample(t);
+    f.byState.forEach((col, k) => col.push(now.byState[k] ?? 0));
+    f.nodesReady.push(now.nodesReady);
+    f.nodesProvisioning.push(now.nodesProvisioning);
   }
 }

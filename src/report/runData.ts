@@ -9,6 +9,7 @@ import type { SimulationResult } from "../sim/simulate.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import { SERIES_FIELDS, type TimeSeries } from "../metrics/timeSeries.js";
 import { UserError } from "../util/errors.js";
+import { autoscaleSummary, type AutoscaleSummary } from "../autoscale/summary.js";
 
 export const RUN_REPORT_FORMAT = "blis-run-report/1";
 
@@ -39,6 +40,8 @@ export interface RunReportData {
   /** Pooled per-token inter-token latencies per instance: [value µs, token count] ascending. */
   itlPerToken: [number, number][][];
   timeSeries: TimeSeries | null;
+  /** Autoscaled runs only (node pools, lifecycle or autoscaler keys): the `=== Autoscaler ===` figures and the scaling events. */
+  autoscaler?: AutoscaleSummary;
 }
 
 let toolText: string | null = null;
@@ -134,6 +137,7 @@ export function runReportData(res: SimulationResult): RunReportData {
     requests: req,
     itlPerToken,
     timeSeries: run.timeSeries,
+    ...(run.autoscaler !== null ? { autoscaler: autoscaleSummary(run.autoscaler, res.metrics.fitnessInputs.simEnded) } : {}),
   };
 }
 
@@ -166,10 +170,21 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
         if (!Array.isArray(blk?.[f]) || (blk[f] as unknown[]).length !== len) bad(`timeSeries field ${f} does not match timesUs`);
       }
     }
+    checkFleet(ts["fleet"], len, bad);
   }
+  const a = o["autoscaler"] as Record<string, unknown> | undefined;
+  if (a !== undefined && (a === null || typeof a !== "object" || !Array.isArray(a["events"]))) bad("malformed autoscaler");
   return {
     ...(o as unknown as RunReportData),
     timeSeries: (ts ?? null) as TimeSeries | null,
     workloadSpecText: (o["workloadSpecText"] as string | null) ?? null,
   };
+}
+
+function checkFleet(v: unknown, len: number, bad: (what: string) => never): void {
+  if (v === undefined) return;
+  const f = v as Record<string, unknown> | null;
+  if (f === null || typeof f !== "object" || !Array.isArray(f["states"]) || !Array.isArray(f["byState"])) bad("malformed timeSeries.fleet");
+  const cols = [...(f!["byState"] as unknown[]), f!["nodesReady"], f!["nodesProvisioning"]];
+  if (cols.some((c) => !Array.isArray(c) || c.length !== len)) bad("timeSeries.fleet does not match timesUs");
 }

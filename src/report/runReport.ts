@@ -15,6 +15,7 @@ import { ChartSet, cards, esc, renderPage, section, table, type Cell } from "./h
 import { latencySection } from "./runLatency.js";
 import { instancesSection, kvSection, timeSeriesSection } from "./runSeries.js";
 import { pdSection } from "./runPd.js";
+import { fleetSection } from "./runFleet.js";
 
 const GROUP_TITLES: Record<string, string> = {
   model: "Model and latency",
@@ -154,6 +155,7 @@ export function renderRunReport(d: RunReportData): string {
   const o = d.options;
   const c = d.metrics.cluster;
   const pd = pdSection(charts, d);
+  const fleet = fleetSection(charts, d);
   const body = [
     section("summary", "Summary", "", summaryCards(d)),
     section("config", "Configuration", "", configSection(d)),
@@ -165,6 +167,7 @@ export function renderRunReport(d: RunReportData): string {
       instancesSection(charts, d),
     ),
     ...(pd !== null ? [section("pd", "Prefill/decode disaggregation", "Pools, sub-requests and KV transfers.", pd)] : []),
+    ...(fleet !== "" ? [section("fleet", "Fleet", "", fleet)] : []),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
     section("kv", "KV cache", "", kvSection(charts, d)),
     section("metrics", "Metric JSON", "", metricsSection(d)),
@@ -185,6 +188,7 @@ export function renderRunReport(d: RunReportData): string {
       { id: "lat-e2e", label: "E2E" },
       { id: "instances", label: "Instances" },
       ...(pd !== null ? [{ id: "pd", label: "PD" }] : []),
+      ...(fleet !== "" ? [{ id: "fleet", label: "Fleet" }] : []),
       { id: "timeseries", label: "Time series" },
       { id: "kv", label: "KV cache" },
       { id: "metrics", label: "Metric JSON" },

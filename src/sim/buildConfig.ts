@@ -57,7 +57,8 @@ export function buildSimConfig(
   p: PolicySettings,
 ): SimConfig {
   // An empty policy name (accepted by validation) selects the option's default.
-  const named = (k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler"): string => o[k] || RUN_DEFAULTS[k];
+  const named = (k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy"): string =>
+    o[k] || RUN_DEFAULTS[k];
   return {
     horizon,
     latency,
@@ -91,7 +92,7 @@ export function buildSimConfig(
     policy: {
       priority: named("priorityPolicy"),
       scheduler: named("scheduler"),
-      preemption: preemptionPolicies.create(o.preemptionPolicy, o, {}),
+      preemption: preemptionPolicies.create(named("preemptionPolicy"), o, {}),
       priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
       slo: {
         baseCritical: o.sloBaseCritical,

@@ -24,7 +24,7 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
   const log = logger ?? (input.log !== undefined ? new Logger(level) : silentLogger);
 
   // 1-2. Model.
-  if (o.model === "") throw new UserError("LLM name not provided. Exiting simulation.");
+  if (o.model === "") throw new UserError("LLM name not provided (--model). Exiting simulation.");
   o.model = o.model.toLowerCase();
   return { o, explicit, log };
 }

@@ -61,7 +61,7 @@ export function validatePd(o: RunOptions, explicit: ReadonlySet<string>, log: Lo
   poolScorers(o, "decode");
   if (o.pdTransferContention && !on) {
     throw new UserError(
-      "ClusterSimulator: PDTransferContention requires PD disaggregation (--prefill-instances, --decode-instances, or --prefill-decode-instances must be set)",
+      "--pd-transfer-contention requires PD disaggregation (--prefill-instances, --decode-instances, or --prefill-decode-instances must be set)",
     );
   }
   return counts;

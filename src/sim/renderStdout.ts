@@ -1,6 +1,7 @@
 import { renderFitness, renderMetricBlocks, renderTail } from "../metrics/render.js";
 import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
+import { renderAutoscaleSummary } from "../autoscale/summary.js";
 
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the
@@ -19,5 +20,8 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
     }
   }
   tail += renderTail(res.metrics, { printFairness: res.options.printFairness, summarizeTrace: res.options.summarizeTrace });
+  // Only runs with node pools, lifecycle or autoscaling keys have one (docs/autoscaling.md "Outputs").
+  const ctl = res.run.autoscaler ?? null;
+  if (ctl !== null) tail += renderAutoscaleSummary(ctl, res.metrics.fitnessInputs.simEnded);
   return { head, tail, fitnessError: null };
 }

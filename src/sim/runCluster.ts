@@ -7,6 +7,7 @@ import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
 import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
 import { OrderedLogger } from "../cluster/orderedLog.js";
+import { DisaggregatedCluster } from "../cluster/disaggregatedCluster.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
@@ -20,10 +21,12 @@ import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
-import { buildPd, poolSettingsOf, wireLeave } from "./pdWiring.js";
+import { buildPd, poolSettingsOf, wireLeave, type PdRun } from "./pdWiring.js";
 import { projectPd } from "../pd/projection.js";
 import type { PdController } from "../pd/controller.js";
 import type { PdTopology } from "../pd/topology.js";
+import type { AutoscaleController } from "../autoscale/controller.js";
+import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -50,6 +53,8 @@ export interface ClusterRun {
   timeSeries: TimeSeries | null;
   /** PD runs: the flow's bookkeeping and the sub-request ledger the instance blocks come from. */
   pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
+  /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
+  autoscaler: AutoscaleController | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -58,10 +63,14 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const { kv, cluster: c, policy } = cfg;
   // Instance log lines keep their event order when the cluster runs an instance's events in a row.
   const instanceLog = new OrderedLogger(log);
-  const instances = buildInstances(cfg, ledger, instanceLog, hooks);
+  const leave: { fn: Instance["onLeave"] } = { fn: null };
+  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn);
+  const instances: Instance[] = [];
+  for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
+  const capacity = instanceCapacity(cfg);
   const admission = admissionPolicies.create(c.admission.policy, cfg.params, { numInstances: c.numInstances });
   const routing = routingPolicies.create(c.routing.policy, cfg.params, {
-    numInstances: c.numInstances,
+    numInstances: capacity,
     blockSize: kv.blockSize,
     scorers: c.routing.scorers,
     sloCacheWeights: c.routing.sloCacheWeights,
@@ -70,7 +79,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const pd = buildPd(cfg, log);
-  const cluster = new ClusterSimulator(
+  const cluster = new (pd !== null ? DisaggregatedCluster : ClusterSimulator)(
     instances,
     admission,
     routing,
@@ -88,10 +97,11 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       ...(c.model !== undefined ? { model: c.model } : {}),
       instanceLog,
       ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
+      capacity,
     },
     log,
   );
-  if (pd !== null) cluster.setDisaggregation(pd.controller);
+  if (pd !== null && cluster instanceof DisaggregatedCluster) cluster.setDisaggregation(pd.controller);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
   let onLeave: ((req: EndedRequest, t: number, dropped: boolean) => void) | null = null;
@@ -101,23 +111,19 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       const next = manager.onEnd(req, t, dropped);
       if (next !== null) cluster.pushArrival(next);
     };
+    leave.fn = onLeave;
   }
   wireLeave(instances, pd, onLeave);
+  const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs)
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
       : null;
   const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
   const stats = cluster.run();
   if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
-  for (const inst of instances) {
-    // Split requests count in flight at their decode instance from the decode pick on.
-    const expect = inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
-    if (stats.inFlight[inst.index] !== expect) {
-      log.warn(`${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
-    }
-  }
+  checkInFlight(instances, stats.inFlight, pd, log);
   const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
@@ -126,35 +132,50 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
   const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
-  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun };
+  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler };
 }
 
-/** One instance per --num-instances, sharing the ledger and the ordered instance logger. */
-function buildInstances(cfg: SimConfig, ledger: RequestLedger, instanceLog: OrderedLogger, hooks: RunHooks): Instance[] {
-  const { engine, kv, cluster: c, policy } = cfg;
-  const instances: Instance[] = [];
-  for (let k = 0; k < c.numInstances; k++) {
-    // PD pools may have their own latency model, KV capacity and max-model-len.
-    const pool = poolSettingsOf(cfg, k);
-    const inst = new Instance(
-      k,
-      {
-        ...engine,
-        ...(pool !== null ? { maxModelLen: pool.maxModelLen } : {}),
-        blockSize: kv.blockSize,
-        preemptionPolicy: policy.preemption,
-        priorityFloors: policy.priorityBridge === "floor",
-      },
-      createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
-      pool !== null ? pool.latency() : cfg.latency(),
-      priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
-      schedulers.create(policy.scheduler, cfg.params, {}),
-      ledger,
-      instanceLog,
-    );
-    if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
-    if (hooks.stepProbe) inst.probe = hooks.stepProbe;
-    instances.push(inst);
+/** The router's in-flight counts against the instances' queues at the end of the run. */
+function checkInFlight(instances: readonly Instance[], inFlight: Int32Array, pd: PdRun | null, log: Logger): void {
+  for (const inst of instances) {
+    // Split requests count in flight at their decode instance from the decode pick on.
+    const expect = inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
+    if (inFlight[inst.index] !== expect) {
+      log.warn(`${inst.id}: in-flight count ${inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
+    }
   }
-  return instances;
+}
+
+/** Instance k, sharing the ledger and the ordered instance logger. */
+function buildInstance(
+  k: number,
+  cfg: SimConfig,
+  ledger: RequestLedger,
+  instanceLog: OrderedLogger,
+  hooks: RunHooks,
+  onLeave: Instance["onLeave"],
+): Instance {
+  const { engine, kv, policy } = cfg;
+  // PD pools may have their own latency model, KV capacity and max-model-len.
+  const pool = poolSettingsOf(cfg, k);
+  const inst = new Instance(
+    k,
+    {
+      ...engine,
+      ...(pool !== null ? { maxModelLen: pool.maxModelLen } : {}),
+      blockSize: kv.blockSize,
+      preemptionPolicy: policy.preemption,
+      priorityFloors: policy.priorityBridge === "floor",
+    },
+    createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
+    pool !== null ? pool.latency() : cfg.latency(),
+    priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
+    schedulers.create(policy.scheduler, cfg.params, {}),
+    ledger,
+    instanceLog,
+  );
+  if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
+  if (hooks.stepProbe) inst.probe = hooks.stepProbe;
+  inst.onLeave = onLeave;
+  return inst;
 }

@@ -4,6 +4,7 @@ import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
+import type { AutoscaleSettings } from "../autoscale/settings.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
 export interface EngineSettings {
@@ -66,6 +67,16 @@ export interface SimConfig {
   pd?: PdConfig | null;
   /** Policy parameters by run-option key, read through each policy's schema (absent → default). */
   params: Readonly<Record<string, unknown>>;
+  /** Node pools, instance lifecycle and autoscaler (docs/autoscaling.md); absent: a fixed fleet. */
+  autoscale?: AutoscaleRun;
+}
+
+export interface AutoscaleRun {
+  settings: AutoscaleSettings;
+  seed: bigint;
+  /** GPU label of instances without node pools, and GPUs per instance. */
+  hardware: string;
+  tp: number;
 }
 
 export { DEFAULT_SCORERS, HORIZON_MAX_TEXT } from "../config/runOptions.js";

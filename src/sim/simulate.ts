@@ -21,6 +21,7 @@ import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
+import { resolveAutoscale } from "./autoscaleConfig.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -91,6 +92,14 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
+  const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
+  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
+  if (pd !== null && autoscale !== undefined) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
+    );
+  }
+  if (autoscale !== undefined) config.autoscale = autoscale;
 
   const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);

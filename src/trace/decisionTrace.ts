@@ -44,6 +44,16 @@ export interface KvTransferRecord {
   decodeInstance: string;
 }
 
+/** A scaling or lifecycle event of the autoscaler (docs/autoscaling.md "Outputs"). */
+export interface ScalingRecord {
+  clock: number;
+  /** placed, node-provisioning, node-ready, scale-up, active, scale-down, redirect, terminated. */
+  kind: string;
+  /** The instance, or the node for node events. */
+  instance: string;
+  reason: string;
+}
+
 /**
  * In-memory decision trace (docs/behavior.md "Routing and scorers", decision trace). Tracing never
  * changes behavior.
@@ -55,10 +65,15 @@ export class DecisionTrace {
   readonly disaggregations: DisaggregationRecord[] = [];
   readonly prefillRoutings: RoutingRecord[] = [];
   readonly kvTransfers: KvTransferRecord[] = [];
+  readonly scalings: ScalingRecord[] = [];
   constructor(readonly counterfactualK: number) {}
 
   recordAdmission(requestId: string, clock: number, admitted: boolean, reason: string): void {
     this.admissions.push({ requestId, clock, admitted, reason });
+  }
+
+  recordScaling(clock: number, kind: string, instance: string, reason: string): void {
+    this.scalings.push({ clock, kind, instance, reason });
   }
 
   /** `chosen` and `scores` are by position in `snaps` (the decision's candidates). */

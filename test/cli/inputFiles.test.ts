@@ -54,6 +54,11 @@ test("--workload-spec: a character device, a directory, a FIFO and an oversized 
   await fails([...RUN, "--workload-spec", big], `error: --workload-spec ${big}: file too large (20 MiB; the limit is 16 MiB)`);
 });
 
+test("a blank input path is refused with the flag", async () => {
+  await fails([...RUN, "--replay-trace", " "], 'error: --replay-trace " ": blank path');
+  await fails([...RUN, "--workload-spec=\t"], 'error: --workload-spec "\\t": blank path');
+});
+
 test("data files have the larger limit", async () => {
   const csv = sparse("big.csv", DATA_FILE_LIMIT + 1024 * 1024);
   await fails(

@@ -58,6 +58,10 @@ test("blis run --results-path: missing directory, directory, under a file, procf
     "error: --results-path /proc/r.json: cannot create files in /proc: no such file or directory",
   );
   await fails([...RUN_ARGS, "--results-path", "/dev/null"], "error: --results-path /dev/null: not a regular file (character device)");
+  // A trailing slash names a directory, existing or not: refused before the metrics are printed.
+  const slash = path.join(dir, "new") + "/";
+  await fails([...RUN_ARGS, "--results-path", slash], `error: --results-path ${slash}: names a directory, not a file`);
+  await fails([...RUN_ARGS, "--report", slash], `error: --report ${slash}: names a directory, not a file`);
   assertUntouched();
 });
 

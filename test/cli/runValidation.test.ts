@@ -111,7 +111,7 @@ test("messages name the bad value", async () => {
   const missing = await cli(["run", "--num-requests", "5"]);
   assert.equal(missing.code, 1);
   assert.equal(missing.stdout, "");
-  assert.deepEqual(missing.stderr, ["error: LLM name not provided. Exiting simulation."]);
+  assert.deepEqual(missing.stderr, ["error: LLM name not provided (--model). Exiting simulation."]);
 
   await fails(
     [...M, "--hardware", "Z900"],

@@ -82,7 +82,7 @@ test("workload checks: --rate, prompt mean and stdev ranges", async () => {
 });
 
 test("model resolution: missing --model, unknown model without coefficients", async () => {
-  await fails([], 1, "error: LLM name not provided. Exiting simulation.", ["run"]);
+  await fails([], 1, "error: LLM name not provided (--model). Exiting simulation.", ["run"]);
   await fails([], 1, /^error: unknown model no-such-model: no defaults for it/, ["run", "--model", "no-such-model"]);
   await fails([], 1, /^error: no blackbox coefficients for model=no-such-model \(models with coefficients: /, [
     "run",

@@ -68,7 +68,12 @@ const CASES: [string, string][] = [
   ],
   [
     "--pd-transfer-contention",
-    "error: ClusterSimulator: PDTransferContention requires PD disaggregation (--prefill-instances, --decode-instances, or --prefill-decode-instances must be set)",
+    "error: --pd-transfer-contention requires PD disaggregation (--prefill-instances, --decode-instances, or --prefill-decode-instances must be set)",
+  ],
+  // Instances the autoscaler adds or drains would belong to no pool.
+  [
+    "--prefill-instances 2 --decode-instances 2 --model-autoscaler-interval-us 1000000",
+    "error: --prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
   ],
 ];
 

@@ -108,3 +108,11 @@ test("buildSimConfig: empty policy names fall back to the defaults", () => {
     ["always-admit", "round-robin", "constant", "fcfs", "none"],
   );
 });
+
+test("buildSimConfig: an empty policy name means the default, for preemption as for the others", () => {
+  const { o } = options({ preemptionPolicy: "", scheduler: "" });
+  const lat = resolved();
+  const c = buildSimConfig(o, lat, lat.build, 5000, [], validatePolicies(o, silentLogger));
+  assert.equal(c.policy.preemption, "tail");
+  assert.equal(c.policy.scheduler, "fcfs");
+});

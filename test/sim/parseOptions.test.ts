@@ -39,7 +39,7 @@ test("parseRunInput: the logger is the caller's, else silent unless a log level 
 test("parseRunInput rejects a missing model, a bad log level and unknown or mistyped keys", async () => {
   assert.equal(
     userError(() => parseRunInput({}, silentLogger)),
-    "LLM name not provided. Exiting simulation.",
+    "LLM name not provided (--model). Exiting simulation.",
   );
   assert.equal(
     userError(() => parseRunInput({ model: "m", log: "loud" }, silentLogger)),

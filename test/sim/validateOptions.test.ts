@@ -44,6 +44,11 @@ test("validateKv checks the transfer bandwidth only when a CPU tier exists", () 
   );
 });
 
+test("validateLimits names the newer flag when it set the batch limit", async () => {
+  assert.equal(await cliError(["--max-num-seqs", "0"]), "--max-num-seqs must be > 0, got 0");
+  assert.equal(await cliError(["--max-num-batched-tokens", "-2"]), "--max-num-batched-tokens must be > 0, got -2");
+});
+
 test("validateLimits: at most MAX_INSTANCES instances; an explicit horizon must be positive", () => {
   assert.doesNotThrow(() => validateLimits(options({ numInstances: MAX_INSTANCES }).o));
   assert.match(limitsError({ numInstances: MAX_INSTANCES + 1 }), /^--num-instances must be <= 10000, got 10001 /);

@@ -17,14 +17,22 @@ export class CacheSignalProvider implements CacheSignals {
   /** Frozen copies per instance; null when the delay is 0 (every query reads the live index). */
   private readonly copies: HashIndex[] | null;
   private last = 0;
+  private readonly caches: { readonly prefixIndex: HashIndex }[];
 
   constructor(
-    private readonly caches: readonly { readonly prefixIndex: HashIndex }[],
+    caches: readonly { readonly prefixIndex: HashIndex }[],
     private readonly delay: number,
   ) {
+    this.caches = [...caches];
     // The copies start empty with last = 0, so until the first build at or after `delay` every
     // instance reports nothing cached (Compat, docs/behavior.md#c28).
     this.copies = delay > 0 ? caches.map(() => new HashIndex(16)) : null;
+  }
+
+  /** An instance added during the run (autoscaling); its frozen copy starts empty like the others'. */
+  addCache(cache: { readonly prefixIndex: HashIndex }): void {
+    this.caches.push(cache);
+    if (this.copies !== null) this.copies.push(new HashIndex(16));
   }
 
   /** Re-copies every instance's index when at least `delay` ticks passed since the last copy. */

@@ -12,7 +12,7 @@ import { MOE_COMM_BACKENDS } from "../../latency/trainedPhysics.js";
 import { deriveKvBlocks, deriveModelLen } from "./capacity.js";
 import { UserError } from "../../util/errors.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_HARDWARE_V2, BUNDLED_TRAINED_PHYSICS } from "../paths.js";
+import { BUNDLED_HARDWARE_V2, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
 import type { LatencyRequest } from "./backend.js";
 
 export interface AnalyticalSetup {
@@ -44,7 +44,7 @@ export function currentModelDefault(req: LatencyRequest): ModelDefault | undefin
   if (req.latencyCoeffs !== "") maps.push(loadCoefficientFile(req.latencyCoeffs).defaults);
   const defaultsExists = fs.existsSync(req.defaultsFilepath);
   if (defaultsExists && defaultsFileHasTrainedPhysics(req.defaultsFilepath)) maps.push(loadDefaultsFile(req.defaultsFilepath).defaults);
-  maps.push(loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients").defaults);
+  maps.push(loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults);
   if (defaultsExists) maps.push(loadDefaultsFile(req.defaultsFilepath).defaults);
   for (const m of maps) {
     const hit = m?.[req.model];

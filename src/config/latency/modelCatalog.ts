@@ -6,7 +6,7 @@ import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import { findConfigFolder } from "../../latency/modelAliases.js";
 import { localModelDirName } from "../../latency/modelConfig.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_TRAINED_PHYSICS } from "../paths.js";
+import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
 
 export interface ModelEntry {
   model: string;
@@ -20,7 +20,7 @@ export interface ModelEntry {
 }
 
 export function modelCatalog(): ModelEntry[] {
-  const head = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients").defaults ?? {};
+  const head = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults ?? {};
   const seed = loadDefaultsFile(BUNDLED_DEFAULTS);
   const names = new Set([...Object.keys(head), ...Object.keys(seed.defaults ?? {}), ...(seed.models ?? []).map((m) => m.id)]);
   const configs = path.join(BUNDLED_DATA_DIR, "model_configs");

@@ -6,7 +6,7 @@ import { TrainedPhysicsLatencyModel, type ExtraTerms } from "../../latency/train
 import { UserError } from "../../util/errors.js";
 import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_TRAINED_PHYSICS } from "../paths.js";
+import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
 import { defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { blackboxBackend } from "./blackboxBackend.js";
@@ -15,7 +15,11 @@ import { checkCoefficientFlags } from "./select.js";
 /** α and β: flags, else `--latency-coeffs`, else a current-era defaults file, else the bundled set. */
 function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; extra: ExtraTerms; source: string } {
   let source = BUNDLED_TRAINED_PHYSICS;
-  let file = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients").trained_physics_coefficients;
+  let file = loadCoefficientFile(
+    BUNDLED_TRAINED_PHYSICS,
+    "bundled coefficients",
+    BUNDLED_TRAINED_PHYSICS_CACHE,
+  ).trained_physics_coefficients;
   if (req.latencyCoeffs !== "") {
     source = req.latencyCoeffs;
     file = loadCoefficientFile(req.latencyCoeffs).trained_physics_coefficients;

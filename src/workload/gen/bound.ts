@@ -5,6 +5,7 @@
 import { cohortWindows } from "../spec/cohorts.js";
 import { findInferencePerfFailure, stageWindows } from "../spec/inferencePerf.js";
 import type { ClientSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
+import { scheduleEnd } from "./rateSchedule.js";
 
 /** Latest end of the non-empty windows; −Infinity if none can match; Infinity if any end is not finite. */
 function windowsEnd(windows: readonly WindowSpec[]): number {
@@ -18,7 +19,9 @@ function windowsEnd(windows: readonly WindowSpec[]): number {
 }
 
 function clientEnd(c: ClientSpec): number {
-  return c.lifecycle === undefined ? Infinity : windowsEnd(c.lifecycle.windows);
+  const windows = c.lifecycle === undefined ? Infinity : windowsEnd(c.lifecycle.windows);
+  // A rate schedule ending at rate 0 switches the client off too.
+  return c.rate_schedule === undefined ? windows : Math.min(windows, scheduleEnd(c.rate_schedule));
 }
 
 /**

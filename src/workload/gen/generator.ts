@@ -21,6 +21,7 @@ import { EmptySource, MergedSource } from "./merge.js";
 import { ClientStream, OrdinaryStream, SessionStream, type Modality, type MultimodalSamplers, type StreamCommon } from "./streams.js";
 import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
 import { ActiveWindows, WindowSet } from "./windows.js";
+import { RateCurve, ScheduledArrival } from "./rateSchedule.js";
 import { ClosedLoopStream, planClosedLoop, type LoopClient, type SessionPlan } from "../sessions/plan.js";
 
 export interface RequestSourceOptions {
@@ -117,15 +118,8 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       users.push(loopClient(c, prefixes, shared));
       continue;
     }
-    let lambda = (s.aggregate_rate * (c.rate_fraction / fractionSum)) / 1e6;
-    if (!(lambda >= 1e-15)) lambda = 1e-15;
     const label = `client "${c.id}"`;
-    const arrivalKey = `${c.arrival.process}|${c.arrival.cv}|${lambda}`;
-    let arrival = shared.arrivals.get(arrivalKey);
-    if (arrival === undefined) {
-      arrival = buildArrivalSampler(c.arrival.process, c.arrival.cv, lambda, label, logger);
-      shared.arrivals.set(arrivalKey, arrival);
-    }
+    const arrival = clientArrival(c, label, s.aggregate_rate, fractionSum, shared, logger);
     const common: StreamCommon = {
       label,
       rng,
@@ -146,6 +140,30 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   }
   const { source, plan } = planClosedLoop({ base, marks, users, seed, cap: maxRequests > 0 ? maxRequests : 0, horizon });
   return { source, sessions: plan };
+}
+
+/** The client's arrival sampler: shared by equal constant-rate clients, per client with a rate schedule. */
+function clientArrival(
+  c: ClientSpec,
+  label: string,
+  aggregateRate: number,
+  fractionSum: number,
+  shared: SharedBuilds,
+  logger: Logger | undefined,
+): ArrivalSampler {
+  if (c.rate_schedule !== undefined) {
+    const curve = new RateCurve(c.rate_schedule, c.rate_interpolation === "linear");
+    return new ScheduledArrival(curve, buildArrivalSampler(c.arrival.process, c.arrival.cv, 1e-6, label, logger));
+  }
+  let lambda = (aggregateRate * (c.rate_fraction / fractionSum)) / 1e6;
+  if (!(lambda >= 1e-15)) lambda = 1e-15;
+  const arrivalKey = `${c.arrival.process}|${c.arrival.cv}|${lambda}`;
+  let arrival = shared.arrivals.get(arrivalKey);
+  if (arrival === undefined) {
+    arrival = buildArrivalSampler(c.arrival.process, c.arrival.cv, lambda, label, logger);
+    shared.arrivals.set(arrivalKey, arrival);
+  }
+  return arrival;
 }
 
 function loopClient(c: ClientSpec, prefixes: Map<string, Int32Array>, shared: SharedBuilds): LoopClient {

@@ -17,6 +17,8 @@ export const MultimodalSchema = obj("multimodal", {
   video_distribution: DistSchema,
   video_count_distribution: DistSchema,
 });
+/** One point of a client's rate schedule: from `at_s` seconds on, `rate` requests per second. */
+export const RatePointSchema = obj("rate point", { at_s: float, rate: float });
 export const MultiTurnSchema = obj("multi_turn", { max_rounds: int, think_time_us: int, context_growth: str });
 export const ReasoningSchema = obj("reasoning", {
   reason_ratio_distribution: DistSchema,
@@ -45,6 +47,10 @@ export const ClientSchema = obj("client", {
   think_time_us: opt(int),
   /** Multi-turn sessions whose rounds follow completions; absent = open loop (seed behavior). */
   closed_loop: opt(bool),
+  /** Time-varying open-loop rate in requests per second, replacing rate_fraction (docs/behavior.md "Rate schedules"). */
+  rate_schedule: opt(list(RatePointSchema)),
+  /** How the rate moves between schedule points: step (default) or linear. */
+  rate_interpolation: opt(str),
 });
 
 export const DiurnalSchema = obj("diurnal", { peak_hour: int, peak_to_trough_ratio: float });
@@ -102,6 +108,7 @@ export type NetworkSpec = Infer<typeof NetworkSchema>;
 export type WindowSpec = Infer<typeof WindowSchema>;
 export type LifecycleSpec = Infer<typeof LifecycleSchema>;
 export type MultimodalSpec = Infer<typeof MultimodalSchema>;
+export type RatePointSpec = Infer<typeof RatePointSchema>;
 export type MultiTurnSpec = Infer<typeof MultiTurnSchema>;
 export type ReasoningSpec = Infer<typeof ReasoningSchema>;
 export type ClientSpec = Infer<typeof ClientSchema>;
@@ -118,6 +125,7 @@ export type WorkloadSpec = Infer<typeof WorkloadSpecSchema>;
 export const VALID_CATEGORIES = ["", "language", "multimodal", "reasoning"] as const;
 export const VALID_SLO_CLASSES = ["", "critical", "standard", "sheddable", "batch", "background"] as const;
 export const VALID_PROCESSES = ["poisson", "gamma", "weibull", "constant"] as const;
+export const VALID_RATE_INTERPOLATIONS = ["", "step", "linear"] as const;
 export const VALID_DIST_TYPES = ["gaussian", "exponential", "pareto_lognormal", "empirical", "constant"] as const;
 
 /** A distribution with every field at its zero value. */

@@ -6,6 +6,7 @@ import { UserError } from "../../util/errors.js";
 import { fmtF } from "../util/format.js";
 import { positionSuffix, type PositionMap } from "./decode.js";
 import { checkCv, checkDistShape, checkRanges } from "./ranges.js";
+import { checkRateSchedule } from "./rateSchedule.js";
 import {
   VALID_CATEGORIES,
   VALID_PROCESSES,
@@ -87,7 +88,11 @@ function validateOrThrow(spec: WorkloadSpec): void {
     fail(`aggregate_rate must be a finite number, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
   }
   // Virtual users need no rate: aggregate_rate matters only when some client or cohort is open-loop.
-  const needsRate = spec.cohorts.length > 0 || spec.clients.some((c) => !((c.concurrency ?? 0) > 0)) || spec.clients.length === 0;
+  // Neither do clients with a rate schedule (their rates are absolute).
+  const needsRate =
+    spec.cohorts.length > 0 ||
+    spec.clients.some((c) => !((c.concurrency ?? 0) > 0) && c.rate_schedule === undefined) ||
+    spec.clients.length === 0;
   if (needsRate && spec.aggregate_rate <= 0) {
     fail(`aggregate_rate must be positive, got ${fmtF(spec.aggregate_rate)}`, "aggregate_rate");
   }
@@ -98,8 +103,9 @@ function validateOrThrow(spec: WorkloadSpec): void {
     const label = `client[${i}]`;
     const path = `clients[${i}]`;
     checkClass(label, c.slo_class, `${path}.slo_class`);
+    const scheduled = checkRateSchedule(label, c, path, fail);
     if (checkClosedLoopKeys(label, c, path)) {
-      checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
+      if (!scheduled) checkRate(`client[${i}]`, c.rate_fraction, `${path}.rate_fraction`);
       checkProcess(label, c.arrival, `${path}.arrival`);
       checkCv(label, c.arrival, `${path}.arrival`, fail);
     }
