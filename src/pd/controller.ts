@@ -163,6 +163,8 @@ export class PdController implements DisaggregationHook {
       }
       rec.prefillComplete = t;
       this.prefillCompleted++;
+      // Same tokens and block size: the decode side reuses the prefill's block hashes.
+      rec.hashes = req.hashes;
       // Kept for the transfer: the decode sub-request is made from it.
       this.subs.set(req, rec);
       this.port.schedule(t, RANK_TRANSFER_STARTED, req);
@@ -201,6 +203,8 @@ export class PdController implements DisaggregationHook {
     this.subs.delete(p);
     const parent = rec.parent;
     const dec = this.subRequest(parent, "_decode", parent.outputLen);
+    dec.hashes = rec.hashes;
+    rec.hashes = null;
     parent.dropPayload();
     p.dropPayload();
     const inst = this.port.instances[rec.decodeInstance]!;

@@ -27,6 +27,8 @@ export class ParentRecord {
   /** The live sub-requests (null once they are done with). */
   prefill: Request | null = null;
   decode: Request | null = null;
+  /** The prefill's block hashes, kept from its completion for the decode sub-request (same tokens). */
+  hashes: Float64Array | null = null;
   /** User-level values (projection), set at decode completion. */
   prefillSched = -1;
   ttft = -1;
