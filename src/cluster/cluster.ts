@@ -13,6 +13,7 @@ import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
+import type { DisaggregationHook } from "./disaggregation.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -27,6 +28,8 @@ export interface ClusterOptions {
   model?: string;
   /** The instances' logger, when it can hold lines while an instance runs several events in a row. */
   instanceLog?: OrderedLogger;
+  /** --cache-signal-delay when PD pool policies or deciders read the instance caches. */
+  cacheSignalDelay?: number;
   /** Most instances the run can hold, added ones included (autoscaling); default: the initial count. */
   capacity?: number;
 }
@@ -75,33 +78,35 @@ const RANK_ROUTING = 2;
  */
 export class ClusterSimulator {
   readonly inFlight: Int32Array;
-  private readonly snapshots: SnapshotProvider;
+  protected readonly snapshots: SnapshotProvider;
   /**
    * Admission and routing decisions keyed by (time, rank, sequence). Arrivals come straight from
    * the ordered request stream and precede these at equal times (rank 0).
    */
-  private readonly events = new EventQueue<Request>();
+  protected readonly events = new EventQueue<Request>();
   /** Instances by their next event time (lowest index first on ties), updated as their queues change. */
-  private readonly nextInstance: IndexHeap;
+  protected readonly nextInstance: IndexHeap;
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
   recorder: StateSampler | null = null;
-  private seq = 0;
+  protected seq = 0;
   private rejected = 0;
-  private routingRejected = 0;
+  protected routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
+  /** Prefill/decode disaggregation (null: off). */
+  protected pd: DisaggregationHook | null = null;
   control: ClusterControl | null = null;
 
   constructor(
-    private readonly instances: Instance[],
+    protected readonly instances: Instance[],
     private readonly admission: AdmissionPolicy,
     private readonly routing: RoutingPolicy,
     private readonly source: RequestSource,
-    private readonly ledger: RequestLedger,
-    private readonly opts: ClusterOptions,
+    protected readonly ledger: RequestLedger,
+    protected readonly opts: ClusterOptions,
     private readonly log: Logger,
   ) {
     const capacity = Math.max(instances.length, opts.capacity ?? 0);
@@ -110,7 +115,7 @@ export class ClusterSimulator {
     this.nextInstance = new IndexHeap(capacity);
     this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
       model: opts.model ?? null,
-      cacheSignalDelay: routing.cacheSignalDelay ?? null,
+      cacheSignalDelay: opts.cacheSignalDelay ?? routing.cacheSignalDelay ?? null,
     });
     this.snapshots.trackChanges();
     for (const inst of instances) inst.horizon = opts.horizon;
@@ -156,11 +161,7 @@ export class ClusterSimulator {
           }
           arrived++;
         } else {
-          const req = this.events.peekPayload()!;
-          const rank = this.events.peekKind();
-          this.events.pop();
-          if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
-          else this.route(req, clock, debug);
+          this.runClusterEvent(clock, debug);
         }
       } else {
         if (te > horizon) {
@@ -176,6 +177,8 @@ export class ClusterSimulator {
         if (this.observer === null && !debug && instanceLog !== undefined) {
           limit = tc;
           if (this.recorder !== null && this.recorder.next < limit) limit = this.recorder.next;
+          // PD: another instance's event can create a cluster event (a KV transfer) at its own time.
+          if (this.pd !== null && byTime.secondKey() < limit) limit = byTime.secondKey();
         }
         const last = this.runInstance(chosen, limit, horizon);
         if (last > clock) clock = last;
@@ -195,6 +198,16 @@ export class ClusterSimulator {
       clock,
       inFlight: this.inFlight,
     };
+  }
+
+  /** Pops and runs the next queued cluster event: admission, routing or a PD event. */
+  private runClusterEvent(clock: number, debug: boolean): void {
+    const req = this.events.peekPayload()!;
+    const rank = this.events.peekKind();
+    this.events.pop();
+    if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
+    else if (rank === RANK_ROUTING) this.route(req, clock, debug);
+    else this.pd!.onEvent(rank, req, clock);
   }
 
   /**
@@ -223,7 +236,8 @@ export class ClusterSimulator {
       }
       t = inst.nextEventTime();
       // A follow-up created by a completion is a cluster event: it runs before later instance events.
-    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t));
+      // So is a PD event an instance event created (a prefill completion's KV transfer).
+    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t) && t < this.events.peekTime());
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
     if (this.control !== null) this.control.afterInstanceEvents(i, last);
@@ -327,6 +341,10 @@ export class ClusterSimulator {
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
+    if (this.pd !== null) {
+      this.pd.route(req, clock);
+      return;
+    }
     const state = this.snapshots.take(clock, req);
     if (state.snapshots.length === 0) {
       this.log.warn(`no routable instance serves model "${req.model}" — request ${req.id} rejected at routing`);
@@ -340,25 +358,38 @@ export class ClusterSimulator {
       throw new InvariantError(`routing policy "${this.routing.name}" chose an unknown instance (${pos})`);
     }
     const target = state.snapshots[pos]!.index;
-    let hint = d.priorityHint;
-    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
-    if (hint !== 0) {
-      req.priority = hint;
-      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
-    }
+    this.applyPriority(req, d.priorityHint);
     req.instance = target;
     if (this.opts.trace !== null) {
       this.opts.trace.recordRouting(req.id, clock, pos, d.reason, d.scores, state.snapshots);
     }
     if (debug) this.log.debug(`t=${clock} routing ${req.id} -> instance_${target}: ${d.reason}`);
+    this.inject(req, target, clock, true);
+  }
+
+  protected applyPriority(req: Request, routingHint: number): void {
+    let hint = routingHint;
+    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
+    if (hint !== 0) {
+      req.priority = hint;
+      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
+    }
+  }
+
+  protected inject(req: Request, target: number, clock: number, userLevel: boolean): void {
     this.inFlight[target]!++;
     this.snapshots.inFlightChanged(target);
-    this.routed++;
-    this.routedPerInstance[target]!++;
+    if (userLevel) this.countRouted(target);
+    req.instance = target;
     this.ledger.register(req);
     const inst = this.instances[target]!;
     inst.inject(req, clock);
     this.nextInstance.update(target, inst.nextEventTime());
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
+  }
+
+  protected countRouted(target: number): void {
+    this.routed++;
+    this.routedPerInstance[target]!++;
   }
 }

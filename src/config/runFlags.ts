@@ -14,6 +14,8 @@ import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
+import { PD_FLAGS } from "./pdFlags.js";
+import { prefixThreshold } from "../pd/deciders.js";
 
 export type { FlagType, AnyFlagDef, FlagDef };
 
@@ -167,6 +169,8 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
   ...builtinParamFlags(weighted),
   ...builtinParamFlags(queueDepth),
   ...builtinParamFlags(precisePrefixCache),
+  ...PD_FLAGS,
+  ...builtinParamFlags(prefixThreshold),
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),
   {

@@ -9,6 +9,8 @@ import { queueDepthParams } from "../cluster/scorers/loadScorers.js";
 import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import { pdOptionsShape } from "../pd/options.js";
+import { prefixThresholdParams } from "../pd/deciders.js";
 
 export { anyNumber };
 
@@ -98,6 +100,9 @@ export const RunOptionsSchema = z.strictObject({
   routingTieBreak: tieBreakParams.shape.routingTieBreak,
   ...queueDepthParams.shape,
   ...cacheSignalParams.shape,
+  // Prefill/decode disaggregation (off by default).
+  ...pdOptionsShape,
+  ...prefixThresholdParams.shape,
   priorityPolicy: z.string().default("constant"),
   scheduler: z.string().default("fcfs"),
   policyConfig: z.string().default(""),

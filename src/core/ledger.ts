@@ -76,6 +76,28 @@ export class RequestLedger {
     this.live[i] = null;
   }
 
+  /** Copies row i of another ledger (a user-level view of a run, docs/prefill-decode.md). */
+  copyFrom(src: RequestLedger, i: number): void {
+    this.ensure(i + 1);
+    if (i >= this.size) this.size = i + 1;
+    this.idCache = null;
+    const n = src.idNum[i]!;
+    this.idNum[i] = n;
+    if (n === OTHER_ID) this.otherIds.set(i, src.otherIds.get(i) ?? "");
+    this.arrival[i] = src.arrival[i]!;
+    this.inputLen[i] = src.inputLen[i]!;
+    this.outputLen[i] = src.outputLen[i]!;
+    this.ttft[i] = src.ttft[i]!;
+    this.e2e[i] = src.e2e[i]!;
+    this.itl[i] = src.itl[i]!;
+    this.sched[i] = src.sched[i]!;
+    this.instance[i] = src.instance[i]!;
+    this.slo[i] = intern(src.sloNames[src.slo[i]!]!, this.sloIds, this.sloNames);
+    this.tenant[i] = intern(src.tenantNames[src.tenant[i]!]!, this.tenantIds, this.tenantNames);
+    this.model[i] = intern(src.modelNames[src.model[i]!]!, this.modelIds, this.modelNames);
+    this.flags[i] = src.flags[i]!;
+  }
+
   /** Dropped as unservable: leaves the per-request table. */
   drop(req: Request): void {
     this.flags[req.seq] = F_DROPPED;

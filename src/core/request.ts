@@ -44,6 +44,12 @@ export class Request implements StepRequestView {
   priorityFloor = 0;
   /** Instance index this request was routed to (-1 = not routed). */
   instance = -1;
+  /**
+   * Its prompt's KV arrived from another instance (a PD decode sub-request, docs/prefill-decode.md):
+   * admission places one decode token instead of looking up a prefix. Cleared once admitted, so a
+   * preempted request recomputes its prompt like any other.
+   */
+  remoteKv = false;
 
   /** TTFT duration in ticks, -1 if no first token yet. */
   ttft = -1;

@@ -119,6 +119,24 @@ export class Instance {
     this.events.push(t, EV_ARRIVAL, req);
   }
 
+  /**
+   * PD: a decode sub-request whose KV transfer completed joins the wait queue at `now` directly (no
+   * queueing delay, no unservable check, its input tokens counted on the prefill side), starting a
+   * step chain when none is pending (docs/prefill-decode.md "Transfer completion"). It goes to the
+   * head: it already holds its KV, and behind a prompt waiting for the blocks it holds it would
+   * wait forever.
+   */
+  enqueueDirect(req: Request, now: number): void {
+    req.state = QUEUED;
+    this.prioritizer.onQueued(req, now);
+    this.waitQueue.pushFront(req);
+    if (req.remoteKv) this.formation.remoteWaiting++;
+    if (!this.stepChainRegistered && this.pendingSteps === 0) {
+      this.pushStep(now > this.clock ? now : this.clock);
+      this.stepChainRegistered = true;
+    }
+  }
+
   /** Pops and executes exactly one event. */
   processNext(): void {
     const t = this.events.peekTime();

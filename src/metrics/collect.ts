@@ -6,6 +6,8 @@ import type { RequestLedger } from "../core/ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
+import type { PdProjection } from "../pd/projection.js";
+import type { PdMetrics } from "../pd/metrics.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -84,10 +86,14 @@ export interface SimulationMetrics {
   allArrived: boolean;
   /** Session metrics of closed-loop runs (absent or null otherwise). */
   sessions?: SessionMetrics | null;
+  /** Prefill/decode disaggregation (absent or null when no request was split). */
+  pd?: PdMetrics | null;
 }
 
 export interface CollectOptions {
   priorityPolicy: string;
+  /** PD runs: user-level rows and counts for the cluster (instances keep their sub-requests). */
+  pd?: PdProjection | null;
 }
 
 export function collectMetrics(
@@ -108,9 +114,17 @@ export function collectMetrics(
   const total = totalCounts(instances);
   const deadlines = total.withDeadline > 0;
   const blocks = instanceBlocks(instances, samples, itlMaps, deadlines);
-  const clusterE2e = sorted(samples.e2e.flat());
-  const clusterTtft = sorted(samples.ttft.flat());
-  const clusterSched = sorted(samples.sched.flat());
+  const pd = opts.pd ?? null;
+  // PD: the cluster describes user requests, the instances their sub-requests.
+  const users = pd !== null ? pd.ledger : ledger;
+  if (pd !== null) {
+    users.finalize();
+    pd.correct(total);
+  }
+  const clusterSamples = pd !== null ? samplesByInstance(instances, users) : samples;
+  const clusterE2e = sorted(clusterSamples.e2e.flat());
+  const clusterTtft = sorted(clusterSamples.ttft.flat());
+  const clusterSched = sorted(clusterSamples.sched.flat());
   const cluster = buildMetricsBlock(
     "cluster",
     total,
@@ -122,14 +136,14 @@ export function collectMetrics(
     },
     deadlines,
   );
-  const { perSlo, tenantCompleted } = perClassSamples(ledger);
+  const { perSlo, tenantCompleted } = perClassSamples(users);
 
   return {
     numInstances: n,
     instances: blocks,
     cluster,
     anomalies: {
-      ...anomalies(instances, ledger, opts, stats.rejected, total.dropped),
+      ...anomalies(instances, users, opts, stats.rejected, total.dropped),
       routingRejections: stats.routingRejected,
       ...(deadlines || total.timedOut > 0 ? { timedOut: total.timedOut, deadlines: true } : {}),
     },
@@ -149,6 +163,7 @@ export function collectMetrics(
     routed: stats.routed,
     perInstanceRouted: Array.from(stats.routedPerInstance),
     allArrived: stats.generated === stats.arrived,
+    ...(pd !== null ? { pd: pd.summary(total) } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { MetricsBlock } from "./metricsBlock.js";
 import type { FitnessResult } from "./fitness.js";
 import { formatFixed, goJson } from "../util/goFormat.js";
 import { renderSessionMetrics } from "./sessions.js";
+import { renderPdMetrics } from "../pd/metrics.js";
 
 export function renderMetricsBlock(b: MetricsBlock | PrintedBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;
@@ -109,6 +110,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
     out += `=== Fairness ===\nJain Index (tenants): ${formatFixed(m.tenantFairness, 4)}\n`;
   }
   if (m.sessions !== undefined && m.sessions !== null) out += renderSessionMetrics(m.sessions);
+  if (m.pd !== undefined && m.pd !== null) out += renderPdMetrics(m.pd);
   if (opts.summarizeTrace && m.trace !== null) {
     const t = m.trace;
     out +=

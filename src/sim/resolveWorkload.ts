@@ -80,7 +80,7 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
     try {
       return loadTraceV2(o.replayTrace, dataPath);
     } catch (e) {
-      return prefixed("Failed to load trace: ", e);
+      return prefixed("--replay-trace: Failed to load trace: ", e);
     }
   })();
   const src = traceReplaySource(trace, seed);

@@ -20,6 +20,7 @@ import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
+import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 
 export interface SimulationResult {
@@ -78,6 +79,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (o.plugin.length > 0) scope.dispose = await loadPlugins(o.plugin, log, pluginOptions);
   else if (o.pluginOption.length > 0) throw new UserError("--plugin-option needs --plugin (no plugin is loaded)");
   const bundleScorers = applyBundle(o, explicit, log);
+  const pdCounts = validatePd(o, explicit, log);
 
   const policies = validatePolicies(o, log);
   validateKv(o);
@@ -88,7 +90,15 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
+  const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
+  if (pd !== null) config.pd = pd;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
+  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
+  if (pd !== null && autoscale !== undefined) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
+    );
+  }
   if (autoscale !== undefined) config.autoscale = autoscale;
 
   const wallStart = process.hrtime.bigint();

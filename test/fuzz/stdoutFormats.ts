@@ -10,6 +10,7 @@ const RUN_HEADERS = [
   "Per-SLO Metrics",
   "Fairness",
   "Session Metrics",
+  "PD Metrics",
   "Trace Summary",
   "Autoscaler",
 ];
