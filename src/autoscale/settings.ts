@@ -129,6 +129,16 @@ function pool(p: z.infer<typeof NodePoolBundle>, k: number, seen: Set<string>): 
   };
 }
 
+/** Shortest tick interval, µs: below it a run spends its time in ticks that see the same fleet (docs/autoscaling.md). */
+export const MIN_AUTOSCALER_INTERVAL_US = 1000;
+
+function checkIntervalFloor(intervalUs: number, fromFlag: boolean): void {
+  if (intervalUs === 0 || intervalUs >= MIN_AUTOSCALER_INTERVAL_US) return;
+  const rule = `must be 0 (off) or at least ${MIN_AUTOSCALER_INTERVAL_US} µs, got ${intervalUs}`;
+  if (fromFlag) throw new UserError(`--model-autoscaler-interval-us ${rule}`);
+  fail(`autoscaler.interval_us ${rule}`);
+}
+
 /**
  * The settings of a run from its bundle and --model-autoscaler-interval-us (given: it replaces
  * interval_us); null when the bundle has none of the three sections and the flag does not enable
@@ -154,6 +164,7 @@ export function autoscaleSettings(b: InfraBundle, flagInterval: number | undefin
     fail(`autoscaler.max_replicas (${maxReplicas}) must be 0 (no limit) or >= min_replicas (${minReplicas})`);
   const instanceBudget = a.instance_budget ?? 1024;
   if (instanceBudget < 0) fail(`autoscaler.instance_budget must be >= 0, got ${instanceBudget}`);
+  checkIntervalFloor(intervalUs, flagInterval !== undefined);
   const seen = new Set<string>();
   const nodePools = (b.node_pools ?? []).map((p, k) => pool(p, k, seen));
   const lc = b.instance_lifecycle ?? {};

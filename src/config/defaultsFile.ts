@@ -74,7 +74,7 @@ export function loadDefaultsFile(file: string): DefaultsFile {
       `Failed to read defaults file ${JSON.stringify(file)} (--defaults-filepath): ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
     );
   }
-  const doc = parseDocument(text, { uniqueKeys: false });
+  const doc = parseDocument(text, { uniqueKeys: false, logLevel: "error" });
   if (doc.errors.length > 0) {
     throw new UserError(`Failed to parse defaults YAML ${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
   }

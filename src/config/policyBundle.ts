@@ -67,7 +67,7 @@ export function loadPolicyBundle(file: string): PolicyBundle {
     );
   }
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true });
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     throw new UserError(`Failed to load policy config: parsing policy config: ${e.message.split("\n")[0]}`);

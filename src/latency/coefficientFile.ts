@@ -69,7 +69,7 @@ function readYaml(file: string, flag: string): unknown {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
   }
-  const doc = parseDocument(text, { uniqueKeys: true });
+  const doc = parseDocument(text, { uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
     const err = doc.errors[0]!;
     const line = err.linePos?.[0]?.line;

@@ -26,7 +26,10 @@ const fail = (msg: string): never => {
  * layer, unsharded. KV heads fewer than tp are accepted (an optimistic approximation).
  */
 export function bytesPerToken(s: KvShape, tp: number): number {
-  if (!(tp > 0)) throw new UserError("PD disaggregation requires prefill TP > 0 (set --tp or --prefill-tp)");
+  if (!(tp > 0))
+    throw new UserError(
+      "PD disaggregation (--prefill-instances, --decode-instances or --prefill-decode-instances) requires prefill TP > 0 to size KV transfers (set --tp or --prefill-tp)",
+    );
   if (s.numLayers <= 0) fail(`num_hidden_layers must be > 0, got ${s.numLayers}`);
   if (!(s.bytes > 0)) fail(`bytes per parameter must be > 0, got ${s.bytes}`);
   if (s.kvLoraRank > 0) return s.numLayers * (s.kvLoraRank + s.qkRopeHeadDim) * s.bytes;

@@ -34,7 +34,7 @@ export function loadPlanWithReport(file: string): { plan: SweepPlan; report: Swe
 export function splitReportKey(text: string, file: string): { rest: string; report: SweepReportOptions } {
   const report: SweepReportOptions = { pareto: [...DEFAULT_PARETO] };
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, logLevel: "error" });
   // Syntax errors are left to the plan parser, which reports them in its own words.
   if (doc.errors.length > 0 || doc.contents === null || !isMap(doc.contents)) return { rest: text, report };
   const pair = (doc.contents.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === "report");

@@ -41,6 +41,8 @@ export class YamlSource {
     private readonly opts: YamlSourceOptions,
   ) {
     this.doc = parseDocument(content, {
+      // Warnings (e.g. a collection used as a key) would print a second stderr line; errors below say it.
+      logLevel: "error",
       lineCounter: this.lc,
       prettyErrors: false,
       uniqueKeys: true,

@@ -187,15 +187,15 @@ test("conservation holds for random autoscaling settings", async () => {
 const bad: [string, string][] = [
   ["autoscaler:\n  interval_us: -1\n", "Invalid policy config: autoscaler.interval_us must be finite and >= 0, got -1"],
   [
-    "autoscaler:\n  interval_us: 1\n  analyzer: {kv_cache_threshold: 1.5}\n",
+    "autoscaler:\n  interval_us: 1000\n  analyzer: {kv_cache_threshold: 1.5}\n",
     "Invalid policy config: autoscaler.analyzer.kv_cache_threshold must be in (0, 1], got 1.5",
   ],
   [
-    "autoscaler:\n  interval_us: 1\n  analyzer: {scale_down_boundary: 0.9}\n",
+    "autoscaler:\n  interval_us: 1000\n  analyzer: {scale_down_boundary: 0.9}\n",
     "Invalid policy config: autoscaler.analyzer.scale_down_boundary (D) must be < effective scale_up_threshold (U)",
   ],
   [
-    "autoscaler:\n  interval_us: 1\n  engine: magic\n",
+    "autoscaler:\n  interval_us: 1000\n  engine: magic\n",
     'Invalid policy config: unknown autoscaler engine "magic"; valid options: greedy, unlimited',
   ],
   ["autoscaler:\n  min_replicas: 0\n", "Invalid policy config: autoscaler.min_replicas must be >= 1, got 0"],

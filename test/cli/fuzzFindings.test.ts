@@ -1,0 +1,67 @@
+// Inputs the long fuzz run (npm run fuzz) found answered with two stderr lines, an error naming no
+// flag the user gave, or a run that spent seconds in autoscaler ticks.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { cli } from "../helpers/cli.js";
+
+const M = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "1"];
+
+function file(name: string, text: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-fuzzfind-"));
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+/** Runs the CLI and collects process warnings (the YAML library emits them outside the CLI's io). */
+async function runCollectingWarnings(args: string[]): Promise<{ code: number; stderr: string[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.message);
+  process.on("warning", onWarning);
+  try {
+    const r = await cli(args);
+    await new Promise((r2) => setImmediate(r2));
+    return { code: r.code, stderr: r.stderr, warnings };
+  } finally {
+    process.off("warning", onWarning);
+  }
+}
+
+test("a collection used as a key in a policy bundle is one error line, with no YAML warning", async () => {
+  const p = file("policy.yaml", "? admission: {}\npriority:\n  base_scores:\n    critical: 1\n");
+  const r = await runCollectingWarnings([...M, "--policy-config", p]);
+  assert.equal(r.code, 1);
+  assert.deepEqual(r.stderr, ['error: Failed to load policy config: parsing policy config: unknown field "{ admission: {} }"']);
+  assert.deepEqual(r.warnings, []);
+});
+
+test("a collection used as a key in a workload spec names its line", async () => {
+  const p = file("spec.yaml", 'version: "2"\naggregate_rate: 1\nnum_requests: 1\nclients:\n  ? {a: 1}\n');
+  const r = await runCollectingWarnings(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", p]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr.length, 1);
+  assert.match(r.stderr[0]!, /^error: .*line 5/);
+  assert.deepEqual(r.warnings, []);
+});
+
+test("an autoscaler interval below 1 ms is refused, from the flag and from the bundle", async () => {
+  const flag = await cli([...M, "--model-autoscaler-interval-us", "1"]);
+  assert.equal(flag.code, 1);
+  assert.deepEqual(flag.stderr, ["error: --model-autoscaler-interval-us must be 0 (off) or at least 1000 µs, got 1"]);
+  const p = file("policy.yaml", "autoscaler:\n  interval_us: 999\n");
+  const bundle = await cli([...M, "--policy-config", p]);
+  assert.equal(bundle.code, 1);
+  assert.deepEqual(bundle.stderr, ["error: Invalid policy config: autoscaler.interval_us must be 0 (off) or at least 1000 µs, got 999"]);
+  const ok = await cli([...M, "--model-autoscaler-interval-us", "1000"]);
+  assert.equal(ok.code, 0, ok.stderr.join("\n"));
+});
+
+test("PD without a tensor-parallel degree names the PD flags and the ones that fix it", async () => {
+  const r = await cli([...M, "--alpha-coeffs", "100,1,100", "--prefill-decode-instances", "1"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr.length, 1);
+  assert.match(r.stderr[0]!, /^error: PD disaggregation \(.*--prefill-decode-instances\) requires prefill TP > 0 .*--tp or --prefill-tp/);
+});
