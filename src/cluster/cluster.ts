@@ -13,6 +13,7 @@ import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
+import type { ControlPlane } from "../gateway/controlPlane.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -66,7 +67,7 @@ export interface ClusterRunStats {
 }
 
 const RANK_ADMISSION = 1;
-const RANK_ROUTING = 2;
+export const RANK_ROUTING = 2;
 
 /**
  * The shared-clock loop over the cluster pipeline and all instances (docs/behavior.md
@@ -94,6 +95,8 @@ export class ClusterSimulator {
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
   control: ClusterControl | null = null;
+  /** Tenant budgets and the flow-control gateway queue (src/gateway/); null when a run uses neither. */
+  controlPlane: ControlPlane | null = null;
 
   constructor(
     private readonly instances: Instance[],
@@ -156,11 +159,10 @@ export class ClusterSimulator {
           }
           arrived++;
         } else {
-          const req = this.events.peekPayload()!;
+          const req = this.events.peekPayload();
           const rank = this.events.peekKind();
           this.events.pop();
-          if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
-          else this.route(req, clock, debug);
+          this.runEvent(rank, req, clock, debug);
         }
       } else {
         if (te > horizon) {
@@ -228,6 +230,13 @@ export class ClusterSimulator {
     this.snapshots.instanceChanged(i);
     if (this.control !== null) this.control.afterInstanceEvents(i, last);
     return last;
+  }
+
+  /** An event of the cluster queue: an admission or routing decision, or a gateway event. */
+  private runEvent(rank: number, req: Request | null, clock: number, debug: boolean): void {
+    if (rank === RANK_ADMISSION) this.admit(req!, clock, debug);
+    else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
+    else this.controlPlane!.onEvent(rank, req, clock);
   }
 
   /** Time-series samples due before the next event at `tn`. */
@@ -302,6 +311,7 @@ export class ClusterSimulator {
   private arrive(w: WorkloadRequest, clock: number, debug: boolean): void {
     const req = new Request(w, this.seq++, this.opts.blockSize);
     if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
+    this.controlPlane?.onArrival(req);
     this.events.push(clock + this.opts.admissionLatency, RANK_ADMISSION, req);
   }
 
@@ -315,15 +325,24 @@ export class ClusterSimulator {
 
   private admit(req: Request, clock: number, debug: boolean): void {
     const state = this.snapshots.take(clock, req);
-    const ok = this.admission.admit(req, state);
-    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, ok, this.admission.reason);
-    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${ok ? "admitted" : "rejected"} ${this.admission.reason}`);
+    // Tenant budgets and the gateway queue decide first when the run has them (src/gateway/).
+    const d = this.controlPlane?.admit(
+      req,
+      clock,
+      () => this.admission.admit(req, state),
+      () => this.admission.reason,
+    );
+    const ok = d !== undefined ? d.admitted : this.admission.admit(req, state);
+    const reason = d !== undefined ? d.reason : this.admission.reason;
+    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, ok, reason);
+    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${ok ? "admitted" : "rejected"} ${reason}`);
     if (!ok) {
       this.rejected++;
+      this.controlPlane?.noteRejected(req);
       req.dropPayload();
       return;
     }
-    this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
+    if (d === undefined || !d.queued) this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
@@ -360,5 +379,22 @@ export class ClusterSimulator {
     inst.inject(req, clock);
     this.nextInstance.update(target, inst.nextEventTime());
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
+    this.controlPlane?.onRouted(req, target, clock);
+  }
+
+  /** A gateway event (src/gateway/gateway.ts ranks), or with RANK_ROUTING a request's routing decision. */
+  scheduleEvent(t: number, rank: number, req: Request | null): void {
+    this.events.push(rank === RANK_ROUTING ? t + this.opts.routingLatency : t, rank, req);
+  }
+
+  /** Gateway in-flight eviction: the request leaves its instance without completion metrics. */
+  evictFromInstance(req: Request): boolean {
+    const i = req.instance;
+    if (!(this.instances[i]?.evict(req) ?? false)) return false;
+    this.inFlight[i] = Math.max(0, this.inFlight[i]! - 1);
+    this.snapshots.inFlightChanged(i);
+    this.snapshots.instanceChanged(i);
+    this.rescheduled(i);
+    return true;
   }
 }

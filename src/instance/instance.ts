@@ -282,6 +282,33 @@ export class Instance {
     if (rest.length !== kept) rest.length = kept;
   }
 
+  /**
+   * Gateway in-flight eviction (docs/gateway.md): removes a request from the wait queue or the
+   * running batch, releases its KV blocks and drops it from the per-request records. False when
+   * the request is not here (not yet queued, or already ended).
+   */
+  evict(req: Request): boolean {
+    if (req.state === COMPLETED) return false;
+    const waiting = this.waitQueue.toArray();
+    const w = waiting.indexOf(req);
+    if (w >= 0) {
+      waiting.splice(w, 1);
+      this.waitQueue.assign(waiting);
+    } else {
+      const r = this.running.indexOf(req);
+      if (r < 0) return false;
+      // Members of the decode cohort are brought up to date; the next step visits every request.
+      if (this.cohort && this.cohort.count > 0) this.cohort.drain(this.stepCount + 1);
+      this.running.splice(r, 1);
+    }
+    this.kv.release(req);
+    req.state = COMPLETED;
+    this.ledger.drop(req);
+    req.dropPayload();
+    // A step is already pending whenever the batch or the queue was non-empty.
+    return true;
+  }
+
   private pushStep(t: number): void {
     this.events.push(t, EV_STEP, null);
     this.pendingSteps++;

@@ -6,6 +6,8 @@ import type { RequestLedger } from "../core/ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
+import type { GatewayCounts } from "../gateway/counters.js";
+import type { TenantMetrics } from "./tenants.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -80,6 +82,12 @@ export interface SimulationMetrics {
   allArrived: boolean;
   /** Session metrics of closed-loop runs (absent or null otherwise). */
   sessions?: SessionMetrics | null;
+  /** Gateway queue and shed counters of runs with a control plane (docs/gateway.md); absent otherwise. */
+  gateway?: GatewayCounts;
+  /** Per-tenant block of runs with a control plane (null: no tenant completed anything). */
+  tenants?: TenantMetrics | null;
+  /** Goodput targets were configured (the per-SLO block prints even for one class). */
+  goodputConfigured?: boolean;
 }
 
 export interface CollectOptions {

@@ -23,6 +23,8 @@ import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
 import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
+import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
+import type { ControlPlane } from "../gateway/controlPlane.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -49,6 +51,8 @@ export interface ClusterRun {
   timeSeries: TimeSeries | null;
   /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
   autoscaler: AutoscaleController | null;
+  /** Tenant budgets and the gateway queue of runs that use them (docs/gateway.md); null otherwise. */
+  controlPlane: ControlPlane | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -105,6 +109,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     leave.fn = onLeave;
   }
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
+  const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
@@ -121,9 +126,10 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   }
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
   if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
+  if (controlPlane !== null) controlPlaneMetrics(controlPlane, cfg, metrics, ledger, log);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
-  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null, autoscaler };
+  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null, autoscaler, controlPlane };
 }
 
 /** Instance k, sharing the ledger and the ordered instance logger. */

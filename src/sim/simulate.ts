@@ -21,6 +21,7 @@ import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
+import { gatewayPlan } from "./gatewayConfig.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -80,6 +81,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const bundleScorers = applyBundle(o, explicit, log);
 
   const policies = validatePolicies(o, log);
+  const gateway = gatewayPlan(o, log);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
   // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a
@@ -90,6 +92,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   if (autoscale !== undefined) config.autoscale = autoscale;
+  if (gateway !== undefined) config.gateway = gateway;
 
   const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["kv", "latency", "policy", "workload"],
   ["instance", "infra"],
-  ["cluster", "trace", "autoscale"],
+  ["cluster", "gateway", "trace", "autoscale"],
   ["metrics", "config", "plugin"],
   ["sim"],
   ["experiment", "optimize", "report", "calibration", "observe"],
