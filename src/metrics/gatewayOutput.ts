@@ -27,3 +27,8 @@ export function gatewayLines(g: GatewayCounts | undefined): string {
   if (g.expired > 0) out += `Gateway Expired (TTL): ${g.expired}\n`;
   return out;
 }
+
+/** Arrivals that ended in the gateway (rejected, shed, expired, evicted) or are still queued there. */
+export function gatewayAccounted(g: GatewayCounts | undefined): number {
+  return g === undefined ? 0 : g.rejected + g.shed + g.expired + g.evicted + g.depth;
+}
