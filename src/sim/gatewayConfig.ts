@@ -26,14 +26,18 @@ const FAIRNESS = ["global-strict", "round-robin"];
 const GATED_POLICIES = new Set(["tier-shed", "gaie-legacy"]);
 
 /** The validated plan, or undefined when the run uses no control-plane feature (its output stays as before). */
-export function gatewayPlan(o: RunOptions, log: Logger, specTargets?: Record<string, SloTargets>): GatewayPlan | undefined {
+export function gatewayPlan(
+  o: RunOptions,
+  log: Logger,
+  workloadTargets: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> } = {},
+): GatewayPlan | undefined {
   checkAlways(o, log);
   const priorities = checkPriorities(o.sloPriorities);
   const budgets = checkBudgets(o.tenantBudgets);
   const targets = mergeSloTargets(
     { ttft: parseSloFlag("--slo-ttft", o.sloTtft), itl: parseSloFlag("--slo-itl", o.sloItl), e2e: parseSloFlag("--slo-e2e", o.sloE2e) },
-    undefined,
-    specTargets,
+    workloadTargets.header,
+    workloadTargets.spec,
   );
   if (o.admissionPolicy === "tier-shed" && o.tierShedMinPriority === undefined) {
     log.warn("tier-shed: no min priority given; 0 sheds only negative-priority classes (batch, sheddable, background)");

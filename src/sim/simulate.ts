@@ -7,14 +7,12 @@ import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { HORIZON_MAX_TEXT, type SimConfig } from "./simConfig.js";
 import { runCluster, type ClusterRun, type RunHooks } from "./runCluster.js";
-import { resolveWorkload } from "./resolveWorkload.js";
+import { resolveWorkload, type ResolvedWorkload } from "./resolveWorkload.js";
 import { requestRecords, type RequestRecord, type SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients } from "../config/latency/backend.js";
-import type { RequestSource } from "../core/workloadRequest.js";
-import type { SessionPlan } from "../workload/index.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
@@ -40,7 +38,7 @@ export interface SimulateOptions {
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
-  workload?: { source: RequestSource; horizon: number; requestCap?: number; sessions?: SessionPlan | null };
+  workload?: Pick<ResolvedWorkload, "source" | "horizon"> & Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }
@@ -81,7 +79,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const bundleScorers = applyBundle(o, explicit, log);
 
   const policies = validatePolicies(o, log);
-  const gateway = gatewayPlan(o, log);
+  const gateway = gatewayPlan(o, log, wl.sloTargets);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
   // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a

@@ -71,3 +71,31 @@ test("flags of the gateway without --flow-control warn and change nothing", asyn
     );
   }
 });
+
+test("goodput targets from the workload spec, overridden per dimension by the flags", async () => {
+  const spec = tempFile(`version: "2"
+seed: 7
+aggregate_rate: 20
+num_requests: 40
+goodput_slo_targets:
+  critical: {ttft_ms: 100000, e2e_ms: 1}
+clients:
+  - id: c
+    slo_class: critical
+    rate_fraction: 1
+    arrival: {process: poisson}
+    input_distribution: {type: constant, params: {value: 64}}
+    output_distribution: {type: constant, params: {value: 8}}
+`);
+  const base = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", spec];
+  const fromSpec = await cli(base);
+  assert.equal(fromSpec.code, 0, fromSpec.stderr.join("\n"));
+  const block = (out: string): { per_class: Record<string, { slo_attainment: number; slo_attainment_by_dim: Record<string, number> }> } =>
+    JSON.parse(out.slice(out.indexOf("{"), out.indexOf("\n}\n") + 2)) as never;
+  const a = block(fromSpec.stdout).per_class["critical"]!;
+  assert.deepEqual(a.slo_attainment_by_dim, { e2e: 0, ttft: 1 }, "E2E ≤ 1 ms is never met; TTFT ≤ 100 s always");
+  assert.equal(a.slo_attainment, 0);
+  assert.match(fromSpec.stdout, /=== Per-SLO Metrics ===\n {2}critical:/, "one class with targets prints the per-SLO block");
+  const flagged = await cli([...base, "--slo-e2e", "critical=1000s"]);
+  assert.equal(block(flagged.stdout).per_class["critical"]!.slo_attainment, 1, "the flag replaces the spec's E2E target");
+});
