@@ -15,6 +15,7 @@ import { ChartSet, cards, esc, renderPage, section, table, type Cell } from "./h
 import { latencySection } from "./runLatency.js";
 import { instancesSection, kvSection, timeSeriesSection } from "./runSeries.js";
 import { fleetSection } from "./runFleet.js";
+import { gatewaySection, hasGatewaySection } from "./runGateway.js";
 
 const GROUP_TITLES: Record<string, string> = {
   model: "Model and latency",
@@ -165,6 +166,7 @@ export function renderRunReport(d: RunReportData): string {
       instancesSection(charts, d),
     ),
     ...(fleet !== "" ? [section("fleet", "Fleet", "", fleet)] : []),
+    ...(hasGatewaySection(d) ? [section("gateway", "Gateway and goodput", "", gatewaySection(charts, d))] : []),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
     section("kv", "KV cache", "", kvSection(charts, d)),
     section("metrics", "Metric JSON", "", metricsSection(d)),
@@ -185,6 +187,7 @@ export function renderRunReport(d: RunReportData): string {
       { id: "lat-e2e", label: "E2E" },
       { id: "instances", label: "Instances" },
       ...(fleet !== "" ? [{ id: "fleet", label: "Fleet" }] : []),
+      ...(hasGatewaySection(d) ? [{ id: "gateway", label: "Gateway" }] : []),
       { id: "timeseries", label: "Time series" },
       { id: "kv", label: "KV cache" },
       { id: "metrics", label: "Metric JSON" },

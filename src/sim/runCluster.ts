@@ -112,7 +112,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null)
       : null;
   const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
