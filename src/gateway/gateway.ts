@@ -65,6 +65,11 @@ export class Gateway {
   private readonly waiting = new Map<number, QueueEntry>();
   /** Gateway wait (dispatch − enqueue, ticks) of dispatched requests by sequence number. */
   readonly waits = new Map<number, number>();
+  /**
+   * The per-request record's `gateway_queue_delay_ms`, by sequence number: only when both times
+   * are > 0, so a request admitted at t = 0 shows none (as in BLIS).
+   */
+  readonly recordDelaysMs = new Map<number, number>();
   readonly tracker = new EvictionTracker();
 
   constructor(
@@ -174,6 +179,7 @@ export class Gateway {
       this.waiting.delete(e.req.seq);
       this.dispatched++;
       this.waits.set(e.req.seq, clock - e.enqueued);
+      if (e.enqueued > 0 && clock > 0) this.recordDelaysMs.set(e.req.seq, (clock - e.enqueued) / 1000);
       this.host.dispatch(e.req, clock);
       return;
     }

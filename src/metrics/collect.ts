@@ -40,6 +40,8 @@ export interface RequestRecord {
   tenant_id?: string;
   handled_by?: string;
   model?: string;
+  /** Gateway queue wait (flow control), when enqueue and dispatch times are both > 0. */
+  gateway_queue_delay_ms?: number;
 }
 
 /** Everything a run reports; stdout and the results file are rendered from this. */
@@ -330,7 +332,7 @@ function summarizeTrace(trace: DecisionTrace): TraceSummary {
  * Per-request records for the results file, ordered by (arrived_at, ID) (docs/behavior.md
  * "Results file").
  */
-export function requestRecords(ledger: RequestLedger): RequestRecord[] {
+export function requestRecords(ledger: RequestLedger, gatewayDelayMs?: ReadonlyMap<number, number>): RequestRecord[] {
   const idx: number[] = [];
   for (let i = 0; i < ledger.size; i++) if (ledger.isRegistered(i)) idx.push(i);
   idx.sort((a, b) => {
@@ -357,6 +359,8 @@ export function requestRecords(ledger: RequestLedger): RequestRecord[] {
     if (ledger.instance[i]! >= 0) rec.handled_by = `instance_${ledger.instance[i]}`;
     const model = ledger.modelNames[ledger.model[i]!]!;
     if (model !== "") rec.model = model;
+    const gd = gatewayDelayMs?.get(i);
+    if (gd !== undefined) rec.gateway_queue_delay_ms = gd;
     return rec;
   });
 }

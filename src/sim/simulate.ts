@@ -112,7 +112,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     metrics: run.metrics,
     run,
     resultsObject() {
-      const reqs = requestRecords(run.ledger);
+      const reqs = requestRecords(run.ledger, run.controlPlane?.gateway?.recordDelaysMs);
       const base: MetricsBlock & { requests?: RequestRecord[] } = { ...run.metrics.cluster };
       if (reqs.length > 0) base.requests = reqs;
       return base;

@@ -2,6 +2,7 @@
 // key, warnings for flags without effect, opt-in output.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { cli } from "../helpers/cli.js";
 import { cliError, tempFile } from "../sim/helpers.js";
 
@@ -98,4 +99,30 @@ clients:
   assert.match(fromSpec.stdout, /=== Per-SLO Metrics ===\n {2}critical:/, "one class with targets prints the per-SLO block");
   const flagged = await cli([...base, "--slo-e2e", "critical=1000s"]);
   assert.equal(block(flagged.stdout).per_class["critical"]!.slo_attainment, 1, "the flag replaces the spec's E2E target");
+});
+
+test("results file: gateway_queue_delay_ms on requests that waited in the gateway queue", async () => {
+  const out = tempFile("", ".json");
+  const r = await cli([
+    ...RUN,
+    "--rate",
+    "400",
+    "--flow-control",
+    "--saturation-detector",
+    "concurrency",
+    "--max-concurrency",
+    "2",
+    "--results-path",
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr.join("\n"));
+  const recs = (JSON.parse(fs.readFileSync(out, "utf8")) as { requests: { arrived_at: number; gateway_queue_delay_ms?: number }[] })
+    .requests;
+  const delayed = recs.filter((x) => x.gateway_queue_delay_ms !== undefined);
+  assert.ok(delayed.length > 10, `${delayed.length} records with a gateway delay`);
+  assert.ok(delayed.some((x) => x.gateway_queue_delay_ms! > 0));
+  assert.ok(delayed.every((x) => x.arrived_at > 0 && x.gateway_queue_delay_ms! >= 0));
+  const plain = tempFile("", ".json");
+  await cli([...RUN, "--results-path", plain]);
+  assert.doesNotMatch(fs.readFileSync(plain, "utf8"), /gateway_queue_delay_ms/);
 });
