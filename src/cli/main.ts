@@ -11,6 +11,7 @@ import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerObserveCommand } from "./observeCommand.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
+import { registerGoodputCommand } from "./goodputCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
@@ -46,6 +47,7 @@ export function buildProgram(io: CliIo): Command {
   registerObserveCommand(program, io);
   registerReplayCommand(program, io);
   registerFitCommand(program, io);
+  registerGoodputCommand(program, io);
   rejectExtraArguments(program);
   return program;
 }
