@@ -126,3 +126,15 @@ test("results file: gateway_queue_delay_ms on requests that waited in the gatewa
   await cli([...RUN, "--results-path", plain]);
   assert.doesNotMatch(fs.readFileSync(plain, "utf8"), /gateway_queue_delay_ms/);
 });
+
+test("tier-shed min priority: 3 from a bundle that selects it, else 0 with a warning", async () => {
+  const warn = /tier-shed: no min priority given; 0 sheds only negative-priority classes/;
+  const cliPolicy = await cli([...RUN, "--admission-policy", "tier-shed"]);
+  assert.equal(cliPolicy.code, 0);
+  assert.ok(cliPolicy.stderr.some((l) => warn.test(l)));
+  const bundle = await cli([...RUN, "--policy-config", tempFile("admission:\n  policy: tier-shed\n")]);
+  assert.equal(bundle.code, 0);
+  assert.ok(!bundle.stderr.some((l) => warn.test(l)));
+  // With min priority 3 and threshold 0, standard traffic passes and nothing is lower: all admitted.
+  assert.doesNotMatch(bundle.stdout, /Rejected Requests: [1-9]/);
+});
