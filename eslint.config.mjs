@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/**/out/**"] },
+  { ignores: ["dist/**", "dist-web/**", "node_modules/**", "coverage/**", "examples/**/out/**"] },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -38,7 +38,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  external: ["tinypool", "playwright-core"],
+  external: ["tinypool", "playwright-core", "bullmq", "ioredis"],
   // CommonJS packages inside an ES module bundle still need require() for Node's own modules.
   banner: {
     js: 'import { createRequire as __blisCreateRequire } from "node:module";\nconst require = __blisCreateRequire(import.meta.url);',

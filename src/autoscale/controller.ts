@@ -169,7 +169,9 @@ export class AutoscaleController implements ClusterControl {
     if (d === null || a === null) return null;
     const load = `demand ${round(a.totalDemand)}, supply ${round(a.totalSupply)} tokens`;
     d.reason =
-      d.delta > 0 ? `required capacity ${round(a.requiredCapacity)} tokens (${load})` : `spare capacity ${round(a.spareCapacity)} tokens (${load})`;
+      d.delta > 0
+        ? `required capacity ${round(a.requiredCapacity)} tokens (${load})`
+        : `spare capacity ${round(a.spareCapacity)} tokens (${load})`;
     if (d.delta > 0) {
       if (this.s.maxReplicas > 0) d.delta = Math.min(d.delta, this.s.maxReplicas - routable - pending);
       // Node pools at max_nodes hold no more replicas: asking would only fail placements.
@@ -211,7 +213,11 @@ export class AutoscaleController implements ClusterControl {
   }
 
   private note(t: number, kind: string, detail: string, instance: string, reason: string): void {
-    this.scaleEvents.push({ t, kind, detail, instance, reason });
+    // Time order (equal times in arrival order): instances run their events in batches, so a
+    // termination can be noted after a later one of another instance.
+    let k = this.scaleEvents.length;
+    while (k > 0 && this.scaleEvents[k - 1]!.t > t) k--;
+    this.scaleEvents.splice(k, 0, { t, kind, detail, instance, reason });
     this.ctx.trace?.recordScaling(t, kind, instance, reason);
     this.ctx.log.info(`[autoscaler] t=${t} ${kind}: ${detail}`);
   }

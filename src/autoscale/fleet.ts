@@ -41,6 +41,8 @@ interface PendingPlacement {
   index: number;
   name: string;
   variant: Variant;
+  /** Why the replica was asked for (autoscaled ones; the decision trace). */
+  reason: string;
 }
 
 export class Fleet {
@@ -83,7 +85,8 @@ export class Fleet {
       this.heldTo.push(Infinity);
       inst.lifecycle = SCHEDULING;
       this.ctx.cluster.setRoutable(i, false);
-      if (!this.placeAndLoad(i, 0, this.s.warmStart)) this.wait({ index: i, name: inst.id, variant: this.variants[i]! }, 0);
+      if (!this.placeAndLoad(i, 0, this.s.warmStart))
+        this.wait({ index: i, name: inst.id, variant: this.variants[i]!, reason: "startup instance" }, 0);
     }
   }
 
@@ -118,7 +121,13 @@ export class Fleet {
       );
       if (p.index < 0) return;
     } else {
-      this.ctx.note(now, "node-provisioning", `${node.id} for ${p.name}, ready at ${node.readyAt}`, p.name, `no free GPUs: node ${node.id} ready at ${node.readyAt}`);
+      this.ctx.note(
+        now,
+        "node-provisioning",
+        `${node.id} for ${p.name}, ready at ${node.readyAt}`,
+        p.name,
+        `no free GPUs: node ${node.id} ready at ${node.readyAt}`,
+      );
       this.ctx.schedule(node.readyAt, EV_NODE_READY, node);
     }
     this.pending.push(p);
@@ -143,7 +152,7 @@ export class Fleet {
 
   private placeNew(p: PendingPlacement, now: number): boolean {
     const pl = this.pools!.place(p.name, p.variant.tp, p.variant.gpu);
-    if (pl !== null) this.build(p.name, p.variant, pl, now);
+    if (pl !== null) this.build(p.name, p.variant, pl, now, `${p.reason}; waited for a node`);
     return pl !== null;
   }
 
@@ -157,13 +166,13 @@ export class Fleet {
     const name = `autoscale-${this.ctx.model}-${String(this.created).padStart(6, "0")}`;
     const pl = this.pools?.place(name, variant.tp, variant.gpu) ?? null;
     if (this.pools !== null && pl === null) {
-      this.wait({ index: -1, name, variant }, now);
+      this.wait({ index: -1, name, variant, reason }, now);
       return;
     }
     this.build(name, variant, pl, now, reason);
   }
 
-  private build(name: string, variant: Variant, pl: Placement | null, now: number, reason = "placed after a node became ready"): void {
+  private build(name: string, variant: Variant, pl: Placement | null, now: number, reason: string): void {
     const i = this.ctx.instances.length;
     const inst = this.ctx.build(i);
     inst.name = name;

@@ -8,10 +8,15 @@ import { F_COMPLETED } from "../core/ledger.js";
 import { simulate, type SimulationResult } from "../sim/simulate.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
+import { checkTimeoutFlag, setDeadlines } from "../sim/resolveWorkload.js";
 import {
   ArrayRequestSource,
+  parseThinkDist,
+  planReplaySessions,
   replayArrival,
   traceReplaySource,
+  type ReplayThink,
+  type SessionPlan,
   type TraceRecord,
   type TraceV2,
   type WorkloadRequest,
@@ -28,6 +33,10 @@ export interface ReplayOptions {
   /** Fitting: per-step hooks and replacement coefficients. */
   probe?: StepProbe;
   coefficients?: Coefficients;
+  /** `closed-loop`: sessions send each later round when the previous one ends (default `fixed`). */
+  sessionMode?: "fixed" | "closed-loop";
+  /** `--think-time-dist` (closed-loop only). */
+  thinkDist?: string;
 }
 
 /** One simulated request (a results-file entry), with the trace's measurement beside it when there is one. */
@@ -86,18 +95,26 @@ export function measuredLatency(r: TraceRecord): { ttft: number; e2e: number } |
 export async function replay(trace: TraceV2, opts: ReplayOptions): Promise<ReplayResult> {
   const rows = replayRows(trace, opts.skipWarmup ?? false, opts.skipFirstSeconds ?? 0);
   const seed = BigInt.asIntN(64, BigInt(opts.run.seed ?? 42));
+  const think = replayThink(opts);
+  const timeout = opts.run.timeout ?? -1;
+  checkTimeoutFlag(timeout);
   const src = traceReplaySource({ ...trace, records: rows }, seed);
-  const all: WorkloadRequest[] = [];
+  let all: WorkloadRequest[] = [];
   for (let r = src.next(); r !== null; r = src.next()) all.push(r);
   const horizon = replayHorizon(all, opts.run.horizon);
+  let sessions: SessionPlan | null = null;
+  if (opts.sessionMode === "closed-loop") {
+    ({ requests: all, plan: sessions } = closedLoop(trace, rows, all, { think, horizon, seed, timeout }));
+  }
   const inHorizon = all.filter((r) => r.arrival < horizon);
+  setDeadlines(inHorizon, timeout);
   const sim = await simulate(opts.run, {
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
-    workload: { source: new ArrayRequestSource(inHorizon), horizon },
+    workload: { source: new ArrayRequestSource(inHorizon), horizon, sessions },
     ...(opts.probe !== undefined ? { hooks: { stepProbe: opts.probe } } : {}),
     ...(opts.coefficients !== undefined ? { coefficients: opts.coefficients } : {}),
   });
-  const out = { sim, rows, ...collect(sim, rows) };
+  const out = { sim, rows, ...collect(sim, rows, sessions?.tags ?? null) };
   const missing = rows.length - out.requests.length;
   if (missing > 0) {
     opts.logger?.warn(
@@ -107,11 +124,60 @@ export async function replay(trace: TraceV2, opts: ReplayOptions): Promise<Repla
   return out;
 }
 
-function collect(sim: SimulationResult, rows: readonly TraceRecord[]): Pick<ReplayResult, "requests" | "seqOfRow"> {
+/** `--think-time-ms` / `--think-time-dist`: closed-loop only, one of them. */
+function replayThink(opts: ReplayOptions): ReplayThink {
+  const ms = opts.run.thinkTimeMs;
+  const dist = opts.thinkDist;
+  if (opts.sessionMode !== "closed-loop" && (ms !== undefined || dist !== undefined)) {
+    throw new UserError(`${ms !== undefined ? "--think-time-ms" : "--think-time-dist"} applies only with --session-mode closed-loop`);
+  }
+  if (ms !== undefined && dist !== undefined) throw new UserError("--think-time-ms and --think-time-dist are mutually exclusive");
+  if (ms !== undefined) {
+    if (!(ms >= 0)) throw new UserError(`--think-time-ms must be >= 0, got ${ms}`);
+    return { constantUs: ms * 1000 };
+  }
+  return dist !== undefined ? parseThinkDist(dist) : null;
+}
+
+function closedLoop(
+  trace: TraceV2,
+  rows: readonly TraceRecord[],
+  all: readonly WorkloadRequest[],
+  o: { think: ReplayThink; horizon: number; seed: bigint; timeout: number },
+): { requests: WorkloadRequest[]; plan: SessionPlan } {
+  const growth = trace.header.session_context_growth;
+  if (growth !== "" && growth !== "accumulate") {
+    throw new UserError(`session_context_growth: unknown value "${growth}" (valid: "accumulate" or empty)`);
+  }
+  const byId = new Map(all.map((r) => [r.id, r]));
+  const v3 = trace.layout === "v3";
+  return planReplaySessions(
+    rows,
+    rows.map((r) => byId.get(`request_${r.request_id}`)!),
+    {
+      accumulate: growth === "accumulate",
+      think: o.think,
+      horizon: o.horizon,
+      seed: o.seed,
+      timeoutUs: o.timeout > 0 ? o.timeout * 1e6 : 0,
+      arrivalOf: (r) => replayArrival(r, v3),
+    },
+  );
+}
+
+function collect(
+  sim: SimulationResult,
+  rows: readonly TraceRecord[],
+  tags: SessionPlan["tags"] | null,
+): Pick<ReplayResult, "requests" | "seqOfRow"> {
   const l = sim.run.ledger;
   const seqById = new Map<number, number>();
+  // Closed-loop follow-ups carry their own IDs: found by session and round.
+  const seqByRound = new Map<string, number>();
   for (let i = 0; i < l.size; i++) {
     const id = l.id(i);
+    const tag = tags?.get(id);
+    if (tag !== undefined) seqByRound.set(`${tag.sessionId}\u0000${tag.round}`, i);
     if (!id.startsWith("request_")) continue;
     const n = Number(id.slice(8));
     if (Number.isInteger(n)) seqById.set(n, i);
@@ -119,7 +185,10 @@ function collect(sim: SimulationResult, rows: readonly TraceRecord[]): Pick<Repl
   const seqOfRow = new Int32Array(rows.length).fill(-1);
   const requests: ReplayRequestResult[] = [];
   rows.forEach((row, k) => {
-    const i = seqById.get(row.request_id);
+    const i =
+      tags !== null && row.session_id !== "" && row.round_index > 0
+        ? seqByRound.get(`${row.session_id}\u0000${row.round_index}`)
+        : seqById.get(row.request_id);
     if (i === undefined) return;
     seqOfRow[k] = i;
     if ((l.flags[i]! & F_COMPLETED) === 0) return;

@@ -12,6 +12,8 @@ import { registerObserveCommand } from "./observeCommand.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
 import { registerGoodputCommand } from "./goodputCommand.js";
+import { registerWorkerCommand } from "./workerCommand.js";
+import { registerPlaygroundCommand } from "./playgroundCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
@@ -48,6 +50,8 @@ export function buildProgram(io: CliIo): Command {
   registerReplayCommand(program, io);
   registerFitCommand(program, io);
   registerGoodputCommand(program, io);
+  registerWorkerCommand(program, io);
+  registerPlaygroundCommand(program, io);
   rejectExtraArguments(program);
   return program;
 }

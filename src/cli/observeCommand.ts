@@ -18,7 +18,10 @@ import type { ApiFormat, ObserveOptions, ObserveProgress, ObserveResult } from "
 import type { RequestSource } from "../workload/index.js";
 
 /** Workload flags shared with `blis run`, plus the preset file and the log level. */
-const SHARED_FLAGS: FlagDef[] = RUN_FLAGS.filter((f) => f.group === "workload" || f.key === "defaultsFilepath" || f.key === "log");
+// observe has its own --timeout (the HTTP request's), so the simulated client deadline is left out.
+const SHARED_FLAGS: FlagDef[] = RUN_FLAGS.filter(
+  (f) => (f.group === "workload" && f.key !== "timeout") || f.key === "defaultsFilepath" || f.key === "log",
+);
 
 const MAX_TIMEOUT_S = 86400;
 const PROGRESS_INTERVAL_MS = 5000;

@@ -13,6 +13,7 @@ interface OptimizeCliOptions {
   jobs?: number;
   restart?: boolean;
   progress?: boolean;
+  queue?: string;
 }
 
 function parseJobs(text: string): number {
@@ -24,19 +25,29 @@ function parseJobs(text: string): number {
 
 /** Runs the search and writes its results; errors (invalid space, changed space) are thrown as UserErrors. */
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
+  const { parseQueueUrl } = await import("../queue/url.js");
+  const queueUrl = opts.queue !== undefined ? parseQueueUrl(opts.queue) : null;
   checkOutputDir("--out", opts.out);
   const { loadSpace } = await import("../optimize/space.js");
   const { optimize } = await import("../optimize/search.js");
   const { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson, renderSummary, summarizeBest } =
     await import("../optimize/output.js");
   const space = loadSpace(spaceFile);
-  const res = await optimize(space, {
-    outDir: opts.out,
-    jobs: opts.jobs ?? defaultJobs(),
-    restart: opts.restart === true,
-    progress: opts.progress !== false,
-    stderr: io.stderrLine,
-  });
+  const executor =
+    queueUrl !== null ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine) : undefined;
+  let res;
+  try {
+    res = await optimize(space, {
+      outDir: opts.out,
+      jobs: opts.jobs ?? defaultJobs(),
+      restart: opts.restart === true,
+      progress: opts.progress !== false,
+      stderr: io.stderrLine,
+      ...(executor !== undefined ? { pool: executor } : {}),
+    });
+  } finally {
+    await executor?.close();
+  }
   const best = summarizeBest(res);
   const put = (name: string, data: string): void => writeOutput("--out", path.join(opts.out, name), data, writeFileAtomic);
   put("evaluations.csv", renderEvaluationsCsv(res));
@@ -75,6 +86,10 @@ export function registerOptimizeCommand(program: Command, io: CliIo): void {
       parseJobs,
     )
     .option("--restart", "discard the evaluations already in --out (needed when the space changed)")
+    .option(
+      "--queue <url>",
+      "evaluate each step's points on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker); --jobs is then the points per step",
+    )
     .option("--no-progress", "no per-evaluation lines (k/budget, best so far, ETA) on stderr")
     .addHelpText(
       "after",

@@ -6,7 +6,9 @@ import type { CliIo } from "./io.js";
 
 /** Run flags that also apply to a replay: everything but workload generation and the run's results file. */
 export const REPLAY_RUN_FLAGS = RUN_FLAGS.filter(
-  (f) => (f.group !== "workload" || f.key === "seed" || f.key === "horizon") && f.key !== "resultsPath",
+  (f) =>
+    (f.group !== "workload" || f.key === "seed" || f.key === "horizon" || f.key === "timeout" || f.key === "thinkTimeMs") &&
+    f.key !== "resultsPath",
 );
 
 /** Adds `blis replay`: simulate the requests of a trace v2 (docs/calibration.md "Replay"). */
@@ -23,7 +25,18 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .addOption(
       new Option("--skip-first-seconds <s>", "leave out rows arriving in the first S seconds (cold start)").argParser(parseSeconds),
     )
-    .addOption(new Option("--session-mode <mode>", "fixed: replay every row at its recorded time").choices(["fixed"]).default("fixed"))
+    .addOption(
+      new Option(
+        "--session-mode <mode>",
+        "fixed: replay every row at its recorded time; closed-loop: a session's later rounds follow the completion of the previous one",
+      )
+        .choices(["fixed", "closed-loop"])
+        .default("fixed"),
+    )
+    .option(
+      "--think-time-dist <dist>",
+      "closed-loop think time: lognormal:mu=M,sigma=S[,min=T][,max=T] (ln seconds) or constant:value=T (T in s, ms or us; bare = ms)",
+    )
     .addHelpText(
       "after",
       "\nEvery run flag below sets the simulated deployment (model, hardware, TP, batch limits, KV, latency model).\n" +

@@ -41,6 +41,8 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
     run,
     skipWarmup: opts["skipWarmup"] === true,
     skipFirstSeconds: (opts["skipFirstSeconds"] as number | undefined) ?? 0,
+    sessionMode: opts["sessionMode"] === "closed-loop" ? "closed-loop" : "fixed",
+    ...(opts["thinkTimeDist"] !== undefined ? { thinkDist: String(opts["thinkTimeDist"]) } : {}),
     logger,
   });
   const out = renderStdout(res.sim);

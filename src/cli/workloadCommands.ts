@@ -106,8 +106,12 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .command("inference-perf")
     .description("inference-perf YAML (inference_perf: section) → v2 spec")
     .requiredOption("--spec <path>", "YAML file with an inference_perf section")
-    .action(async (opts: { spec: string }) => {
-      await print((await wl()).convertInferencePerf(opts.spec, io.logger));
+    .option(
+      "--rate-schedule",
+      "one client per system prompt and user whose rate_schedule follows the stages (instead of clients per stage)",
+    )
+    .action(async (opts: { spec: string; rateSchedule?: boolean }) => {
+      await print((await wl()).convertInferencePerf(opts.spec, io.logger, opts.rateSchedule === true));
     });
 
   convert
@@ -125,6 +129,10 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
       await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed, opts.numRequests));
     });
 
+  registerCompose(program, io, print);
+}
+
+function registerCompose(program: Command, io: WorkloadCommandIo, print: (spec: WorkloadSpec) => Promise<void>): void {
   program
     .command("compose")
     .description(

@@ -3,7 +3,7 @@ import { Request } from "../core/request.js";
 import type { RequestLedger } from "../core/ledger.js";
 import type { RequestSource, WorkloadRequest } from "../core/workloadRequest.js";
 import type { Logger } from "../util/log.js";
-import type { AdmissionPolicy } from "./admission/admission.js";
+import { decideAdmission, type AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider, type RouterState } from "./snapshot.js";
 import { EventQueue } from "../engine/eventQueue.js";
@@ -14,6 +14,7 @@ import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
+import type { DisaggregationHook } from "./disaggregation.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -28,6 +29,8 @@ export interface ClusterOptions {
   model?: string;
   /** The instances' logger, when it can hold lines while an instance runs several events in a row. */
   instanceLog?: OrderedLogger;
+  /** --cache-signal-delay when PD pool policies or deciders read the instance caches. */
+  cacheSignalDelay?: number;
   /** Most instances the run can hold, added ones included (autoscaling); default: the initial count. */
   capacity?: number;
 }
@@ -76,35 +79,36 @@ export const RANK_ROUTING = 2;
  */
 export class ClusterSimulator {
   readonly inFlight: Int32Array;
-  private readonly snapshots: SnapshotProvider;
+  protected readonly snapshots: SnapshotProvider;
   /**
    * Admission and routing decisions keyed by (time, rank, sequence). Arrivals come straight from
    * the ordered request stream and precede these at equal times (rank 0).
    */
-  private readonly events = new EventQueue<Request>();
+  protected readonly events = new EventQueue<Request>();
   /** Instances by their next event time (lowest index first on ties), updated as their queues change. */
-  private readonly nextInstance: IndexHeap;
+  protected readonly nextInstance: IndexHeap;
   observer: ClusterObserver | null = null;
   /** Optional fixed-grid sampler of instance state (reports). */
   recorder: StateSampler | null = null;
-  private seq = 0;
+  protected seq = 0;
   private rejected = 0;
-  private routingRejected = 0;
+  protected routingRejected = 0;
   private routed = 0;
   private readonly routedPerInstance: Int32Array;
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
+  /** Prefill/decode disaggregation (null: off). */
+  protected pd: DisaggregationHook | null = null;
   control: ClusterControl | null = null;
-  /** Tenant budgets and the flow-control gateway queue (src/gateway/); null when a run uses neither. */
-  controlPlane: ControlPlane | null = null;
+  controlPlane: ControlPlane | null = null; // tenant budgets, the gateway queue, goodput arrivals (src/gateway/); first at admission
 
   constructor(
-    private readonly instances: Instance[],
+    protected readonly instances: Instance[],
     private readonly admission: AdmissionPolicy,
     private readonly routing: RoutingPolicy,
     private readonly source: RequestSource,
-    private readonly ledger: RequestLedger,
-    private readonly opts: ClusterOptions,
+    protected readonly ledger: RequestLedger,
+    protected readonly opts: ClusterOptions,
     private readonly log: Logger,
   ) {
     const capacity = Math.max(instances.length, opts.capacity ?? 0);
@@ -113,7 +117,7 @@ export class ClusterSimulator {
     this.nextInstance = new IndexHeap(capacity);
     this.snapshots = new SnapshotProvider(instances, this.inFlight, opts.snapshotRefreshInterval, {
       model: opts.model ?? null,
-      cacheSignalDelay: routing.cacheSignalDelay ?? null,
+      cacheSignalDelay: opts.cacheSignalDelay ?? routing.cacheSignalDelay ?? null,
     });
     this.snapshots.trackChanges();
     for (const inst of instances) inst.horizon = opts.horizon;
@@ -159,10 +163,7 @@ export class ClusterSimulator {
           }
           arrived++;
         } else {
-          const req = this.events.peekPayload();
-          const rank = this.events.peekKind();
-          this.events.pop();
-          this.runEvent(rank, req, clock, debug);
+          this.runClusterEvent(clock, debug);
         }
       } else {
         if (te > horizon) {
@@ -178,6 +179,8 @@ export class ClusterSimulator {
         if (this.observer === null && !debug && instanceLog !== undefined) {
           limit = tc;
           if (this.recorder !== null && this.recorder.next < limit) limit = this.recorder.next;
+          // PD: another instance's event can create a cluster event (a KV transfer) at its own time.
+          if (this.pd !== null && byTime.secondKey() < limit) limit = byTime.secondKey();
         }
         const last = this.runInstance(chosen, limit, horizon);
         if (last > clock) clock = last;
@@ -199,6 +202,17 @@ export class ClusterSimulator {
     };
   }
 
+  /** Pops and runs the next queued cluster event: admission, routing, a PD event or a gateway event. */
+  private runClusterEvent(clock: number, debug: boolean): void {
+    const req = this.events.peekPayload();
+    const rank = this.events.peekKind();
+    this.events.pop();
+    if (rank === RANK_ADMISSION) this.admit(req!, clock, debug);
+    else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
+    else if (this.pd !== null) this.pd.onEvent(rank, req!, clock);
+    else this.controlPlane!.onEvent(rank, req, clock); // flow control (never with PD: their ranks overlap)
+  }
+
   /**
    * Runs instance i's next event, then its later events while they come before `limit` and are
    * within the horizon. Returns the time of the last event run.
@@ -211,9 +225,9 @@ export class ClusterSimulator {
     do {
       last = t;
       log?.at(t, i);
-      const before = inst.completed + inst.droppedUnservable;
+      const before = inst.completed + inst.droppedUnservable + inst.timedOut;
       inst.processNext();
-      const delta = inst.completed + inst.droppedUnservable - before;
+      const delta = inst.completed + inst.droppedUnservable + inst.timedOut - before;
       if (delta !== 0) {
         let v = this.inFlight[i]! - delta;
         if (v < 0) {
@@ -225,18 +239,12 @@ export class ClusterSimulator {
       }
       t = inst.nextEventTime();
       // A follow-up created by a completion is a cluster event: it runs before later instance events.
-    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t));
+      // So is a PD event an instance event created (a prefill completion's KV transfer).
+    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t) && t < this.events.peekTime());
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
     if (this.control !== null) this.control.afterInstanceEvents(i, last);
     return last;
-  }
-
-  /** An event of the cluster queue: an admission or routing decision, or a gateway event. */
-  private runEvent(rank: number, req: Request | null, clock: number, debug: boolean): void {
-    if (rank === RANK_ADMISSION) this.admit(req!, clock, debug);
-    else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
-    else this.controlPlane!.onEvent(rank, req, clock);
   }
 
   /** Time-series samples due before the next event at `tn`. */
@@ -325,27 +333,22 @@ export class ClusterSimulator {
 
   private admit(req: Request, clock: number, debug: boolean): void {
     const state = this.snapshots.take(clock, req);
-    // Tenant budgets and the gateway queue decide first when the run has them (src/gateway/).
-    const d = this.controlPlane?.admit(
-      req,
-      clock,
-      () => this.admission.admit(req, state),
-      () => this.admission.reason,
-    );
-    const ok = d !== undefined ? d.admitted : this.admission.admit(req, state);
-    const reason = d !== undefined ? d.reason : this.admission.reason;
-    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, ok, reason);
-    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${ok ? "admitted" : "rejected"} ${reason}`);
-    if (!ok) {
+    const d = this.controlPlane?.admit(req, clock, this.admission, state) ?? decideAdmission(this.admission, req, state);
+    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, d.admitted, d.reason);
+    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${d.admitted ? "admitted" : "rejected"} ${d.reason}`);
+    if (!d.admitted) {
       this.rejected++;
-      this.controlPlane?.noteRejected(req);
       req.dropPayload();
       return;
     }
-    if (d === undefined || !d.queued) this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
+    if (!d.queued) this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
+    if (this.pd !== null) {
+      this.pd.route(req, clock);
+      return;
+    }
     const state = this.snapshots.take(clock, req);
     if (state.snapshots.length === 0) {
       this.log.warn(`no routable instance serves model "${req.model}" — request ${req.id} rejected at routing`);
@@ -359,21 +362,29 @@ export class ClusterSimulator {
       throw new InvariantError(`routing policy "${this.routing.name}" chose an unknown instance (${pos})`);
     }
     const target = state.snapshots[pos]!.index;
-    let hint = d.priorityHint;
-    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
-    if (hint !== 0) {
-      req.priority = hint;
-      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
-    }
+    this.applyPriority(req, d.priorityHint);
     req.instance = target;
     if (this.opts.trace !== null) {
       this.opts.trace.recordRouting(req.id, clock, pos, d.reason, d.scores, state.snapshots);
     }
     if (debug) this.log.debug(`t=${clock} routing ${req.id} -> instance_${target}: ${d.reason}`);
+    this.inject(req, target, clock, true);
+  }
+
+  protected applyPriority(req: Request, routingHint: number): void {
+    let hint = routingHint;
+    if (this.opts.priorityBridge !== "none") hint = baseScore(this.opts.slo, tierOf(req.sloClass));
+    if (hint !== 0) {
+      req.priority = hint;
+      if (this.opts.priorityBridge === "floor") req.priorityFloor = hint;
+    }
+  }
+
+  protected inject(req: Request, target: number, clock: number, userLevel: boolean): void {
     this.inFlight[target]!++;
     this.snapshots.inFlightChanged(target);
-    this.routed++;
-    this.routedPerInstance[target]!++;
+    if (userLevel) this.countRouted(target);
+    req.instance = target;
     this.ledger.register(req);
     const inst = this.instances[target]!;
     inst.inject(req, clock);
@@ -382,19 +393,8 @@ export class ClusterSimulator {
     this.controlPlane?.onRouted(req, target, clock);
   }
 
-  /** A gateway event (src/gateway/gateway.ts ranks), or with RANK_ROUTING a request's routing decision. */
-  scheduleEvent(t: number, rank: number, req: Request | null): void {
-    this.events.push(rank === RANK_ROUTING ? t + this.opts.routingLatency : t, rank, req);
-  }
-
-  /** Gateway in-flight eviction: the request leaves its instance without completion metrics. */
-  evictFromInstance(req: Request): boolean {
-    const i = req.instance;
-    if (!(this.instances[i]?.evict(req) ?? false)) return false;
-    this.inFlight[i] = Math.max(0, this.inFlight[i]! - 1);
-    this.snapshots.inFlightChanged(i);
-    this.snapshots.instanceChanged(i);
-    this.rescheduled(i);
-    return true;
+  protected countRouted(target: number): void {
+    this.routed++;
+    this.routedPerInstance[target]!++;
   }
 }

@@ -11,11 +11,12 @@ import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { latencyBackends, latencyParamFlags } from "./latency/backend.js";
+import { pdDeciders } from "../pd/deciders.js";
 
 export interface PolicyFamily {
   registry: PolicyFamilyView;
   /** The run option naming the selected policy; null for scorers (chosen by --routing-scorers). */
-  option: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | null;
+  option: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | "pdDecider" | null;
 }
 
 export function policyFamilies(): PolicyFamily[] {
@@ -26,6 +27,7 @@ export function policyFamilies(): PolicyFamily[] {
     { registry: priorityPolicies, option: "priorityPolicy" },
     { registry: schedulers, option: "scheduler" },
     { registry: preemptionPolicies, option: "preemptionPolicy" },
+    { registry: pdDeciders, option: "pdDecider" },
   ];
 }
 

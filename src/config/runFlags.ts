@@ -16,6 +16,8 @@ import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 import { GATEWAY_FLAGS } from "./runFlagsGateway.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
+import { PD_FLAGS } from "./pdFlags.js";
+import { prefixThreshold } from "../pd/deciders.js";
 
 export type { FlagType, AnyFlagDef, FlagDef };
 
@@ -171,6 +173,8 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
   ...builtinParamFlags(weighted),
   ...builtinParamFlags(queueDepth),
   ...builtinParamFlags(precisePrefixCache),
+  ...PD_FLAGS,
+  ...builtinParamFlags(prefixThreshold),
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),
   {

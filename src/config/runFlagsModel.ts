@@ -174,6 +174,13 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     help: "closed loop: ms a virtual user waits between a response and its next request",
   },
   {
+    key: "timeout",
+    flag: "--timeout",
+    type: "int",
+    group: "workload",
+    help: "client deadline, seconds after each request's arrival: a request not completed by then times out and frees its KV blocks; negative = no deadlines (with a workload spec: its clients' timeout keys)",
+  },
+  {
     key: "numRequests",
     flag: "--num-requests",
     type: "int",

@@ -11,6 +11,8 @@ import { paramSchemas } from "./policyFamilies.js";
 import { gatewayParams } from "../gateway/params.js";
 import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import { pdOptionsShape } from "../pd/options.js";
+import { prefixThresholdParams } from "../pd/deciders.js";
 
 export { anyNumber };
 
@@ -64,6 +66,8 @@ export const RunOptionsSchema = z.strictObject({
   concurrency: z.number().int().default(0),
   /** Think time of the virtual users, ms. */
   thinkTimeMs: z.number().int().default(0),
+  /** Client deadline, s after arrival; negative = none (0 is an error). */
+  timeout: z.number().int().default(-1),
   numRequests: z.number().int().default(100),
   prefixTokens: z.number().int().default(0),
   promptTokens: z.number().int().default(512),
@@ -98,6 +102,9 @@ export const RunOptionsSchema = z.strictObject({
   routingTieBreak: tieBreakParams.shape.routingTieBreak,
   ...queueDepthParams.shape,
   ...cacheSignalParams.shape,
+  // Prefill/decode disaggregation (off by default).
+  ...pdOptionsShape,
+  ...prefixThresholdParams.shape,
   priorityPolicy: z.string().default("constant"),
   scheduler: z.string().default("fcfs"),
   policyConfig: z.string().default(""),

@@ -4,6 +4,8 @@ import { requestIdText } from "./workloadRequest.js";
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;
 export const F_DROPPED = 4;
+/** Timed out at its client deadline: still a record (with its TTFT if it had one), no E2E. */
+export const F_TIMED_OUT = 8;
 
 /** Canonical `request_<n>` IDs are stored as n; anything else in a side table. */
 const OTHER_ID = -1;
@@ -74,10 +76,41 @@ export class RequestLedger {
     this.live[i] = null;
   }
 
+  /** Copies row i of another ledger (a user-level view of a run, docs/prefill-decode.md). */
+  copyFrom(src: RequestLedger, i: number): void {
+    this.ensure(i + 1);
+    if (i >= this.size) this.size = i + 1;
+    this.idCache = null;
+    const n = src.idNum[i]!;
+    this.idNum[i] = n;
+    if (n === OTHER_ID) this.otherIds.set(i, src.otherIds.get(i) ?? "");
+    this.arrival[i] = src.arrival[i]!;
+    this.inputLen[i] = src.inputLen[i]!;
+    this.outputLen[i] = src.outputLen[i]!;
+    this.ttft[i] = src.ttft[i]!;
+    this.e2e[i] = src.e2e[i]!;
+    this.itl[i] = src.itl[i]!;
+    this.sched[i] = src.sched[i]!;
+    this.instance[i] = src.instance[i]!;
+    this.slo[i] = intern(src.sloNames[src.slo[i]!]!, this.sloIds, this.sloNames);
+    this.tenant[i] = intern(src.tenantNames[src.tenant[i]!]!, this.tenantIds, this.tenantNames);
+    this.model[i] = intern(src.modelNames[src.model[i]!]!, this.modelIds, this.modelNames);
+    this.flags[i] = src.flags[i]!;
+  }
+
   /** Dropped as unservable: leaves the per-request table. */
   drop(req: Request): void {
     this.flags[req.seq] = F_DROPPED;
     this.live[req.seq] = null;
+  }
+
+  /** Timed out at its deadline: keeps its record and what it reached, without an E2E. */
+  timeOut(req: Request): void {
+    const i = req.seq;
+    this.ttft[i] = req.ttft;
+    this.sched[i] = req.schedDelay;
+    this.flags[i] = F_REGISTERED | F_TIMED_OUT;
+    this.live[i] = null;
   }
 
   /** Copies the current values of requests still in the system (end of run). */
@@ -126,6 +159,9 @@ export class RequestLedger {
   }
   isCompleted(i: number): boolean {
     return (this.flags[i]! & F_COMPLETED) !== 0;
+  }
+  isTimedOut(i: number): boolean {
+    return (this.flags[i]! & F_TIMED_OUT) !== 0;
   }
 
   private ensure(n: number): void {

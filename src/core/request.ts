@@ -6,8 +6,10 @@ import { NO_HASH } from "./blockHash.js";
 export const QUEUED = 0;
 export const RUNNING = 1;
 export const COMPLETED = 2;
-/** Where a request is: waiting (or preempted), in the running batch, or done. Small integers keep the field a V8 Smi. */
-export type RequestState = typeof QUEUED | typeof RUNNING | typeof COMPLETED;
+/** Its client gave up at its deadline before it completed. */
+export const TIMED_OUT = 3;
+/** Where a request is: waiting (or preempted), in the running batch, done, or abandoned. Small integers keep the field a V8 Smi. */
+export type RequestState = typeof QUEUED | typeof RUNNING | typeof COMPLETED | typeof TIMED_OUT;
 
 /**
  * One simulated request while it lives in the cluster. Every field is initialized here so that
@@ -29,6 +31,8 @@ export class Request implements StepRequestView {
   readonly sloClass: string;
   readonly tenantId: string;
   readonly model: string;
+  /** Client deadline, ticks (0 = none). */
+  readonly deadline: number;
 
   state: RequestState = QUEUED;
   pi = 0;
@@ -40,6 +44,12 @@ export class Request implements StepRequestView {
   priorityFloor = 0;
   /** Instance index this request was routed to (-1 = not routed). */
   instance = -1;
+  /**
+   * Its prompt's KV arrived from another instance (a PD decode sub-request, docs/prefill-decode.md):
+   * admission places one decode token instead of looking up a prefix. Cleared once admitted, so a
+   * preempted request recomputes its prompt like any other.
+   */
+  remoteKv = false;
 
   /** TTFT duration in ticks, -1 if no first token yet. */
   ttft = -1;
@@ -93,6 +103,7 @@ export class Request implements StepRequestView {
     this.sloClass = w.sloClass;
     this.tenantId = w.tenantId;
     this.model = w.model;
+    this.deadline = w.deadline;
   }
 
   get id(): string {

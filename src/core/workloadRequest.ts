@@ -28,6 +28,8 @@ export interface WorkloadRequest {
   imageTokens: number;
   audioTokens: number;
   videoTokens: number;
+  /** Client deadline: the request times out on its instance at this tick (0 = none). */
+  deadline: number;
 }
 
 const ID_PREFIX = "request_";
@@ -53,6 +55,7 @@ export class SeqRequest implements WorkloadRequest {
   idNum = -1;
   /** The ID when it is not `request_<n>`. */
   idText = "";
+  deadline = 0;
   constructor(
     public arrival: number,
     public tokenSeq: TokenSeq,

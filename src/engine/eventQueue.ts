@@ -4,6 +4,8 @@
 export const EV_ARRIVAL = 0;
 export const EV_QUEUED = 1;
 export const EV_STEP = 2;
+/** A client deadline (after steps at the same tick, so a request completing at its deadline wins). */
+export const EV_TIMEOUT = 3;
 
 export class EventQueue<P> {
   private time = new Float64Array(16);

@@ -30,6 +30,14 @@ export class IndexHeap {
     return this.size === 0 ? Infinity : this.key[this.heap[0]!]!;
   }
 
+  /** Smallest key among the items other than top() (Infinity when there are none). */
+  secondKey(): number {
+    const n = this.size;
+    const a = n > 1 ? this.key[this.heap[1]!]! : Infinity;
+    const b = n > 2 ? this.key[this.heap[2]!]! : Infinity;
+    return a < b ? a : b;
+  }
+
   keyOf(i: number): number {
     return this.key[i]!;
   }

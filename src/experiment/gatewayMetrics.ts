@@ -11,6 +11,7 @@ export const GATEWAY_METRICS: Record<string, Extract> = {
   gateway_rejected: (m) => m.gateway?.rejected ?? 0,
   gateway_shed: (m) => m.gateway?.shed ?? 0,
   gateway_expired: (m) => m.gateway?.expired ?? 0,
+  gateway_timed_out: (m) => m.gateway?.timedOut ?? 0,
   gateway_evicted: (m) => m.gateway?.evicted ?? 0,
   gateway_depth: (m) => m.gateway?.depth ?? 0,
 };

@@ -22,7 +22,7 @@ export {
   type SweepPlan,
 } from "./plan.js";
 export { DEFAULT_METRICS, extractMetric, fixedMetricNames, metricProblem } from "./metrics.js";
-export { SweepPool, defaultJobs, type RunOutcome } from "./pool.js";
+export { SweepPool, defaultJobs, type RunContext, type RunExecutor, type RunOutcome } from "./pool.js";
 export { runSweep, runCells, type SweepOptions, type SweepResult } from "./sweep.js";
 export { buildReport, sweepExitStatus, sweepFailureLine, verdict, type SweepReport, type CheckResult } from "./report.js";
 export { renderReport, renderText, renderMarkdown, renderCsv, renderJson, type OutputFormat } from "./render.js";

@@ -45,6 +45,14 @@ const kvTier =
   (m) =>
     m.kv.tiered?.[k] ?? 0;
 
+/** A KV transfer duration statistic, ms (null without transfers). */
+const pdTransfer =
+  (k: "mean" | "p50" | "p95" | "p99"): Extract =>
+  (m) => {
+    const d = m.pd?.transfer;
+    return d === undefined || d.count === 0 ? null : d[k] / 1000;
+  };
+
 /** Run-level names (cluster scope) that are not block fields. */
 const RUN_METRICS: Record<string, Extract> = {
   preemption_rate: (m) => m.kv.preemptionRate,
@@ -67,6 +75,15 @@ const RUN_METRICS: Record<string, Extract> = {
   generated: (m) => m.generated,
   routed: (m) => m.routed,
   jain_fairness: (m) => m.tenantFairness,
+  // Prefill/decode disaggregation (docs/prefill-decode.md "The PD metrics block"); empty without it.
+  pd_disaggregated: (m) => m.pd?.disaggregated ?? null,
+  pd_dropped_at_decode: (m) => m.pd?.droppedAtDecode ?? null,
+  pd_prefill_throughput: (m) => m.pd?.prefillThroughput ?? null,
+  pd_decode_throughput: (m) => m.pd?.decodeThroughput ?? null,
+  pd_transfer_mean: pdTransfer("mean"),
+  pd_transfer_p50: pdTransfer("p50"),
+  pd_transfer_p95: pdTransfer("p95"),
+  pd_transfer_p99: pdTransfer("p99"),
 };
 
 /** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (docs/behavior.md "The metrics block"). */

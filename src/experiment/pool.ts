@@ -10,14 +10,33 @@ import Tinypool from "tinypool";
 import type { RunInput } from "../config/runOptions.js";
 import type { WorkerResult, WorkerTask } from "./worker.js";
 
+/** `wallS`: the run's own wall time when it was measured elsewhere (a queue worker), else unset. */
 export type RunOutcome =
-  { kind: "done"; result: WorkerResult } | { kind: "timeout" } | { kind: "crash"; message: string } | { kind: "cancelled" };
+  { kind: "done"; result: WorkerResult; wallS?: number } | { kind: "timeout" } | { kind: "crash"; message: string } | { kind: "cancelled" };
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 
 import { defaultJobs } from "./jobs.js";
 
 export { defaultJobs };
+
+/** What a run is part of: carried by queued jobs so that a worker's log names the sweep and run. */
+export interface RunContext {
+  /** The plan's fingerprint (planHashes().runs). */
+  plan: string;
+  /** The run key (store.ts runKey). */
+  key: string;
+}
+
+/**
+ * Runs simulations: the local process pool (SweepPool) or a work queue (src/queue). runSweep keeps
+ * at most `jobs` runs in flight.
+ */
+export interface RunExecutor {
+  readonly jobs: number;
+  run(input: RunInput, timeoutMs: number, signal?: AbortSignal, context?: RunContext): Promise<RunOutcome>;
+  close(): Promise<void>;
+}
 
 /**
  * `jobs` warm worker processes running the default export of `filename`, one task each at a time.
@@ -40,7 +59,7 @@ export function processPool(filename: string, jobs: number): Tinypool {
  * Worker processes for sweep runs. Reusable across sweeps (an optimizer can keep one open and pass
  * it to every runSweep call); close() when done.
  */
-export class SweepPool {
+export class SweepPool implements RunExecutor {
   readonly jobs: number;
   private readonly pool: Tinypool;
   private closed = false;

@@ -160,7 +160,7 @@ function conservationTable(r: SweepReport): Table | null {
   return {
     id: "conservation",
     title: `Conservation: ${r.conservation.result}`,
-    note: "injected == completed + still_queued + still_running + dropped_unservable (each instance and the cluster); Σ instance injected == cluster injected; injected + rejected == generated when every request arrived before the horizon",
+    note: "injected == completed + still_queued + still_running + dropped_unservable (each instance and the cluster); Σ instance injected == cluster injected (+ decode sub-requests under PD); injected + rejected == generated when every request arrived before the horizon",
     columns: [
       "config",
       "seed",

@@ -77,8 +77,14 @@ export function conservationRow(config: string, seed: number, r: RunRecord | und
   if (m.instances.length > 1) {
     let s = 0;
     for (const b of m.instances) s += b.injected_requests;
-    row.instance_sum = s === cl.injected_requests ? "PASS" : "FAIL";
-    if (row.instance_sum === "FAIL") problems.push(`Σ instance injected ${s} != cluster injected ${cl.injected_requests}`);
+    // PD: a split request is a prefill on one instance and a decode on another.
+    const subs = m.pd?.decodeSubRequests ?? 0;
+    row.instance_sum = s === cl.injected_requests + subs ? "PASS" : "FAIL";
+    if (row.instance_sum === "FAIL") {
+      problems.push(
+        `Σ instance injected ${s} != cluster injected ${cl.injected_requests}${subs > 0 ? ` + ${subs} decode sub-requests` : ""}`,
+      );
+    }
   }
   if (m.allArrived) {
     const s = cl.injected_requests + m.anomalies.rejected + (m.anomalies.routingRejections ?? 0) + gatewayAccounted(m.gateway);

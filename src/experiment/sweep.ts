@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { planFromCells, planHashes, type CellSpec, type CellsPlanOptions, type SweepConfig, type SweepPlan } from "./plan.js";
-import { defaultJobs, SweepPool, type RunOutcome } from "./pool.js";
+import { defaultJobs, SweepPool, type RunExecutor, type RunOutcome } from "./pool.js";
 import { createProgress, type ProgressMode } from "./progress.js";
 import { buildReport, indexRecords, sweepExitStatus, type SweepReport } from "./report.js";
 import { renderCsvTable, renderCsv, renderJson, renderMarkdown, renderText, reportTables } from "./render.js";
@@ -21,8 +21,8 @@ export interface SweepOptions {
   progress?: ProgressMode;
   /** Sink for notes, warnings and progress lines (default: process.stderr). */
   stderr?: (line: string) => void;
-  /** A pool kept open by the caller (e.g. an optimizer evaluating many plans). */
-  pool?: SweepPool;
+  /** A pool or work queue kept open by the caller (e.g. an optimizer evaluating many plans). */
+  pool?: RunExecutor;
   /** Cancels the sweep: in-flight runs are terminated and not recorded; runSweep rejects. */
   signal?: AbortSignal;
   /**
@@ -30,6 +30,16 @@ export interface SweepOptions {
    * an output directory is used), with the run's configuration. Not called for reused runs.
    */
   onRecord?: (record: RunRecord, config: SweepConfig) => void;
+  /**
+   * Runs only slice `index` (0-based) of `count`: the (configuration, seed) pairs whose position in
+   * plan order is `index` modulo `count`. No tables are written; `blis sweep merge` combines the slices.
+   */
+  shard?: Shard;
+}
+
+export interface Shard {
+  index: number;
+  count: number;
 }
 
 export interface SweepResult {
@@ -48,7 +58,7 @@ export interface SweepResult {
   outDir: string | null;
 }
 
-interface Task {
+export interface Task {
   config: SweepConfig;
   seed: number;
   rep: number;
@@ -77,7 +87,7 @@ export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Pro
   const outDir = options.outDir ?? null;
   const out = outDir !== null ? openOutDir(outDir, plan, hashes, options.restart === true, say) : null;
   try {
-    const tasks = sweepTasks(plan);
+    const tasks = sweepTasks(plan, options.shard);
     const records = indexRecords(out?.loadRecords() ?? []);
     const { todo, reused } = reuseFinishedRuns(tasks, records, plan, out);
     for (const w of plan.warnings) say(`warning: ${w}`);
@@ -90,7 +100,7 @@ export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Pro
 
     const report = buildReport(plan, records);
     warnFailedRuns(report, say);
-    if (out !== null) writeTables(out, report);
+    if (out !== null && options.shard === undefined) writeTables(out, report);
     const ordered = tasks.map((t) => records.get(t.key)).filter((r): r is RunRecord => r !== undefined);
     return { plan, report, records: ordered, executed, reused, exitStatus: sweepExitStatus(report), outDir };
   } finally {
@@ -104,13 +114,20 @@ function openOutDir(dir: string, plan: SweepPlan, hashes: ReturnType<typeof plan
   return opened.out;
 }
 
-/** Every run of the plan in config, seed, repetition order (a second repetition checks determinism). */
-function sweepTasks(plan: SweepPlan): Task[] {
+/**
+ * Every run of the plan (of one shard) in config, seed, repetition order; a second repetition
+ * checks determinism and stays in the shard of its first run.
+ */
+export function sweepTasks(plan: SweepPlan, shard?: Shard): Task[] {
   const reps = plan.checks.determinism ? [0, 1] : [0];
   const tasks: Task[] = [];
+  let pair = 0;
   for (const config of plan.configs) {
     for (const seed of plan.seeds) {
-      for (const rep of reps) tasks.push({ config, seed, rep, key: runKey(config.label, seed, rep) });
+      if (shard === undefined || pair % shard.count === shard.index) {
+        for (const rep of reps) tasks.push({ config, seed, rep, key: runKey(config.label, seed, rep) });
+      }
+      pair++;
     }
   }
   return tasks;
@@ -145,7 +162,8 @@ function reuseFinishedRuns(
 async function executeRuns(run: SweepRun, todo: Task[], total: number, reused: number): Promise<number> {
   const { plan, options, out, records } = run;
   const jobs = options.pool?.jobs ?? Math.max(1, Math.min(options.jobs ?? defaultJobs(), todo.length));
-  const pool = options.pool ?? new SweepPool(jobs);
+  const pool: RunExecutor = options.pool ?? new SweepPool(jobs);
+  const planId = planHashes(plan).runs;
   const progress = createProgress(options.progress ?? "none", process.stderr, run.say);
   let executed = 0;
   let failed = 0;
@@ -158,8 +176,8 @@ async function executeRuns(run: SweepRun, todo: Task[], total: number, reused: n
       async (t) => {
         const t0 = performance.now();
         const input = { ...t.config.input, seed: t.seed };
-        const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal);
-        return { outcome, wall: (performance.now() - t0) / 1000 };
+        const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal, { plan: planId, key: t.key });
+        return { outcome, wall: outcome.kind === "done" && outcome.wallS !== undefined ? outcome.wallS : (performance.now() - t0) / 1000 };
       },
       (t, { outcome, wall }) => {
         if (outcome.kind === "cancelled") return;

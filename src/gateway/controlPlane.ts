@@ -1,17 +1,19 @@
 import type { Request } from "../core/request.js";
+import { decideAdmission, type AdmissionDecision, type AdmissionPolicy } from "../cluster/admission/admission.js";
+import type { RouterState } from "../cluster/snapshot.js";
 import type { Logger } from "../util/log.js";
 import { ShedTally, type GatewayCounts } from "./counters.js";
 import { Gateway, type GatewayHost, type GatewaySettings } from "./gateway.js";
 import { tierName } from "./priorities.js";
 import type { TenantBudgets } from "./tenantBudget.js";
 
-/** How admission went through the control plane. */
-export interface ControlDecision {
-  admitted: boolean;
-  reason: string;
-  /** The request is in the gateway queue or was dispatched from it (routing is the gateway's). */
-  queued: boolean;
-}
+/** The trace's admission reason of each way into the gateway queue. */
+const ENQUEUE_REASONS = {
+  enqueued: "flow-control-enqueued",
+  "shed-victim": "flow-control-enqueued",
+  rejected: "flow-control-queue-rejected",
+  "timed-out": "flow-control-timed-out",
+} as const;
 
 /**
  * What sits between arrival and routing beyond the admission policy: tenant budgets, the
@@ -33,19 +35,21 @@ export class ControlPlane {
     this.gateway = settings === null ? null : new Gateway(host, settings, this.shed);
   }
 
-  /** Budgets first, then the flow-control queue, else the admission policy (`inner`). */
-  admit(req: Request, clock: number, inner: () => boolean, innerReason: () => string): ControlDecision {
+  /** Budgets first, then the flow-control queue, else the admission policy over `state`. */
+  admit(req: Request, clock: number, policy: AdmissionPolicy, state: RouterState): AdmissionDecision {
     if (this.budgets !== null && this.budgets.rejects(req)) {
       this.tenantBudgetRejected++;
+      this.noteRejected(req);
       return { admitted: false, reason: "tenant-budget-shed", queued: false };
     }
     if (this.gateway !== null) {
       const out = this.gateway.enqueue(req, clock);
-      if (out === "rejected") req.dropPayload();
-      return { admitted: true, reason: out === "rejected" ? "flow-control-queue-rejected" : "flow-control-enqueued", queued: true };
+      if (out === "rejected" || out === "timed-out") req.dropPayload();
+      return { admitted: true, reason: ENQUEUE_REASONS[out], queued: true };
     }
-    const ok = inner();
-    return { admitted: ok, reason: innerReason(), queued: false };
+    const d = decideAdmission(policy, req, state);
+    if (!d.admitted) this.noteRejected(req);
+    return d;
   }
 
   onArrival(req: Request): void {
@@ -53,7 +57,7 @@ export class ControlPlane {
   }
 
   /** An admission rejection (any policy) counts against its class's tier. */
-  noteRejected(req: Request): void {
+  private noteRejected(req: Request): void {
     this.shed.add(tierName(req.sloClass));
   }
 
@@ -76,6 +80,7 @@ export class ControlPlane {
       rejected: g?.rejected ?? 0,
       shed: g?.shedVictims ?? 0,
       expired: g?.expired ?? 0,
+      timedOut: g?.timedOut ?? 0,
       evicted: g?.evicted ?? 0,
       depth,
       dispatched: g?.dispatched ?? 0,

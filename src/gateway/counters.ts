@@ -20,6 +20,8 @@ export interface GatewayCounts {
   rejected: number;
   shed: number;
   expired: number;
+  /** Requests whose client deadline passed in the queue (counted here only, not in timed_out_requests). */
+  timedOut: number;
   evicted: number;
   /** Requests still in the queue at the end. */
   depth: number;

@@ -6,6 +6,7 @@ import { isSheddable, tierName, type PriorityMap } from "./priorities.js";
 import { BandedQueue, type QueueEntry } from "./queue.js";
 import { EvictionTracker } from "./eviction.js";
 import { ShedTally } from "./counters.js";
+import { EventQueue } from "../engine/eventQueue.js";
 
 /** Cluster event ranks of the gateway (after admission 1 and routing 2 at the same tick). */
 export const RANK_EVICT = 5;
@@ -42,13 +43,13 @@ export interface GatewaySettings {
   eviction: boolean;
 }
 
-export type EnqueueOutcome = "enqueued" | "shed-victim" | "rejected";
+export type EnqueueOutcome = "enqueued" | "shed-victim" | "rejected" | "timed-out";
 
 /**
  * The flow-control queue between admission and routing (docs/gateway.md): bands by priority, a
  * FIFO per tenant in each band, capacity limits with rejection and shedding, gated dispatch, TTL
- * expiry and in-flight eviction. Every request it takes leaves it exactly once: dispatched,
- * rejected, shed, expired, or still queued at the end.
+ * expiry, client deadlines and in-flight eviction. Every request it takes leaves it exactly once:
+ * dispatched, rejected, shed, expired, timed out, or still queued at the end.
  */
 export class Gateway {
   readonly queue = new BandedQueue();
@@ -56,6 +57,8 @@ export class Gateway {
   rejected = 0;
   shedVictims = 0;
   expired = 0;
+  /** Requests whose client deadline passed while they waited (never dispatched). */
+  timedOut = 0;
   evicted = 0;
   dispatched = 0;
   enqueued = 0;
@@ -63,6 +66,8 @@ export class Gateway {
   private tickPending = false;
   /** Waiting entries by request sequence number (TTL expiry). */
   private readonly waiting = new Map<number, QueueEntry>();
+  /** Waiting entries with a client deadline, by deadline (lazy: dispatched ones are skipped). */
+  private readonly deadlines = new EventQueue<QueueEntry>();
   /** Gateway wait (dispatch − enqueue, ticks) of dispatched requests by sequence number. */
   readonly waits = new Map<number, number>();
   /**
@@ -82,6 +87,11 @@ export class Gateway {
 
   /** Admission into the queue; a dispatch attempt follows unless the request was rejected. */
   enqueue(req: Request, clock: number): EnqueueOutcome {
+    // A client deadline that passed during the admission delay: the request never waits.
+    if (req.deadline > 0 && req.deadline <= clock) {
+      this.timedOut++;
+      return "timed-out";
+    }
     const p = this.s.priority(req.sloClass);
     const q = this.queue;
     if (this.s.perBand > 0 && q.band(p).size >= this.s.perBand) {
@@ -106,6 +116,7 @@ export class Gateway {
     q.add(e);
     this.waiting.set(req.seq, e);
     this.enqueued++;
+    if (req.deadline > 0) this.deadlines.push(req.deadline, 0, e);
     if (this.s.ttl > 0) this.host.schedule(clock + this.s.ttl, RANK_TTL, req);
     this.attempt(clock);
     return outcome;
@@ -153,6 +164,7 @@ export class Gateway {
 
   /** One dispatch attempt: at most one request leaves, or one in-flight request is evicted. */
   attempt(clock: number): void {
+    if (this.deadlines.size > 0) this.expireDeadlines(clock);
     const q = this.queue;
     if (q.size === 0) return;
     if (!this.tickPending) {
@@ -182,6 +194,22 @@ export class Gateway {
       if (e.enqueued > 0 && clock > 0) this.recordDelaysMs.set(e.req.seq, (clock - e.enqueued) / 1000);
       this.host.dispatch(e.req, clock);
       return;
+    }
+  }
+
+  /**
+   * Waiting requests whose client deadline is ≤ clock leave the queue (checked at every dispatch
+   * attempt and tick, so none is dispatched after its deadline); they count once, in `timedOut`.
+   */
+  private expireDeadlines(clock: number): void {
+    const d = this.deadlines;
+    while (d.size > 0 && d.peekTime() <= clock) {
+      const e = d.peekPayload()!;
+      d.pop();
+      if (this.waiting.get(e.req.seq) !== e) continue;
+      this.drop(e);
+      this.timedOut++;
+      e.req.dropPayload();
     }
   }
 

@@ -23,6 +23,9 @@ export class BatchFormation {
   private budget = 0;
   /** Set once the step preempted a request; pass 2 then admits nothing. */
   private preempted = false;
+  /** PD decode sub-requests waiting with their KV held (Instance.enqueueDirect counts them). */
+  remoteWaiting = 0;
+  private readonly reorder: Request[] = [];
   /** Last batchOrder handed out: the running batch is in increasing batchOrder. */
   private order = 0;
 
@@ -134,8 +137,13 @@ export class BatchFormation {
     const wq = this.waitQueue;
     const kv = this.kv;
     const bs = this.cfg.blockSize;
+    if (this.remoteWaiting > 0 && wq.length > 0 && !wq.peekFront().remoteKv) this.remoteFirst();
     while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
       const r = wq.peekFront();
+      if (r.remoteKv) {
+        if (!this.admitRemote(r)) break;
+        continue;
+      }
       let nPrefix = kv.cachedPrefix(r);
       // Today's engine always computes part of the prompt (vLLM recomputes at least its last
       // token), so a fully cached prompt reuses all but its last block. The seed engine admits it
@@ -157,6 +165,40 @@ export class BatchFormation {
       r.numNewTokens = n;
       r.computed = n + c;
     }
+  }
+
+  /**
+   * Admits a request whose prompt KV is already held (a PD decode sub-request): one decode token
+   * at its progress index, no prefix lookup (docs/prefill-decode.md "Request flow").
+   */
+  private admitRemote(r: Request): boolean {
+    if (!this.kv.allocate(r, r.pi, r.pi + 1, 0)) return false;
+    this.waitQueue.popFront();
+    this.running.push(r);
+    r.batchOrder = ++this.order;
+    r.scheduledStep = this.stepIdx;
+    this.admitted.push(r);
+    this.budget -= 1;
+    r.state = RUNNING;
+    r.remoteKv = false;
+    this.remoteWaiting--;
+    r.numNewTokens = 1;
+    r.computed = r.pi + 1;
+    return true;
+  }
+
+  /**
+   * Moves waiting requests that hold their KV already (PD decode sub-requests) to the head, in
+   * order: behind a request that needs the blocks they hold (a preempted one, say) they would wait
+   * forever.
+   */
+  private remoteFirst(): void {
+    const all = this.waitQueue.toArray(this.reorder);
+    const n = all.length;
+    const front: Request[] = [];
+    const rest: Request[] = [];
+    for (let i = 0; i < n; i++) (all[i]!.remoteKv ? front : rest).push(all[i]!);
+    this.waitQueue.assign(front.concat(rest));
   }
 
   private thresholdFor(r: Request): number {

@@ -62,6 +62,17 @@ export class Deque<T> {
     for (let i = 0; i < items.length; i++) this.buf[i] = items[i];
   }
 
+  /** Removes the first occurrence of x, keeping the order of the rest; false when absent. O(n). */
+  remove(x: T): boolean {
+    let i = 0;
+    while (i < this.len && this.buf[(this.head + i) & this.mask] !== x) i++;
+    if (i === this.len) return false;
+    for (; i < this.len - 1; i++) this.buf[(this.head + i) & this.mask] = this.buf[(this.head + i + 1) & this.mask];
+    this.buf[(this.head + this.len - 1) & this.mask] = undefined;
+    this.len--;
+    return true;
+  }
+
   private grow(): void {
     const old = this.buf;
     const cap = old.length * 2;

@@ -1,4 +1,4 @@
-import { EventQueue, EV_ARRIVAL, EV_QUEUED, EV_STEP } from "../engine/eventQueue.js";
+import { EventQueue, EV_ARRIVAL, EV_QUEUED, EV_STEP, EV_TIMEOUT } from "../engine/eventQueue.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { KvCache } from "../kv/kvCache.js";
 import type { PriorityPolicy } from "../policy/priority.js";
@@ -10,7 +10,7 @@ import { Deque } from "./deque.js";
 import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
-import { COMPLETED, QUEUED, RUNNING, type Request } from "../core/request.js";
+import { COMPLETED, QUEUED, RUNNING, TIMED_OUT, type Request } from "../core/request.js";
 import { DecodeCohort, MAX_AHEAD } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
@@ -44,6 +44,10 @@ export class Instance {
   // Counters (docs/behavior.md "The metrics block")
   completed = 0;
   droppedUnservable = 0;
+  /** Requests whose client deadline passed before they completed (docs/behavior.md "Client timeouts"). */
+  timedOut = 0;
+  /** Requests that reached the instance with a client deadline. */
+  withDeadline = 0;
   preemptionCount = 0;
   totalInputTokens = 0;
   totalOutputTokens = 0;
@@ -62,10 +66,11 @@ export class Instance {
   observer: InstanceObserver | null = null;
   probe: StepProbe | null = null;
   /**
-   * Closed-loop hook: a request completed (t = end of its completion step) or was dropped at
-   * enqueue (t = now). Called before its payload is released; null in open-loop runs.
+   * Closed-loop hook: a request completed (t = end of its completion step), was dropped at
+   * enqueue (t = now) or timed out (t = its deadline); `cancelled` for the last two. Called before
+   * its payload is released; null in open-loop runs.
    */
-  onLeave: ((req: Request, t: number, dropped: boolean) => void) | null = null;
+  onLeave: ((req: Request, t: number, cancelled: boolean) => void) | null = null;
   horizon = Infinity;
   /** Lifecycle state (src/infra/lifecycle.ts); instances of runs without autoscaling stay Active. */
   lifecycle = ACTIVE;
@@ -114,18 +119,41 @@ export class Instance {
     this.events.push(t, EV_ARRIVAL, req);
   }
 
+  /**
+   * PD: a decode sub-request whose KV transfer completed joins the wait queue at `now` directly (no
+   * queueing delay, no unservable check, its input tokens counted on the prefill side), starting a
+   * step chain when none is pending (docs/prefill-decode.md "Transfer completion"). It goes to the
+   * head: it already holds its KV, and behind a prompt waiting for the blocks it holds it would
+   * wait forever.
+   */
+  enqueueDirect(req: Request, now: number): void {
+    req.state = QUEUED;
+    this.prioritizer.onQueued(req, now);
+    this.waitQueue.pushFront(req);
+    if (req.remoteKv) this.formation.remoteWaiting++;
+    if (!this.stepChainRegistered && this.pendingSteps === 0) {
+      this.pushStep(now > this.clock ? now : this.clock);
+      this.stepChainRegistered = true;
+    }
+  }
+
   /** Pops and executes exactly one event. */
   processNext(): void {
     const t = this.events.peekTime();
     const kind = this.events.peekKind();
     const req = this.events.peekPayload();
     this.events.pop();
+    // A deadline of a request that already left (or moved to another instance) is no event: it
+    // must not advance the clock, or it would extend sim_ended.
+    if (kind === EV_TIMEOUT && (req!.state === COMPLETED || req!.state === TIMED_OUT || req!.instance !== this.index)) return;
     this.clock = t;
     if (kind === EV_STEP) {
       this.pendingSteps--;
       this.step(t);
     } else if (kind === EV_QUEUED) {
       this.onQueued(req!, t);
+    } else if (kind === EV_TIMEOUT) {
+      this.expire(req!, t);
     } else {
       this.events.push(t + this.latency.queueingTime(req!.inputLen), EV_QUEUED, req);
     }
@@ -134,6 +162,7 @@ export class Instance {
 
   /** Drops the request as unservable or queues it (docs/behavior.md "Enqueue and unservable requests"). */
   private onQueued(req: Request, now: number): void {
+    if (req.deadline > 0) this.withDeadline++;
     const unservable = unservableCheck(req, this.cfg, this.kv.totalBlocks);
     if (unservable !== null) {
       this.unservable.note(req.id, unservable, this.log);
@@ -141,15 +170,49 @@ export class Instance {
       this.ledger.drop(req);
       if (this.onLeave !== null) this.onLeave(req, now, true);
       req.dropPayload();
+    } else if (req.deadline > 0 && req.deadline <= now) {
+      // Past due on arrival (it waited in the pipeline): counted as input, never queued.
+      this.totalInputTokens += req.inputLen;
+      this.expire(req, now);
     } else {
       req.state = QUEUED;
       this.prioritizer.onQueued(req, now);
       this.waitQueue.pushBack(req);
       this.totalInputTokens += req.inputLen;
       if (this.probe !== null) this.probe.onQueued(this.index, req, now);
+      if (req.deadline > 0 && req.deadline <= this.horizon) this.events.push(req.deadline, EV_TIMEOUT, req);
     }
-    // Compat (docs/behavior.md#q1): this Step is not registered as the chain.
-    if (!this.stepChainRegistered) this.pushStep(now);
+    // Compat (docs/behavior.md#q1): this Step is not registered as the chain, except in closed-loop runs.
+    if (!this.stepChainRegistered) {
+      this.pushStep(now);
+      if (this.cfg.oneStepChain === true) this.stepChainRegistered = true;
+    }
+  }
+
+  /**
+   * The client gave up on req (docs/behavior.md "Client timeouts"): it leaves the batch or the
+   * wait queue and frees its KV blocks; its record keeps what it reached, without an E2E.
+   */
+  private expire(req: Request, now: number): void {
+    if (req.state === RUNNING) {
+      // Cohort members are not up to date: bring every member back before removing one.
+      const cohort = this.cohort;
+      if (cohort !== undefined && cohort !== null && cohort.count > 0) cohort.drain(this.stepCount + 1);
+      const i = this.running.indexOf(req);
+      if (i >= 0) this.running.splice(i, 1);
+    } else if (req.state === QUEUED) {
+      this.waitQueue.remove(req);
+    }
+    req.state = TIMED_OUT;
+    this.kv.release(req);
+    this.timedOut++;
+    this.ledger.timeOut(req);
+    if (this.onLeave !== null) this.onLeave(req, now, true);
+    req.dropPayload();
+    if (this.running.length === 0 && this.waitQueue.length > 0 && this.pendingSteps === 0) {
+      this.pushStep(now);
+      this.stepChainRegistered = true;
+    }
   }
 
   /** One step, items 1 to 9 of docs/behavior.md "The step". */

@@ -12,4 +12,9 @@ export interface InstanceConfig {
   priorityFloors: boolean;
   /** Longest sequence (prompt + output) the instance serves; 0 = unlimited (docs/latency.md "Max model length"). */
   maxModelLen: number;
+  /**
+   * Register the step a Queued event starts as the chain (closed-loop runs, docs/behavior.md#q1),
+   * so same-tick enqueues share one step chain; absent or false = the seed-era behavior.
+   */
+  oneStepChain?: boolean;
 }

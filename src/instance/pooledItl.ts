@@ -23,6 +23,11 @@ export class PooledItl {
     this.stepVal[stepIdx] = itlVal;
   }
 
+  /** The ITL value of step `stepIdx` (PD: a decode sub-request's first entry). */
+  valueAt(stepIdx: number): number {
+    return this.stepVal[stepIdx]!;
+  }
+
   /** x plus the ITL values of steps from .. to, added one by one in step order. */
   addValues(x: number, from: number, to: number): number {
     const v = this.stepVal;

@@ -17,7 +17,7 @@ export interface StepHost {
   readonly probe: StepProbe | null;
   readonly horizon: number;
   /** Closed-loop hook (Instance.onLeave). */
-  readonly onLeave: ((req: Request, t: number, dropped: boolean) => void) | null;
+  readonly onLeave: ((req: Request, t: number, cancelled: boolean) => void) | null;
   lastLeave: number;
   completed: number;
   totalOutputTokens: number;
@@ -87,7 +87,8 @@ export class StepExecution {
         if (current && r.outputLen > 0) decoded++;
       }
       const O = r.outputLen;
-      if (pi === L + (O > 1 ? O : 1) - 1) this.complete(r, now, d, stepIdx, itlVal);
+      // ≥: a request admitted with its prompt KV already held (PD decode) starts past L.
+      if (pi >= L + (O > 1 ? O : 1) - 1) this.complete(r, now, d, stepIdx, itlVal);
       else batch[kept++] = r;
     }
     inst.totalOutputTokens += decoded + steadyDecodes;
@@ -107,7 +108,7 @@ export class StepExecution {
       r.itlSum += itlVal;
       r.itlCount++;
     }
-    if (O > 0) {
+    if (r.pi < r.inputLen + O) {
       if (!inst.kv.allocate(r, r.pi, r.pi + 1, 0)) {
         // Not an error: the request completes and its results stand; the count is printed.
         if (inst.log.enabled("debug")) {
@@ -123,7 +124,8 @@ export class StepExecution {
     inst.itl.addCompleted(r, stepIdx, duplicate);
     if (inst.probe !== null) inst.probe.onComplete(inst.index, r, stepIdx);
     r.decodeRunStart = -1;
-    const e2e = r.ttft + r.itlSum + (O > 0 ? this.postDecode : 0);
+    // A PD decode sub-request that never prefilled here has no first token of its own.
+    const e2e = (r.ttft >= 0 ? r.ttft : 0) + r.itlSum + (O > 0 ? this.postDecode : 0);
     const perReqItl = O > 0 ? r.itlSum / Math.max(O - 1, 1) : 0;
     inst.ledger.complete(r, e2e, perReqItl);
     if (inst.onLeave !== null) inst.onLeave(r, leave, false);

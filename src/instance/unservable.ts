@@ -15,7 +15,10 @@ export interface Unservable {
  */
 export function unservableCheck(req: Request, cfg: InstanceConfig, totalBlocks: number): Unservable | null {
   const mml = cfg.maxModelLen;
-  if (mml > 0 && (req.inputLen >= mml || req.inputLen + req.outputLen > mml)) {
+  if (mml > 0 && req.inputLen >= mml) {
+    return { kind: "max-model-len", text: `prompt ${req.inputLen} tokens leave no room for output under max-model-len ${mml}` };
+  }
+  if (mml > 0 && req.inputLen + req.outputLen > mml) {
     return { kind: "max-model-len", text: `prompt ${req.inputLen} + output ${req.outputLen} tokens exceed max-model-len ${mml}` };
   }
   const needed = blocksToComplete(req.inputLen, req.outputLen, cfg.blockSize);

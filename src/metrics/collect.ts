@@ -8,6 +8,8 @@ import { Histogram, distribution, jainIndex, type Distribution } from "./stats.j
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
 import type { GatewayCounts } from "../gateway/counters.js";
 import type { TenantMetrics } from "./tenants.js";
+import type { PdProjection } from "../pd/projection.js";
+import type { PdMetrics } from "../pd/metrics.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -57,6 +59,10 @@ export interface SimulationMetrics {
     droppedUnservable: number;
     /** Requests no routable instance could take (their model is served nowhere); absent in older stored results. */
     routingRejections?: number;
+    /** Requests that timed out at their client deadline; absent in older stored results. */
+    timedOut?: number;
+    /** Whether the run had client deadlines (the timeout line is printed even at 0). */
+    deadlines?: boolean;
   };
   kv: {
     preemptionRate: number;
@@ -90,10 +96,14 @@ export interface SimulationMetrics {
   tenants?: TenantMetrics | null;
   /** Goodput targets were configured (the per-SLO block prints even for one class). */
   goodputConfigured?: boolean;
+  /** Prefill/decode disaggregation (absent or null when no request was split). */
+  pd?: PdMetrics | null;
 }
 
 export interface CollectOptions {
   priorityPolicy: string;
+  /** PD runs: user-level rows and counts for the cluster (instances keep their sub-requests). */
+  pd?: PdProjection | null;
 }
 
 export function collectMetrics(
@@ -111,24 +121,42 @@ export function collectMetrics(
     inst.pooledItl(m);
     return m;
   });
-  const blocks = instanceBlocks(instances, samples, itlMaps);
   const total = totalCounts(instances);
-  const clusterE2e = sorted(samples.e2e.flat());
-  const clusterTtft = sorted(samples.ttft.flat());
-  const clusterSched = sorted(samples.sched.flat());
-  const cluster = buildMetricsBlock("cluster", total, {
-    e2e: clusterE2e,
-    ttft: clusterTtft,
-    sched: clusterSched,
-    itl: new Histogram(mergeItl(itlMaps)),
-  });
-  const { perSlo, tenantCompleted } = perClassSamples(ledger);
+  const deadlines = total.withDeadline > 0;
+  const blocks = instanceBlocks(instances, samples, itlMaps, deadlines);
+  const pd = opts.pd ?? null;
+  // PD: the cluster describes user requests, the instances their sub-requests.
+  const users = pd !== null ? pd.ledger : ledger;
+  if (pd !== null) {
+    users.finalize();
+    pd.correct(total);
+  }
+  const clusterSamples = pd !== null ? samplesByInstance(instances, users) : samples;
+  const clusterE2e = sorted(clusterSamples.e2e.flat());
+  const clusterTtft = sorted(clusterSamples.ttft.flat());
+  const clusterSched = sorted(clusterSamples.sched.flat());
+  const cluster = buildMetricsBlock(
+    "cluster",
+    total,
+    {
+      e2e: clusterE2e,
+      ttft: clusterTtft,
+      sched: clusterSched,
+      itl: new Histogram(mergeItl(itlMaps)),
+    },
+    deadlines,
+  );
+  const { perSlo, tenantCompleted } = perClassSamples(users);
 
   return {
     numInstances: n,
     instances: blocks,
     cluster,
-    anomalies: { ...anomalies(instances, ledger, opts, stats.rejected, total.dropped), routingRejections: stats.routingRejected },
+    anomalies: {
+      ...anomalies(instances, users, opts, stats.rejected, total.dropped),
+      routingRejections: stats.routingRejected,
+      ...(deadlines || total.timedOut > 0 ? { timedOut: total.timedOut, deadlines: true } : {}),
+    },
     kv: kvSummary(instances, total),
     perSlo,
     tenantFairness: jainIndex(tenantThroughput(tenantCompleted, total.simEnded / 1e6)),
@@ -145,6 +173,7 @@ export function collectMetrics(
     routed: stats.routed,
     perInstanceRouted: Array.from(stats.routedPerInstance),
     allArrived: stats.generated === stats.arrived,
+    ...(pd !== null ? { pd: pd.summary(total) } : {}),
   };
 }
 
@@ -156,14 +185,24 @@ interface Samples {
   sched: number[][];
 }
 
-function instanceBlocks(instances: readonly Instance[], samples: Samples, itlMaps: readonly Map<number, number>[]): MetricsBlock[] {
+function instanceBlocks(
+  instances: readonly Instance[],
+  samples: Samples,
+  itlMaps: readonly Map<number, number>[],
+  deadlines: boolean,
+): MetricsBlock[] {
   return instances.map((inst, k) =>
-    buildMetricsBlock(inst.id, countsOf(inst), {
-      e2e: sorted(samples.e2e[k]!),
-      ttft: sorted(samples.ttft[k]!),
-      sched: sorted(samples.sched[k]!),
-      itl: new Histogram(itlMaps[k]!),
-    }),
+    buildMetricsBlock(
+      inst.id,
+      countsOf(inst),
+      {
+        e2e: sorted(samples.e2e[k]!),
+        ttft: sorted(samples.ttft[k]!),
+        sched: sorted(samples.sched[k]!),
+        itl: new Histogram(itlMaps[k]!),
+      },
+      deadlines,
+    ),
   );
 }
 
@@ -207,6 +246,8 @@ function countsOf(inst: Instance): BlockCounts {
     simEnded: inst.simEnded(),
     preemptions: inst.preemptionCount,
     kvAllocationFailures: inst.kvAllocationFailures,
+    timedOut: inst.timedOut,
+    withDeadline: inst.withDeadline,
   };
 }
 
@@ -222,6 +263,8 @@ function totalCounts(instances: readonly Instance[]): BlockCounts {
     simEnded: 0,
     preemptions: 0,
     kvAllocationFailures: 0,
+    timedOut: 0,
+    withDeadline: 0,
   };
   for (const inst of instances) {
     const c = countsOf(inst);
@@ -234,6 +277,8 @@ function totalCounts(instances: readonly Instance[]): BlockCounts {
     total.simEnded = Math.max(total.simEnded, c.simEnded);
     total.preemptions += c.preemptions;
     total.kvAllocationFailures += c.kvAllocationFailures;
+    total.timedOut += c.timedOut;
+    total.withDeadline += c.withDeadline;
   }
   return total;
 }

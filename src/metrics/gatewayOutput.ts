@@ -5,7 +5,7 @@ import type { GatewayCounts } from "../gateway/counters.js";
 /** Whether the anomaly block must print for the gateway's sake. */
 export function gatewayAnomalies(g: GatewayCounts | undefined): boolean {
   if (g === undefined) return false;
-  return g.rejected > 0 || g.shed > 0 || g.expired > 0 || g.evicted > 0 || g.depth > 0 || g.shedByTier.length > 0;
+  return g.rejected > 0 || g.shed > 0 || g.expired > 0 || g.timedOut > 0 || g.evicted > 0 || g.depth > 0 || g.shedByTier.length > 0;
 }
 
 /** `Shed (<tier>)` lines, after the admission rejections. */
@@ -25,10 +25,11 @@ export function gatewayLines(g: GatewayCounts | undefined): string {
   if (g.rejected > 0) out += `Gateway Queue Rejected: ${g.rejected}\n`;
   if (g.evicted > 0) out += `Gateway Evicted (in-flight): ${g.evicted}\n`;
   if (g.expired > 0) out += `Gateway Expired (TTL): ${g.expired}\n`;
+  if (g.timedOut > 0) out += `Gateway Timed Out (deadline): ${g.timedOut}\n`;
   return out;
 }
 
-/** Arrivals that ended in the gateway (rejected, shed, expired, evicted) or are still queued there. */
+/** Arrivals that ended in the gateway (rejected, shed, expired, timed out, evicted) or are still queued there. */
 export function gatewayAccounted(g: GatewayCounts | undefined): number {
-  return g === undefined ? 0 : g.rejected + g.shed + g.expired + g.evicted + g.depth;
+  return g === undefined ? 0 : g.rejected + g.shed + g.expired + g.timedOut + g.evicted + g.depth;
 }

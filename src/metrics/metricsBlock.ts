@@ -36,6 +36,9 @@ export interface MetricsBlock {
   goodput_rps?: number;
   slo_attainment?: number;
   per_class?: Record<string, GoodputClassResult>;
+  /** Only in runs with client deadlines (docs/behavior.md "Client timeouts"). */
+  length_capped_requests?: number;
+  timed_out_requests?: number;
 }
 
 export interface BlockCounts {
@@ -48,6 +51,9 @@ export interface BlockCounts {
   simEnded: number;
   preemptions: number;
   kvAllocationFailures: number;
+  timedOut: number;
+  /** Requests that reached an instance with a client deadline. */
+  withDeadline: number;
 }
 
 /** Sorted tick values feeding one block. */
@@ -58,7 +64,11 @@ export interface BlockSamples {
   itl: Histogram;
 }
 
-export function buildMetricsBlock(id: string, c: BlockCounts, s: BlockSamples): MetricsBlock {
+/**
+ * The block of one instance or the cluster. `deadlines`: the run had client deadlines, so the block
+ * carries today's timeout keys and counts timed-out requests as injected.
+ */
+export function buildMetricsBlock(id: string, c: BlockCounts, s: BlockSamples, deadlines = false): MetricsBlock {
   const duration = c.simEnded / 1e6;
   const rate = (x: number): number => (duration > 0 ? x / duration : 0);
   const b: MetricsBlock = {
@@ -66,7 +76,7 @@ export function buildMetricsBlock(id: string, c: BlockCounts, s: BlockSamples): 
     completed_requests: c.completed,
     still_queued: c.stillQueued,
     still_running: c.stillRunning,
-    injected_requests: c.completed + c.stillQueued + c.stillRunning + c.dropped,
+    injected_requests: c.completed + c.stillQueued + c.stillRunning + c.dropped + c.timedOut,
     total_input_tokens: c.inputTokens,
     total_output_tokens: c.outputTokens,
     vllm_estimated_duration_s: duration,
@@ -88,10 +98,21 @@ export function buildMetricsBlock(id: string, c: BlockCounts, s: BlockSamples): 
     preemption_count: c.preemptions,
     dropped_unservable: c.dropped,
   };
+  if (deadlines || c.timedOut > 0) {
+    // Nothing here caps a request's length below what it asked for: max-model-len drops instead.
+    b.length_capped_requests = 0;
+    b.timed_out_requests = c.timedOut;
+  }
   if (c.kvAllocationFailures > 0) {
     // Keep BLIS key order: kv_allocation_failures sits before preemption_count.
-    const { preemption_count, dropped_unservable, ...head } = b;
-    return { ...head, kv_allocation_failures: c.kvAllocationFailures, preemption_count, dropped_unservable };
+    const { preemption_count, dropped_unservable, length_capped_requests, timed_out_requests, ...head } = b;
+    return {
+      ...head,
+      kv_allocation_failures: c.kvAllocationFailures,
+      preemption_count,
+      dropped_unservable,
+      ...(timed_out_requests !== undefined ? { length_capped_requests, timed_out_requests } : {}),
+    };
   }
   return b;
 }

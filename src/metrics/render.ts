@@ -5,6 +5,7 @@ import { formatFixed, goJson } from "../util/goFormat.js";
 import { renderSessionMetrics } from "./sessions.js";
 import { gatewayAnomalies, gatewayLines, shedLines } from "./gatewayOutput.js";
 import { renderTenantMetrics } from "./tenants.js";
+import { renderPdMetrics } from "../pd/metrics.js";
 
 export function renderMetricsBlock(b: MetricsBlock | PrintedBlock): string {
   return `=== Simulation Metrics ===\n${goJson(b)}\n`;
@@ -58,6 +59,12 @@ export function renderFitness(f: FitnessResult): string {
   return out;
 }
 
+/** Today's timeout lines, only in runs with client deadlines (seed-era blocks stay as they were). */
+function timeoutLines(a: SimulationMetrics["anomalies"]): string {
+  if (a.deadlines !== true) return "";
+  return `Timed Out Requests: ${a.timedOut ?? 0}\nLength-Capped Requests: 0\n`;
+}
+
 export interface TailOptions {
   printFairness: boolean;
   summarizeTrace: boolean;
@@ -69,7 +76,16 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   const a = m.anomalies;
   const routing = a.routingRejections ?? 0;
   const g = m.gateway;
-  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0 || routing > 0 || gatewayAnomalies(g)) {
+  const timedOut = a.timedOut ?? 0;
+  if (
+    a.priorityInversions > 0 ||
+    a.holBlocking > 0 ||
+    a.rejected > 0 ||
+    a.droppedUnservable > 0 ||
+    routing > 0 ||
+    timedOut > 0 ||
+    gatewayAnomalies(g)
+  ) {
     out +=
       "=== Anomaly Counters ===\n" +
       `Priority Inversions: ${a.priorityInversions}\n` +
@@ -79,6 +95,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
       // Only when > 0, so that runs without routing rejections print the seed block.
       (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
       `Dropped Unservable: ${a.droppedUnservable}\n` +
+      timeoutLines(a) +
       gatewayLines(g);
   }
   const kv = m.kv;
@@ -108,6 +125,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   }
   if (m.tenants !== undefined && m.tenants !== null) out += renderTenantMetrics(m.tenants);
   if (m.sessions !== undefined && m.sessions !== null) out += renderSessionMetrics(m.sessions);
+  if (m.pd !== undefined && m.pd !== null) out += renderPdMetrics(m.pd);
   if (opts.summarizeTrace && m.trace !== null) {
     const t = m.trace;
     out +=

@@ -3,7 +3,7 @@
 // feasibility of a finished evaluation.
 
 import type { RunInput } from "../config/runOptions.js";
-import { extractMetric, runCells, type CellSpec, type SweepPool } from "../experiment/index.js";
+import { extractMetric, runCells, type CellSpec, type RunExecutor } from "../experiment/index.js";
 import type { Point } from "./design.js";
 import { boundText, type Constraint } from "./objective.js";
 import type { Parameter } from "./parameters.js";
@@ -67,7 +67,7 @@ export interface BatchItem {
 
 export interface BatchContext {
   space: OptimizeSpace;
-  pool: () => SweepPool;
+  pool: () => RunExecutor;
   /** stderr sink for the sweep engine's warnings. */
   say: (line: string) => void;
   /** Called once per evaluation, as soon as its last seed finished (records are complete). */

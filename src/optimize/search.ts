@@ -6,7 +6,7 @@
 // search proposes the same points again and finds them in evaluations.jsonl.
 
 import { deriveStreamSeed, Rng } from "../engine/rng.js";
-import { defaultJobs, PlanError, SweepPool } from "../experiment/index.js";
+import { defaultJobs, PlanError, SweepPool, type RunExecutor } from "../experiment/index.js";
 import { decodePoint, latinHypercube, pointKey, pointRecord, type Point } from "./design.js";
 import { assess, bestOf, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
 import { SpaceError } from "./errors.js";
@@ -27,6 +27,8 @@ export interface OptimizeOptions {
   /** One line per finished evaluation on stderr (default true): k/budget, best so far, ETA. */
   progress?: boolean;
   stderr?: (line: string) => void;
+  /** Runs the simulations instead of a local pool (a work queue); kept open by the caller. */
+  pool?: RunExecutor;
 }
 
 export interface OptimizeResult {
@@ -91,6 +93,7 @@ class SearchRun {
   private readonly stored = new Map<string, EvalRecord>();
   /** Started with the first simulation (a fully reused search starts no workers). */
   private pool: SweepPool | null = null;
+  private readonly executor: RunExecutor | undefined;
   /** Sweep-engine warnings already shown: every batch is its own sweep and would repeat them. */
   private readonly shownWarnings = new Set<string>();
 
@@ -101,6 +104,7 @@ class SearchRun {
     this.say = opts.stderr ?? ((l: string) => void process.stderr.write(l + "\n"));
     this.progress = new Progress(space, this.say, opts.progress !== false);
     this.jobs = opts.jobs ?? defaultJobs();
+    this.executor = opts.pool;
     const { out, notes } = OptimizeDir.open(opts.outDir, space, this.jobs, opts.restart === true);
     for (const n of notes) this.say(`note: ${n}`);
     this.out = out;
@@ -218,7 +222,7 @@ class SearchRun {
       const recs = await runBatch(
         {
           space: this.space,
-          pool: () => (this.pool ??= new SweepPool(this.jobs)),
+          pool: () => this.executor ?? (this.pool ??= new SweepPool(this.jobs)),
           say: (line) => this.warnOnce(line),
           onEvaluation: (rec) => this.recordEvaluation(rec),
         },

@@ -153,8 +153,9 @@ function trim(s: string): string {
 export function paddedRange(values: readonly number[], log: boolean, pad = 0.07): [number, number] | null {
   const v = values.filter((x) => Number.isFinite(x) && (!log || x > 0));
   if (v.length === 0) return null;
-  const lo = Math.min(...v);
-  const hi = Math.max(...v);
+  // Loops, not Math.min(...v): thousands of points overflow the stack of a browser worker.
+  const lo = v.reduce((m, x) => Math.min(m, x), Infinity);
+  const hi = v.reduce((m, x) => Math.max(m, x), -Infinity);
   if (log) {
     const f = hi > lo ? Math.pow(hi / lo, pad) : 1.2;
     return [lo / f, hi * f];

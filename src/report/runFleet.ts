@@ -126,7 +126,11 @@ function summaryCards(d: RunReportData): string {
     { label: "instances created / drained / terminated", value: `${a.created} / ${a.drained} / ${a.terminated}` },
     { label: "peak routable instances", value: String(a.peakRoutable) },
     { label: "min_replicas", value: String(a.minReplicas) },
-    { label: "instance GPU-hours", value: a.instanceGpuHours.toFixed(4), title: "GPUs held from placement to termination or the end of the run" },
+    {
+      label: "instance GPU-hours",
+      value: a.instanceGpuHours.toFixed(4),
+      title: "GPUs held from placement to termination or the end of the run",
+    },
     ...(a.nodeGpuHours !== null
       ? [{ label: "nodes provisioned / node GPU-hours", value: `${a.nodesProvisioned} / ${a.nodeGpuHours.toFixed(4)}` }]
       : []),
@@ -136,11 +140,16 @@ function summaryCards(d: RunReportData): string {
 function eventsTable(d: RunReportData): string {
   const ev = d.autoscaler!.events;
   if (ev.length === 0) return `<p class="note">No scaling or lifecycle event during the run.</p>`;
-  const rows: Cell[][] = ev.slice(0, MAX_EVENT_ROWS).map((e) => [r6(e.t / 1e6), e.kind, { text: e.instance, cls: "mono" }, { text: e.reason, cls: "wrap" }]);
+  const rows: Cell[][] = ev
+    .slice(0, MAX_EVENT_ROWS)
+    .map((e) => [r6(e.t / 1e6), e.kind, { text: e.instance, cls: "mono" }, { text: e.reason, cls: "wrap" }]);
   const more = ev.length > MAX_EVENT_ROWS ? `<p class="note">${ev.length - MAX_EVENT_ROWS} later events not shown.</p>` : "";
   return (
     `<details><summary>Scaling events (${ev.length})</summary>` +
-    table(["time (s)", "kind", "instance or node", "reason"], rows, { right: [true, false, false, false], wrap: [false, false, false, true] }) +
+    table(["time (s)", "kind", "instance or node", "reason"], rows, {
+      right: [true, false, false, false],
+      wrap: [false, false, false, true],
+    }) +
     `${more}</details>`
   );
 }

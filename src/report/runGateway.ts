@@ -25,6 +25,7 @@ export function gatewaySection(charts: ChartSet, d: RunReportData): string {
       { label: "dispatched", value: String(g.dispatched) },
       { label: "rejected / shed / expired", value: `${g.rejected} / ${g.shed} / ${g.expired}` },
       { label: "evicted in flight", value: String(g.evicted) },
+      ...(g.timedOut > 0 ? [{ label: "timed out waiting", value: String(g.timedOut) }] : []),
       { label: "waiting at the end", value: String(g.depth) },
     ]);
     const s = d.timeSeries?.gateway;

@@ -24,7 +24,8 @@ function seriesStats(d: RunReportData, k: number, f: SeriesField): SeriesStats |
   if (ts === null || ts.timesUs.length === 0) return null;
   const arr = ts.instances[k]?.[f];
   if (arr === undefined || arr.length === 0) return null;
-  return { mean: mean(arr), max: Math.max(...arr) };
+  // A loop, not Math.max(...arr): a long series overflows the stack of a browser worker.
+  return { mean: mean(arr), max: arr.reduce((m, x) => Math.max(m, x), -Infinity) };
 }
 
 function allZero(ds: DatasetSpec[]): boolean {

@@ -8,7 +8,7 @@ import { ChartSet, emptyNote, esc, table, type Cell } from "./html.js";
 
 const MS = 1 / 1000;
 
-interface Group {
+export interface Group {
   name: string;
   color: string;
   /** Sorted values in ms. */
@@ -40,7 +40,7 @@ function wantsLog(sorted: Float64Array): boolean {
   return sorted[sorted.length - 1]! / quantile(sorted, 0.5) > 100;
 }
 
-function cdfChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[], partsKind: string): ChartSpec {
+export function cdfChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[], partsKind: string): ChartSpec {
   const ds: DatasetSpec[] = [];
   const a = cdfPoints(all.ms, 1);
   ds.push({ label: `${all.name} (n=${all.ms.length})`, color: all.color, x: a.x, y: a.y, width: 2.25, order: 0 });
@@ -70,7 +70,7 @@ function cdfChart(id: string, title: string, what: string, unit: string, all: Gr
   } as ChartSpec;
 }
 
-function histChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[]): ChartSpec {
+export function histChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[]): ChartSpec {
   const bins = makeBins(all.ms);
   const labels = binLabels(bins, fmtShort);
   const ds: DatasetSpec[] = [];
@@ -107,7 +107,7 @@ function spiky(series: number[][]): boolean {
   return sum > 0 && max > 0.5 * sum && totals.filter((v) => v > 0).length > 2 && sum - max >= 0.02 * sum;
 }
 
-function percentileRows(all: Group, parts: Group[]): Cell[][] {
+export function percentileRows(all: Group, parts: Group[]): Cell[][] {
   const row = (g: Group): Cell[] => {
     const s = g.ms;
     if (s.length === 0) return [g.name, 0, null, null, null, null, null, null];
@@ -118,7 +118,7 @@ function percentileRows(all: Group, parts: Group[]): Cell[][] {
   return [row(all), ...(parts.length > 1 ? parts.map(row) : [])];
 }
 
-const PCT_COLUMNS = (unit: string): string[] => [
+export const PCT_COLUMNS = (unit: string): string[] => [
   "",
   "n",
   `mean (${unit})`,
@@ -128,7 +128,7 @@ const PCT_COLUMNS = (unit: string): string[] => [
   `p99 (${unit})`,
   `max (${unit})`,
 ];
-const PCT_RIGHT = [false, true, true, true, true, true, true, true];
+export const PCT_RIGHT = [false, true, true, true, true, true, true, true];
 
 function metricBlock(charts: ChartSet, key: string, title: string, what: string, all: Group, classes: Group[], lead: string): string {
   if (all.ms.length === 0) return `<h3>${esc(title)}</h3>${emptyNote(title, `No ${what} have a ${key.toUpperCase()} value in this run.`)}`;

@@ -14,6 +14,7 @@ import { jsonSafeOptions, runReportData, type RunReportData } from "./runData.js
 import { ChartSet, cards, esc, renderPage, section, table, type Cell } from "./html.js";
 import { latencySection } from "./runLatency.js";
 import { instancesSection, kvSection, timeSeriesSection } from "./runSeries.js";
+import { pdSection } from "./runPd.js";
 import { fleetSection } from "./runFleet.js";
 import { gatewaySection, hasGatewaySection } from "./runGateway.js";
 
@@ -154,6 +155,7 @@ export function renderRunReport(d: RunReportData): string {
   const charts = new ChartSet();
   const o = d.options;
   const c = d.metrics.cluster;
+  const pd = pdSection(charts, d);
   const fleet = fleetSection(charts, d);
   const body = [
     section("summary", "Summary", "", summaryCards(d)),
@@ -165,6 +167,7 @@ export function renderRunReport(d: RunReportData): string {
       `Per-instance request counts and load (${d.metrics.numInstances} instance${d.metrics.numInstances === 1 ? "" : "s"}, routing ${esc(String(o["routingPolicy"]))}).`,
       instancesSection(charts, d),
     ),
+    ...(pd !== null ? [section("pd", "Prefill/decode disaggregation", "Pools, sub-requests and KV transfers.", pd)] : []),
     ...(fleet !== "" ? [section("fleet", "Fleet", "", fleet)] : []),
     ...(hasGatewaySection(d) ? [section("gateway", "Gateway and goodput", "", gatewaySection(charts, d))] : []),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
@@ -186,6 +189,7 @@ export function renderRunReport(d: RunReportData): string {
       { id: "lat-itl", label: "ITL" },
       { id: "lat-e2e", label: "E2E" },
       { id: "instances", label: "Instances" },
+      ...(pd !== null ? [{ id: "pd", label: "PD" }] : []),
       ...(fleet !== "" ? [{ id: "fleet", label: "Fleet" }] : []),
       ...(hasGatewaySection(d) ? [{ id: "gateway", label: "Gateway" }] : []),
       { id: "timeseries", label: "Time series" },

@@ -57,7 +57,9 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   }
   let wl: ReturnType<typeof createWorkload>;
   try {
-    wl = createWorkload(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log });
+    // An explicit --timeout replaces every client's `timeout` key (0 = no deadline).
+    const timeout = explicit.has("timeout") ? { timeoutUs: o.timeout > 0 ? o.timeout * 1e6 : 0 } : {};
+    wl = createWorkload(spec, { horizon, maxRequests, seed: BigInt.asIntN(64, spec.seed), logger: log, ...timeout });
   } catch (e) {
     return prefixed("Failed to generate workload: ", e);
   }
@@ -83,7 +85,7 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
     try {
       return loadTraceV2(o.replayTrace, dataPath);
     } catch (e) {
-      return prefixed("Failed to load trace: ", e);
+      return prefixed("--replay-trace: Failed to load trace: ", e);
     }
   })();
   const src = traceReplaySource(trace, seed);
@@ -93,6 +95,7 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
   all.sort((a, b) => a.arrival - b.arrival);
   const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
   const kept = capped.filter((r) => r.arrival < horizon);
+  setDeadlines(kept, o.timeout);
   const out: ResolvedWorkload = { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
   if (trace.header.goodput_slo_targets !== undefined) out.sloTargets = { header: trace.header.goodput_slo_targets };
   return out;
@@ -179,6 +182,7 @@ function checkLengthMinimum(flag: string, min: number, stdev: number, mean: numb
 function checkConcurrencyFlags(o: RunOptions, explicit: ReadonlySet<string>): void {
   if (o.concurrency < 0) throw new UserError(`--concurrency must be >= 0, got ${o.concurrency}`);
   if (o.thinkTimeMs < 0) throw new UserError(`--think-time-ms must be >= 0, got ${o.thinkTimeMs}`);
+  checkTimeoutFlag(o.timeout);
   if (o.concurrency === 0) return;
   if (explicit.has("rate")) throw new UserError("--concurrency and --rate are mutually exclusive; use one or the other");
   if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") {
@@ -192,6 +196,17 @@ function checkConcurrencyFlags(o: RunOptions, explicit: ReadonlySet<string>): vo
       `--concurrency cannot be used with --workload ${o.workload}; virtual users take the distribution-mode length flags`,
     );
   }
+}
+
+/** `--timeout` (docs/behavior.md "Client timeouts"): seconds, negative = no deadlines, 0 is an error. */
+export function checkTimeoutFlag(timeout: number): void {
+  if (timeout === 0) throw new UserError("--timeout must be positive (seconds) or negative to disable; got 0");
+}
+
+/** Deadlines of replayed trace requests: `seconds` after each arrival (none when negative). */
+export function setDeadlines(requests: readonly WorkloadRequest[], seconds: number): void {
+  if (!(seconds > 0)) return;
+  for (const r of requests) r.deadline = r.arrival + seconds * 1e6;
 }
 
 /**

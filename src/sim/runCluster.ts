@@ -5,22 +5,27 @@ import { Instance, type InstanceObserver } from "../instance/instance.js";
 import { createKvStore } from "../kv/createKvStore.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
-import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
+import type { ClusterObserver } from "../cluster/cluster.js";
 import { OrderedLogger } from "../cluster/orderedLog.js";
+import { DisaggregatedCluster } from "../cluster/disaggregatedCluster.js";
+import { GatewayCluster } from "../cluster/gatewayCluster.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
-import type { Request } from "../core/request.js";
-import { SessionManager, type SessionPlan } from "../workload/index.js";
+import { SessionManager, type EndedRequest, type SessionPlan } from "../workload/index.js";
 import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
+import { buildPd, poolSettingsOf, wireLeave, type PdRun } from "./pdWiring.js";
+import { projectPd } from "../pd/projection.js";
+import type { PdController } from "../pd/controller.js";
+import type { PdTopology } from "../pd/topology.js";
 import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
@@ -49,6 +54,8 @@ export interface ClusterRun {
   /** Router in-flight counters at the end of the run. */
   inFlight: Int32Array;
   timeSeries: TimeSeries | null;
+  /** PD runs: the flow's bookkeeping and the sub-request ledger the instance blocks come from. */
+  pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
   /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
   autoscaler: AutoscaleController | null;
   /** Tenant budgets and the gateway queue of runs that use them (docs/gateway.md); null otherwise. */
@@ -62,7 +69,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Instance log lines keep their event order when the cluster runs an instance's events in a row.
   const instanceLog = new OrderedLogger(log);
   const leave: { fn: Instance["onLeave"] } = { fn: null };
-  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn);
+  // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
+  const oneStepChain = (hooks.sessions ?? null) !== null;
+  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain);
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
@@ -76,7 +85,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     params: cfg.params,
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
-  const cluster = new ClusterSimulator(
+  const pd = buildPd(cfg, log);
+  const cluster = new (pd !== null ? DisaggregatedCluster : GatewayCluster)(
     instances,
     admission,
     routing,
@@ -93,21 +103,24 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
       trace,
       ...(c.model !== undefined ? { model: c.model } : {}),
       instanceLog,
+      ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
       capacity,
     },
     log,
   );
+  if (pd !== null && cluster instanceof DisaggregatedCluster) cluster.setDisaggregation(pd.controller);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
+  let onLeave: ((req: EndedRequest, t: number, cancelled: boolean) => void) | null = null;
   if (sessions !== null) {
     const manager = new SessionManager(sessions, log);
-    const onLeave = (req: Request, t: number, dropped: boolean): void => {
-      const next = manager.onEnd(req, t, dropped);
+    onLeave = (req: EndedRequest, t: number, cancelled: boolean): void => {
+      const next = manager.onEnd(req, t, cancelled);
       if (next !== null) cluster.pushArrival(next);
     };
-    for (const inst of instances) inst.onLeave = onLeave;
     leave.fn = onLeave;
   }
+  wireLeave(instances, pd, onLeave);
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   const recorder =
@@ -118,18 +131,28 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
   const stats = cluster.run();
   if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
-  for (const inst of instances) {
-    const expect = inst.waitQueue.length + inst.running.length;
-    if (stats.inFlight[inst.index] !== expect) {
-      log.warn(`${inst.id}: in-flight count ${stats.inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
-    }
-  }
-  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority });
-  if (sessions !== null) metrics.sessions = sessionMetrics(ledger, sessions.tags);
-  if (controlPlane !== null) controlPlaneMetrics(controlPlane, cfg, metrics, ledger, log);
+  checkInFlight(instances, stats.inFlight, pd, log);
+  const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
+  const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
+  const users = projection !== null ? projection.ledger : ledger;
+  if (sessions !== null) metrics.sessions = sessionMetrics(users, sessions.tags);
+  if (controlPlane !== null) controlPlaneMetrics(controlPlane, cfg, metrics, users, log);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
-  return { metrics, ledger, instances, trace, inFlight: stats.inFlight, timeSeries: recorder?.series ?? null, autoscaler, controlPlane };
+  const timeSeries = recorder?.series ?? null;
+  const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
+  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler, controlPlane };
+}
+
+/** The router's in-flight counts against the instances' queues at the end of the run. */
+function checkInFlight(instances: readonly Instance[], inFlight: Int32Array, pd: PdRun | null, log: Logger): void {
+  for (const inst of instances) {
+    // Split requests count in flight at their decode instance from the decode pick on.
+    const expect = inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
+    if (inFlight[inst.index] !== expect) {
+      log.warn(`${inst.id}: in-flight count ${inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
+    }
+  }
 }
 
 /** Instance k, sharing the ledger and the ordered instance logger. */
@@ -140,18 +163,23 @@ function buildInstance(
   instanceLog: OrderedLogger,
   hooks: RunHooks,
   onLeave: Instance["onLeave"],
+  oneStepChain: boolean,
 ): Instance {
   const { engine, kv, policy } = cfg;
+  // PD pools may have their own latency model, KV capacity and max-model-len.
+  const pool = poolSettingsOf(cfg, k);
   const inst = new Instance(
     k,
     {
       ...engine,
+      ...(pool !== null ? { maxModelLen: pool.maxModelLen } : {}),
       blockSize: kv.blockSize,
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",
+      ...(oneStepChain ? { oneStepChain } : {}),
     },
-    createKvStore(kv, instanceLog),
-    cfg.latency(),
+    createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
+    pool !== null ? pool.latency() : cfg.latency(),
     priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
     schedulers.create(policy.scheduler, cfg.params, {}),
     ledger,

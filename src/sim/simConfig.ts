@@ -3,6 +3,7 @@ import type { LatencyModel } from "../latency/model.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
+import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
 
@@ -63,6 +64,8 @@ export interface SimConfig {
   cluster: ClusterSettings;
   policy: InstancePolicies;
   trace: TraceSettings;
+  /** Prefill/decode disaggregation; null or absent: off. */
+  pd?: PdConfig | null;
   /** Policy parameters by run-option key, read through each policy's schema (absent → default). */
   params: Readonly<Record<string, unknown>>;
   /** Node pools, instance lifecycle and autoscaler (docs/autoscaling.md); absent: a fixed fleet. */

@@ -18,8 +18,9 @@ import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
+import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
-import { gatewayPlan } from "./gatewayConfig.js";
+import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -77,6 +78,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (o.plugin.length > 0) scope.dispose = await loadPlugins(o.plugin, log, pluginOptions);
   else if (o.pluginOption.length > 0) throw new UserError("--plugin-option needs --plugin (no plugin is loaded)");
   const bundleScorers = applyBundle(o, explicit, log);
+  const pdCounts = validatePd(o, explicit, log);
 
   const policies = validatePolicies(o, log);
   const gateway = gatewayPlan(o, log, wl.sloTargets);
@@ -88,7 +90,10 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
+  const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
+  if (pd !== null) config.pd = pd;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
+  if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway);
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
@@ -118,6 +123,23 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
       return base;
     },
   };
+}
+
+/** Features that cannot run with prefill/decode disaggregation. */
+function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined): void {
+  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
+  if (autoscale) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
+    );
+  }
+  // The gateway queue dispatches and evicts user requests and budgets count them in flight on one
+  // instance, while PD routes and tracks each request as two sub-requests on two pools.
+  if (gateway !== undefined && (gateway.settings !== null || gateway.budgets !== null)) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with --flow-control or tenant budgets (--policy-config tenant_budgets)",
+    );
+  }
 }
 
 /** `plugin.key=value` entries → options per plugin name. */

@@ -27,6 +27,23 @@ export interface RoutingRecord {
   regret: number;
 }
 
+/** PD: whether a routed request was split into prefill and decode (docs/prefill-decode.md "Decision traces"). */
+export interface DisaggregationRecord {
+  requestId: string;
+  clock: number;
+  disaggregate: boolean;
+}
+
+/** PD: one KV transfer that reached its decode instance. */
+export interface KvTransferRecord {
+  requestId: string;
+  start: number;
+  duration: number;
+  numKvBlocks: number;
+  prefillInstance: string;
+  decodeInstance: string;
+}
+
 /** A scaling or lifecycle event of the autoscaler (docs/autoscaling.md "Outputs"). */
 export interface ScalingRecord {
   clock: number;
@@ -44,6 +61,10 @@ export interface ScalingRecord {
 export class DecisionTrace {
   readonly admissions: AdmissionRecord[] = [];
   readonly routings: RoutingRecord[] = [];
+  /** PD runs: the decider's answers, the prefill-pool routings (by parent ID) and the transfers. */
+  readonly disaggregations: DisaggregationRecord[] = [];
+  readonly prefillRoutings: RoutingRecord[] = [];
+  readonly kvTransfers: KvTransferRecord[] = [];
   readonly scalings: ScalingRecord[] = [];
   constructor(readonly counterfactualK: number) {}
 
@@ -51,8 +72,14 @@ export class DecisionTrace {
     this.admissions.push({ requestId, clock, admitted, reason });
   }
 
+  /**
+   * Kept in time order, equal times in arrival order: instances run their events in batches, so a
+   * termination can be noted after a later one of another instance.
+   */
   recordScaling(clock: number, kind: string, instance: string, reason: string): void {
-    this.scalings.push({ clock, kind, instance, reason });
+    let k = this.scalings.length;
+    while (k > 0 && this.scalings[k - 1]!.clock > clock) k--;
+    this.scalings.splice(k, 0, { clock, kind, instance, reason });
   }
 
   /** `chosen` and `scores` are by position in `snaps` (the decision's candidates). */
@@ -64,6 +91,29 @@ export class DecisionTrace {
     scores: Float64Array | null,
     snaps: readonly InstanceSnapshot[],
   ): void {
+    this.routings.push(this.routingRecord(requestId, clock, chosen, reason, scores, snaps));
+  }
+
+  /** A prefill-pool routing of a disaggregated request, recorded under its parent's ID. */
+  recordPrefillRouting(
+    requestId: string,
+    clock: number,
+    chosen: number,
+    reason: string,
+    scores: Float64Array | null,
+    snaps: readonly InstanceSnapshot[],
+  ): void {
+    this.prefillRoutings.push(this.routingRecord(requestId, clock, chosen, reason, scores, snaps));
+  }
+
+  private routingRecord(
+    requestId: string,
+    clock: number,
+    chosen: number,
+    reason: string,
+    scores: Float64Array | null,
+    snaps: readonly InstanceSnapshot[],
+  ): RoutingRecord {
     let scoreMap: Record<string, number> | null = null;
     if (scores !== null) {
       scoreMap = {};
@@ -91,6 +141,6 @@ export class DecisionTrace {
       const chosenScore = scores !== null ? scores[chosen]! : -snaps[chosen]!.effectiveLoad;
       regret = Math.max(0, best - chosenScore);
     }
-    this.routings.push({ requestId, clock, chosen: snaps[chosen]!.id, reason, scores: scoreMap, candidates, regret });
+    return { requestId, clock, chosen: snaps[chosen]!.id, reason, scores: scoreMap, candidates, regret };
   }
 }

@@ -3,7 +3,7 @@
 
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { expandInferencePerf, findInferencePerfFailure } from "./spec/inferencePerf.js";
+import { expandInferencePerf, expandInferencePerfScheduled, findInferencePerfFailure } from "./spec/inferencePerf.js";
 import { loadWorkloadSpec } from "./spec/load.js";
 import { loadServeGenClients, ServeGenError } from "./spec/servegen.js";
 import { makeSpec, type WorkloadSpec } from "./spec/types.js";
@@ -52,13 +52,19 @@ export function convertServeGen(path: string, logger?: Logger): WorkloadSpec {
   return spec;
 }
 
-/** inference-perf file → spec with version, seed, category, the summed stage rates and the per-stage clients only. */
-export function convertInferencePerf(specPath: string, logger?: Logger): WorkloadSpec {
+/**
+ * inference-perf file → spec with version, seed, category, the summed stage rates and the
+ * per-stage clients only; with `rateSchedule`, P·U clients whose rate schedules follow the stages
+ * (no aggregate_rate: their rates are absolute).
+ */
+export function convertInferencePerf(specPath: string, logger?: Logger, rateSchedule = false): WorkloadSpec {
   const file = loadWorkloadSpec(specPath, logger === undefined ? {} : { logger });
   if (file.inference_perf === undefined) throw new UserError(`file ${specPath} does not contain an inference_perf section`);
   const failure = findInferencePerfFailure(file.inference_perf);
   if (failure !== null) throw new UserError(`expanding inference-perf spec: validating inference-perf spec: ${failure.message}`);
-  const expansion = expandInferencePerf(file.inference_perf);
+  const expansion = rateSchedule
+    ? { aggregateRate: 0, ...expandInferencePerfScheduled(file.inference_perf) }
+    : expandInferencePerf(file.inference_perf);
   const spec = makeSpec({
     version: "2",
     seed: file.seed,

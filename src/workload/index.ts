@@ -35,6 +35,8 @@ export {
 } from "./gen/generator.js";
 export { SessionManager, type EndedRequest } from "./sessions/manager.js";
 export type { SessionPlan, SessionTag } from "./sessions/plan.js";
+export { planReplaySessions, type ReplayThink } from "./sessions/replayPlan.js";
+export { parseThinkDist } from "./sessions/thinkTime.js";
 export { generationEnd } from "./gen/bound.js";
 export { TOKEN_VOCABULARY } from "./gen/tokens.js";
 

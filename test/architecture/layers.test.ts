@@ -15,10 +15,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["kv", "latency", "policy", "workload"],
   ["instance", "infra"],
-  ["cluster", "gateway", "trace", "autoscale"],
+  ["cluster", "gateway", "trace", "autoscale", "pd"],
   ["metrics", "config", "plugin"],
   ["sim"],
-  ["experiment", "optimize", "report", "calibration", "observe"],
+  ["experiment", "optimize", "report", "calibration", "observe", "queue"],
   ["cli"],
 ];
 

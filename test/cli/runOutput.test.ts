@@ -33,7 +33,7 @@ test("every request unservable: a block with zero counts and null latencies, one
     [
       'level=warn msg="--latency-model: max-model-len 131072 exceeds KV capacity (50 blocks × 16 tokens); capping to 800 tokens"',
       'level=warn msg="no requests completed: all 5 requests were dropped as unservable: 5 exceed the max-model-len ' +
-        '(e.g. request_0: prompt 2160 + output 751 tokens exceed max-model-len 800)"',
+        '(e.g. request_0: prompt 2160 tokens leave no room for output under max-model-len 800)"',
     ],
   );
 

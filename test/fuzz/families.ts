@@ -72,6 +72,28 @@ const outArb = fc.oneof(
   { weight: 2, arbitrary: outputPath("out") },
   { weight: 1, arbitrary: fc.constant(null) },
 );
+/**
+ * --shard and --queue, rarely and only malformed or out of range: a valid shard prints no tables,
+ * and a valid queue needs a Redis server (test/queue/ covers both).
+ */
+const distributeArb = fc.oneof(
+  { weight: 20, arbitrary: fc.constant<string[]>([]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string[]>(
+      ["--shard", "2/2"],
+      ["--shard", "0/0"],
+      ["--shard", "1"],
+      ["--shard", "-1/3"],
+      ["--shard", ""],
+      ["--queue", "localhost:6379"],
+      ["--queue", "http://127.0.0.1:6379"],
+      ["--queue", "redis://"],
+      ["--queue", "redis://127.0.0.1:6379/x"],
+      ["--queue", ""],
+    ),
+  },
+);
 /** Quiet mostly; progress lines on stderr, --restart and --report sometimes. */
 const switchesArb = fc.record({
   progress: fc.constantFrom(false, false, false, true),
@@ -87,8 +109,9 @@ const sweepCaseArb: fc.Arbitrary<FuzzCase> = fc
     fc.constantFrom("text", "text", "text", "text", "json", "json", "csv", "csv", "csv", "xml"),
     fc.constantFrom("arg", "arg", "arg", "arg", "arg", "arg", "arg", "flag", "flag", "both", "missing"),
     switchesArb,
+    distributeArb,
   )
-  .map(([{ p, y }, out, jobs, format, planAt, o]) => {
+  .map(([{ p, y }, out, jobs, format, planAt, o, distribute]) => {
     const plan = planAt === "missing" ? `${DIR}/missing.yaml` : `${DIR}/plan.yaml`;
     const argv = [
       "sweep",
@@ -100,6 +123,7 @@ const sweepCaseArb: fc.Arbitrary<FuzzCase> = fc
     if (!o.progress) argv.push("--no-progress");
     if (o.restart) argv.push("--restart");
     if (o.report) argv.push("--report");
+    argv.push(...distribute);
     const files = [{ name: "plan.yaml", content: y.text }, ...p.files, ...(out?.files ?? [])];
     return printable({
       family: "sweep",

@@ -11,6 +11,7 @@ const RUN_HEADERS = [
   "Fairness",
   "Per-Tenant Metrics",
   "Session Metrics",
+  "PD Metrics",
   "Trace Summary",
   "Autoscaler",
 ];

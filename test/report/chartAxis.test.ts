@@ -2,7 +2,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clampToAxis, logAxis } from "../../src/report/chartSpec.js";
+import { clampToAxis, logAxis, paddedRange } from "../../src/report/chartSpec.js";
 
 test("log axis ticks: 1-2-5 × 10^k with the bounds on ticks, powers of ten on wide ranges", () => {
   // The range that used to read 1000, 700, 300, 100, 70, 40.
@@ -48,4 +48,10 @@ test("whiskers are clamped to the axis range; on a log axis values <= 0 are belo
   assert.equal(clampToAxis([3000, 4000], log), null);
   const lin = { min: 0, max: 10, type: "linear" };
   assert.deepEqual(clampToAxis([-1, 4], lin), { lo: 0, hi: 4, loCap: false, hiCap: true });
+});
+
+test("axis bounds of a long series: no argument spread, which overflows the stack (in a browser worker far sooner)", () => {
+  const v = Array.from({ length: 500_000 }, (_, i) => 1 + (i % 1000));
+  assert.deepEqual(paddedRange(v, false, 0), [1, 1000]);
+  assert.deepEqual(paddedRange(v, true, 0), [1, 1000]);
 });

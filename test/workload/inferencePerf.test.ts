@@ -273,3 +273,35 @@ inference_perf:
   const expected = generateAll(parseWorkloadSpec(yaml), { seed: 2n }).length;
   assert.equal(clusterBlock(r.stdout)["completed_requests"], expected);
 });
+
+test("convert inference-perf --rate-schedule: one client per prompt and user, its schedule following the stages", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "blis-ip-sched-"));
+  const file = join(dir, "staged.yaml");
+  writeFileSync(file, twoStageYaml(7, false));
+  const converted = parseWorkloadSpec(serializeWorkloadSpec(convertInferencePerf(file, undefined, true)));
+  assert.equal(converted.clients.length, 20);
+  assert.equal(converted.aggregate_rate, 0);
+  assert.equal(converted.clients[7]!.id, "prompt-1-user-2");
+  for (const c of converted.clients) {
+    assert.equal(c.rate_fraction, 0);
+    assert.equal(c.lifecycle, undefined);
+    assert.deepStrictEqual(c.rate_schedule, [
+      { at_s: 0, rate: 8 / 20 },
+      { at_s: 60, rate: 20 / 20 },
+      { at_s: 120, rate: 0 },
+    ]);
+  }
+  assert.equal(converted.clients[7]!.prefix_group, "prompt-1");
+  assert.equal(generationEnd(converted), 120 * SECOND);
+  // Poisson counts with means 480 and 1200, within 4 standard deviations; nothing after 120 s.
+  const reqs = generateAll(converted);
+  const a = countIn(reqs, 0, 60 * SECOND);
+  const b = countIn(reqs, 60 * SECOND, 120 * SECOND);
+  assert.equal(a + b, reqs.length);
+  assert.ok(Math.abs(a - 480) < 4 * Math.sqrt(480), `stage 0 had ${a}`);
+  assert.ok(Math.abs(b - 1200) < 4 * Math.sqrt(1200), `stage 1 had ${b}`);
+
+  const r = await cli(["convert", "inference-perf", "--spec", file, "--rate-schedule"]);
+  assert.equal(r.code, 0, r.stderr.join("\n"));
+  assert.equal(r.stdout, serializeWorkloadSpec(convertInferencePerf(file, undefined, true)));
+});

@@ -18,7 +18,15 @@ import { checkSpecBounds, validateWorkloadSpec } from "../spec/validate.js";
 import { fmtV } from "../util/format.js";
 import { generationEnd } from "./bound.js";
 import { EmptySource, MergedSource } from "./merge.js";
-import { ClientStream, OrdinaryStream, SessionStream, type Modality, type MultimodalSamplers, type StreamCommon } from "./streams.js";
+import {
+  ClientStream,
+  DeadlineStream,
+  OrdinaryStream,
+  SessionStream,
+  type Modality,
+  type MultimodalSamplers,
+  type StreamCommon,
+} from "./streams.js";
 import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
 import { ActiveWindows, WindowSet } from "./windows.js";
 import { RateCurve, ScheduledArrival } from "./rateSchedule.js";
@@ -32,6 +40,8 @@ export interface RequestSourceOptions {
   /** Workload seed. Default: spec seed. */
   seed?: bigint;
   logger?: Logger;
+  /** Replaces every client's `timeout` key, µs (0 = no deadlines): the run's --timeout. */
+  timeoutUs?: number;
 }
 
 /** The CLI's unbounded horizon default, 2^63−1, as a double. */
@@ -100,6 +110,7 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   }
   // concat, not push(...): spreading 100,000s of members overflows the argument limit.
   const clients = s.clients.concat(expandCohorts(s.cohorts));
+  if (opts.timeoutUs !== undefined) for (const c of clients) c.timeout = opts.timeoutUs;
 
   const w = new Rng(deriveStreamSeed(BigInt.asIntN(64, seed), "workload-gen"));
   const prefixes = drawPrefixGroups(clients, w);
@@ -130,7 +141,8 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       sloClass: c.slo_class,
       model: c.model,
     };
-    const stream = buildStream(c, common, prefixes, shared);
+    let stream = buildStream(c, common, prefixes, shared);
+    if ((c.timeout ?? 0) > 0) stream = new DeadlineStream(stream, c.timeout!);
     const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
     streams.push(closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream);
   }

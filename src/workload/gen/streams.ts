@@ -350,3 +350,25 @@ export class SessionStream extends ClientStream {
     }
   }
 }
+
+/**
+ * A client stream whose requests carry a client deadline `timeout` ticks after their arrival
+ * (docs/behavior.md "Client timeouts"). Mirrors the inner stream's head and done.
+ */
+export class DeadlineStream extends ClientStream {
+  constructor(
+    private readonly inner: ClientStream,
+    private readonly timeout: number,
+  ) {
+    super();
+    this.head = inner.head;
+    this.done = inner.done;
+  }
+  take(): SeqRequest {
+    const r = this.inner.take();
+    this.head = this.inner.head;
+    this.done = this.inner.done;
+    r.deadline = r.arrival + this.timeout;
+    return r;
+  }
+}

@@ -22,6 +22,10 @@ export interface Blueprint extends RequestMeta {
   readonly accumulate: boolean;
   /** Ticks between the end of a round and the arrival of the next. */
   readonly thinkTime: number;
+  /** Think time drawn per round instead of `thinkTime` (closed-loop replay); absent or null = constant. */
+  readonly thinkSampler?: ((rng: Rng) => number) | null;
+  /** Client deadline of each round, ticks after its arrival (0 = none). */
+  readonly timeout: number;
   readonly input: LengthSampler;
   readonly output: LengthSampler;
   /** Group prefix tokens at the start of every round's input. */

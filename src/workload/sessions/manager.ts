@@ -32,10 +32,11 @@ export class SessionManager {
   ) {}
 
   /**
-   * Called for every request that completes or is dropped on an instance, at tick t (the end of its
-   * completion step, or the instance clock of the drop). Returns the session's next round, or null.
+   * Called for every request that completes, is dropped or times out on an instance, at tick t (the
+   * end of its completion step, the instance clock of the drop, or the deadline). Returns the
+   * session's next round, or null.
    */
-  onEnd(req: EndedRequest, t: number, dropped: boolean): WorkloadRequest | null {
+  onEnd(req: EndedRequest, t: number, cancelled: boolean): WorkloadRequest | null {
     const pending = this.plan.pending;
     if (pending.size === 0) return null;
     const id = req.id;
@@ -43,8 +44,8 @@ export class SessionManager {
     if (bp === undefined) return null;
     pending.delete(id);
     if (bp.status !== ACTIVE) return null;
-    if (dropped) {
-      // A dropped round ends the session: a user whose request failed does not go on.
+    if (cancelled) {
+      // A dropped or timed-out round ends the session: a user whose request failed does not go on.
       bp.status = CANCELLED;
       return null;
     }
@@ -56,7 +57,8 @@ export class SessionManager {
       bp.status = BUDGET_EXHAUSTED;
       return null;
     }
-    const arrival = t + bp.thinkTime;
+    const sampler = bp.thinkSampler;
+    const arrival = t + (sampler !== undefined && sampler !== null ? sampler(bp.rng) : bp.thinkTime);
     if (arrival > this.plan.horizon) {
       bp.status = HORIZON_INTERRUPTED;
       return null;
@@ -104,6 +106,7 @@ export class SessionManager {
     const inputLen = tokens.length - outLen;
     const w = newRequest(bp, arrival, tokens, inputLen, outLen, false, bp.sessionId, round, 0, 0, 0, 0, 0);
     w.id = `session_${bp.sessionId}_round_${round}_${this.counter}`;
+    if (bp.timeout > 0) w.deadline = arrival + bp.timeout;
     this.plan.pending.set(w.id, bp);
     this.plan.tags.set(w.id, { sessionId: bp.sessionId, round });
     return w;

@@ -139,6 +139,7 @@ function sessionBlueprint(owner: LoopClient, r: WorkloadRequest, rng: Rng): Blue
     maxRounds: mt.max_rounds,
     accumulate: mt.context_growth === "accumulate",
     thinkTime: mt.think_time_us,
+    timeout: owner.client.timeout ?? 0,
     input: owner.input,
     output: owner.output,
     prefix: owner.prefix,
@@ -180,6 +181,8 @@ function userSeeds(
       const outLen = owner.output.sample(own);
       const tokens = drawnTokens(own, owner.prefix, inLen + outLen);
       const r = newRequest(owner, arrival, tokens, owner.prefix.length + inLen, outLen, false, sessionId, 0, 0, 0, 0, 0, 0);
+      const timeout = owner.client.timeout ?? 0;
+      if (timeout > 0) r.deadline = arrival + timeout;
       const bp: Blueprint = {
         ...meta(owner),
         sessionId,
@@ -187,6 +190,7 @@ function userSeeds(
         maxRounds: Infinity,
         accumulate: false,
         thinkTime: think,
+        timeout,
         input: owner.input,
         output: owner.output,
         prefix: owner.prefix,

@@ -69,6 +69,7 @@ export function expandCohorts(cohorts: readonly CohortSpec[]): ClientSpec[] {
         streaming: c.streaming,
       };
       if (lifecycle !== undefined) member.lifecycle = lifecycle;
+      if (c.timeout !== undefined) member.timeout = c.timeout;
       out.push(member);
     }
   }

@@ -110,7 +110,29 @@ export function expandInferencePerf(ip: InferencePerfSpec): InferencePerfExpansi
   return { aggregateRate, category: sp.enable_multi_turn_chat ? "reasoning" : "language", clients };
 }
 
-function stageClient(sp: SharedPrefixSpec, id: string, prompt: number, rateFraction: number, window: WindowSpec): ClientSpec {
+/**
+ * The stages as rate schedules (`convert inference-perf --rate-schedule`): P·U clients
+ * `prompt-<p>-user-<u>`, each with a step schedule of stage rate / (P·U) from each stage's start,
+ * ending at 0 after the last stage (which ends generation there, like the stage windows).
+ */
+export function expandInferencePerfScheduled(ip: InferencePerfSpec): Omit<InferencePerfExpansion, "aggregateRate"> {
+  const sp = ip.shared_prefix!;
+  const windows = stageWindows(ip.stages);
+  const perStage = sp.num_unique_system_prompts * sp.num_users_per_system_prompt;
+  const schedule = ip.stages.map((s, i) => ({ at_s: windows[i]!.start_us / 1_000_000, rate: s.rate / perStage }));
+  schedule.push({ at_s: windows[windows.length - 1]!.end_us / 1_000_000, rate: 0 });
+  const clients: ClientSpec[] = [];
+  for (let p = 0; p < sp.num_unique_system_prompts; p++) {
+    for (let u = 0; u < sp.num_users_per_system_prompt; u++) {
+      const c = stageClient(sp, `prompt-${p}-user-${u}`, p, 0, null);
+      c.rate_schedule = schedule.map((pt) => ({ ...pt }));
+      clients.push(c);
+    }
+  }
+  return { category: sp.enable_multi_turn_chat ? "reasoning" : "language", clients };
+}
+
+function stageClient(sp: SharedPrefixSpec, id: string, prompt: number, rateFraction: number, window: WindowSpec | null): ClientSpec {
   const c = makeClient({
     id,
     tenant_id: `prompt-${prompt}`,
@@ -122,7 +144,7 @@ function stageClient(sp: SharedPrefixSpec, id: string, prompt: number, rateFract
     // The group is per system prompt, not per stage: every stage sends the same system prompts.
     prefix_group: `prompt-${prompt}`,
     prefix_length: sp.system_prompt_len,
-    lifecycle: { windows: [{ ...window }] },
+    ...(window === null ? {} : { lifecycle: { windows: [{ ...window }] } }),
   });
   if (sp.enable_multi_turn_chat) {
     // inference-perf resends a constant-length question each turn (no accumulated history),

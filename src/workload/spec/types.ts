@@ -47,6 +47,8 @@ export const ClientSchema = obj("client", {
   think_time_us: opt(int),
   /** Multi-turn sessions whose rounds follow completions; absent = open loop (seed behavior). */
   closed_loop: opt(bool),
+  /** Client deadline of each request, µs after its arrival (docs/behavior.md "Client timeouts"); absent or 0 = none. */
+  timeout: opt(int),
   /** Time-varying open-loop rate in requests per second, replacing rate_fraction (docs/behavior.md "Rate schedules"). */
   rate_schedule: opt(list(RatePointSchema)),
   /** How the rate moves between schedule points: step (default) or linear. */
@@ -72,6 +74,8 @@ export const CohortSchema = obj("cohort", {
   diurnal: opt(DiurnalSchema),
   spike: opt(SpikeSchema),
   drain: opt(DrainSchema),
+  /** Client deadline of each member's requests, µs after arrival; absent or 0 = none. */
+  timeout: opt(int),
 });
 
 export const ServeGenDataSchema = obj("servegen_data", { path: str, span_start: int, span_end: int });

@@ -1,0 +1,119 @@
+// Bad PD options: one line on stderr naming the flag, exit status 1, nothing on stdout, before the
+// run (docs/prefill-decode.md "Validation order").
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { cli, splitArgs } from "../helpers/cli.js";
+
+const BASE = "run --model meta-llama/llama-3.1-8b-instruct --num-instances 4 --num-requests 5";
+
+const CASES: [string, string][] = [
+  ["--prefill-instances=-1", "error: --prefill-instances must be >= 0, got -1"],
+  ["--decode-instances=-2", "error: --decode-instances must be >= 0, got -2"],
+  [
+    "--prefill-instances 2 --decode-instances 2 --pd-decider sometimes",
+    'error: Unknown PD decider "sometimes". Valid: always, never, prefix-threshold',
+  ],
+  [
+    "--prefill-instances 2",
+    "error: Invalid PD pool topology: both --prefill-instances and --decode-instances must be set when PD disaggregation is enabled without shared-role pods (got prefill=2, decode=0)",
+  ],
+  [
+    "--prefill-instances 3 --decode-instances 2",
+    "error: Invalid PD pool topology: prefill-instances (P) + decode-instances (D) + prefill-decode-instances (S) + encode-instances (E) = 5 exceeds num-instances (4)",
+  ],
+  [
+    "--encode-instances 1",
+    "error: Invalid PD pool topology: encode-instances (E) requires a decode-capable pool: set --prefill-instances, --decode-instances, or --prefill-decode-instances > 0",
+  ],
+  [
+    "--prefill-instances 2 --decode-instances 2 --pd-transfer-bandwidth 0",
+    "error: --pd-transfer-bandwidth must be a finite positive number, got 0.000000",
+  ],
+  // Checked for any PD topology, pure-shared included.
+  [
+    "--prefill-decode-instances 2 --pd-transfer-bandwidth=-3",
+    "error: --pd-transfer-bandwidth must be a finite positive number, got -3.000000",
+  ],
+  [
+    "--prefill-instances 2 --decode-instances 2 --pd-transfer-base-latency=-0.5",
+    "error: --pd-transfer-base-latency must be a finite non-negative number, got -0.500000",
+  ],
+  [
+    "--prefill-instances 2 --decode-instances 2 --pd-decider prefix-threshold --pd-prefix-threshold=-1",
+    "error: --pd-prefix-threshold must be >= 0, got -1",
+  ],
+  [
+    "--prefill-instances 1 --decode-instances 1 --encode-instances 1 --encode-decider sometimes",
+    'error: Unknown encode decider "sometimes". Valid: always, multimodal, never',
+  ],
+  [
+    "--prefill-instances 2 --decode-instances 2 --encode-decider always",
+    'error: --encode-decider="always" requires --encode-instances > 0 (the encode pool is disabled)',
+  ],
+  ["--prefill-instances 2 --decode-instances 2 --prefill-tp 0", "error: --prefill-tp must be > 0, got 0"],
+  ["--prefill-instances 2 --decode-instances 2 --decode-tp=-1", "error: --decode-tp must be > 0, got -1"],
+  [
+    "--prefill-instances 2 --decode-instances 2 --prefill-latency-model magic",
+    'error: --prefill-latency-model "magic" is not a recognized backend; valid: blackbox, roofline, trained-physics',
+  ],
+  ["--prefill-instances 2 --decode-instances 2 --decode-max-model-len 0", "error: --decode-max-model-len must be > 0 when set, got 0"],
+  [
+    "--prefill-instances 2 --decode-instances 2 --prefill-routing-scorers nope:1",
+    'error: Invalid --prefill-routing-scorers: unknown scorer "nope"; valid: ',
+  ],
+  [
+    "--prefill-instances 2 --decode-instances 2 --decode-routing-scorers queue-depth",
+    'error: Invalid --decode-routing-scorers: invalid scorer config "queue-depth" (expected name:weight)',
+  ],
+  [
+    "--pd-transfer-contention",
+    "error: --pd-transfer-contention requires PD disaggregation (--prefill-instances, --decode-instances, or --prefill-decode-instances must be set)",
+  ],
+  // Instances the autoscaler adds or drains would belong to no pool.
+  [
+    "--prefill-instances 2 --decode-instances 2 --model-autoscaler-interval-us 1000000",
+    "error: --prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
+  ],
+];
+
+for (const [flags, message] of CASES) {
+  test(`PD flags: ${flags}`, async () => {
+    const r = await cli(splitArgs(`${BASE} ${flags}`));
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, "");
+    const errors = r.stderr.filter((l) => l.startsWith("error: "));
+    assert.equal(errors.length, 1, r.stderr.join("\n"));
+    assert.ok(errors[0]!.startsWith(message), `${errors[0]}\n  expected to start with\n${message}`);
+  });
+}
+
+test("the decider name is checked before the topology", async () => {
+  const r = await cli(splitArgs(`${BASE} --prefill-instances 9 --pd-decider x`));
+  assert.deepEqual(
+    r.stderr.filter((l) => l.startsWith("error: ")),
+    ['error: Unknown PD decider "x". Valid: always, never, prefix-threshold'],
+  );
+});
+
+test("PD options without PD warn and change nothing", async () => {
+  const plain = await cli(splitArgs(BASE));
+  const r = await cli(splitArgs(`${BASE} --pd-decider always --prefill-tp 2 --pd-transfer-bandwidth 0`));
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, plain.stdout);
+  assert.ok(r.stderr.some((l) => l.includes('--pd-decider=\\"always\\" has no effect because --prefill-instances=0')));
+  assert.ok(r.stderr.some((l) => l.includes("per-pool hardware flags (--prefill-tp, --decode-tp, etc.) have no effect")));
+});
+
+test("a model without a config.json cannot size transfers", async () => {
+  const r = await cli(
+    splitArgs(
+      `${BASE} --model no-such/model --latency-model blackbox --alpha-coeffs 1,1,1 --beta-coeffs 1,1,1 --hardware H100 --tp 1 --total-kv-blocks 1000 --prefill-instances 2 --decode-instances 2 --model-config-folder /nonexistent`,
+    ),
+  );
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  const errors = r.stderr.filter((l) => l.startsWith("error: "));
+  assert.equal(errors.length, 1, r.stderr.join("\n"));
+  assert.ok(errors[0]!.startsWith("error: PD disaggregation requires model architecture for KV transfer sizing: "), errors[0]);
+});
