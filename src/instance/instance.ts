@@ -345,19 +345,10 @@ export class Instance {
     if (rest.length !== kept) rest.length = kept;
   }
 
-  /**
-   * Gateway in-flight eviction (docs/gateway.md): removes a request from the wait queue or the
-   * running batch, releases its KV blocks and drops it from the per-request records. False when
-   * the request is not here (not yet queued, or already ended).
-   */
+  /** Gateway in-flight eviction (docs/gateway.md): req leaves with its KV blocks and record; false when not here. */
   evict(req: Request): boolean {
     if (req.state === COMPLETED) return false;
-    const waiting = this.waitQueue.toArray();
-    const w = waiting.indexOf(req);
-    if (w >= 0) {
-      waiting.splice(w, 1);
-      this.waitQueue.assign(waiting);
-    } else {
+    if (!this.waitQueue.remove(req)) {
       const r = this.running.indexOf(req);
       if (r < 0) return false;
       // Members of the decode cohort are brought up to date; the next step visits every request.
@@ -368,8 +359,7 @@ export class Instance {
     req.state = COMPLETED;
     this.ledger.drop(req);
     req.dropPayload();
-    // A step is already pending whenever the batch or the queue was non-empty.
-    return true;
+    return true; // a step is already pending whenever the batch or the queue was non-empty
   }
 
   private pushStep(t: number): void {

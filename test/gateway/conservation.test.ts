@@ -35,6 +35,8 @@ const gatewayArb = fc.record({
   routingLatency: fc.constantFrom(0, 0, 500),
   maxRunning: fc.integer({ min: 1, max: 6 }),
   totalKvBlocks: fc.constantFrom(12, 40, 400),
+  // Client deadline after arrival (0: none): requests can time out in the queue or on an instance.
+  timeout: fc.constantFrom(0, 0, 500, 3000, 20000),
 });
 
 const workloadArb = fc.array(
@@ -74,13 +76,15 @@ function plan(g: G): GatewayPlan {
   };
 }
 
-function workload(w: W): WorkloadRequest[] {
+function workload(w: W, timeout = 0): WorkloadRequest[] {
   let t = 0;
   return w.map((x, i) => {
     t += x.gap;
     const prompt = Array.from({ length: x.input }, (_, k) => 1 + ((i * 131 + k * 7) % 60000));
     const out = Array.from({ length: x.output }, (_, k) => 90000 + k);
-    return makeRequest(`request_${i}`, t, prompt, out, { sloClass: x.sloClass, tenantId: x.tenant });
+    const r = makeRequest(`request_${i}`, t, prompt, out, { sloClass: x.sloClass, tenantId: x.tenant });
+    if (timeout > 0) r.deadline = t + timeout;
+    return r;
   });
 }
 
@@ -102,13 +106,13 @@ function simulate(g: G, w: W, routed?: Map<number, number>): ClusterRun {
     routed === undefined
       ? {}
       : { clusterObserver: { onRouted: (r: { seq: number }, _i: number, t: number) => routed.set(r.seq, t), onClock: () => undefined } };
-  return run(cfg, workload(w), hooks);
+  return run(cfg, workload(w, g.timeout), hooks);
 }
 
 const stdout = (r: ClusterRun): string =>
   renderMetricBlocks(r.metrics) + renderTail(r.metrics, { printFairness: false, summarizeTrace: false });
 
-test("gateway conservation: injected + rejected + shed + expired + evicted + queued = arrivals; causality", () => {
+test("gateway conservation: injected + rejected + shed + expired + timed out + evicted + queued = arrivals; causality", () => {
   fc.assert(
     fc.property(gatewayArb, workloadArb, (g, w) => {
       const routedAt = new Map<number, number>();
@@ -118,13 +122,14 @@ test("gateway conservation: injected + rejected + shed + expired + evicted + que
       const cp = r.controlPlane!;
       let arrived = 0;
       for (const n of cp.arrivals.values()) arrived += n;
-      const reqs = workload(w);
+      const reqs = workload(w, g.timeout);
       if (g.horizon === Infinity) assert.equal(arrived, reqs.length, "every request arrives without a horizon");
       const accounted =
         m.anomalies.rejected +
         gw.rejected +
         gw.shed +
         gw.expired +
+        gw.timedOut +
         gw.evicted +
         gw.depth +
         (m.anomalies.routingRejections ?? 0) +
@@ -145,6 +150,9 @@ test("gateway conservation: injected + rejected + shed + expired + evicted + que
         const arrival = reqs[seq]!.arrival;
         const at = routedAt.get(seq);
         if (at !== undefined) assert.equal(at, arrival + g.admissionLatency + wait + g.routingLatency);
+        // No request leaves the queue at or after its client deadline.
+        if (g.timeout > 0)
+          assert.ok(arrival + g.admissionLatency + wait < arrival + g.timeout, `request ${seq} dispatched after its deadline`);
         if (l.isCompleted(seq)) assert.ok(l.ttft[seq]! >= wait, `TTFT ${l.ttft[seq]} < gateway wait ${wait}`);
       }
       // Determinism.

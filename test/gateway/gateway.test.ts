@@ -5,6 +5,8 @@ import { utilization } from "../../src/gateway/detectors.js";
 import { priorityMap } from "../../src/gateway/priorities.js";
 import { state } from "../cluster/helpers.js";
 import { fakeGateway, req } from "./helpers.js";
+import { mkReq, tokens } from "../cluster/helpers.js";
+import type { Request } from "../../src/core/request.js";
 
 test("priorities: defaults, unknown classes at 3, bundle overrides", () => {
   const p = priorityMap();
@@ -196,4 +198,31 @@ test("no eviction for a waiting sheddable request only", () => {
   f.setSaturation(1.5);
   f.gw.enqueue(req("w", "batch"), 2);
   assert.equal(f.events.filter((e) => e.rank === RANK_EVICT).length, 0);
+});
+
+test("client deadlines: a request whose deadline passes in the queue leaves it once and is never dispatched", () => {
+  const f = fakeGateway({ ttl: 500 });
+  const withDeadline = (id: string, deadline: number): Request => mkReq(id, tokens(4), { extra: { sloClass: "standard", deadline } });
+  const a = withDeadline("a", 300);
+  const b = withDeadline("b", 2000);
+  f.setSaturation(2);
+  f.gw.enqueue(a, 0);
+  f.gw.enqueue(b, 0);
+  assert.equal(f.gw.enqueue(withDeadline("late", 100), 100), "timed-out", "past due when admitted: never queued");
+  f.gw.attempt(299);
+  assert.deepEqual([f.gw.timedOut, f.gw.queue.size], [1, 2]);
+  f.gw.attempt(300);
+  assert.deepEqual([f.gw.timedOut, f.gw.queue.size], [2, 1], "a leaves at its deadline");
+  f.gw.onEvent(RANK_TTL, a, 500);
+  assert.equal(f.gw.expired, 0, "a timed-out request does not expire again");
+  f.gw.onEvent(RANK_TTL, b, 500);
+  assert.deepEqual([f.gw.expired, f.gw.queue.size], [1, 0]);
+  f.gw.attempt(2000);
+  assert.equal(f.gw.timedOut, 2, "an expired request does not time out again");
+  assert.deepEqual(f.gw.shed.sorted(), [["standard", 1]], "timeouts are the client's, not shed");
+  f.setSaturation(0);
+  f.gw.enqueue(withDeadline("c", 3000), 2500);
+  f.gw.attempt(3000);
+  assert.deepEqual(f.dispatched, ["c"]);
+  assert.equal(f.gw.timedOut, 2, "a dispatched request times out on its instance, not here");
 });
