@@ -11,6 +11,7 @@ import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerObserveCommand } from "./observeCommand.js";
 import { registerReplayCommand } from "./replayCommand.js";
 import { registerFitCommand } from "./fitCommand.js";
+import { registerGoodputCommand } from "./goodputCommand.js";
 import { registerWorkerCommand } from "./workerCommand.js";
 import { registerPlaygroundCommand } from "./playgroundCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
@@ -48,6 +49,7 @@ export function buildProgram(io: CliIo): Command {
   registerObserveCommand(program, io);
   registerReplayCommand(program, io);
   registerFitCommand(program, io);
+  registerGoodputCommand(program, io);
   registerWorkerCommand(program, io);
   registerPlaygroundCommand(program, io);
   rejectExtraArguments(program);

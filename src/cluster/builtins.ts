@@ -5,6 +5,7 @@ import { admissionPolicies } from "./admission/admission.js";
 import { alwaysAdmit, rejectAll } from "./admission/alwaysAdmit.js";
 import { tokenBucket } from "./admission/tokenBucket.js";
 import { sloGated } from "./admission/sloGated.js";
+import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { routingPolicies } from "./routing/routing.js";
 import { RoundRobinRouting } from "./routing/roundRobin.js";
 import { AlwaysBusiestRouting, leastLoaded } from "./routing/loadBased.js";
@@ -26,6 +27,8 @@ admissionPolicies.register(alwaysAdmit);
 admissionPolicies.register(tokenBucket);
 admissionPolicies.register(rejectAll);
 admissionPolicies.register(sloGated);
+admissionPolicies.register(tierShed);
+admissionPolicies.register(gaieLegacy);
 
 routingPolicies.register(factoryPolicy("round-robin", () => new RoundRobinRouting(), "instances in turn"));
 routingPolicies.register(leastLoaded);

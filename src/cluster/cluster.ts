@@ -3,7 +3,7 @@ import { Request } from "../core/request.js";
 import type { RequestLedger } from "../core/ledger.js";
 import type { RequestSource, WorkloadRequest } from "../core/workloadRequest.js";
 import type { Logger } from "../util/log.js";
-import type { AdmissionPolicy } from "./admission/admission.js";
+import { decideAdmission, type AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider, type RouterState } from "./snapshot.js";
 import { EventQueue } from "../engine/eventQueue.js";
@@ -13,6 +13,7 @@ import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { baseScore, tierOf, type SloParams } from "../policy/sloTiers.js";
 import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
+import type { ControlPlane } from "../gateway/controlPlane.js";
 import type { DisaggregationHook } from "./disaggregation.js";
 
 export interface ClusterOptions {
@@ -69,7 +70,7 @@ export interface ClusterRunStats {
 }
 
 const RANK_ADMISSION = 1;
-const RANK_ROUTING = 2;
+export const RANK_ROUTING = 2;
 
 /**
  * The shared-clock loop over the cluster pipeline and all instances (docs/behavior.md
@@ -99,6 +100,7 @@ export class ClusterSimulator {
   /** Prefill/decode disaggregation (null: off). */
   protected pd: DisaggregationHook | null = null;
   control: ClusterControl | null = null;
+  controlPlane: ControlPlane | null = null; // tenant budgets, the gateway queue, goodput arrivals (src/gateway/); first at admission
 
   constructor(
     protected readonly instances: Instance[],
@@ -200,14 +202,15 @@ export class ClusterSimulator {
     };
   }
 
-  /** Pops and runs the next queued cluster event: admission, routing or a PD event. */
+  /** Pops and runs the next queued cluster event: admission, routing, a PD event or a gateway event. */
   private runClusterEvent(clock: number, debug: boolean): void {
-    const req = this.events.peekPayload()!;
+    const req = this.events.peekPayload();
     const rank = this.events.peekKind();
     this.events.pop();
-    if (rank === RANK_ADMISSION) this.admit(req, clock, debug);
-    else if (rank === RANK_ROUTING) this.route(req, clock, debug);
-    else this.pd!.onEvent(rank, req, clock);
+    if (rank === RANK_ADMISSION) this.admit(req!, clock, debug);
+    else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
+    else if (this.pd !== null) this.pd.onEvent(rank, req!, clock);
+    else this.controlPlane!.onEvent(rank, req, clock); // flow control (never with PD: their ranks overlap)
   }
 
   /**
@@ -316,6 +319,7 @@ export class ClusterSimulator {
   private arrive(w: WorkloadRequest, clock: number, debug: boolean): void {
     const req = new Request(w, this.seq++, this.opts.blockSize);
     if (debug) this.log.debug(`t=${clock} arrival ${req.id}`);
+    this.controlPlane?.onArrival(req);
     this.events.push(clock + this.opts.admissionLatency, RANK_ADMISSION, req);
   }
 
@@ -329,15 +333,15 @@ export class ClusterSimulator {
 
   private admit(req: Request, clock: number, debug: boolean): void {
     const state = this.snapshots.take(clock, req);
-    const ok = this.admission.admit(req, state);
-    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, ok, this.admission.reason);
-    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${ok ? "admitted" : "rejected"} ${this.admission.reason}`);
-    if (!ok) {
+    const d = this.controlPlane?.admit(req, clock, this.admission, state) ?? decideAdmission(this.admission, req, state);
+    if (this.opts.trace !== null) this.opts.trace.recordAdmission(req.id, clock, d.admitted, d.reason);
+    if (debug) this.log.debug(`t=${clock} admission ${req.id}: ${d.admitted ? "admitted" : "rejected"} ${d.reason}`);
+    if (!d.admitted) {
       this.rejected++;
       req.dropPayload();
       return;
     }
-    this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
+    if (!d.queued) this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
   }
 
   private route(req: Request, clock: number, debug: boolean): void {
@@ -386,6 +390,7 @@ export class ClusterSimulator {
     inst.inject(req, clock);
     this.nextInstance.update(target, inst.nextEventTime());
     if (this.observer !== null) this.observer.onRouted(req, target, clock);
+    this.controlPlane?.onRouted(req, target, clock);
   }
 
   protected countRouted(target: number): void {

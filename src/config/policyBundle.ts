@@ -23,6 +23,13 @@ export const PolicyBundleSchema = z.strictObject({
       token_bucket_capacity: anyNumber.optional(),
       token_bucket_refill_rate: anyNumber.optional(),
       load_threshold: anyNumber.optional(),
+      // Saturation-gated admission and the gateway queue (docs/gateway.md).
+      tier_shed_threshold: z.number().int().optional(),
+      tier_shed_min_priority: z.number().int().optional(),
+      gaie_qd_threshold: anyNumber.optional(),
+      gaie_kv_threshold: anyNumber.optional(),
+      slo_priorities: IntMap.optional(),
+      slo_targets: IntMap.optional(),
     })
     .optional(),
   routing: z
@@ -49,6 +56,8 @@ export const PolicyBundleSchema = z.strictObject({
   node_pools: z.array(NodePoolBundle).optional(),
   instance_lifecycle: LifecycleBundle.optional(),
   autoscaler: AutoscalerBundle.optional(),
+  /** Tenant → fraction of the cluster's running slots (docs/gateway.md "Tenant budgets"). */
+  tenant_budgets: TierMap.optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;

@@ -14,6 +14,8 @@ import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
+import { GATEWAY_FLAGS } from "./runFlagsGateway.js";
+import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { PD_FLAGS } from "./pdFlags.js";
 import { prefixThreshold } from "../pd/deciders.js";
 
@@ -155,6 +157,8 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     help: "ticks from admission to the routing decision",
   },
   ...builtinParamFlags(tokenBucket),
+  ...builtinParamFlags(tierShed),
+  ...builtinParamFlags(gaieLegacy),
   choiceFlag("routingPolicy", "--routing-policy", routingPolicies),
   {
     key: "routingScorers",
@@ -344,6 +348,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "cluster",
     help: "autoscaler tick interval in ticks; replaces the policy bundle's autoscaler.interval_us (0 = off; docs/autoscaling.md)",
   },
+  ...GATEWAY_FLAGS,
 ];
 
 /** The flag table with each flag's printed default. */

@@ -8,6 +8,8 @@ import { tieBreakParams } from "../cluster/routing/tieBreak.js";
 import { queueDepthParams } from "../cluster/scorers/loadScorers.js";
 import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
+import { gatewayParams } from "../gateway/params.js";
+import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import { pdOptionsShape } from "../pd/options.js";
 import { prefixThresholdParams } from "../pd/deciders.js";
@@ -137,6 +139,10 @@ export const RunOptionsSchema = z.strictObject({
   reportInterval: z.number().int().default(100000),
   /** Autoscaler tick interval in ticks; when given it replaces the bundle's autoscaler.interval_us (0 = off). */
   modelAutoscalerIntervalUs: anyNumber.default(0),
+  // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
+  ...tierShedParams.shape,
+  ...gaieLegacyParams.shape,
+  ...gatewayParams.shape,
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

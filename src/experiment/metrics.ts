@@ -4,6 +4,7 @@
 import type { SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { FITNESS_KEYS, evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
+import { GATEWAY_METRICS, gatewayMetric, gatewayMetricProblem } from "./gatewayMetrics.js";
 
 export const DEFAULT_METRICS = ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "throughput", "completed"] as const;
 
@@ -95,12 +96,14 @@ const FITNESS_RE = /^fitness\.(.+)$/;
 
 /** Every fixed metric name (patterns come on top: instance_<k>.*, per_slo.<class>.*, target.*, fitness.*). */
 export function fixedMetricNames(): string[] {
-  return [...Object.keys(BLOCK_METRICS), ...Object.keys(RUN_METRICS), "fitness"];
+  return [...Object.keys(BLOCK_METRICS), ...Object.keys(RUN_METRICS), ...Object.keys(GATEWAY_METRICS), "fitness"];
 }
 
 /** null when `name` is a valid metric, else the reason. */
 export function metricProblem(name: string): string | null {
   if (name in BLOCK_METRICS || name in RUN_METRICS || name === "fitness") return null;
+  const gw = gatewayMetricProblem(name);
+  if (gw !== undefined) return gw;
   let m = INSTANCE_RE.exec(name);
   if (m) return m[2]! in BLOCK_METRICS ? null : `unknown per-instance metric "${m[2]}"`;
   m = SLO_RE.exec(name);
@@ -126,6 +129,8 @@ export function extractMetric(name: string, m: SimulationMetrics, fitnessWeights
   if (block !== undefined) return blockValue(m.cluster, block);
   const run = RUN_METRICS[name];
   if (run !== undefined) return run(m);
+  const gw = gatewayMetric(name, m);
+  if (gw !== undefined) return gw;
   let g = INSTANCE_RE.exec(name);
   if (g) {
     const b = m.instances[Number(g[1])];

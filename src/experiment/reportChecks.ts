@@ -2,6 +2,7 @@
 // byte-identical output when a run is repeated.
 
 import type { SimulationMetrics } from "../metrics/collect.js";
+import { gatewayAccounted } from "../metrics/gatewayOutput.js";
 import type { SweepPlan } from "./planTypes.js";
 import type { RunRecord } from "./store.js";
 import type { CheckResult, ConservationRow, DeterminismRow, SweepReport } from "./reportTypes.js";
@@ -86,7 +87,7 @@ export function conservationRow(config: string, seed: number, r: RunRecord | und
     }
   }
   if (m.allArrived) {
-    const s = cl.injected_requests + m.anomalies.rejected + (m.anomalies.routingRejections ?? 0);
+    const s = cl.injected_requests + m.anomalies.rejected + (m.anomalies.routingRejections ?? 0) + gatewayAccounted(m.gateway);
     row.pipeline = s === m.generated ? "PASS" : "FAIL";
     if (row.pipeline === "FAIL") problems.push(`injected+rejected ${s} != generated ${m.generated}`);
   } else {

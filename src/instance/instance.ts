@@ -345,6 +345,23 @@ export class Instance {
     if (rest.length !== kept) rest.length = kept;
   }
 
+  /** Gateway in-flight eviction (docs/gateway.md): req leaves with its KV blocks and record; false when not here. */
+  evict(req: Request): boolean {
+    if (req.state === COMPLETED) return false;
+    if (!this.waitQueue.remove(req)) {
+      const r = this.running.indexOf(req);
+      if (r < 0) return false;
+      // Members of the decode cohort are brought up to date; the next step visits every request.
+      if (this.cohort && this.cohort.count > 0) this.cohort.drain(this.stepCount + 1);
+      this.running.splice(r, 1);
+    }
+    this.kv.release(req);
+    req.state = COMPLETED;
+    this.ledger.drop(req);
+    req.dropPayload();
+    return true; // a step is already pending whenever the batch or the queue was non-empty
+  }
+
   private pushStep(t: number): void {
     this.events.push(t, EV_STEP, null);
     this.pendingSteps++;

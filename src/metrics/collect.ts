@@ -6,8 +6,12 @@ import type { RequestLedger } from "../core/ledger.js";
 import { buildMetricsBlock, type BlockCounts, type MetricsBlock } from "./metricsBlock.js";
 import { Histogram, distribution, jainIndex, type Distribution } from "./stats.js";
 import { countHolBlocking, countPriorityInversions } from "./anomalies.js";
+import type { GatewayCounts } from "../gateway/counters.js";
+import type { TenantMetrics } from "./tenants.js";
 import type { PdProjection } from "../pd/projection.js";
 import type { PdMetrics } from "../pd/metrics.js";
+
+export { requestRecords, type RequestRecord } from "./requestRecords.js";
 
 export interface PerSloEntry {
   sloClass: string;
@@ -25,21 +29,6 @@ export interface TraceSummary {
   maxRegret: number;
   /** Scaling and lifecycle events of autoscaled runs (absent when there are none). */
   scaling?: ScalingRecord[];
-}
-
-export interface RequestRecord {
-  arrived_at: number;
-  requestID: string;
-  num_prefill_tokens: number;
-  num_decode_tokens: number;
-  ttft_ms: number;
-  itl_ms: number;
-  e2e_ms: number;
-  scheduling_delay_ms: number;
-  slo_class?: string;
-  tenant_id?: string;
-  handled_by?: string;
-  model?: string;
 }
 
 /** Everything a run reports; stdout and the results file are rendered from this. */
@@ -86,6 +75,12 @@ export interface SimulationMetrics {
   allArrived: boolean;
   /** Session metrics of closed-loop runs (absent or null otherwise). */
   sessions?: SessionMetrics | null;
+  /** Gateway queue and shed counters of runs with a control plane (docs/gateway.md); absent otherwise. */
+  gateway?: GatewayCounts;
+  /** Per-tenant block of runs with a control plane (null: no tenant completed anything). */
+  tenants?: TenantMetrics | null;
+  /** Goodput targets were configured (the per-SLO block prints even for one class). */
+  goodputConfigured?: boolean;
   /** Prefill/decode disaggregation (absent or null when no request was split). */
   pd?: PdMetrics | null;
 }
@@ -361,39 +356,4 @@ function summarizeTrace(trace: DecisionTrace): TraceSummary {
     maxRegret: max,
     ...(trace.scalings.length > 0 ? { scaling: trace.scalings } : {}),
   };
-}
-
-/**
- * Per-request records for the results file, ordered by (arrived_at, ID) (docs/behavior.md
- * "Results file").
- */
-export function requestRecords(ledger: RequestLedger): RequestRecord[] {
-  const idx: number[] = [];
-  for (let i = 0; i < ledger.size; i++) if (ledger.isRegistered(i)) idx.push(i);
-  idx.sort((a, b) => {
-    const d = ledger.arrival[a]! - ledger.arrival[b]!;
-    if (d !== 0) return d;
-    return ledger.compareIds(a, b);
-  });
-  return idx.map((i) => {
-    const done = ledger.isCompleted(i);
-    const rec: RequestRecord = {
-      arrived_at: ledger.arrival[i]! / 1e6,
-      requestID: ledger.id(i),
-      num_prefill_tokens: ledger.inputLen[i]!,
-      num_decode_tokens: ledger.outputLen[i]!,
-      ttft_ms: ledger.ttft[i]! >= 0 ? ledger.ttft[i]! / 1000 : 0,
-      itl_ms: done ? ledger.itl[i]! / 1000 : 0,
-      e2e_ms: done ? ledger.e2e[i]! / 1000 : 0,
-      scheduling_delay_ms: ledger.sched[i]! >= 0 ? ledger.sched[i]! / 1000 : 0,
-    };
-    const slo = ledger.sloNames[ledger.slo[i]!]!;
-    if (slo !== "") rec.slo_class = slo;
-    const tenant = ledger.tenantNames[ledger.tenant[i]!]!;
-    if (tenant !== "") rec.tenant_id = tenant;
-    if (ledger.instance[i]! >= 0) rec.handled_by = `instance_${ledger.instance[i]}`;
-    const model = ledger.modelNames[ledger.model[i]!]!;
-    if (model !== "") rec.model = model;
-    return rec;
-  });
 }

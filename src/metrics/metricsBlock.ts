@@ -1,4 +1,5 @@
 import { Histogram, meanMs, percentileMs } from "./stats.js";
+import type { GoodputClassResult } from "./goodput.js";
 
 /**
  * The `=== Simulation Metrics ===` JSON object, keys in BLIS order (docs/behavior.md
@@ -31,6 +32,10 @@ export interface MetricsBlock {
   kv_allocation_failures?: number;
   preemption_count: number;
   dropped_unservable: number;
+  /** Runs with goodput targets (docs/gateway.md "Goodput"). */
+  goodput_rps?: number;
+  slo_attainment?: number;
+  per_class?: Record<string, GoodputClassResult>;
   /** Only in runs with client deadlines (docs/behavior.md "Client timeouts"). */
   length_capped_requests?: number;
   timed_out_requests?: number;

@@ -3,6 +3,8 @@ import type { MetricsBlock } from "./metricsBlock.js";
 import type { FitnessResult } from "./fitness.js";
 import { formatFixed, goJson } from "../util/goFormat.js";
 import { renderSessionMetrics } from "./sessions.js";
+import { gatewayAnomalies, gatewayLines, shedLines } from "./gatewayOutput.js";
+import { renderTenantMetrics } from "./tenants.js";
 import { renderPdMetrics } from "../pd/metrics.js";
 
 export function renderMetricsBlock(b: MetricsBlock | PrintedBlock): string {
@@ -73,17 +75,28 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   let out = "";
   const a = m.anomalies;
   const routing = a.routingRejections ?? 0;
+  const g = m.gateway;
   const timedOut = a.timedOut ?? 0;
-  if (a.priorityInversions > 0 || a.holBlocking > 0 || a.rejected > 0 || a.droppedUnservable > 0 || routing > 0 || timedOut > 0) {
+  if (
+    a.priorityInversions > 0 ||
+    a.holBlocking > 0 ||
+    a.rejected > 0 ||
+    a.droppedUnservable > 0 ||
+    routing > 0 ||
+    timedOut > 0 ||
+    gatewayAnomalies(g)
+  ) {
     out +=
       "=== Anomaly Counters ===\n" +
       `Priority Inversions: ${a.priorityInversions}\n` +
       `HOL Blocking Events: ${a.holBlocking}\n` +
       `Rejected Requests: ${a.rejected}\n` +
+      shedLines(g) +
       // Only when > 0, so that runs without routing rejections print the seed block.
       (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
       `Dropped Unservable: ${a.droppedUnservable}\n` +
-      timeoutLines(a);
+      timeoutLines(a) +
+      gatewayLines(g);
   }
   const kv = m.kv;
   if (kv.preemptionRate !== 0 || kv.cacheHitRate !== 0 || kv.kvThrashingRate !== 0) {
@@ -97,7 +110,8 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
       out += `KV Offloads: ${kv.tiered.offloads}\n` + `KV Reloads: ${kv.tiered.reloads}\n` + `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
     }
   }
-  if (m.perSlo.length > 1) {
+  // Goodput targets show the block even for one class.
+  if (m.perSlo.length > 1 || (m.goodputConfigured === true && m.perSlo.length > 0)) {
     out += "=== Per-SLO Metrics ===\n";
     for (const e of m.perSlo) {
       out +=
@@ -109,6 +123,7 @@ export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
   if (opts.printFairness) {
     out += `=== Fairness ===\nJain Index (tenants): ${formatFixed(m.tenantFairness, 4)}\n`;
   }
+  if (m.tenants !== undefined && m.tenants !== null) out += renderTenantMetrics(m.tenants);
   if (m.sessions !== undefined && m.sessions !== null) out += renderSessionMetrics(m.sessions);
   if (m.pd !== undefined && m.pd !== null) out += renderPdMetrics(m.pd);
   if (opts.summarizeTrace && m.trace !== null) {

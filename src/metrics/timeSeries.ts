@@ -34,6 +34,19 @@ export interface FleetProbe {
   fleetSample(now: number): { byState: number[]; nodesReady: number; nodesProvisioning: number };
 }
 
+/** Gateway queue depth per priority band (runs with --flow-control; docs/gateway.md "Output"). */
+export interface GatewaySeries {
+  /** Band priorities, in the order of `depth` (bands in order of first appearance). */
+  priorities: number[];
+  /** Per band, the waiting requests at each sample. */
+  depth: number[][];
+}
+
+/** What the gateway queue holds now (the gateway implements it). */
+export interface GatewayProbe {
+  depthByBand(): [number, number][];
+}
+
 /** Samples on a fixed simulated-time grid: per instance, and the cluster (sums; utilizations averaged). */
 export interface TimeSeries {
   intervalUs: number;
@@ -42,6 +55,8 @@ export interface TimeSeries {
   cluster: SeriesBlock;
   /** Only in runs with node pools, lifecycle or autoscaler keys. */
   fleet?: FleetSeries;
+  /** Only in runs with the gateway queue. */
+  gateway?: GatewaySeries;
 }
 
 function emptyBlock(): SeriesBlock {
@@ -76,12 +91,14 @@ export class TimeSeriesRecorder implements StateSampler {
     private readonly inFlight: Int32Array,
     readonly intervalUs: number,
     private readonly fleet: FleetProbe | null = null,
+    private readonly gateway: GatewayProbe | null = null,
   ) {
     this.next = intervalUs;
     this.series = { intervalUs, timesUs: [], instances: instances.map(emptyBlock), cluster: emptyBlock() };
     if (fleet !== null) {
       this.series.fleet = { states: [...STATE_NAMES], byState: STATE_NAMES.map(() => []), nodesReady: [], nodesProvisioning: [] };
     }
+    if (gateway !== null) this.series.gateway = { priorities: [], depth: [] };
   }
 
   /** Takes every grid sample up to and including `t`. */
@@ -137,6 +154,21 @@ export class TimeSeriesRecorder implements StateSampler {
     c.preempted.push(pre);
     c.stepTimeUs.push(step / n);
     if (this.fleet !== null) this.sampleFleet(t);
+    if (this.gateway !== null) this.sampleGateway();
+  }
+
+  /** A band first seen now reads 0 at the earlier samples. */
+  private sampleGateway(): void {
+    const g = this.series.gateway!;
+    const n = this.series.timesUs.length;
+    for (const [p, size] of this.gateway!.depthByBand()) {
+      let k = g.priorities.indexOf(p);
+      if (k < 0) {
+        k = g.priorities.push(p) - 1;
+        g.depth.push(new Array<number>(n - 1).fill(0));
+      }
+      g.depth[k]!.push(size);
+    }
   }
 
   private sampleFleet(t: number): void {

@@ -171,6 +171,7 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
       }
     }
     checkFleet(ts["fleet"], len, bad);
+    checkGatewaySeries(ts["gateway"], len, bad);
   }
   const a = o["autoscaler"] as Record<string, unknown> | undefined;
   if (a !== undefined && (a === null || typeof a !== "object" || !Array.isArray(a["events"]))) bad("malformed autoscaler");
@@ -179,6 +180,16 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
     timeSeries: (ts ?? null) as TimeSeries | null,
     workloadSpecText: (o["workloadSpecText"] as string | null) ?? null,
   };
+}
+
+function checkGatewaySeries(v: unknown, len: number, bad: (what: string) => never): void {
+  if (v === undefined) return;
+  const g = v as Record<string, unknown> | null;
+  if (g === null || typeof g !== "object" || !Array.isArray(g["priorities"]) || !Array.isArray(g["depth"]))
+    bad("malformed timeSeries.gateway");
+  const depth = g!["depth"] as unknown[];
+  if (depth.length !== (g!["priorities"] as unknown[]).length || depth.some((c) => !Array.isArray(c) || c.length !== len))
+    bad("timeSeries.gateway does not match timesUs");
 }
 
 function checkFleet(v: unknown, len: number, bad: (what: string) => never): void {

@@ -16,6 +16,7 @@ import { latencySection } from "./runLatency.js";
 import { instancesSection, kvSection, timeSeriesSection } from "./runSeries.js";
 import { pdSection } from "./runPd.js";
 import { fleetSection } from "./runFleet.js";
+import { gatewaySection, hasGatewaySection } from "./runGateway.js";
 
 const GROUP_TITLES: Record<string, string> = {
   model: "Model and latency",
@@ -168,6 +169,7 @@ export function renderRunReport(d: RunReportData): string {
     ),
     ...(pd !== null ? [section("pd", "Prefill/decode disaggregation", "Pools, sub-requests and KV transfers.", pd)] : []),
     ...(fleet !== "" ? [section("fleet", "Fleet", "", fleet)] : []),
+    ...(hasGatewaySection(d) ? [section("gateway", "Gateway and goodput", "", gatewaySection(charts, d))] : []),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
     section("kv", "KV cache", "", kvSection(charts, d)),
     section("metrics", "Metric JSON", "", metricsSection(d)),
@@ -189,6 +191,7 @@ export function renderRunReport(d: RunReportData): string {
       { id: "instances", label: "Instances" },
       ...(pd !== null ? [{ id: "pd", label: "PD" }] : []),
       ...(fleet !== "" ? [{ id: "fleet", label: "Fleet" }] : []),
+      ...(hasGatewaySection(d) ? [{ id: "gateway", label: "Gateway" }] : []),
       { id: "timeseries", label: "Time series" },
       { id: "kv", label: "KV cache" },
       { id: "metrics", label: "Metric JSON" },

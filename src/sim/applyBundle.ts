@@ -3,6 +3,7 @@ import { mapToListText } from "../config/flagLists.js";
 import type { RunOptions } from "../config/runOptions.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { Logger } from "../util/log.js";
+import { applyGatewayBundle } from "./gatewayConfig.js";
 
 /**
  * Stage: the policy bundle's values for options not given explicitly (step 6). Policy parameters
@@ -38,6 +39,7 @@ export function applyBundle(o: RunOptions, explicit: ReadonlySet<string>, log: L
   if (b.slo_prefill_thresholds) apply("sloPrefillThresholds", mapToListText(b.slo_prefill_thresholds), true);
   const preemption = typeof b.preemption === "string" ? b.preemption : b.preemption?.policy;
   apply("preemptionPolicy", preemption, !!preemption);
+  applyGatewayBundle(b, o, explicit);
   const bundleScorers = b.routing?.scorers ?? [];
   log.info(
     `Policy config: admission=${o.admissionPolicy}, routing=${o.routingPolicy}, priority=${o.priorityPolicy}, scheduler=${o.scheduler}`,

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { SloTargets } from "../metrics/sloTargets.js";
 import type { RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
@@ -31,6 +32,8 @@ export interface ResolvedWorkload {
   requestCap: number;
   /** Closed-loop sessions and virtual users (null = open loop). */
   sessions?: SessionPlan | null;
+  /** Goodput targets of the workload spec or trace header (docs/gateway.md "Goodput"). */
+  sloTargets?: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> };
 }
 
 const prefixed = (prefix: string, e: unknown): never => {
@@ -60,7 +63,9 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   } catch (e) {
     return prefixed("Failed to generate workload: ", e);
   }
-  return { source: wl.source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0, sessions: wl.sessions };
+  const out: ResolvedWorkload = { source: wl.source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0, sessions: wl.sessions };
+  if (spec.goodput_slo_targets !== undefined) out.sloTargets = { spec: spec.goodput_slo_targets };
+  return out;
 }
 
 interface SelectedSpec {
@@ -91,7 +96,9 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
   const capped = explicit.has("numRequests") && o.numRequests > 0 ? all.slice(0, o.numRequests) : all;
   const kept = capped.filter((r) => r.arrival < horizon);
   setDeadlines(kept, o.timeout);
-  return { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
+  const out: ResolvedWorkload = { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
+  if (trace.header.goodput_slo_targets !== undefined) out.sloTargets = { header: trace.header.goodput_slo_targets };
+  return out;
 }
 
 /** The spec of the selected source: a spec file or object, a CSV trace, distribution flags or a preset. */

@@ -5,9 +5,10 @@ import { Instance, type InstanceObserver } from "../instance/instance.js";
 import { createKvStore } from "../kv/createKvStore.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
-import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
+import type { ClusterObserver } from "../cluster/cluster.js";
 import { OrderedLogger } from "../cluster/orderedLog.js";
 import { DisaggregatedCluster } from "../cluster/disaggregatedCluster.js";
+import { GatewayCluster } from "../cluster/gatewayCluster.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { priorityPolicies } from "../policy/priority.js";
@@ -27,6 +28,8 @@ import type { PdController } from "../pd/controller.js";
 import type { PdTopology } from "../pd/topology.js";
 import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
+import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
+import type { ControlPlane } from "../gateway/controlPlane.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -55,6 +58,8 @@ export interface ClusterRun {
   pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
   /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
   autoscaler: AutoscaleController | null;
+  /** Tenant budgets and the gateway queue of runs that use them (docs/gateway.md); null otherwise. */
+  controlPlane: ControlPlane | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -81,7 +86,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const pd = buildPd(cfg, log);
-  const cluster = new (pd !== null ? DisaggregatedCluster : ClusterSimulator)(
+  const cluster = new (pd !== null ? DisaggregatedCluster : GatewayCluster)(
     instances,
     admission,
     routing,
@@ -117,9 +122,10 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   }
   wireLeave(instances, pd, onLeave);
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
+  const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler)
+      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null)
       : null;
   const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
   cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
@@ -130,11 +136,12 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
   if (sessions !== null) metrics.sessions = sessionMetrics(users, sessions.tags);
+  if (controlPlane !== null) controlPlaneMetrics(controlPlane, cfg, metrics, users, log);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
   const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
-  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler };
+  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler, controlPlane };
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */

@@ -5,6 +5,7 @@ import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
+import type { GatewayPlan } from "./gatewayConfig.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
 export interface EngineSettings {
@@ -69,6 +70,8 @@ export interface SimConfig {
   params: Readonly<Record<string, unknown>>;
   /** Node pools, instance lifecycle and autoscaler (docs/autoscaling.md); absent: a fixed fleet. */
   autoscale?: AutoscaleRun;
+  /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */
+  gateway?: GatewayPlan;
 }
 
 export interface AutoscaleRun {

@@ -7,14 +7,12 @@ import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { HORIZON_MAX_TEXT, type SimConfig } from "./simConfig.js";
 import { runCluster, type ClusterRun, type RunHooks } from "./runCluster.js";
-import { resolveWorkload } from "./resolveWorkload.js";
+import { resolveWorkload, type ResolvedWorkload } from "./resolveWorkload.js";
 import { requestRecords, type RequestRecord, type SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients } from "../config/latency/backend.js";
-import type { RequestSource } from "../core/workloadRequest.js";
-import type { SessionPlan } from "../workload/index.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
@@ -22,6 +20,7 @@ import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
+import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -40,7 +39,7 @@ export interface SimulateOptions {
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
-  workload?: { source: RequestSource; horizon: number; requestCap?: number; sessions?: SessionPlan | null };
+  workload?: Pick<ResolvedWorkload, "source" | "horizon"> & Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }
@@ -82,6 +81,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const pdCounts = validatePd(o, explicit, log);
 
   const policies = validatePolicies(o, log);
+  const gateway = gatewayPlan(o, log, wl.sloTargets);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
   // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a
@@ -93,13 +93,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
-  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
-  if (pd !== null && autoscale !== undefined) {
-    throw new UserError(
-      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
-    );
-  }
+  if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway);
   if (autoscale !== undefined) config.autoscale = autoscale;
+  if (gateway !== undefined) config.gateway = gateway;
 
   const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
@@ -121,12 +117,29 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     metrics: run.metrics,
     run,
     resultsObject() {
-      const reqs = requestRecords(run.ledger);
+      const reqs = requestRecords(run.ledger, run.controlPlane?.gateway?.recordDelaysMs);
       const base: MetricsBlock & { requests?: RequestRecord[] } = { ...run.metrics.cluster };
       if (reqs.length > 0) base.requests = reqs;
       return base;
     },
   };
+}
+
+/** Features that cannot run with prefill/decode disaggregation. */
+function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined): void {
+  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
+  if (autoscale) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
+    );
+  }
+  // The gateway queue dispatches and evicts user requests and budgets count them in flight on one
+  // instance, while PD routes and tracks each request as two sub-requests on two pools.
+  if (gateway !== undefined && (gateway.settings !== null || gateway.budgets !== null)) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with --flow-control or tenant budgets (--policy-config tenant_budgets)",
+    );
+  }
 }
 
 /** `plugin.key=value` entries → options per plugin name. */

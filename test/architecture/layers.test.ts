@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["kv", "latency", "policy", "workload"],
   ["instance", "infra"],
-  ["cluster", "trace", "autoscale", "pd"],
+  ["cluster", "gateway", "trace", "autoscale", "pd"],
   ["metrics", "config", "plugin"],
   ["sim"],
   ["experiment", "optimize", "report", "calibration", "observe", "queue"],

@@ -22,6 +22,7 @@ const COMMANDS = [
   ["calibrate"],
   ["fit"],
   ["observe"],
+  ["goodput"],
 ];
 
 test("--help of every command prints its usage and exits 0", async () => {

@@ -16,7 +16,7 @@ import { clusterBlock } from "../helpers/cli.js";
 const at = (clock: number) => state([{}], clock);
 
 test("admission policy names", () => {
-  assert.deepEqual(admissionPolicies.names(), ["always-admit", "reject-all", "slo-gated", "token-bucket"]);
+  assert.deepEqual(admissionPolicies.names(), ["always-admit", "gaie-legacy", "reject-all", "slo-gated", "tier-shed", "token-bucket"]);
 });
 
 test("token bucket: refill arithmetic, cost = prompt length, reject leaves the level untouched", () => {

@@ -67,7 +67,7 @@ scheduler: priority-fcfs
 test("bundle validation order: admission → routing → priority → scheduler → bucket numbers → scorers", () => {
   assert.equal(
     bundleError("admission: {policy: bogus}\nrouting: {policy: nope}\n"),
-    'Invalid policy config: unknown admission policy "bogus"; valid options: always-admit, reject-all, slo-gated, token-bucket',
+    'Invalid policy config: unknown admission policy "bogus"; valid options: always-admit, gaie-legacy, reject-all, slo-gated, tier-shed, token-bucket',
   );
   assert.equal(
     bundleError("routing: {policy: nope}\npriority: {policy: nah}\n"),

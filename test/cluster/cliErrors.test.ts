@@ -37,7 +37,7 @@ test("unknown policy names list the valid names sorted (extensions included)", a
   await fails(
     ["--admission-policy", "Always-Admit"],
     1,
-    'error: Unknown admission policy "Always-Admit". Valid: always-admit, reject-all, slo-gated, token-bucket',
+    'error: Unknown admission policy "Always-Admit". Valid: always-admit, gaie-legacy, reject-all, slo-gated, tier-shed, token-bucket',
   );
   await fails(
     ["--priority-policy", "fifo"],

@@ -44,6 +44,8 @@ const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void>
     assert.equal(o.defaultsFilepath, BUNDLED_DEFAULTS);
     assert.equal(p, `bundled ${path.relative(PACKAGE_ROOT, BUNDLED_DEFAULTS).split(path.sep).join("/")}`);
   },
+  // Absent: 3 when a policy bundle selects tier-shed, else 0 (the help text says so).
+  "--tier-shed-min-priority": (p, o) => assert.deepEqual([p, o.tierShedMinPriority], ["3 from a policy bundle, else 0", undefined]),
   "--routing-scorers": (p, o) => {
     assert.equal(o.routingScorers, "");
     const used = selectScorers({ ...o, routingPolicy: "weighted" }, [], silentLogger);

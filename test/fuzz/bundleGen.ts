@@ -6,7 +6,7 @@ import { z } from "zod";
 import { PolicyBundleSchema } from "../../src/config/policyBundle.js";
 import type { Json } from "./yamlGen.js";
 
-export const ADMISSION = ["always-admit", "token-bucket", "reject-all", "slo-gated"];
+export const ADMISSION = ["always-admit", "token-bucket", "reject-all", "slo-gated", "tier-shed", "gaie-legacy"];
 export const ROUTING = ["round-robin", "least-loaded", "always-busiest", "weighted"];
 export const PRIORITY = ["constant", "slo-based", "inverted-slo", "slo-tiered", "slo-class"];
 export const SCHEDULERS = ["fcfs", "priority-fcfs", "sjf", "reverse-priority"];
@@ -41,6 +41,12 @@ export const bundleArb: fc.Arbitrary<Json> = fc.record(
         token_bucket_capacity: fc.constantFrom(1000, 10000, 100000),
         token_bucket_refill_rate: fc.constantFrom(100, 1000),
         load_threshold: fc.constantFrom(1, 50),
+        tier_shed_threshold: fc.constantFrom(0, 4, -1),
+        tier_shed_min_priority: fc.constantFrom(0, 3, 4),
+        gaie_qd_threshold: fc.constantFrom(1, 5, 0),
+        gaie_kv_threshold: fc.constantFrom(0.5, 0.8, 2),
+        slo_priorities: fc.constantFrom({ batch: 1 }, { critical: 10, sheddable: -5 }, { standard: 101 }),
+        slo_targets: fc.constantFrom({ critical: 1000 }, { standard: 0 }),
       },
       { requiredKeys: [] },
     ),
@@ -61,6 +67,7 @@ export const bundleArb: fc.Arbitrary<Json> = fc.record(
     scheduler: fc.constantFrom(...SCHEDULERS),
     slo_prefill_thresholds: tierMap(fc.constantFrom(0, 16, 256)),
     preemption: fc.constantFrom(...PREEMPTION),
+    tenant_budgets: fc.constantFrom({ "tenant-a": 0.25 }, { "tenant-a": 0 }, { x: 1.5 }),
   },
   { requiredKeys: [] },
 );

@@ -9,6 +9,7 @@ const RUN_HEADERS = [
   "KV Cache Metrics",
   "Per-SLO Metrics",
   "Fairness",
+  "Per-Tenant Metrics",
   "Session Metrics",
   "PD Metrics",
   "Trace Summary",

@@ -75,6 +75,11 @@ const CASES: [string, string][] = [
     "--prefill-instances 2 --decode-instances 2 --model-autoscaler-interval-us 1000000",
     "error: --prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
   ],
+  // The gateway queue and tenant budgets follow user requests on one instance; PD splits them.
+  [
+    "--prefill-instances 2 --decode-instances 2 --flow-control",
+    "error: --prefill-instances/--decode-instances cannot be combined with --flow-control or tenant budgets (--policy-config tenant_budgets)",
+  ],
 ];
 
 for (const [flags, message] of CASES) {

@@ -10,6 +10,19 @@ export interface AdmissionPolicy {
   admit(req: Request, state: RouterState): boolean;
 }
 
+/** An admission decision: `queued` when the gateway queue took the request (routing is then its own). */
+export interface AdmissionDecision {
+  admitted: boolean;
+  reason: string;
+  queued: boolean;
+}
+
+/** The policy's decision about `req`. */
+export function decideAdmission(policy: AdmissionPolicy, req: Request, state: RouterState): AdmissionDecision {
+  const admitted = policy.admit(req, state);
+  return { admitted, reason: policy.reason, queued: false };
+}
+
 /** What every admission policy is built from besides its own parameters. */
 export interface AdmissionContext {
   numInstances: number;

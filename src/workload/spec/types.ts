@@ -1,7 +1,7 @@
 // Workload-spec v2 schemas (docs/behavior.md "The workload spec") and the types inferred from them.
 // Keys are the YAML keys (snake_case) so spec paths like `clients[0].arrival.cv` address fields.
 
-import { bool, float, floatMap, int, int64, list, obj, opt, str, type Infer } from "./schema.js";
+import { bool, float, floatMap, int, int64, list, obj, opt, record, str, type Infer } from "./schema.js";
 
 export const DistSchema = obj("distribution", { type: str, params: floatMap, file: str });
 export const ArrivalSchema = obj("arrival", { process: str, cv: opt(float) });
@@ -93,6 +93,9 @@ export const InferencePerfSchema = obj("inference_perf", {
   shared_prefix: opt(SharedPrefixSchema),
 });
 
+/** Goodput targets of one SLO class, ms (docs/gateway.md "Goodput"). */
+export const GoodputTargetSchema = obj("goodput_slo_targets", { ttft_ms: float, itl_ms: float, e2e_ms: float });
+
 export const WorkloadSpecSchema = obj("workload spec", {
   version: str,
   seed: int64,
@@ -104,6 +107,7 @@ export const WorkloadSpecSchema = obj("workload spec", {
   num_requests: int,
   servegen_data: opt(ServeGenDataSchema),
   inference_perf: opt(InferencePerfSchema),
+  goodput_slo_targets: opt(record(GoodputTargetSchema)),
 });
 
 export type DistSpec = Infer<typeof DistSchema>;
