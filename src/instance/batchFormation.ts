@@ -18,6 +18,8 @@ export class BatchFormation {
   readonly admitted: Request[] = [];
   /** The batch as the step found it: pass 1 walks this copy while preemption edits the batch. */
   private readonly original: Request[] = [];
+  /** Entries of `original` in use: it is never shortened, since setting an array's length is slow. */
+  private originalLen = 0;
   private running: Request[] = [];
   private stepIdx = 0;
   private budget = 0;
@@ -54,8 +56,8 @@ export class BatchFormation {
     this.budget = this.cfg.maxScheduledTokens - steady;
     this.preempted = false;
     const original = this.original;
-    if (original.length !== visit.length) original.length = visit.length;
     for (let i = 0; i < visit.length; i++) original[i] = visit[i]!;
+    this.originalLen = visit.length;
     // Today's engine schedules afresh every step; the seed engine keeps stale counts
     // (docs/behavior.md#q12).
     if (this.current) for (let i = 0; i < visit.length; i++) visit[i]!.numNewTokens = 0;
@@ -74,7 +76,8 @@ export class BatchFormation {
     const kv = this.kv;
     // The budget lives in a local through the pass (makeRoom does not read it).
     let budget = this.budget;
-    for (let i = 0; i < original.length; i++) {
+    const visited = this.originalLen;
+    for (let i = 0; i < visited; i++) {
       const r = original[i]!;
       if (budget <= 0) {
         this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);

@@ -1,0 +1,46 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { HashIndex } from "../../src/kv/hashIndex.js";
+
+test("keys equal in their low 32 bits but not above stay distinct", () => {
+  const idx = new HashIndex(4);
+  const lo = 123456;
+  const keys = [lo, lo + 4294967296, lo + 2 ** 52, 2 ** 53 - 1, 0];
+  keys.forEach((k, i) => idx.set(k, i));
+  keys.forEach((k, i) => assert.equal(idx.get(k), i));
+  idx.delete(lo + 4294967296);
+  assert.equal(idx.get(lo + 4294967296), -1);
+  assert.equal(idx.get(lo), 0);
+  assert.equal(idx.get(lo + 2 ** 52), 2);
+  assert.equal(idx.size, 4);
+});
+
+test("agrees with a Map through random sets, deletes and growth, and copies exactly", () => {
+  const idx = new HashIndex(16);
+  const ref = new Map<number, number>();
+  let s = 7;
+  const rnd = (): number => {
+    s = (Math.imul(s, 1103515245) + 12345) | 0;
+    return s >>> 0;
+  };
+  // Few distinct low words (clustered probe runs) and high words up to 2^21.
+  const key = (): number => (rnd() % 2048) * 4294967296 + (rnd() % 64);
+  for (let step = 0; step < 20000; step++) {
+    const k = key();
+    if (rnd() % 3 === 0) {
+      idx.delete(k);
+      ref.delete(k);
+    } else {
+      idx.set(k, step);
+      ref.set(k, step);
+    }
+  }
+  assert.equal(idx.size, ref.size);
+  for (const [k, v] of ref) assert.equal(idx.get(k), v);
+  const copy = new HashIndex(16);
+  copy.copyFrom(idx);
+  for (let i = 0; i < 5000; i++) {
+    const k = key();
+    assert.equal(copy.get(k), ref.get(k) ?? -1);
+  }
+});
