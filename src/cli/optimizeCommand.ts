@@ -23,6 +23,13 @@ function parseJobs(text: string): number {
   return n;
 }
 
+/** The outermost directory of `dir` that does not exist yet (what creating it would add), or null. */
+function firstMissingDir(dir: string): string | null {
+  let missing: string | null = null;
+  for (let d = path.resolve(dir); !fs.existsSync(d); d = path.dirname(d)) missing = d;
+  return missing;
+}
+
 /** Runs the search and writes its results; errors (invalid space, changed space) are thrown as UserErrors. */
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
   const { parseQueueUrl } = await import("../queue/url.js");
@@ -35,6 +42,7 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
   const space = loadSpace(spaceFile);
   const executor =
     queueUrl !== null ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine) : undefined;
+  const created = firstMissingDir(opts.out);
   let res;
   try {
     res = await optimize(space, {
@@ -45,6 +53,10 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
       stderr: io.stderrLine,
       ...(executor !== undefined ? { pool: executor } : {}),
     });
+  } catch (e) {
+    // A failed baseline leaves only its own record: a directory this command made holds nothing worth resuming.
+    if (created !== null && e instanceof Error && e.name === "BaselineError") fs.rmSync(created, { recursive: true, force: true });
+    throw e;
   } finally {
     await executor?.close();
   }

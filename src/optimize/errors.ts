@@ -7,3 +7,11 @@ export class SpaceError extends UserError {
     this.name = "SpaceError";
   }
 }
+
+/** The baseline run gave no value a constraint needs: nothing else has run yet. */
+export class BaselineError extends SpaceError {
+  constructor(message: string) {
+    super(message);
+    this.name = "BaselineError";
+  }
+}

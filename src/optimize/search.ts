@@ -9,7 +9,7 @@ import { deriveStreamSeed, Rng } from "../engine/rng.js";
 import { defaultJobs, PlanError, SweepPool, type RunExecutor } from "../experiment/index.js";
 import { decodePoint, latinHypercube, pointKey, pointRecord, type Point } from "./design.js";
 import { assess, bestOf, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
-import { SpaceError } from "./errors.js";
+import { BaselineError, SpaceError } from "./errors.js";
 import { distinctDesign, ENUMERATE_LIMIT, spaceSize } from "./grid.js";
 import type { Constraint } from "./objective.js";
 import { Progress } from "./progress.js";
@@ -195,7 +195,7 @@ class SearchRun {
     this.baseline = baseline;
     const missing = this.space.constraints.filter(isRelativeToBaseline).find((c) => baseline.means[c.metric] === null);
     if (missing !== undefined) {
-      throw new SpaceError(
+      throw new BaselineError(
         `the baseline has no ${missing.metric} value${baseline.reason !== "" ? ` (${baseline.reason})` : ""}; constraints relative to the baseline cannot be checked`,
       );
     }

@@ -65,3 +65,29 @@ test("PD without a tensor-parallel degree names the PD flags and the ones that f
   assert.equal(r.stderr.length, 1);
   assert.match(r.stderr[0]!, /^error: PD disaggregation \(.*--prefill-decode-instances\) requires prefill TP > 0 .*--tp or --prefill-tp/);
 });
+
+test("optimize whose baseline fails leaves no output directory behind", async () => {
+  const space = file(
+    "space.yaml",
+    [
+      "seed: 1",
+      "seeds: [1]",
+      "budget: 2",
+      "baseline: {flags: {scheduler: fcfs}}",
+      "initial: 2",
+      "parameters:",
+      "  - {name: wq, type: continuous, min: 0.1, max: 5, target: {scorer: queue-depth}}",
+      "objective: {metric: ttft_mean, direction: maximize}",
+      "constraints:",
+      "  - {metric: throughput, min: 0.9 * baseline}",
+      "base:",
+      "  flags: {num-requests: 2, model: '-', routing-policy: weighted}",
+      "",
+    ].join("\n"),
+  );
+  const out = path.join(path.dirname(space), "missing", "out");
+  const r = await cli(["optimize", space, "--out", out, "--jobs", "1", "--no-progress"]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr.at(-1)!, /^error: the baseline has no throughput value/);
+  assert.equal(fs.existsSync(path.dirname(out)), false);
+});
