@@ -110,7 +110,7 @@ export async function replay(trace: TraceV2, opts: ReplayOptions): Promise<Repla
   setDeadlines(inHorizon, timeout);
   const sim = await simulate(opts.run, {
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
-    workload: { source: new ArrayRequestSource(inHorizon), horizon, sessions },
+    workload: { source: new ArrayRequestSource(inHorizon), horizon, sessions, deadlines: timeout > 0 },
     ...(opts.probe !== undefined ? { hooks: { stepProbe: opts.probe } } : {}),
     ...(opts.coefficients !== undefined ? { coefficients: opts.coefficients } : {}),
   });

@@ -34,6 +34,8 @@ export interface ResolvedWorkload {
   sessions?: SessionPlan | null;
   /** Goodput targets of the workload spec or trace header (docs/gateway.md "Goodput"). */
   sloTargets?: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> };
+  /** Some request may carry a client deadline (--timeout or a spec's `timeout` key). */
+  deadlines?: boolean;
 }
 
 const prefixed = (prefix: string, e: unknown): never => {
@@ -65,6 +67,8 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   }
   const out: ResolvedWorkload = { source: wl.source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0, sessions: wl.sessions };
   if (spec.goodput_slo_targets !== undefined) out.sloTargets = { spec: spec.goodput_slo_targets };
+  const keyed = [...spec.clients, ...spec.cohorts].some((c) => (c.timeout ?? 0) > 0);
+  if (explicit.has("timeout") ? o.timeout > 0 : keyed) out.deadlines = true;
   return out;
 }
 
@@ -97,6 +101,7 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
   const kept = capped.filter((r) => r.arrival < horizon);
   setDeadlines(kept, o.timeout);
   const out: ResolvedWorkload = { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
+  if (o.timeout > 0) out.deadlines = true;
   if (trace.header.goodput_slo_targets !== undefined) out.sloTargets = { header: trace.header.goodput_slo_targets };
   return out;
 }

@@ -39,7 +39,7 @@ export interface SimulateOptions {
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
-  workload?: Pick<ResolvedWorkload, "source" | "horizon"> & Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets">>;
+  workload?: Pick<ResolvedWorkload, "source" | "horizon"> & Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }
@@ -93,7 +93,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
-  if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway);
+  if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway, wl.deadlines === true);
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
@@ -126,7 +126,14 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
 }
 
 /** Features that cannot run with prefill/decode disaggregation. */
-function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined): void {
+function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined, deadlines: boolean): void {
+  // A deadline would have to cancel a user request split across two pools, its transfer and its
+  // decode reservation; sub-requests carry no deadline, so the run would silently ignore them.
+  if (deadlines) {
+    throw new UserError(
+      "--prefill-instances/--decode-instances cannot be combined with client deadlines (--timeout, or a workload-spec client's timeout key)",
+    );
+  }
   // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
   if (autoscale) {
     throw new UserError(

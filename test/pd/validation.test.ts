@@ -3,6 +3,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { cli, splitArgs } from "../helpers/cli.js";
 
 const BASE = "run --model meta-llama/llama-3.1-8b-instruct --num-instances 4 --num-requests 5";
@@ -121,4 +124,26 @@ test("a model without a config.json cannot size transfers", async () => {
   const errors = r.stderr.filter((l) => l.startsWith("error: "));
   assert.equal(errors.length, 1, r.stderr.join("\n"));
   assert.ok(errors[0]!.startsWith("error: PD disaggregation requires model architecture for KV transfer sizing: "), errors[0]);
+});
+
+test("PD with client deadlines is refused before the run, from the flag and from a spec key", async () => {
+  const pd = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-instances", "2", "--prefill-instances", "1", "--decode-instances", "1"];
+  const msg = "error: --prefill-instances/--decode-instances cannot be combined with client deadlines (--timeout, or a workload-spec client's timeout key)";
+  const flag = await cli([...pd, "--num-requests", "5", "--timeout", "2"]);
+  assert.equal(flag.code, 1);
+  assert.deepEqual(flag.stderr, [msg]);
+  assert.equal(flag.stdout, "");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-pd-deadline-"));
+  const spec = path.join(dir, "spec.yaml");
+  fs.writeFileSync(
+    spec,
+    'version: "2"\naggregate_rate: 5\nnum_requests: 5\nclients:\n  - id: c\n    rate_fraction: 1\n    timeout: 2000000\n' +
+      "    arrival: {process: poisson}\n    input_distribution: {type: constant, params: {value: 100}}\n" +
+      "    output_distribution: {type: constant, params: {value: 10}}\n",
+  );
+  const key = await cli([...pd, "--workload-spec", spec]);
+  assert.equal(key.code, 1);
+  assert.deepEqual(key.stderr, [msg]);
+  const off = await cli([...pd, "--num-requests", "5", "--timeout", "-1"]);
+  assert.equal(off.code, 0, off.stderr.join("\n"));
 });
