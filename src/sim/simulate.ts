@@ -39,7 +39,8 @@ export interface SimulateOptions {
   /** Replaces the global fetch for model-config downloads (tests). */
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
-  workload?: Pick<ResolvedWorkload, "source" | "horizon"> & Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines">>;
+  workload?: Pick<ResolvedWorkload, "source" | "horizon"> &
+    Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }

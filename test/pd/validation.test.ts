@@ -127,8 +127,19 @@ test("a model without a config.json cannot size transfers", async () => {
 });
 
 test("PD with client deadlines is refused before the run, from the flag and from a spec key", async () => {
-  const pd = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-instances", "2", "--prefill-instances", "1", "--decode-instances", "1"];
-  const msg = "error: --prefill-instances/--decode-instances cannot be combined with client deadlines (--timeout, or a workload-spec client's timeout key)";
+  const pd = [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--num-instances",
+    "2",
+    "--prefill-instances",
+    "1",
+    "--decode-instances",
+    "1",
+  ];
+  const msg =
+    "error: --prefill-instances/--decode-instances cannot be combined with client deadlines (--timeout, or a workload-spec client's timeout key)";
   const flag = await cli([...pd, "--num-requests", "5", "--timeout", "2"]);
   assert.equal(flag.code, 1);
   assert.deepEqual(flag.stderr, [msg]);
