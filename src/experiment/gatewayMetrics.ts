@@ -19,6 +19,8 @@ export const GATEWAY_METRICS: Record<string, Extract> = {
 const GOODPUT_FIELDS = ["count", "goodput_rps", "slo_attainment", "ttft_p99_ms", "e2e_p99_ms", "itl_mean_ms"] as const;
 const GOODPUT_RE = /^goodput\.([^.]+)\.([a-z0-9_]+)$/;
 const SHED_RE = /^shed\.([^.]+)$/;
+const TENANT_FIELDS = ["completed", "output_tokens", "tokens_per_sec"] as const;
+const TENANT_RE = /^tenant\.([^.]+)\.([a-z_]+)$/;
 
 /** null when `name` is a gateway metric pattern; a reason when it looks like one but is wrong; undefined otherwise. */
 export function gatewayMetricProblem(name: string): string | null | undefined {
@@ -29,6 +31,12 @@ export function gatewayMetricProblem(name: string): string | null | undefined {
       ? null
       : `unknown goodput field "${g[2]}" (valid: ${GOODPUT_FIELDS.join(", ")})`;
   if (name.startsWith("goodput.")) return "per-class goodput metrics are goodput.<class>.<field>";
+  const t = TENANT_RE.exec(name);
+  if (t)
+    return (TENANT_FIELDS as readonly string[]).includes(t[2]!)
+      ? null
+      : `unknown tenant field "${t[2]}" (valid: ${TENANT_FIELDS.join(", ")})`;
+  if (name.startsWith("tenant.")) return "per-tenant metrics are tenant.<id>.<field>";
   return undefined;
 }
 
@@ -44,5 +52,21 @@ export function gatewayMetric(name: string, m: SimulationMetrics): number | null
     if (c === undefined) return null;
     return (c[g[2]! as keyof GoodputClassResult] as number | undefined) ?? 0;
   }
+  const t = TENANT_RE.exec(name);
+  if (t) return tenantMetric(m, t[1]!, t[2]!);
   return undefined;
+}
+
+/**
+ * A tenant's completions, output tokens or output tokens/s; 0 when it completed nothing, empty
+ * when the run had no per-tenant block (no gateway feature on).
+ */
+function tenantMetric(m: SimulationMetrics, id: string, field: string): number | null {
+  if (m.tenants === undefined) return null;
+  const row = m.tenants?.tenants.find(([t]) => t === id);
+  if (row === undefined) return 0;
+  if (field === "completed") return row[1];
+  if (field === "output_tokens") return row[2];
+  const dur = m.cluster.vllm_estimated_duration_s;
+  return dur > 0 ? row[2] / dur : 0;
 }

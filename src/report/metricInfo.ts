@@ -65,12 +65,14 @@ export function metricUnit(name: string): string {
   if (slo !== null) return /_n$|^n$/.test(slo[1]!) ? "requests" : "µs";
   if (name.startsWith("target.")) return "decisions";
   if (name.startsWith("fitness.")) return "score";
+  const tenant = /^tenant\.[^.]+\.([a-z_]+)$/.exec(name);
+  if (tenant !== null) return tenant[1] === "output_tokens" ? "tokens" : (UNITS[tenant[1]!] ?? "");
   return UNITS[b] ?? "";
 }
 
 export function higherIsBetter(name: string): boolean {
   const b = base(name);
-  if (name.startsWith("fitness")) return true;
+  if (name.startsWith("fitness") || name.startsWith("tenant.")) return true;
   if (/^per_slo\.[^.]+\.(n|ttft_n|e2e_n)$/.test(name)) return true;
   return HIGHER_BETTER.has(b);
 }

@@ -56,12 +56,32 @@ export function gatewaySection(charts: ChartSet, d: RunReportData): string {
   }
   const t = m.tenants;
   if (t !== undefined && t !== null) {
-    out += table(["tenant", "completed", "output tokens"], t.tenants, {
-      right: [false, true, true],
+    const dur = m.cluster.vllm_estimated_duration_s;
+    if (dur > 0) out += charts.figure(tenantChart(t.tenants, dur, t.jain));
+    const rows: Cell[][] = t.tenants.map(([id, n, tok]) => [id, n, tok, dur > 0 ? tok / dur : null]);
+    out += table(["tenant", "completed", "output tokens", "output tokens/s"], rows, {
+      right: [false, true, true, true],
       caption: `Per tenant (Jain's index over tokens ${t.jain.toFixed(4)})`,
     });
   }
   return out;
+}
+
+/** Output-token throughput per tenant over the run: the quantity Jain's index compares. */
+function tenantChart(tenants: readonly [string, number, number][], durationS: number, jain: number): ChartSpec {
+  return {
+    id: "gateway-tenants",
+    kind: "bar",
+    title: "Throughput per tenant",
+    note: `Output tokens of each tenant's completed requests per second of the run; Jain's index ${jain.toFixed(4)} (1 = equal shares).`,
+    xLabel: "tenant",
+    yLabel: "output tokens/s",
+    labels: tenants.map(([id]) => id),
+    allLabels: true,
+    datasets: [{ label: "output tokens/s", color: paletteColor(0), y: tenants.map(([, , tok]) => tok / durationS) }],
+    yMin: 0,
+    legend: false,
+  };
 }
 
 function depthChart(timesUs: readonly number[], s: GatewaySeries): ChartSpec {

@@ -68,6 +68,8 @@ test("run report of a flow-controlled run: queue depth per band, goodput per cla
   assert.deepEqual(page.failed, []);
   const depth = page.charts.find((c) => c.id === "chart-gateway-depth");
   assert.ok(depth !== undefined && depth.points > 0 && depth.painted > 500, "the depth chart is drawn");
+  const tenants = page.charts.find((c) => c.id === "chart-gateway-tenants");
+  assert.ok(tenants !== undefined && tenants.points >= 2 && tenants.painted > 100, "the per-tenant throughput chart is drawn");
   const again = path.join(tmp, "again.html");
   const rebuilt = spawnSync(process.execPath, [BIN, "report", path.join(tmp, "gw.json"), "--out", again], { cwd: ROOT, encoding: "utf8" });
   assert.equal(rebuilt.status, 0, rebuilt.stderr);
