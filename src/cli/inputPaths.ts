@@ -25,6 +25,7 @@ const RUN_INPUTS: readonly [keyof RunInput, string, number][] = [
   ["defaultsFilepath", "--defaults-filepath", SPEC_FILE_LIMIT],
   ["latencyCoeffs", "--latency-coeffs", SPEC_FILE_LIMIT],
   ["hardwareConfig", "--hardware-config", SPEC_FILE_LIMIT],
+  ["saturationConfig", "--saturation-config", SPEC_FILE_LIMIT],
 ];
 
 /** Checks the input files of run options (blis run, replay, observe, fit). */

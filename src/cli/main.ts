@@ -6,6 +6,7 @@ import { registerWorkloadCommands } from "./workloadCommands.js";
 import { registerSweepCommand } from "./sweepCommand.js";
 import { registerReportCommand } from "./reportCommand.js";
 import { registerOptimizeCommand } from "./optimizeCommand.js";
+import { registerSaturationCommand } from "./saturationCommand.js";
 import { registerModelsCommand } from "./modelsCommand.js";
 import { registerCalibrateCommand } from "./calibrateCommand.js";
 import { registerObserveCommand } from "./observeCommand.js";
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo): Command {
   registerSweepCommand(program, io);
   registerReportCommand(program, io);
   registerOptimizeCommand(program, io);
+  registerSaturationCommand(program, io);
   registerModelsCommand(program, io);
   registerCalibrateCommand(program, io);
   registerObserveCommand(program, io);

@@ -12,6 +12,7 @@ import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js
 import { checkInputPath, checkRunInputs } from "./inputPaths.js";
 import { DATA_FILE_LIMIT, errnoReason, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { loggerFor } from "./logger.js";
+import { checkSaturationReport, writeSaturationReport } from "./runCommand.js";
 import fs from "node:fs";
 
 export async function runReplayCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
@@ -30,6 +31,7 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
   checkInputPath("--trace-header", header, SPEC_FILE_LIMIT);
   checkInputPath("--trace-data", data, DATA_FILE_LIMIT);
   checkRunInputs(run);
+  checkSaturationReport(run);
   if (run.report !== undefined && run.report !== "") {
     const { reportDataPath } = await import("../report/runReport.js");
     checkOutputFiles("--report", [run.report, reportDataPath(run.report)]);
@@ -65,6 +67,7 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
       throw new UserError(`--trace-output: cannot write ${traceOutput}.yaml/.csv: ${errnoReason(e)}`);
     }
   }
+  writeSaturationReport(res.sim);
   if (out.fitnessError !== null) throw out.fitnessError;
   io.stdout(out.tail);
   if (res.sim.options.report !== "") {

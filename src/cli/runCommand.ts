@@ -9,6 +9,9 @@ import { checkRunInputs } from "./inputPaths.js";
 import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js";
 import { RUN_DEFAULTS } from "../config/runOptions.js";
 import { createRunProgress, type RunProgressMode } from "./runProgress.js";
+import type { SimulationResult } from "../sim/simulate.js";
+import { saturationReportJson } from "../saturation/analyze.js";
+import { writeFileAtomic } from "../util/atomicWrite.js";
 
 export function optionFor(f: AnyFlagDef): Option {
   const value =
@@ -58,10 +61,23 @@ export function runInputFrom(opts: Record<string, unknown>, flags: readonly AnyF
 async function checkRunFiles(input: RunInput): Promise<void> {
   checkRunInputs(input);
   if (input.resultsPath !== undefined && input.resultsPath !== "") checkOutputPath("--results-path", input.resultsPath);
+  checkSaturationReport(input);
   if (input.report !== undefined && input.report !== "") {
     const { reportDataPath } = await import("../report/runReport.js");
     checkOutputFiles("--report", [input.report, reportDataPath(input.report)]);
   }
+}
+
+/** --saturation-report must be writable before the run (with --detectors; else simulate says so). */
+export function checkSaturationReport(input: RunInput): void {
+  const p = input.saturationReport;
+  if (p !== undefined && p !== "" && input.detectors !== undefined && input.detectors !== "") checkOutputPath("--saturation-report", p);
+}
+
+/** Writes the detectors' labels and trace when --saturation-report asks for them. */
+export function writeSaturationReport(res: SimulationResult): void {
+  if (res.saturation === null || res.options.saturationReport === "") return;
+  writeOutput("--saturation-report", res.options.saturationReport, saturationReportJson(res.saturation), writeFileAtomic);
 }
 
 export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgressMode = "auto"): Promise<void> {
@@ -83,11 +99,11 @@ export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgre
   const out = renderStdout(res);
   io.stdout(out.head);
   if (res.options.resultsPath !== "") {
-    const { writeFileAtomic } = await import("../util/atomicWrite.js");
     const { goJson } = await import("../util/goFormat.js");
     writeOutput("--results-path", res.options.resultsPath, goJson(res.resultsObject()), writeFileAtomic);
     logger.info(`Metrics written to: ${res.options.resultsPath}`);
   }
+  writeSaturationReport(res);
   if (out.fitnessError !== null) throw out.fitnessError;
   io.stdout(out.tail);
   if (res.options.report !== "") {

@@ -139,6 +139,11 @@ export const RunOptionsSchema = z.strictObject({
   reportInterval: z.number().int().default(100000),
   /** Autoscaler tick interval in ticks; when given it replaces the bundle's autoscaler.interval_us (0 = off). */
   modelAutoscalerIntervalUs: anyNumber.default(0),
+  // Post-hoc saturation detectors (docs/saturation.md).
+  detectors: z.string().default(""),
+  saturationConfig: z.string().default(""),
+  saturationReport: z.string().default(""),
+  saturationFinalWindow: z.string().default(""),
   // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
   ...tierShedParams.shape,
   ...gaieLegacyParams.shape,

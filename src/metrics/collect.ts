@@ -81,6 +81,8 @@ export interface SimulationMetrics {
   tenants?: TenantMetrics | null;
   /** Goodput targets were configured (the per-SLO block prints even for one class). */
   goodputConfigured?: boolean;
+  /** Runs with --detectors: completions per arrival in the second half of the arrivals (docs/saturation.md). */
+  steadyCompletionRatio?: number;
   /** Prefill/decode disaggregation (absent or null when no request was split). */
   pd?: PdMetrics | null;
 }

@@ -32,6 +32,8 @@ export interface MetricsBlock {
   kv_allocation_failures?: number;
   preemption_count: number;
   dropped_unservable: number;
+  /** Runs with --detectors: detector → final label (docs/saturation.md). */
+  saturation?: Record<string, string>;
   /** Runs with goodput targets (docs/gateway.md "Goodput"). */
   goodput_rps?: number;
   slo_attainment?: number;

@@ -21,6 +21,9 @@ import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
+import { saturationPlan } from "../saturation/config.js";
+import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
+import type { SaturationAnalysis } from "../saturation/analyze.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -29,6 +32,8 @@ export interface SimulationResult {
   /** The results-file object (cluster block plus per-request records). */
   resultsObject(): MetricsBlock & { requests?: RequestRecord[] };
   run: ClusterRun;
+  /** The detectors' labels and trace (--detectors); null when off. */
+  saturation: SaturationAnalysis | null;
 }
 
 export interface SimulateOptions {
@@ -63,6 +68,7 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
 
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
   const { o, explicit, log } = parseRunInput(input, so.logger);
+  const saturation = saturationPlan(o);
 
   // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution").
   const lat = await resolveLatencyBackend(o, explicit, log, so.fetchImpl);
@@ -111,12 +117,20 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
   log.info("Simulation complete.");
+  let analysis: SaturationAnalysis | null = null;
+  if (saturation !== null) {
+    const labelled = labelRun(run.ledger, saturation, run.metrics.cluster, (m) => log.warn(m));
+    run.metrics.cluster = labelled.block;
+    run.metrics.steadyCompletionRatio = steadyCompletionRatio(run.ledger);
+    analysis = labelled.analysis;
+  }
 
   return {
     options: o,
     config,
     metrics: run.metrics,
     run,
+    saturation: analysis,
     resultsObject() {
       const reqs = requestRecords(run.ledger, run.controlPlane?.gateway?.recordDelaysMs);
       const base: MetricsBlock & { requests?: RequestRecord[] } = { ...run.metrics.cluster };

@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["kv", "latency", "policy", "workload"],
   ["instance", "infra"],
   ["cluster", "gateway", "trace", "autoscale", "pd"],
-  ["metrics", "config", "plugin"],
+  ["metrics", "config", "plugin", "saturation"],
   ["sim"],
   ["experiment", "optimize", "report", "calibration", "observe", "queue"],
   ["cli"],
