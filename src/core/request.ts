@@ -33,6 +33,8 @@ export class Request implements StepRequestView {
   readonly model: string;
   /** Client deadline, ticks (0 = none). */
   readonly deadline: number;
+  /** TTFT target of `slo-deadline` gateway dispatch, ticks (0 = the class's target). */
+  readonly sloTargetUs: number;
 
   state: RequestState = QUEUED;
   pi = 0;
@@ -104,6 +106,7 @@ export class Request implements StepRequestView {
     this.tenantId = w.tenantId;
     this.model = w.model;
     this.deadline = w.deadline;
+    this.sloTargetUs = w.sloTargetUs;
   }
 
   get id(): string {

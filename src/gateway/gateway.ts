@@ -111,7 +111,8 @@ export class Gateway {
       this.shed.add(tierName(victim.req.sloClass));
       outcome = "shed-victim";
     }
-    const target = this.s.targets.get(req.sloClass) ?? Infinity;
+    // A request's own target wins over its class's (docs/gateway.md "Dispatch").
+    const target = req.sloTargetUs > 0 ? req.sloTargetUs : (this.s.targets.get(req.sloClass) ?? Infinity);
     const e: QueueEntry = { req, seq: ++this.seq, enqueued: clock, priority: p, deadline: clock + target, removed: false };
     q.add(e);
     this.waiting.set(req.seq, e);

@@ -1,5 +1,5 @@
 // The detectors on a finished simulation: its completed requests in, the `saturation` key of the
-// cluster metrics out (docs/saturation.md "Output").
+// cluster metrics out (docs/saturation.md "Final label and output").
 import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { analyzeSaturation, type CompletedRequest, type SaturationAnalysis } from "./analyze.js";

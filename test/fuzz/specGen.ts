@@ -56,6 +56,7 @@ const clientArb: fc.Arbitrary<Json> = fc.record(
     prefix_group: fc.constantFrom("g", "h"),
     prefix_length: fc.constantFrom(0, 8, 32),
     streaming: fc.boolean(),
+    slo_target_us: fc.constantFrom(0, 1000, 5000000, -1),
     network: fc.constant<Json>({ rtt_ms: 2, bandwidth_mbps: 1000 }),
     lifecycle: fc.record({
       windows: fc.array(fc.record({ start_us: fc.constantFrom(0, 1000), end_us: fc.constantFrom(500000, 2000000) }), {

@@ -20,7 +20,7 @@ import { generationEnd } from "./bound.js";
 import { EmptySource, MergedSource } from "./merge.js";
 import {
   ClientStream,
-  DeadlineStream,
+  ClientLimitsStream,
   OrdinaryStream,
   SessionStream,
   type Modality,
@@ -142,7 +142,7 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       model: c.model,
     };
     let stream = buildStream(c, common, prefixes, shared);
-    if ((c.timeout ?? 0) > 0) stream = new DeadlineStream(stream, c.timeout!);
+    if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
     const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
     streams.push(closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream);
   }

@@ -353,12 +353,14 @@ export class SessionStream extends ClientStream {
 
 /**
  * A client stream whose requests carry a client deadline `timeout` ticks after their arrival
- * (docs/behavior.md "Client timeouts"). Mirrors the inner stream's head and done.
+ * (docs/behavior.md "Client timeouts") and a TTFT target for the gateway's `slo-deadline` order
+ * (docs/gateway.md "Dispatch"); 0 = none. Mirrors the inner stream's head and done.
  */
-export class DeadlineStream extends ClientStream {
+export class ClientLimitsStream extends ClientStream {
   constructor(
     private readonly inner: ClientStream,
     private readonly timeout: number,
+    private readonly sloTargetUs: number,
   ) {
     super();
     this.head = inner.head;
@@ -368,7 +370,8 @@ export class DeadlineStream extends ClientStream {
     const r = this.inner.take();
     this.head = this.inner.head;
     this.done = this.inner.done;
-    r.deadline = r.arrival + this.timeout;
+    if (this.timeout > 0) r.deadline = r.arrival + this.timeout;
+    if (this.sloTargetUs > 0) r.sloTargetUs = this.sloTargetUs;
     return r;
   }
 }

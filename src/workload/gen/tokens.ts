@@ -35,6 +35,8 @@ export interface RequestMeta {
   readonly tenantId: string;
   readonly sloClass: string;
   readonly model: string;
+  /** The client's TTFT target for `slo-deadline` dispatch, µs (absent or 0 = none). */
+  readonly sloTargetUs?: number;
 }
 
 export function newRequest(
@@ -52,7 +54,7 @@ export function newRequest(
   audioTokens: number,
   videoTokens: number,
 ): SeqRequest {
-  return new SeqRequest(
+  const r = new SeqRequest(
     arrival,
     tokens,
     inputLen,
@@ -69,4 +71,6 @@ export function newRequest(
     audioTokens,
     videoTokens,
   );
+  if (meta.sloTargetUs !== undefined && meta.sloTargetUs > 0) r.sloTargetUs = meta.sloTargetUs;
+  return r;
 }

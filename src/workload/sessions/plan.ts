@@ -155,7 +155,7 @@ function sessionBlueprint(owner: LoopClient, r: WorkloadRequest, rng: Rng): Blue
 }
 
 function meta(c: LoopClient): RequestMeta {
-  return { tenantId: c.tenantId, sloClass: c.sloClass, model: c.model };
+  return { tenantId: c.tenantId, sloClass: c.sloClass, model: c.model, sloTargetUs: c.client.slo_target_us ?? 0 };
 }
 
 /** One seed per virtual user, in client then user order, until the request cap is reached. */

@@ -99,6 +99,7 @@ function blueprint(
     tenantId: first.tenantId,
     sloClass: first.sloClass,
     model: first.model,
+    sloTargetUs: first.sloTargetUs,
     sessionId: id,
     label: `session "${id}"`,
     maxRounds: ks.length,

@@ -49,6 +49,8 @@ export const ClientSchema = obj("client", {
   closed_loop: opt(bool),
   /** Client deadline of each request, µs after its arrival (docs/behavior.md "Client timeouts"); absent or 0 = none. */
   timeout: opt(int),
+  /** TTFT target of each request for `slo-deadline` gateway dispatch, µs; absent or 0 = the class's. */
+  slo_target_us: opt(int),
   /** Time-varying open-loop rate in requests per second, replacing rate_fraction (docs/behavior.md "Rate schedules"). */
   rate_schedule: opt(list(RatePointSchema)),
   /** How the rate moves between schedule points: step (default) or linear. */
@@ -76,6 +78,8 @@ export const CohortSchema = obj("cohort", {
   drain: opt(DrainSchema),
   /** Client deadline of each member's requests, µs after arrival; absent or 0 = none. */
   timeout: opt(int),
+  /** TTFT target of each member's requests for `slo-deadline` gateway dispatch, µs. */
+  slo_target_us: opt(int),
 });
 
 export const ServeGenDataSchema = obj("servegen_data", { path: str, span_start: int, span_end: int });

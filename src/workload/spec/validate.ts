@@ -63,15 +63,17 @@ function checkClosedLoopKeys(label: string, c: ClientSpec, path: string): boolea
   if (users < 0) fail(`${label}: concurrency must be non-negative, got ${users}`, `${path}.concurrency`);
   const think = c.think_time_us ?? 0;
   if (think < 0) fail(`${label}: think_time_us must be non-negative, got ${think}`, `${path}.think_time_us`);
-  checkTimeout(label, c.timeout, path);
+  checkTimeout(label, c.timeout, path, c.slo_target_us);
   if (users === 0) return true;
   if (c.rate_fraction > 0) fail(`${label}: concurrency and rate_fraction are mutually exclusive`, `${path}.concurrency`);
   return false;
 }
 
-/** A client's or cohort's `timeout` (µs; 0 = no deadline). */
-function checkTimeout(label: string, timeout: number | undefined, path: string): void {
+/** A client's or cohort's `timeout` (µs; 0 = no deadline) and `slo_target_us`. */
+function checkTimeout(label: string, timeout: number | undefined, path: string, sloTarget?: number): void {
   if (timeout !== undefined && timeout < 0) fail(`${label}: timeout must be non-negative, got ${timeout}`, `${path}.timeout`);
+  if (sloTarget !== undefined && sloTarget < 0)
+    fail(`${label}: slo_target_us must be non-negative, got ${sloTarget}`, `${path}.slo_target_us`);
 }
 
 /** Follow-up budgets count virtual users' requests only, so they cannot share a spec with sessions. */
@@ -129,7 +131,7 @@ function validateOrThrow(spec: WorkloadSpec): void {
     checkProcess(label, c.arrival, `${path}.arrival`);
     checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
     checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
-    checkTimeout(label, c.timeout, path);
+    checkTimeout(label, c.timeout, path, c.slo_target_us);
     if (c.diurnal !== undefined) {
       const r = c.diurnal.peak_to_trough_ratio;
       if (!Number.isFinite(r) || r < 1) {

@@ -67,6 +67,7 @@ function buildRow(r: TraceRecord, rng: Rng, prefixes: Map<string, Int32Array>, v
     r.video_tokens,
   );
   req.id = `request_${r.request_id}`;
+  req.sloTargetUs = r.slo_target_us;
   return req;
 }
 
