@@ -12,7 +12,11 @@ import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { fileKind } from "../util/inputFile.js";
 import { checkRunInputs } from "./inputPaths.js";
-import { creationProblem } from "./outputPaths.js";
+import { checkOutputPath, creationProblem, writeOutput } from "./outputPaths.js";
+import { saturationPlan, type SaturationPlan } from "../saturation/config.js";
+import { analyzeSaturation, saturationReportJson } from "../saturation/analyze.js";
+import { observedRequests } from "../saturation/runSaturation.js";
+import { writeFileAtomic } from "../util/atomicWrite.js";
 import type * as ObserveLib from "../observe/index.js";
 import type { ApiFormat, ObserveOptions, ObserveProgress, ObserveResult } from "../observe/index.js";
 import type { RequestSource } from "../workload/index.js";
@@ -20,7 +24,12 @@ import type { RequestSource } from "../workload/index.js";
 /** Workload flags shared with `blis run`, plus the preset file and the log level. */
 // observe has its own --timeout (the HTTP request's), so the simulated client deadline is left out.
 const SHARED_FLAGS: FlagDef[] = RUN_FLAGS.filter(
-  (f) => (f.group === "workload" && f.key !== "timeout") || f.key === "defaultsFilepath" || f.key === "log",
+  (f) =>
+    (f.group === "workload" && f.key !== "timeout") ||
+    f.key === "defaultsFilepath" ||
+    f.key === "log" ||
+    f.key === "detectors" ||
+    f.key.startsWith("saturation"),
 );
 
 const MAX_TIMEOUT_S = 86400;
@@ -153,6 +162,8 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   const settings = requestSettings(opts, lib);
   const workload = observeWorkload(opts);
   checkRunInputs(workload.ro);
+  const saturation = saturationPlan(workload.ro);
+  if (saturation !== null && saturation.report !== "") checkOutputPath("--saturation-report", saturation.report);
   const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
   checkOutputFiles(target, opts, itlPath, log);
 
@@ -162,7 +173,7 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   // first arrival instead.
   const source = workload.ro.replayTrace !== "" ? fromFirstArrival(resolved) : resolved;
   const result = await cancelledOnSigint(io, (signal) => lib.observe(source, observeOptions(target, opts, settings, signal, log, io)));
-  writeObservation(lib, result, { target, opts, workload, itlPath, io });
+  writeObservation(lib, result, { target, opts, workload, itlPath, io, saturation, log });
 }
 
 function requiredTarget(opts: ObserveCliOptions): ObserveTarget {
@@ -287,7 +298,15 @@ function workloadSeed(workload: ObserveWorkload): number | undefined {
 function writeObservation(
   lib: ObserveModule,
   result: ObserveResult,
-  ctx: { target: ObserveTarget; opts: ObserveCliOptions; workload: ObserveWorkload; itlPath: string; io: CliIo },
+  ctx: {
+    target: ObserveTarget;
+    opts: ObserveCliOptions;
+    workload: ObserveWorkload;
+    itlPath: string;
+    io: CliIo;
+    saturation: SaturationPlan | null;
+    log: Logger;
+  },
 ): void {
   const { target, opts, workload, itlPath, io } = ctx;
   const ro = workload.ro;
@@ -313,7 +332,13 @@ function writeObservation(
       (opts.recordItl === true ? `; ${result.itl.length} chunk times in ${itlPath}` : "") +
       (result.interrupted ? " (interrupted)" : ""),
   );
-  io.stdout(lib.renderObservedMetrics(lib.summarizeObserved(result.records)));
+  const summary = lib.summarizeObserved(result.records);
+  if (ctx.saturation !== null) {
+    const a = analyzeSaturation(observedRequests(result.records), ctx.saturation, (m) => ctx.log.warn(m));
+    summary.saturation = a.final;
+    if (ctx.saturation.report !== "") writeOutput("--saturation-report", ctx.saturation.report, saturationReportJson(a), writeFileAtomic);
+  }
+  io.stdout(lib.renderObservedMetrics(summary));
 }
 
 /** Adds `blis observe`. */

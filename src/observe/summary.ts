@@ -30,6 +30,8 @@ export interface ObservedMetrics {
   itl_p90_ms: number;
   itl_p95_ms: number;
   itl_p99_ms: number;
+  /** With --detectors: detector → final label (docs/saturation.md). */
+  saturation?: Record<string, string>;
 }
 
 function sorted(v: number[]): Float64Array {

@@ -4,6 +4,18 @@ import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { analyzeSaturation, type CompletedRequest, type SaturationAnalysis } from "./analyze.js";
 import type { SaturationPlan } from "./config.js";
+import type { TraceRecord } from "../workload/index.js";
+
+/** The `ok` rows of an observed trace: arrival as planned, E2E from send to last chunk. */
+export function observedRequests(records: readonly TraceRecord[]): CompletedRequest[] {
+  return records
+    .filter((r) => r.status === "ok")
+    .map((r) => ({
+      id: `request_${r.request_id}`,
+      arrivedAtS: r.arrival_time_us / 1e6,
+      e2eMs: (r.last_chunk_time_us - r.send_time_us) / 1000,
+    }));
+}
 
 export function completedRequests(ledger: RequestLedger): CompletedRequest[] {
   const out: CompletedRequest[] = [];

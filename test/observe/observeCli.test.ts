@@ -347,3 +347,35 @@ test("observe --help lists its flags", async () => {
     assert.ok(run.stdout.includes(f), f);
   }
 });
+
+test("--detectors labels the measured requests; the report file and errors work as on blis run", async () => {
+  const report = path.join(dir, "observed-saturation.json");
+  const base = [
+    "observe",
+    "--server",
+    `${server.url}/ok`,
+    "--model",
+    "test-model",
+    "--rate",
+    "100",
+    "--num-requests",
+    "12",
+    ...shape(16, 6),
+  ];
+  const run = await cli([...base, ...out("sat"), "--detectors", "composite,threshold", "--saturation-report", report]);
+  assert.equal(run.code, 0, run.stderr.join("\n"));
+  const block = metricBlocks(run.stdout)[0]!;
+  const labels = block["saturation"] as unknown as Record<string, string>;
+  assert.deepEqual(Object.keys(labels), ["composite", "threshold"]);
+  assert.ok(["STABLE", "BACKLOGGED", "OVERLOADED"].includes(labels["composite"]!));
+  assert.equal(labels["threshold"], "STABLE", "the fake server answers in milliseconds");
+  const data = JSON.parse(fs.readFileSync(report, "utf8")) as { final: unknown; trace: unknown[] };
+  assert.deepEqual(data.final, block["saturation"]);
+  assert.equal(data.trace.length, 12 * 2 * 2, "an arrival and a completion per ok row, for each detector");
+  const sent = server.seen.length;
+  const bad = await cli([...base, ...out("sat-bad"), "--saturation-final-window", "10s"]);
+  assert.equal(bad.code, 1);
+  assert.deepEqual(bad.stderr, ["error: --saturation-final-window requires --detectors"]);
+  assert.equal(server.seen.length, sent, "nothing is sent for a bad flag");
+  assert.ok(!fs.existsSync(path.join(dir, "sat-bad.csv")));
+});
