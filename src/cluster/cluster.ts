@@ -6,7 +6,7 @@ import type { Logger } from "../util/log.js";
 import { decideAdmission, type AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider, type RouterState } from "./snapshot.js";
-import { EventQueue } from "../engine/eventQueue.js";
+import { EV_ARRIVAL, EV_QUEUED, EventQueue } from "../engine/eventQueue.js";
 import { IndexHeap } from "../engine/indexHeap.js";
 import type { OrderedLogger } from "./orderedLog.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
@@ -65,6 +65,8 @@ export interface ClusterRunStats {
   routedPerInstance: Int32Array;
   /** Requests generated in total (including those beyond the horizon that were never processed). */
   generated: number;
+  /** Arrived requests still waiting for their admission or routing decision at the end (horizon). */
+  inTransit: number;
   clock: number;
   inFlight: Int32Array;
 }
@@ -197,6 +199,7 @@ export class ClusterSimulator {
       routed: this.routed,
       routedPerInstance: this.routedPerInstance,
       generated,
+      inTransit: this.inTransit(),
       clock,
       inFlight: this.inFlight,
     };
@@ -211,6 +214,17 @@ export class ClusterSimulator {
     else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
     else if (this.pd !== null) this.pd.onEvent(rank, req!, clock);
     else this.controlPlane!.onEvent(rank, req, clock); // flow control (never with PD: their ranks overlap)
+  }
+
+  /**
+   * Arrived requests neither injected nor rejected at the end: waiting for their admission or
+   * routing decision, or routed but not yet in an instance's wait queue (arrival and queueing
+   * delays), so the pipeline check can count them.
+   */
+  private inTransit(): number {
+    let n = this.events.count((k, req) => req !== null && (k === RANK_ADMISSION || k === RANK_ROUTING));
+    for (const inst of this.instances) n += inst.events.count((k, req) => req !== null && (k === EV_ARRIVAL || k === EV_QUEUED));
+    return n;
   }
 
   /**

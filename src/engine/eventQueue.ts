@@ -45,6 +45,13 @@ export class EventQueue<P> {
     this.payload[j] = p;
   }
 
+  /** How many queued events satisfy `pred` (end-of-run accounting, not the hot path). */
+  count(pred: (kind: number, payload: P | null) => boolean): number {
+    let c = 0;
+    for (let i = 0; i < this.n; i++) if (pred(this.kind[i]!, this.payload[i]!)) c++;
+    return c;
+  }
+
   /** Removes the head; read it with peek* first. */
   pop(): void {
     const last = --this.n;

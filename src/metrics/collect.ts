@@ -73,6 +73,8 @@ export interface SimulationMetrics {
   perInstanceRouted: number[];
   /** Whether every generated request arrived by the horizon (pipeline conservation applies). */
   allArrived: boolean;
+  /** Arrived requests in admission, routing or instance arrival delays at the horizon (neither injected nor rejected). */
+  inTransit?: number;
   /** Session metrics of closed-loop runs (absent or null otherwise). */
   sessions?: SessionMetrics | null;
   /** Gateway queue and shed counters of runs with a control plane (docs/gateway.md); absent otherwise. */
@@ -160,6 +162,7 @@ export function collectMetrics(
     routed: stats.routed,
     perInstanceRouted: Array.from(stats.routedPerInstance),
     allArrived: stats.generated === stats.arrived,
+    inTransit: stats.inTransit,
     ...(pd !== null ? { pd: pd.summary(total) } : {}),
   };
 }

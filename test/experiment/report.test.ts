@@ -221,3 +221,21 @@ test("tables depend only on the set of results, not on their order; check failur
   assert.equal(partial.per_seed[0]!.status, "missing");
   assert.equal(partial.summary.find((s) => s.config === "n=1" && s.metric === "completed")!.n_valid, 1);
 });
+
+test("conservation: requests still in admission, routing or arrival delays at the horizon count as in transit", async () => {
+  const { simulate } = await import("../../src/sim/simulate.js");
+  const { silentLogger } = await import("../../src/util/log.js");
+  // 600 s of arrivals at 10 req/s are cut at 300 s: the last arrival before the horizon is still on
+  // its way to the wait queue.
+  const res = await simulate(
+    { model: "meta-llama/llama-3.1-8b-instruct", numRequests: 6000, rate: 10, horizon: 300e6, seed: 42 },
+    { logger: silentLogger },
+  );
+  const m = res.metrics;
+  assert.ok(m.allArrived);
+  assert.ok((m.inTransit ?? 0) > 0, "this configuration leaves a request between arrival and the wait queue");
+  assert.equal(m.cluster.injected_requests + m.inTransit!, m.generated);
+  const row = conservationRow("c", 42, rec("c", 42, m));
+  assert.deepEqual([row.pipeline, row.result], ["PASS", "PASS"], row.detail);
+  assert.equal(conservationRow("c", 42, rec("c", 42, { ...m, inTransit: 0 })).pipeline, "FAIL");
+});
