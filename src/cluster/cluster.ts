@@ -15,6 +15,7 @@ import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import type { DisaggregationHook } from "./disaggregation.js";
+import type { ClusterRunStats } from "./runStats.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -54,22 +55,7 @@ export interface ClusterObserver {
   onClock(clock: number): void;
 }
 
-export interface ClusterRunStats {
-  rejected: number;
-  /** Requests dropped at routing because no routable instance serves their model. */
-  routingRejected: number;
-  /** Requests pulled from the workload whose arrival was processed (≤ horizon). */
-  arrived: number;
-  routed: number;
-  /** Routed requests per instance. */
-  routedPerInstance: Int32Array;
-  /** Requests generated in total (including those beyond the horizon that were never processed). */
-  generated: number;
-  /** Arrived requests still waiting for their admission or routing decision at the end (horizon). */
-  inTransit: number;
-  clock: number;
-  inFlight: Int32Array;
-}
+export type { ClusterRunStats } from "./runStats.js";
 
 const RANK_ADMISSION = 1;
 export const RANK_ROUTING = 2;
