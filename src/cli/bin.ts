@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import fs from "node:fs";
+import { fileURLToPath } from "node:url";
 import type * as MainModule from "./main.js";
 
 // A reader that goes away (`blis run … | head -1`) is not an error of ours: stop quietly, as
@@ -11,21 +12,38 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/**
- * The command line as one file (scripts/buildCliBundle.mjs) when it is at least as new as the
- * compiled modules, since loading one file instead of hundreds saves about 0.1 s per run; else the
- * modules themselves (a compile without the bundle step).
- */
-function entry(): string {
-  const bundle = new URL("./main.bundle.js", import.meta.url);
-  const modules = new URL("./main.js", import.meta.url);
+const modules = new URL("./main.js", import.meta.url);
+
+/** Whether a bundle exists and is at least as new as the compiled modules (else a bare tsc ran since). */
+function current(bundle: URL): boolean {
   try {
-    if (fs.statSync(bundle).mtimeMs >= fs.statSync(modules).mtimeMs) return bundle.href;
+    return fs.statSync(bundle).mtimeMs >= fs.statSync(modules).mtimeMs;
   } catch {
-    // no bundle: use the modules
+    return false;
   }
-  return modules.href;
 }
 
-const { main } = (await import(entry())) as typeof MainModule;
+/**
+ * The command line (scripts/buildCliBundle.mjs): the CommonJS bundle with its code cache where this
+ * Node can require() the ES-module-only packages that some commands use; else the ES module bundle,
+ * which loads one file instead of hundreds; else the modules themselves.
+ */
+async function load(): Promise<typeof MainModule.main> {
+  const cjs = new URL("./main.bundle.cjs", import.meta.url);
+  if (process.features.require_module && current(cjs)) {
+    const { loadCjsBundle, codeCachePath } = await import("./bundleLoader.js");
+    const file = fileURLToPath(cjs);
+    let cache: Buffer | undefined;
+    try {
+      cache = fs.readFileSync(codeCachePath(file));
+    } catch {
+      // no cache: compiled as usual
+    }
+    return loadCjsBundle(file, cache).main;
+  }
+  const esm = new URL("./main.bundle.js", import.meta.url);
+  return ((await import(current(esm) ? esm.href : modules.href)) as typeof MainModule).main;
+}
+
+const main = await load();
 process.exitCode = await main(process.argv.slice(2));

@@ -80,7 +80,8 @@ export class BatchFormation {
     for (let i = 0; i < visited; i++) {
       const r = original[i]!;
       if (budget <= 0) {
-        this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);
+        // Guarded: building the line costs an allocation in most steps of a loaded instance.
+        if (this.log.enabled("debug")) this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);
         break;
       }
       if (r.state !== RUNNING) continue;

@@ -45,19 +45,24 @@ export class DecodeCohort {
     this.piSum += this.count;
   }
 
-  /** Removes the members due at `step`, brought up to date to its start, into `out`. */
-  takeDue(step: number, out: Request[]): void {
+  /**
+   * Removes the members due at `step`, brought up to date to its start, into out[0 .. result);
+   * out is written by index and never shortened (emptying an array frees its storage, and the
+   * next step would allocate it again).
+   */
+  takeDue(step: number, out: Request[]): number {
     const b = step & (RING - 1);
     const k = this.sizes[b]!;
-    if (k === 0) return;
+    if (k === 0) return 0;
     const bucket = this.buckets[b]!;
     for (let i = 0; i < k; i++) {
       const r = bucket[i]!;
       bucket[i] = null;
       this.leave(r, step);
-      out.push(r);
+      out[i] = r;
     }
     this.sizes[b] = 0;
+    return k;
   }
 
   /** Removes every member, brought up to date to the start of `step`. */

@@ -279,31 +279,27 @@ export class Instance {
    */
   private visitList(cohort: DecodeCohort, stepIdx: number): Request[] {
     const due = this.due;
-    cohort.takeDue(stepIdx, due);
-    if (cohort.count === 0) {
-      if (due.length !== 0) due.length = 0;
-      return this.running;
-    }
-    if (due.length !== 0) this.mergeDue(due);
+    const nDue = cohort.takeDue(stepIdx, due);
+    if (cohort.count === 0) return this.running;
+    if (nDue !== 0) this.mergeDue(due, nDue);
     if (this.formation.fitsWithCohort(this.visit, cohort.count)) return this.visit;
     cohort.drain(stepIdx);
     return this.running;
   }
 
-  /** Merges the requests back from the cohort into the visit list, in batch order. */
-  private mergeDue(due: Request[]): void {
-    sortByBatchOrder(due);
+  /** Merges due[0 .. nDue) back from the cohort into the visit list, in batch order. */
+  private mergeDue(due: Request[], nDue: number): void {
+    sortByBatchOrder(due, nDue);
     const a = this.visit;
     const out = this.spareVisit;
     let i = 0;
     let j = 0;
     let k = 0;
-    while (i < a.length || j < due.length) {
-      if (j >= due.length || (i < a.length && a[i]!.batchOrder < due[j]!.batchOrder)) out[k++] = a[i++]!;
+    while (i < a.length || j < nDue) {
+      if (j >= nDue || (i < a.length && a[i]!.batchOrder < due[j]!.batchOrder)) out[k++] = a[i++]!;
       else out[k++] = due[j++]!;
     }
     if (out.length !== k) out.length = k;
-    due.length = 0;
     this.spareVisit = a;
     this.visit = out;
   }
@@ -382,9 +378,9 @@ export class Instance {
   }
 }
 
-/** Insertion sort: requests due together mostly entered the cohort together, in batch order. */
-function sortByBatchOrder(a: Request[]): void {
-  for (let i = 1; i < a.length; i++) {
+/** Insertion sort of a[0 .. n): requests due together mostly entered the cohort together, in batch order. */
+function sortByBatchOrder(a: Request[], n: number): void {
+  for (let i = 1; i < n; i++) {
     const r = a[i]!;
     const key = r.batchOrder;
     let j = i - 1;

@@ -22,12 +22,36 @@ export class HashIndex {
     this.mask = cap - 1;
   }
 
+  // The *At variants take the key as keys[i]: a double passed to a call that is not inlined is
+  // boxed into a fresh heap number, and the KV hot path makes several such calls per block.
+
+  /** Block ID for hash keys[i], or -1. */
+  getAt(keys: Float64Array, i: number): number {
+    const h = keys[i]!;
+    return this.find(h | 0, Math.floor(h / TWO_32));
+  }
+
+  /** set(keys[i], v). */
+  setAt(keys: Float64Array, i: number, v: number): void {
+    const h = keys[i]!;
+    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
+    this.put(h | 0, Math.floor(h / TWO_32), v);
+  }
+
+  /** delete(keys[i]). */
+  deleteAt(keys: Float64Array, i: number): void {
+    const h = keys[i]!;
+    this.remove(h | 0, Math.floor(h / TWO_32));
+  }
+
   /** Block ID for hash h, or -1. */
   get(h: number): number {
+    return this.find(h | 0, Math.floor(h / TWO_32));
+  }
+
+  private find(lo: number, hi: number): number {
     const slots = this.slots;
     const mask = this.mask;
-    const lo = h | 0;
-    const hi = Math.floor(h / TWO_32);
     let i = lo & mask;
     for (;;) {
       const j = i * 3;
@@ -70,10 +94,12 @@ export class HashIndex {
   }
 
   delete(h: number): void {
+    this.remove(h | 0, Math.floor(h / TWO_32));
+  }
+
+  private remove(lo: number, hi: number): void {
     const slots = this.slots;
     const mask = this.mask;
-    const lo = h | 0;
-    const hi = Math.floor(h / TWO_32);
     let i = lo & mask;
     for (;;) {
       const k = slots[i * 3 + 1]!;

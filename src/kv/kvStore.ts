@@ -108,16 +108,24 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Hash of the full block of sequence positions [start, start + blockSize) chained on
-   * req.chainPrev: the precomputed chain value when the block is the sequence's block number
-   * start / blockSize and the chain so far matches, else hashed afresh.
+   * Hashes the full block of sequence positions [start, start + blockSize) chained on
+   * req.chainPrev (the precomputed chain value when the block is the sequence's block number
+   * start / blockSize and the chain so far matches, else hashed afresh) and makes it the chain
+   * value; with blk ≥ 0 registers it as block blk's content. The hash stays inside this call:
+   * returned, a double would be boxed into a new heap number per block.
    */
-  private fullBlockHash(req: Request, start: number): number {
+  private hashFullBlock(req: Request, start: number, blk: number): void {
     const bs = this.blockSize;
-    const h = this.sequenceHashes(req);
+    const hs = this.sequenceHashes(req);
     const k = Math.floor(start / bs);
-    if (k * bs === start && k < h.length && req.chainPrev === (k === 0 ? NO_HASH : h[k - 1]!)) return h[k]!;
-    return seqBlockHash(req.tokens!, start, bs, req.chainPrev);
+    let h: number;
+    if (k * bs === start && k < hs.length && req.chainPrev === (k === 0 ? NO_HASH : hs[k - 1]!)) h = hs[k]!;
+    else h = seqBlockHash(req.tokens!, start, bs, req.chainPrev);
+    req.chainPrev = h;
+    if (blk >= 0) {
+      this.hash[blk] = h;
+      this.index.setAt(this.hash, blk, blk);
+    }
   }
 
   /**
@@ -130,7 +138,7 @@ export class KvStore implements KvCache {
     if (this.prefixScratch.length < k) this.prefixScratch = new Int32Array(k * 2);
     let n = 0;
     for (let i = 0; i < k; i++) {
-      const b = this.index.get(hashes[i]!);
+      const b = this.index.getAt(hashes, i);
       if (b < 0) break;
       this.prefixScratch[n++] = b;
     }
@@ -153,11 +161,7 @@ export class KvStore implements KvCache {
    * A block's hash is computed once, when its last token arrives, from the tokens it holds.
    */
   appendDecodeToken(req: Request, pos: number): void {
-    if (++req.tailFill === this.blockSize) {
-      const h = this.fullBlockHash(req, pos + 1 - this.blockSize);
-      req.chainPrev = h;
-      this.register(req.blocks[req.nBlocks - 1]!, h);
-    }
+    if (++req.tailFill === this.blockSize) this.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
   }
 
   /** The GPU-tier allocation behind allocate(); the tiered store retries it after reloads. */
@@ -235,9 +239,7 @@ export class KvStore implements KvCache {
     req.tailFill = f + take;
     if (f + take === bs) {
       // The request's blocks hold the sequence prefix, so this block is tokens[end - bs, end).
-      const h = this.fullBlockHash(req, pos + take - bs);
-      req.chainPrev = h;
-      this.register(req.blocks[req.nBlocks - 1]!, h);
+      this.hashFullBlock(req, pos + take - bs, req.blocks[req.nBlocks - 1]!);
     }
     return take;
   }
@@ -262,13 +264,12 @@ export class KvStore implements KvCache {
       if (ph !== null && take === bs && blockIdx < promptBlocks && pos === blockIdx * bs) {
         const h = ph[blockIdx]!;
         req.chainPrev = h;
-        this.register(blk, h);
+        this.hash[blk] = h;
+        this.index.setAt(this.hash, blk, blk);
       } else if (take === bs) {
-        const h = this.fullBlockHash(req, pos);
-        req.chainPrev = h;
         // A fresh block taken during decode is never hashed when taken (docs/behavior.md
         // "KV cache").
-        if (prefill) this.register(blk, h);
+        this.hashFullBlock(req, pos, prefill ? blk : -1);
       }
       pos += take;
       placed += take;
@@ -282,26 +283,20 @@ export class KvStore implements KvCache {
     return true;
   }
 
-  protected register(b: number, h: number): void {
-    this.hash[b] = h;
-    this.index.set(h, b);
-  }
-
   /** Takes the free-list head, evicting its cached identity; records it for rollback. */
   private takeFresh(): number {
     const b = this.free.popHead();
     if (b === NIL) return NIL;
-    this.undo.recordFresh(b, this.hash[b]!);
+    this.undo.recordFresh(b, this.hash);
     this.evictContent(b);
     return b;
   }
 
   /** Drops block b's cached identity before it takes other content. */
   protected evictContent(b: number): void {
-    const h = this.hash[b]!;
-    if (h !== NO_HASH) {
+    if (this.hash[b] !== NO_HASH) {
       // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
-      this.index.delete(h);
+      this.index.deleteAt(this.hash, b);
       this.hash[b] = NO_HASH;
     }
   }

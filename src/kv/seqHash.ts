@@ -36,6 +36,11 @@ let literal: Int32Array = new Int32Array(0);
 /** Piece holding the position the last windowHash call ended at (blocks come in order). */
 let cursor = 0;
 const state = new Int32Array(4);
+/**
+ * chain[0]: the hash windowHash chains on, replaced by the hash it computes. A double returned
+ * from (or passed to) a call that is not inlined is boxed into a new heap number: one per block.
+ */
+const chain = new Float64Array(1);
 const drawn = new Int32Array(MIN_SYMBOLIC);
 
 function addPiece(start: number, len: number, isRun: boolean): void {
@@ -99,12 +104,13 @@ function loadPieces(seq: TokenSeq): void {
 
 /**
  * Hash of the block of positions [start, start + blockSize), all inside the loaded sequence,
- * chained on `prev`. Starts looking for the block's first piece at the cursor.
+ * chained on chain[0], into chain[0]. Starts looking for the block's first piece at the cursor.
  */
-function windowHash(start: number, blockSize: number, prev: number): number {
+function windowHash(start: number, blockSize: number): void {
   const starts = pieceStart;
   const lens = pieceLen;
   const isRun = pieceIsRun;
+  const prev = chain[0]!;
   let a = initLaneA(prev);
   let b = initLaneB(prev);
   let p = cursor;
@@ -142,7 +148,7 @@ function windowHash(start: number, blockSize: number, prev: number): number {
     if (pos === pe) p++;
   }
   cursor = p;
-  return finalizeHash(a, b);
+  chain[0] = finalizeHash(a, b);
 }
 
 /**
@@ -156,10 +162,10 @@ export function seqHashesInto(seq: TokenSeq, count: number, blockSize: number, o
     return k;
   }
   loadPieces(seq);
-  let prev = NO_HASH;
+  chain[0] = NO_HASH;
   for (let i = 0; i < k; i++) {
-    prev = windowHash(i * blockSize, blockSize, prev);
-    out[i] = prev;
+    windowHash(i * blockSize, blockSize);
+    out[i] = chain[0]!;
   }
   return k;
 }
@@ -175,5 +181,7 @@ export function sequenceHashes(seq: TokenSeq, blockSize: number): Float64Array {
 export function seqBlockHash(seq: TokenSeq, start: number, blockSize: number, prev: number): number {
   if (blockSize < MIN_SYMBOLIC) return blockHash(scratchTokens(seq, start + blockSize), start, blockSize, prev);
   loadPieces(seq);
-  return windowHash(start, blockSize, prev);
+  chain[0] = prev;
+  windowHash(start, blockSize);
+  return chain[0]!;
 }

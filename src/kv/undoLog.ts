@@ -18,11 +18,12 @@ export class AllocationUndoLog {
     this.attachCount = 0;
   }
 
-  recordFresh(block: number, oldHash: number): void {
+  /** Records a fresh block and the hash it carried, hashes[block] (read here: no boxed double). */
+  recordFresh(block: number, hashes: Float64Array): void {
     const i = this.freshCount++;
     if (i === this.fresh.length) this.growFresh();
     this.fresh[i] = block;
-    this.freshHash[i] = oldHash;
+    this.freshHash[i] = hashes[block]!;
   }
 
   recordAttach(block: number, wasUsed: number): void {

@@ -44,3 +44,20 @@ test("agrees with a Map through random sets, deletes and growth, and copies exac
     assert.equal(copy.get(k), ref.get(k) ?? -1);
   }
 });
+
+test("the keyed-by-slot operations act as get, set and delete of the slot's key", () => {
+  const keys = new Float64Array([7, 7 + 4294967296, 2 ** 53 - 1, 12345678901234]);
+  const a = new HashIndex(2);
+  const b = new HashIndex(2);
+  for (let i = 0; i < keys.length; i++) {
+    a.setAt(keys, i, i * 10);
+    b.set(keys[i]!, i * 10);
+  }
+  a.deleteAt(keys, 1);
+  b.delete(keys[1]!);
+  for (let i = 0; i < keys.length; i++) {
+    assert.equal(a.getAt(keys, i), b.get(keys[i]!));
+    assert.equal(a.get(keys[i]!), i === 1 ? -1 : i * 10);
+  }
+  assert.equal(a.size, 3);
+});
