@@ -15,6 +15,7 @@ import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 import { GATEWAY_FLAGS } from "./runFlagsGateway.js";
+import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { PD_FLAGS } from "./pdFlags.js";
 import { prefixThreshold } from "../pd/deciders.js";
@@ -349,6 +350,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     help: "autoscaler tick interval in ticks; replaces the policy bundle's autoscaler.interval_us (0 = off; docs/autoscaling.md)",
   },
   ...GATEWAY_FLAGS,
+  ...LORA_FLAGS,
 ];
 
 /** The flag table with each flag's printed default. */

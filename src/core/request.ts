@@ -33,6 +33,8 @@ export class Request implements StepRequestView {
   readonly model: string;
   /** Client deadline, ticks (0 = none). */
   readonly deadline: number;
+  /** LoRA adapter ID ("" = the base model). */
+  readonly adapter: string;
 
   state: RequestState = QUEUED;
   pi = 0;
@@ -104,6 +106,7 @@ export class Request implements StepRequestView {
     this.tenantId = w.tenantId;
     this.model = w.model;
     this.deadline = w.deadline;
+    this.adapter = w.adapter ?? "";
   }
 
   get id(): string {

@@ -30,6 +30,8 @@ export interface WorkloadRequest {
   videoTokens: number;
   /** Client deadline: the request times out on its instance at this tick (0 = none). */
   deadline: number;
+  /** LoRA adapter ID ("" = the base model; docs/lora.md). */
+  adapter?: string;
 }
 
 const ID_PREFIX = "request_";
@@ -56,6 +58,7 @@ export class SeqRequest implements WorkloadRequest {
   /** The ID when it is not `request_<n>`. */
   idText = "";
   deadline = 0;
+  adapter = "";
   constructor(
     public arrival: number,
     public tokenSeq: TokenSeq,

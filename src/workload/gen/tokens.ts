@@ -35,6 +35,8 @@ export interface RequestMeta {
   readonly tenantId: string;
   readonly sloClass: string;
   readonly model: string;
+  /** LoRA adapter ("" or absent = none). */
+  readonly adapter?: string;
 }
 
 export function newRequest(
@@ -52,7 +54,7 @@ export function newRequest(
   audioTokens: number,
   videoTokens: number,
 ): SeqRequest {
-  return new SeqRequest(
+  const r = new SeqRequest(
     arrival,
     tokens,
     inputLen,
@@ -69,4 +71,6 @@ export function newRequest(
     audioTokens,
     videoTokens,
   );
+  if (meta.adapter !== undefined) r.adapter = meta.adapter;
+  return r;
 }

@@ -70,6 +70,7 @@ export function expandCohorts(cohorts: readonly CohortSpec[]): ClientSpec[] {
       };
       if (lifecycle !== undefined) member.lifecycle = lifecycle;
       if (c.timeout !== undefined) member.timeout = c.timeout;
+      if (c.adapter !== undefined) member.adapter = c.adapter;
       out.push(member);
     }
   }
