@@ -21,6 +21,7 @@ import { activeRequests } from "./scorers/activeRequests.js";
 import { runningRequests } from "./scorers/runningRequests.js";
 import { loadAware } from "./scorers/loadAware.js";
 import { vllmDp } from "./scorers/vllmDp.js";
+import { loraAffinity } from "./scorers/loraAffinity.js";
 
 // The registration order is the order of the --help lists.
 admissionPolicies.register(alwaysAdmit);
@@ -46,6 +47,7 @@ scorers.register(activeRequests);
 scorers.register(runningRequests);
 scorers.register(loadAware);
 scorers.register(vllmDp);
+scorers.register(loraAffinity);
 scorers.register(factoryPolicy("kv-pressure", () => new KvPressureScorer("kv-pressure", false), "KV pressure"));
 scorers.register(factoryPolicy("kv-pressure-slo", () => new KvPressureScorer("kv-pressure-slo", true), "KV pressure by SLO tier"));
 scorers.register(

@@ -12,6 +12,8 @@ export class InstanceSnapshot {
   inFlight = 0;
   pendingTransferLatency = 0;
   kvThrashingRate = 0;
+  /** LoRA adapters resident at the last refresh (null: LoRA off). */
+  residentAdapters: ReadonlySet<string> | null = null;
   constructor(
     readonly id: string,
     readonly index: number,
@@ -213,5 +215,7 @@ export class SnapshotProvider implements RouterState {
     s.cacheHitRate = kv.cacheHitRate();
     s.pendingTransferLatency = kv.pendingTransferLatency();
     s.kvThrashingRate = kv.thrashingRate();
+    const lora = inst.lora;
+    if (lora) s.residentAdapters = lora.residentIds(); // absent on test doubles
   }
 }

@@ -16,6 +16,7 @@ import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 import { GATEWAY_FLAGS } from "./runFlagsGateway.js";
 import { SATURATION_FLAGS } from "./runFlagsSaturation.js";
+import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { PD_FLAGS } from "./pdFlags.js";
 import { prefixThreshold } from "../pd/deciders.js";
@@ -351,6 +352,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
   },
   ...GATEWAY_FLAGS,
   ...SATURATION_FLAGS,
+  ...LORA_FLAGS,
 ];
 
 /** The flag table with each flag's printed default. */

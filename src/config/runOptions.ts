@@ -13,6 +13,7 @@ import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.j
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import { pdOptionsShape } from "../pd/options.js";
 import { prefixThresholdParams } from "../pd/deciders.js";
+import { loraOptionsShape } from "../lora/options.js";
 
 export { anyNumber };
 
@@ -148,6 +149,8 @@ export const RunOptionsSchema = z.strictObject({
   ...tierShedParams.shape,
   ...gaieLegacyParams.shape,
   ...gatewayParams.shape,
+  // LoRA adapters (docs/lora.md).
+  ...loraOptionsShape,
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

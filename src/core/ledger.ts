@@ -31,6 +31,8 @@ export class RequestLedger {
   slo = new Int32Array(1024);
   tenant = new Int32Array(1024);
   model = new Int32Array(1024);
+  /** LoRA adapter, an index into adapterNames (0 = none). */
+  adapter = new Int32Array(1024);
   flags = new Uint8Array(1024);
   private live: (Request | null)[] = [];
   /** Highest sequence number seen + 1. */
@@ -39,9 +41,11 @@ export class RequestLedger {
   readonly sloNames: string[] = [""];
   readonly tenantNames: string[] = [""];
   readonly modelNames: string[] = [""];
+  readonly adapterNames: string[] = [""];
   private readonly sloIds = new Map<string, number>([["", 0]]);
   private readonly tenantIds = new Map<string, number>([["", 0]]);
   private readonly modelIds = new Map<string, number>([["", 0]]);
+  private readonly adapterIds = new Map<string, number>([["", 0]]);
 
   register(req: Request): void {
     const i = req.seq;
@@ -62,6 +66,7 @@ export class RequestLedger {
     this.slo[i] = intern(req.sloClass, this.sloIds, this.sloNames);
     this.tenant[i] = intern(req.tenantId, this.tenantIds, this.tenantNames);
     this.model[i] = intern(req.model, this.modelIds, this.modelNames);
+    this.adapter[i] = req.adapter === "" ? 0 : intern(req.adapter, this.adapterIds, this.adapterNames);
     this.flags[i] = F_REGISTERED;
     this.live[i] = req;
   }
@@ -95,6 +100,7 @@ export class RequestLedger {
     this.slo[i] = intern(src.sloNames[src.slo[i]!]!, this.sloIds, this.sloNames);
     this.tenant[i] = intern(src.tenantNames[src.tenant[i]!]!, this.tenantIds, this.tenantNames);
     this.model[i] = intern(src.modelNames[src.model[i]!]!, this.modelIds, this.modelNames);
+    this.adapter[i] = intern(src.adapterNames[src.adapter[i]!]!, this.adapterIds, this.adapterNames);
     this.flags[i] = src.flags[i]!;
   }
 
@@ -180,6 +186,7 @@ export class RequestLedger {
     this.slo = growI(this.slo, cap);
     this.tenant = growI(this.tenant, cap);
     this.model = growI(this.model, cap);
+    this.adapter = growI(this.adapter, cap);
     const f = new Uint8Array(cap);
     f.set(this.flags);
     this.flags = f;

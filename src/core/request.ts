@@ -35,6 +35,8 @@ export class Request implements StepRequestView {
   readonly deadline: number;
   /** TTFT target of `slo-deadline` gateway dispatch, ticks (0 = the class's target). */
   readonly sloTargetUs: number;
+  /** LoRA adapter ID ("" = the base model). */
+  readonly adapter: string;
 
   state: RequestState = QUEUED;
   pi = 0;
@@ -107,6 +109,7 @@ export class Request implements StepRequestView {
     this.model = w.model;
     this.deadline = w.deadline;
     this.sloTargetUs = w.sloTargetUs;
+    this.adapter = w.adapter ?? "";
   }
 
   get id(): string {

@@ -32,6 +32,8 @@ export interface WorkloadRequest {
   deadline: number;
   /** TTFT target of `slo-deadline` gateway dispatch, ticks (0 = the class's target). */
   sloTargetUs: number;
+  /** LoRA adapter ID ("" = the base model; docs/lora.md). */
+  adapter?: string;
 }
 
 const ID_PREFIX = "request_";
@@ -59,6 +61,7 @@ export class SeqRequest implements WorkloadRequest {
   idText = "";
   deadline = 0;
   sloTargetUs = 0;
+  adapter = "";
   constructor(
     public arrival: number,
     public tokenSeq: TokenSeq,

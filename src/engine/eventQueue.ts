@@ -3,9 +3,11 @@
 
 export const EV_ARRIVAL = 0;
 export const EV_QUEUED = 1;
-export const EV_STEP = 2;
+/** A LoRA adapter finished loading (before the step of the same tick, which may then admit its requests). */
+export const EV_ADAPTER_LOAD = 2;
+export const EV_STEP = 3;
 /** A client deadline (after steps at the same tick, so a request completing at its deadline wins). */
-export const EV_TIMEOUT = 3;
+export const EV_TIMEOUT = 4;
 
 export class EventQueue<P> {
   private time = new Float64Array(16);

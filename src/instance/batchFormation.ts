@@ -141,6 +141,7 @@ export class BatchFormation {
     const wq = this.waitQueue;
     const kv = this.kv;
     const bs = this.cfg.blockSize;
+    const lora = this.cfg.lora;
     if (this.remoteWaiting > 0 && wq.length > 0 && !wq.peekFront().remoteKv) this.remoteFirst();
     while (running.length < this.cfg.maxRunning && wq.length > 0 && this.budget > 0 && !this.preempted) {
       const r = wq.peekFront();
@@ -148,6 +149,7 @@ export class BatchFormation {
         if (!this.admitRemote(r)) break;
         continue;
       }
+      if (lora !== undefined && !lora.admits(r)) break; // its adapter is loading: head-of-line blocking
       let nPrefix = kv.cachedPrefix(r);
       // Today's engine always computes part of the prompt (vLLM recomputes at least its last
       // token), so a fully cached prompt reuses all but its last block. The seed engine admits it

@@ -94,3 +94,17 @@ export class DecodeCohort {
     this.piSum -= r.pi;
   }
 }
+
+/** Insertion sort of a[0 .. n): requests due together mostly entered the cohort together, in batch order. */
+export function sortByBatchOrder(a: Request[], n: number): void {
+  for (let i = 1; i < n; i++) {
+    const r = a[i]!;
+    const key = r.batchOrder;
+    let j = i - 1;
+    while (j >= 0 && a[j]!.batchOrder > key) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = r;
+  }
+}

@@ -1,4 +1,4 @@
-import { EventQueue, EV_ARRIVAL, EV_QUEUED, EV_STEP, EV_TIMEOUT } from "../engine/eventQueue.js";
+import { EventQueue, EV_ADAPTER_LOAD, EV_ARRIVAL, EV_QUEUED, EV_STEP, EV_TIMEOUT } from "../engine/eventQueue.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { KvCache } from "../kv/kvCache.js";
 import type { PriorityPolicy } from "../policy/priority.js";
@@ -11,11 +11,12 @@ import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
 import { COMPLETED, QUEUED, RUNNING, TIMED_OUT, type Request } from "../core/request.js";
-import { DecodeCohort, MAX_AHEAD } from "./decodeCohort.js";
+import { DecodeCohort, MAX_AHEAD, sortByBatchOrder } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
 import { ACTIVE } from "../infra/lifecycle.js";
+import type { InstanceLora } from "../lora/instanceLora.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -76,6 +77,7 @@ export class Instance {
   lifecycle = ACTIVE;
   /** The instance's name when it is not `instance_<index>` (autoscaled instances). */
   name: string | null = null;
+  readonly lora: InstanceLora | null; // LoRA adapters (docs/lora.md); null = off
 
   private readonly prioritizer: Prioritizer;
   private readonly formation: BatchFormation;
@@ -101,6 +103,8 @@ export class Instance {
     const current = latency.timeline === "current";
     this.formation = new BatchFormation(index, cfg, kv, this.waitQueue, log, current);
     this.execution = new StepExecution(this);
+    this.lora = cfg.lora ?? null;
+    if (this.lora !== null) this.cohort = null; // the LoRA step factor reads every scheduled request
   }
 
   get id(): string {
@@ -154,6 +158,8 @@ export class Instance {
       this.onQueued(req!, t);
     } else if (kind === EV_TIMEOUT) {
       this.expire(req!, t);
+    } else if (kind === EV_ADAPTER_LOAD) {
+      this.adapterLoaded(t);
     } else {
       this.events.push(t + this.latency.queueingTime(req!.inputLen), EV_QUEUED, req);
     }
@@ -205,6 +211,7 @@ export class Instance {
     }
     req.state = TIMED_OUT;
     this.kv.release(req);
+    if (this.lora !== null) this.lora.release(req);
     this.timedOut++;
     this.ledger.timeOut(req);
     if (this.onLeave !== null) this.onLeave(req, now, true);
@@ -220,6 +227,7 @@ export class Instance {
     const stepIdx = ++this.stepCount;
     this.kv.setClock(now);
     this.prioritizer.prioritize(this.waitQueue, now);
+    if (this.lora !== null && this.waitQueue.length > 0) this.lora.gate(this.waitQueue.peekFront(), now);
 
     const cohort = this.decodeCohort();
     const batch = cohort === null ? this.running : this.visitList(cohort, stepIdx);
@@ -233,13 +241,13 @@ export class Instance {
       r.schedDelay = now - r.arrival;
       if (batch !== this.running) batch.push(r);
     }
+    if (this.lora !== null) this.lora.onAdmitted(admitted);
     this.queueSampleSum += this.waitQueue.length;
     this.queueSampleCount++;
 
     const n = batch.length;
-    const d =
-      (steady === 0 ? this.latency.stepTime(batch, n) : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum)) +
-      this.kv.consumeTransferLatency();
+    const base = steady === 0 ? this.latency.stepTime(batch, n) : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum);
+    const d = (this.lora === null ? base : this.lora.stepTime(batch, base)) + this.kv.consumeTransferLatency();
     this.lastStepDuration = d;
     const kept = this.execution.run(batch, now, d, stepIdx, steady);
     if (batch === this.running) this.running = kept;
@@ -250,7 +258,7 @@ export class Instance {
     }
 
     // Next-step scheduling (item 9)
-    if (this.running.length > 0 || this.waitQueue.length > 0) {
+    if (this.running.length > 0 || (this.waitQueue.length > 0 && (this.lora === null || this.lora.loading === ""))) {
       this.pushStep(now + d);
       this.stepChainRegistered = true;
     } else {
@@ -352,10 +360,19 @@ export class Instance {
       this.running.splice(r, 1);
     }
     this.kv.release(req);
+    if (this.lora !== null) this.lora.release(req);
     req.state = COMPLETED;
     this.ledger.drop(req);
     req.dropPayload();
     return true; // a step is already pending whenever the batch or the queue was non-empty
+  }
+
+  /** An adapter load completed (docs/lora.md): an idle instance steps to admit its requests. */
+  private adapterLoaded(now: number): void {
+    this.lora!.loaded();
+    if (this.pendingSteps > 0 || this.waitQueue.length === 0) return;
+    this.pushStep(now);
+    this.stepChainRegistered = true;
   }
 
   private pushStep(t: number): void {
@@ -375,19 +392,5 @@ export class Instance {
   simEnded(): number {
     const last = this.clock > this.lastLeave ? this.clock : this.lastLeave;
     return last > this.horizon ? this.horizon : last;
-  }
-}
-
-/** Insertion sort of a[0 .. n): requests due together mostly entered the cohort together, in batch order. */
-function sortByBatchOrder(a: Request[], n: number): void {
-  for (let i = 1; i < n; i++) {
-    const r = a[i]!;
-    const key = r.batchOrder;
-    let j = i - 1;
-    while (j >= 0 && a[j]!.batchOrder > key) {
-      a[j + 1] = a[j]!;
-      j--;
-    }
-    a[j + 1] = r;
   }
 }

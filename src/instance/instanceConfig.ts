@@ -1,4 +1,5 @@
 import type { PreemptionRule } from "../policy/preemption.js";
+import type { InstanceLora } from "../lora/instanceLora.js";
 export interface InstanceConfig {
   maxRunning: number;
   maxScheduledTokens: number;
@@ -17,4 +18,6 @@ export interface InstanceConfig {
    * so same-tick enqueues share one step chain; absent or false = the seed-era behavior.
    */
   oneStepChain?: boolean;
+  /** LoRA adapters of this instance (docs/lora.md); absent = LoRA off. */
+  lora?: InstanceLora;
 }

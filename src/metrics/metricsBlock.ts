@@ -1,5 +1,6 @@
 import { Histogram, meanMs, percentileMs } from "./stats.js";
 import type { GoodputClassResult } from "./goodput.js";
+import type { AdapterMetrics } from "./adapters.js";
 
 /**
  * The `=== Simulation Metrics ===` JSON object, keys in BLIS order (docs/behavior.md
@@ -41,6 +42,8 @@ export interface MetricsBlock {
   /** Only in runs with client deadlines (docs/behavior.md "Client timeouts"). */
   length_capped_requests?: number;
   timed_out_requests?: number;
+  /** LoRA runs: per-adapter loads, evictions, TTFT and throughput (docs/lora.md "Output"). */
+  adapters?: Record<string, AdapterMetrics>;
 }
 
 export interface BlockCounts {

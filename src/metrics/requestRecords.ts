@@ -14,6 +14,8 @@ export interface RequestRecord {
   tenant_id?: string;
   handled_by?: string;
   model?: string;
+  /** LoRA adapter (docs/lora.md), when the request names one. */
+  adapter?: string;
   /** Gateway queue wait (flow control), when enqueue and dispatch times are both > 0. */
   gateway_queue_delay_ms?: number;
 }
@@ -49,6 +51,8 @@ export function requestRecords(ledger: RequestLedger, gatewayDelayMs?: ReadonlyM
     if (ledger.instance[i]! >= 0) rec.handled_by = `instance_${ledger.instance[i]}`;
     const model = ledger.modelNames[ledger.model[i]!]!;
     if (model !== "") rec.model = model;
+    const adapter = ledger.adapterNames[ledger.adapter[i]!]!;
+    if (adapter !== "") rec.adapter = adapter;
     const gd = gatewayDelayMs?.get(i);
     if (gd !== undefined) rec.gateway_queue_delay_ms = gd;
     return rec;

@@ -2,6 +2,7 @@ import { renderFitness, renderMetricBlocks, renderTail } from "../metrics/render
 import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
 import { renderAutoscaleSummary } from "../autoscale/summary.js";
+import { renderAdapters } from "../metrics/adapters.js";
 
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the
@@ -20,6 +21,9 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
     }
   }
   tail += renderTail(res.metrics, { printFairness: res.options.printFairness, summarizeTrace: res.options.summarizeTrace });
+  // Extension: LoRA runs with adapter activity (docs/lora.md "Output").
+  const adapters = res.metrics.cluster.adapters;
+  if (adapters !== undefined) tail += renderAdapters(adapters);
   // Only runs with node pools, lifecycle or autoscaling keys have one (docs/autoscaling.md "Outputs").
   const ctl = res.run.autoscaler ?? null;
   if (ctl !== null) tail += renderAutoscaleSummary(ctl, res.metrics.fitnessInputs.simEnded);

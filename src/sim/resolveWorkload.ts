@@ -23,6 +23,8 @@ import {
   type WorkloadRequest,
   type WorkloadSpec,
 } from "../workload/index.js";
+import type { AdapterRef } from "../lora/resolve.js";
+import { requestAdapterRefs, specAdapterRefs } from "../lora/refs.js";
 
 export interface ResolvedWorkload {
   source: RequestSource;
@@ -36,6 +38,8 @@ export interface ResolvedWorkload {
   sloTargets?: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> };
   /** Some request may carry a client deadline (--timeout or a spec's `timeout` key). */
   deadlines?: boolean;
+  /** The LoRA adapters the workload names (checked against the declared ones). */
+  adapterRefs?: AdapterRef[];
 }
 
 const prefixed = (prefix: string, e: unknown): never => {
@@ -69,6 +73,8 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   if (spec.goodput_slo_targets !== undefined) out.sloTargets = { spec: spec.goodput_slo_targets };
   const keyed = [...spec.clients, ...spec.cohorts].some((c) => (c.timeout ?? 0) > 0);
   if (explicit.has("timeout") ? o.timeout > 0 : keyed) out.deadlines = true;
+  const refs = specAdapterRefs(spec);
+  if (refs.length > 0) out.adapterRefs = refs;
   return out;
 }
 
@@ -102,6 +108,8 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
   setDeadlines(kept, o.timeout);
   const out: ResolvedWorkload = { source: new ArrayRequestSource(kept), horizon, requestCap: kept.length };
   if (o.timeout > 0) out.deadlines = true;
+  const refs = requestAdapterRefs(kept);
+  if (refs.length > 0) out.adapterRefs = refs;
   if (trace.header.goodput_slo_targets !== undefined) out.sloTargets = { header: trace.header.goodput_slo_targets };
   return out;
 }

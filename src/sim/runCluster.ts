@@ -30,6 +30,8 @@ import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
+import { InstanceLora } from "../lora/instanceLora.js";
+import { addAdapterMetrics } from "../metrics/adapters.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -135,13 +137,23 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
-  if (sessions !== null) metrics.sessions = sessionMetrics(users, sessions.tags);
-  if (controlPlane !== null) controlPlaneMetrics(controlPlane, cfg, metrics, users, log);
+  addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, log });
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
   const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
   return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler, controlPlane };
+}
+
+/** The session, control-plane and LoRA parts of the metrics, in key order. */
+function addRunMetrics(
+  metrics: SimulationMetrics,
+  users: RequestLedger,
+  run: { cfg: SimConfig; instances: Instance[]; sessions: SessionPlan | null; controlPlane: ControlPlane | null; log: Logger },
+): void {
+  if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
+  if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
+  if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */
@@ -177,6 +189,7 @@ function buildInstance(
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",
       ...(oneStepChain ? { oneStepChain } : {}),
+      ...(cfg.lora !== undefined ? { lora: new InstanceLora(cfg.lora) } : {}),
     },
     createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
     pool !== null ? pool.latency() : cfg.latency(),
@@ -185,6 +198,7 @@ function buildInstance(
     ledger,
     instanceLog,
   );
+  if (inst.lora !== null) inst.lora.bind(inst.events);
   if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
   if (hooks.stepProbe) inst.probe = hooks.stepProbe;
   inst.onLeave = onLeave;

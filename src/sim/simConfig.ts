@@ -6,6 +6,7 @@ import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
+import type { LoraConfig } from "../lora/resolve.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
 export interface EngineSettings {
@@ -72,6 +73,8 @@ export interface SimConfig {
   autoscale?: AutoscaleRun;
   /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */
   gateway?: GatewayPlan;
+  /** LoRA adapters (docs/lora.md); absent: off. */
+  lora?: LoraConfig;
 }
 
 export interface AutoscaleRun {

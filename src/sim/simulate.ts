@@ -24,6 +24,8 @@ import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
 import { saturationPlan } from "../saturation/config.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
+import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
+import { checkAdapterRefs } from "../lora/resolve.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -45,7 +47,7 @@ export interface SimulateOptions {
   fetchImpl?: FetchLike;
   /** Requests given by the caller (trace replay) instead of the workload options. */
   workload?: Pick<ResolvedWorkload, "source" | "horizon"> &
-    Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines">>;
+    Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines" | "adapterRefs">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
 }
@@ -70,12 +72,15 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const { o, explicit, log } = parseRunInput(input, so.logger);
   const saturation = saturationPlan(o);
 
+  // LoRA adapters set GPU memory aside before the KV capacity is derived (docs/lora.md).
+  const lora = resolveLoraStage(o, explicit, log);
   // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution").
-  const lat = await resolveLatencyBackend(o, explicit, log, so.fetchImpl);
+  const lat = await resolveLatencyBackend(o, explicit, log, so.fetchImpl, lora.reservedBytes);
   o.totalKvBlocks = lat.totalKvBlocks;
 
   // 4. Workload.
   const wl = so.workload ?? resolveWorkload(o, explicit, log);
+  checkAdapterRefs(wl.adapterRefs ?? [], lora.registry);
 
   // 5. Instance and batch limits.
   validateLimits(o, explicit);
@@ -99,6 +104,8 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
+  refuseLoraWithPd(lora, pd !== null);
+  if (lora.active !== null) config.lora = lora.active;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway, wl.deadlines === true);
   if (autoscale !== undefined) config.autoscale = autoscale;

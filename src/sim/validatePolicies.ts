@@ -7,6 +7,7 @@ import { scorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
+import { withLoraScorer } from "./loraStage.js";
 import { UserError } from "../util/errors.js";
 import { checkTieBreak } from "../cluster/routing/tieBreak.js";
 import { checkQueueDepthSignal } from "../cluster/scorers/loadScorers.js";
@@ -91,7 +92,7 @@ export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: L
     const line = fam.option !== null ? fam.registry.get(o[fam.option])?.summary(o) : null;
     if (line) log.info(line);
   }
-  return scorerSpecs;
+  return withLoraScorer(o, scorerSpecs, log);
 }
 
 function checkName(kind: string, name: string, valid: string[]): void {

@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["util"],
   ["engine"],
   ["core"],
-  ["kv", "latency", "policy", "workload"],
+  ["kv", "latency", "policy", "workload", "lora"],
   ["instance", "infra"],
   ["cluster", "gateway", "trace", "autoscale", "pd"],
   ["metrics", "config", "plugin", "saturation"],

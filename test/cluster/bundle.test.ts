@@ -30,9 +30,9 @@ function bundleError(text: string): string {
   assert.fail("bundle was accepted");
 }
 
-// BLIS's scorers (seed and today's, LoRA's lora-affinity aside) and this simulator's three extensions, sorted.
+// BLIS's scorers (seed and today's) and this simulator's three extensions, sorted.
 const VALID_SCORERS =
-  "active-requests, kv-pressure, kv-pressure-slo, kv-utilization, load-aware, load-balance, no-hit-lru, precise-prefix-cache, prefix-affinity, queue-depth, running-requests, slo-priority, vllm-dp";
+  "active-requests, kv-pressure, kv-pressure-slo, kv-utilization, load-aware, load-balance, lora-affinity, no-hit-lru, precise-prefix-cache, prefix-affinity, queue-depth, running-requests, slo-priority, vllm-dp";
 
 test("bundle: a complete valid file loads", () => {
   const b = loadPolicyBundle(

@@ -146,9 +146,9 @@ test("routing flags: checked whatever the routing policy and scorers, before the
     /Unknown admission policy "bogus"/,
   );
   await fails(
-    ["--routing-policy", "weighted", "--routing-scorers", "lora-affinity:1"],
+    ["--routing-policy", "weighted", "--routing-scorers", "lora-affinty:1"],
     1,
-    /^error: Invalid --routing-scorers: unknown scorer "lora-affinity"; valid: active-requests, .*, load-aware, .*, no-hit-lru, precise-prefix-cache, .*, running-requests, slo-priority, vllm-dp$/,
+    /^error: Invalid --routing-scorers: unknown scorer "lora-affinty"; valid: active-requests, .*, load-aware, .*, lora-affinity, no-hit-lru, precise-prefix-cache, .*, running-requests, slo-priority, vllm-dp$/,
   );
 });
 

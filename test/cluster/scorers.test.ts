@@ -18,7 +18,7 @@ function scores(sc: Scorer, r: Request, s: RouterState): number[] {
   return Array.from(out);
 }
 
-test("registered scorer names (seed BLIS's four, today's six, the three extensions)", () => {
+test("registered scorer names (seed BLIS's four, today's seven, the three extensions)", () => {
   assert.deepEqual(scorers.names(), [
     "active-requests",
     "kv-pressure",
@@ -26,6 +26,7 @@ test("registered scorer names (seed BLIS's four, today's six, the three extensio
     "kv-utilization",
     "load-aware",
     "load-balance",
+    "lora-affinity",
     "no-hit-lru",
     "precise-prefix-cache",
     "prefix-affinity",

@@ -46,6 +46,15 @@ const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void>
   },
   // Absent: 3 when a policy bundle selects tier-shed, else 0 (the help text says so).
   "--tier-shed-min-priority": (p, o) => assert.deepEqual([p, o.tierShedMinPriority], ["3 from a policy bundle, else 0", undefined]),
+  // LoRA: absent flags leave the value to the --lora-config file and the defaults file.
+  "--lora-adapter-capacity": (p, o) => assert.deepEqual([p, o.loraAdapterCapacity], ["from --lora-config", undefined]),
+  "--lora-load-base-latency-us": (p, o) =>
+    assert.deepEqual([p, o.loraLoadBaseLatencyUs], ["from --lora-config, else the defaults file", undefined]),
+  "--lora-load-bandwidth-bytes-us": (p, o) =>
+    assert.deepEqual([p, o.loraLoadBandwidthBytesUs], ["from --lora-config, else the defaults file", undefined]),
+  "--lora-footprint-bytes-per-rank": (p, o) =>
+    assert.deepEqual([p, o.loraFootprintBytesPerRank], ["from --lora-config, else the defaults file", undefined]),
+  "--lora-scorer-weight": (p, o) => assert.deepEqual([p, o.loraScorerWeight], ["none: lora-affinity not added", undefined]),
   "--routing-scorers": (p, o) => {
     assert.equal(o.routingScorers, "");
     const used = selectScorers({ ...o, routingPolicy: "weighted" }, [], silentLogger);

@@ -118,6 +118,8 @@ const yamlText = (arb: Parameters<typeof yamlFile>[0]): fc.Arbitrary<string> =>
 
 const COEFFS =
   "trained_physics_coefficients:\n  alpha_coeffs: [100, 10, 5]\n  beta_coeffs: [0.15, 0, 1.3, 0.75, 32, 4.4, 126, 481, 0, 1.9, 0.75]\n";
+const LORA = "lora:\n  adapter_capacity: 2\n  adapters:\n    - {id: a, rank: 8}\n    - {id: b, rank: 16}\n    - {id: c, rank: 32}\n";
+const LORA_NO_CAPACITY = "lora:\n  adapters:\n    - {id: a, rank: 8}\n";
 const LLAMA_CONFIG = "data/model_configs/llama-3.1-8b-instruct/config.json";
 
 /** A --model-config-folder: a folder with a config.json (bundled, edited or junk), the bundled folder, or none. */
@@ -377,6 +379,15 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   "--decode-latency-model": texts("trained-physics", "roofline", "blackbox", "x"),
   "--prefill-max-model-len": texts("0", "10", "100000"),
   "--decode-max-model-len": texts("0", "10", "100000"),
+  "--lora-config": inputFile(
+    "lora.yaml",
+    fc.oneof(fc.constantFrom(LORA, LORA_NO_CAPACITY, "lora: {}\n", "lora:\n  capacity: 1\n"), brokenText(LORA)),
+  ),
+  "--lora-adapter-capacity": texts("1", "2", "0", "-1", "1.5"),
+  "--lora-load-base-latency-us": texts("0", "1500", "-1", "NaN", "1e308"),
+  "--lora-load-bandwidth-bytes-us": texts("2e6", "1", "0", "-5", "Inf"),
+  "--lora-footprint-bytes-per-rank": texts("2e6", "1", "0", "-5"),
+  "--lora-scorer-weight": texts("1", "0.5", "0", "-1", "NaN"),
 };
 
 /** Flags whose huge values would only make a long (not a wrong) run. */

@@ -13,6 +13,7 @@ const RUN_HEADERS = [
   "Session Metrics",
   "PD Metrics",
   "Trace Summary",
+  "LoRA Adapters",
   "Autoscaler",
 ];
 

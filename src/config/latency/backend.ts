@@ -26,6 +26,8 @@ export interface LatencyRequest {
   totalKvBlocks: number | null;
   /** The `--total-kv-blocks` default, used when no capacity can be derived. */
   defaultKvBlocks: number;
+  /** GPU bytes reserved for LoRA adapters before KV blocks are derived (docs/lora.md); absent = 0. */
+  loraReservedBytes?: number;
   gpuMemoryUtilization: number;
   blockSize: number;
   maxModelLen: number | null;

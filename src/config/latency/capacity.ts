@@ -18,7 +18,14 @@ function emit(log: Logger, level: "info" | "warn", text: string): void {
 export function deriveKvBlocks(req: LatencyRequest, arch: ArchConfig, hw: HardwareCalib, tp: number): number {
   const res = autoKvBlocks(
     arch,
-    { memoryGiB: hw.memoryGiB, tp, dp: req.dp, gpuMemoryUtilization: req.gpuMemoryUtilization, blockSize: req.blockSize },
+    {
+      memoryGiB: hw.memoryGiB,
+      tp,
+      dp: req.dp,
+      gpuMemoryUtilization: req.gpuMemoryUtilization,
+      blockSize: req.blockSize,
+      ...(req.loraReservedBytes !== undefined ? { loraReservedBytes: req.loraReservedBytes } : {}),
+    },
     req.model,
     req.defaultKvBlocks,
   );

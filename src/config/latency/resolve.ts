@@ -18,6 +18,7 @@ export async function resolveLatencyBackend(
   explicit: ReadonlySet<string>,
   log: Logger,
   fetchImpl?: FetchLike,
+  loraReservedBytes = 0,
 ): Promise<ResolvedLatency> {
   if (o.tp < 0) throw new UserError(`--tp must be >= 0, got ${o.tp}`);
   const u = o.gpuMemoryUtilization;
@@ -80,6 +81,7 @@ export async function resolveLatencyBackend(
       implicit: choice.implicit,
       log,
       ...(fetchImpl ? { fetchImpl } : {}),
+      ...(loraReservedBytes > 0 ? { loraReservedBytes } : {}),
     },
     params,
   );

@@ -140,6 +140,7 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       tenantId: c.tenant_id,
       sloClass: c.slo_class,
       model: c.model,
+      adapter: c.adapter ?? "",
     };
     let stream = buildStream(c, common, prefixes, shared);
     if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
@@ -189,6 +190,7 @@ function loopClient(c: ClientSpec, prefixes: Map<string, Int32Array>, shared: Sh
     tenantId: c.tenant_id,
     sloClass: c.slo_class,
     model: c.model,
+    adapter: c.adapter ?? "",
   };
 }
 
@@ -328,6 +330,7 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
       tenantId: common.tenantId,
       sloClass: common.sloClass,
       model: common.model,
+      adapter: common.adapter ?? "",
       input,
       output,
       prefix: groupPrefix(c, prefixes),
@@ -363,6 +366,7 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
     tenantId: common.tenantId,
     sloClass: common.sloClass,
     model: common.model,
+    adapter: common.adapter ?? "",
     input,
     output,
     prefix,

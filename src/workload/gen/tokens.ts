@@ -37,6 +37,8 @@ export interface RequestMeta {
   readonly model: string;
   /** The client's TTFT target for `slo-deadline` dispatch, µs (absent or 0 = none). */
   readonly sloTargetUs?: number;
+  /** LoRA adapter ("" or absent = none). */
+  readonly adapter?: string;
 }
 
 export function newRequest(
@@ -72,5 +74,6 @@ export function newRequest(
     videoTokens,
   );
   if (meta.sloTargetUs !== undefined && meta.sloTargetUs > 0) r.sloTargetUs = meta.sloTargetUs;
+  if (meta.adapter !== undefined) r.adapter = meta.adapter;
   return r;
 }

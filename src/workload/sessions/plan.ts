@@ -155,7 +155,13 @@ function sessionBlueprint(owner: LoopClient, r: WorkloadRequest, rng: Rng): Blue
 }
 
 function meta(c: LoopClient): RequestMeta {
-  return { tenantId: c.tenantId, sloClass: c.sloClass, model: c.model, sloTargetUs: c.client.slo_target_us ?? 0 };
+  return {
+    tenantId: c.tenantId,
+    sloClass: c.sloClass,
+    model: c.model,
+    sloTargetUs: c.client.slo_target_us ?? 0,
+    ...(c.adapter !== undefined ? { adapter: c.adapter } : {}),
+  };
 }
 
 /** One seed per virtual user, in client then user order, until the request cap is reached. */

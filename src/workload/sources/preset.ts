@@ -93,7 +93,7 @@ export function presetToSpec(
 
 // Only the top-level keys and the `workloads:` section are checked here; the model tables
 // belong to the latency-model configuration, which validates them when `run` loads the file.
-const DEFAULTS_TOP_LEVEL = new Set(["models", "defaults", "version", "workloads"]);
+const DEFAULTS_TOP_LEVEL = new Set(["models", "defaults", "version", "workloads", "lora"]);
 const WHAT = "Failed to parse defaults YAML";
 
 /** Reads the `workloads:` presets of a defaults.yaml file. */

@@ -71,6 +71,7 @@ export function expandCohorts(cohorts: readonly CohortSpec[]): ClientSpec[] {
       if (lifecycle !== undefined) member.lifecycle = lifecycle;
       if (c.timeout !== undefined) member.timeout = c.timeout;
       if (c.slo_target_us !== undefined) member.slo_target_us = c.slo_target_us;
+      if (c.adapter !== undefined) member.adapter = c.adapter;
       out.push(member);
     }
   }

@@ -55,6 +55,8 @@ export const ClientSchema = obj("client", {
   rate_schedule: opt(list(RatePointSchema)),
   /** How the rate moves between schedule points: step (default) or linear. */
   rate_interpolation: opt(str),
+  /** LoRA adapter of the client's requests (docs/lora.md); absent or "" = the base model. */
+  adapter: opt(str),
 });
 
 export const DiurnalSchema = obj("diurnal", { peak_hour: int, peak_to_trough_ratio: float });
@@ -80,6 +82,8 @@ export const CohortSchema = obj("cohort", {
   timeout: opt(int),
   /** TTFT target of each member's requests for `slo-deadline` gateway dispatch, µs. */
   slo_target_us: opt(int),
+  /** LoRA adapter of the members' requests (docs/lora.md). */
+  adapter: opt(str),
 });
 
 export const ServeGenDataSchema = obj("servegen_data", { path: str, span_start: int, span_end: int });

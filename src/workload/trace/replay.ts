@@ -52,7 +52,7 @@ function buildRow(r: TraceRecord, rng: Rng, prefixes: Map<string, Int32Array>, v
   // Input then output IDs, one run of draws after the prefix (drawn up front).
   const tokens = drawnTokens(rng, prefix ?? EMPTY_TOKENS, n + r.output_tokens);
   const req = newRequest(
-    { tenantId: r.tenant_id, sloClass: r.slo_class, model: v3 ? r.model : "" },
+    { tenantId: r.tenant_id, sloClass: r.slo_class, model: v3 ? r.model : "", adapter: r.adapter },
     replayArrival(r, v3),
     tokens,
     p + n,
