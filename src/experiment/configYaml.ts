@@ -23,6 +23,7 @@ export const PATH_FLAG_KEYS: ReadonlySet<string> = new Set<string>([
   "modelConfigFolder",
   "hardwareConfig",
   "plugin",
+  "loraConfig",
 ]);
 
 /** Words that differ between the file kinds in flag errors. */

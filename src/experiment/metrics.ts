@@ -53,6 +53,12 @@ const pdTransfer =
     return d === undefined || d.count === 0 ? null : d[k] / 1000;
   };
 
+/** A LoRA count summed over the adapters (0 without adapter activity, docs/lora.md). */
+const loraSum =
+  (k: "load_count" | "eviction_count"): Extract =>
+  (m) =>
+    Object.values(m.cluster.adapters ?? {}).reduce((s, a) => s + a[k], 0);
+
 /** Run-level names (cluster scope) that are not block fields. */
 const RUN_METRICS: Record<string, Extract> = {
   preemption_rate: (m) => m.kv.preemptionRate,
@@ -84,6 +90,8 @@ const RUN_METRICS: Record<string, Extract> = {
   pd_transfer_p50: pdTransfer("p50"),
   pd_transfer_p95: pdTransfer("p95"),
   pd_transfer_p99: pdTransfer("p99"),
+  lora_loads: loraSum("load_count"),
+  lora_evictions: loraSum("eviction_count"),
 };
 
 /** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (docs/behavior.md "The metrics block"). */

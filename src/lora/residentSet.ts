@@ -1,4 +1,4 @@
-// The adapters resident on one instance (docs/lora.md "Resident set"): an LRU list of at most K
+// The adapters resident on one instance (docs/lora.md "Resident set, cold loads and costs"): an LRU list of at most K
 // IDs, each with a pin count; a pinned adapter is never evicted.
 
 export class ResidentSet {

@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cli, clusterBlock } from "../helpers/cli.js";
+import { v3Columns } from "../../src/workload/trace/traceV2Csv.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lora-output-"));
 const lora = path.join(dir, "lora.yaml");
@@ -52,4 +53,40 @@ test("without active LoRA there is no adapters key and no LoRA block", async () 
   const r = await cli([...BASE, "--lora-config", inert]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.ok(!r.stdout.includes("adapters") && !r.stdout.includes("LoRA"));
+});
+
+test("a trace's adapter column tags the replayed requests and is checked against the declared adapters", async () => {
+  const fixtures = path.resolve(import.meta.dirname, "..", "..", "..", "test", "fixtures", "workload");
+  const cols = v3Columns(["adapter"]);
+  const value = (c: string, k: number, adapter: string): string => {
+    if (c === "request_id") return String(k);
+    if (c === "adapter") return adapter;
+    if (c === "arrival_time_us" || c === "send_time_us") return String(1000 * (k + 1));
+    if (c === "input_tokens") return "100";
+    if (c === "output_tokens") return "10";
+    if (c === "streaming") return "false";
+    if (c === "status") return "ok";
+    if (["client_id", "tenant_id", "slo_class", "session_id", "prefix_group", "model", "error_message", "finish_reason"].includes(c))
+      return "";
+    return "0";
+  };
+  const csv = (adapters: string[]): string =>
+    [cols.join(","), ...adapters.map((a, k) => cols.map((c) => value(c, k, a)).join(","))].join("\n") + "\n";
+  const header = path.join(dir, "trace.yaml");
+  fs.copyFileSync(path.join(fixtures, "trace-header.yaml"), header);
+  const data = path.join(dir, "trace.csv");
+  fs.writeFileSync(data, csv(["a", "zz", ""]));
+  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--replay-trace", header, "--replay-trace-data", data];
+  const bad = await cli([...args, "--lora-config", lora]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr.join("\n"), /error: trace request request_1: unknown adapter "zz" \(declared: a, b\)/);
+  fs.writeFileSync(data, csv(["a", "b", ""]));
+  const out = path.join(dir, "trace-results.json");
+  const ok = await cli([...args, "--lora-config", lora, "--results-path", out]);
+  assert.equal(ok.code, 0, ok.stderr.join("\n"));
+  const recs = (JSON.parse(fs.readFileSync(out, "utf8")) as { requests: { adapter?: string }[] }).requests;
+  assert.deepEqual(
+    recs.map((r) => r.adapter ?? ""),
+    ["a", "b", ""],
+  );
 });
