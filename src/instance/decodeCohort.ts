@@ -19,9 +19,20 @@ export class DecodeCohort {
   count = 0;
   /** Σ PI of the members at the start of the coming step. */
   piSum = 0;
-  /** Members by due step modulo RING, in the order they entered. */
-  private readonly buckets: (Request | null)[][] = Array.from({ length: RING }, () => []);
-  private readonly sizes = new Int32Array(RING);
+  /**
+   * Members by due step modulo RING, in the order they entered: a linked list of slots per bucket
+   * (head and tail slot, -1 when empty; nextSlot links a bucket's slots). Slots, not an array per
+   * bucket: an instance holds a handful of arrays instead of 128, which a cluster of thousands of
+   * instances feels in every garbage collection.
+   */
+  private readonly head = new Int32Array(RING).fill(-1);
+  private readonly tail = new Int32Array(RING).fill(-1);
+  private members: (Request | null)[] = [];
+  private nextSlot = new Int32Array(8);
+  /** Slots given back, reused first; slots below `slots` have been used. */
+  private freeSlots = new Int32Array(8);
+  private nFree = 0;
+  private slots = 0;
 
   constructor(private readonly itl: PooledItl) {}
 
@@ -32,12 +43,30 @@ export class DecodeCohort {
     r.dueStep = dueStep;
     this.count++;
     this.piSum += r.pi;
+    let slot: number;
+    if (this.nFree > 0) {
+      slot = this.freeSlots[--this.nFree]!;
+      this.members[slot] = r;
+    } else {
+      slot = this.slots++;
+      if (slot === this.nextSlot.length) this.grow();
+      this.members.push(r);
+    }
+    this.nextSlot[slot] = -1;
     const b = dueStep & (RING - 1);
-    const k = this.sizes[b]!;
-    const bucket = this.buckets[b]!;
-    if (k < bucket.length) bucket[k] = r;
-    else bucket.push(r);
-    this.sizes[b] = k + 1;
+    const t = this.tail[b]!;
+    if (t < 0) this.head[b] = slot;
+    else this.nextSlot[t] = slot;
+    this.tail[b] = slot;
+  }
+
+  private grow(): void {
+    const n = new Int32Array(this.nextSlot.length * 2);
+    n.set(this.nextSlot);
+    this.nextSlot = n;
+    const f = new Int32Array(n.length);
+    f.set(this.freeSlots);
+    this.freeSlots = f;
   }
 
   /** After every step: each member advanced by one token. */
@@ -52,30 +81,34 @@ export class DecodeCohort {
    */
   takeDue(step: number, out: Request[]): number {
     const b = step & (RING - 1);
-    const k = this.sizes[b]!;
-    if (k === 0) return 0;
-    const bucket = this.buckets[b]!;
-    for (let i = 0; i < k; i++) {
-      const r = bucket[i]!;
-      bucket[i] = null;
+    let s = this.head[b]!;
+    let k = 0;
+    while (s >= 0) {
+      const r = this.release(s);
       this.leave(r, step);
-      out[i] = r;
+      out[k++] = r;
+      s = this.nextSlot[s]!;
     }
-    this.sizes[b] = 0;
+    this.head[b] = -1;
+    this.tail[b] = -1;
     return k;
   }
 
   /** Removes every member, brought up to date to the start of `step`. */
   drain(step: number): void {
     for (let b = 0; b < RING; b++) {
-      const k = this.sizes[b]!;
-      const bucket = this.buckets[b]!;
-      for (let i = 0; i < k; i++) {
-        this.leave(bucket[i]!, step);
-        bucket[i] = null;
-      }
-      this.sizes[b] = 0;
+      for (let s = this.head[b]!; s >= 0; s = this.nextSlot[s]!) this.leave(this.release(s), step);
+      this.head[b] = -1;
+      this.tail[b] = -1;
     }
+  }
+
+  /** Empties slot s and returns the member it held. */
+  private release(s: number): Request {
+    const r = this.members[s]!;
+    this.members[s] = null;
+    this.freeSlots[this.nFree++] = s;
+    return r;
   }
 
   private leave(r: Request, step: number): void {

@@ -101,7 +101,9 @@ export class FreeList {
 
   private grow(minCap: number): void {
     let cap = this.prev.length;
-    while (cap < minCap) cap = Math.min(this.total, cap * 2);
+    // ×4 while small: fewer regrowths of every per-block array (each instance of a large cluster
+    // goes through them), at most 64 KB more per array when it stops there.
+    while (cap < minCap) cap = Math.min(this.total, cap * (cap < 16384 ? 4 : 2));
     const p = new Int32Array(cap);
     const n = new Int32Array(cap);
     p.set(this.prev);

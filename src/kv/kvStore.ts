@@ -25,7 +25,7 @@ export class KvStore implements KvCache {
   hits = 0;
   misses = 0;
   /** Longest cached prefix found by the last cachedPrefix() call, as block IDs. */
-  prefixScratch: Int32Array = new Int32Array(64);
+  prefixScratch: Int32Array = new Int32Array(16);
 
   private readonly undo = new AllocationUndoLog();
 

@@ -6,12 +6,12 @@
 export class AllocationUndoLog {
   /** Fresh blocks taken, in order, with the hash each carried before it was taken. */
   freshCount = 0;
-  fresh: Int32Array = new Int32Array(64);
-  freshHash: Float64Array = new Float64Array(64);
+  fresh: Int32Array = new Int32Array(8);
+  freshHash: Float64Array = new Float64Array(8);
   /** Cached blocks attached, in order, with their in-use flag before the attach. */
   attachCount = 0;
-  attached: Int32Array = new Int32Array(64);
-  attachedWasUsed: Uint8Array = new Uint8Array(64);
+  attached: Int32Array = new Int32Array(8);
+  attachedWasUsed: Uint8Array = new Uint8Array(8);
 
   clear(): void {
     this.freshCount = 0;

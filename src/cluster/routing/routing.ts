@@ -7,7 +7,14 @@ import type { RoutingContext } from "./context.js";
 export class RoutingDecision {
   /** Position of the chosen candidate in the router state's snapshots (its instance is `snapshots[target].index`). */
   target = 0;
-  reason = "";
+  private text = "";
+  /** Why this target (decision traces, debug logs); a policy may build it only when it is read. */
+  get reason(): string {
+    return this.text;
+  }
+  set reason(text: string) {
+    this.text = text;
+  }
   /** Composite scores per candidate position (weighted policy only), else null. */
   scores: Float64Array | null = null;
   /** Priority hint applied to the request when non-zero (docs/behavior.md "Routing and scorers"). */

@@ -17,7 +17,7 @@ export class WeightedRouting implements RoutingPolicy {
   private readonly composite: Float64Array;
   private readonly scratch: Float64Array;
   private readonly ties: TieBreaker;
-  private readonly d = new RoutingDecision();
+  private readonly d = new WeightedDecision();
 
   constructor(ctx: RoutingContext, tieBreak: TieBreakParams = tieBreakParams.parse({})) {
     this.scorers = ctx.scorers.map((s) => createScorer(s.name, ctx));
@@ -63,9 +63,23 @@ export class WeightedRouting implements RoutingPolicy {
     const chosen = state.snapshots[best]!.index;
     for (let k = 0; k < this.scorers.length; k++) this.scorers[k]!.observe(req, chosen);
     this.d.target = best;
-    this.d.reason = `weighted-scoring (score=${formatFixed(bestScore, 3)})`; // Go %.3f: half to even
+    this.d.bestScore = bestScore;
     this.d.scores = comp;
     return this.d;
+  }
+}
+
+/**
+ * A weighted decision, whose reason is built when read (decision traces, debug logs): Go's %.3f
+ * rounding takes BigInt arithmetic, too slow to pay on every routing decision.
+ */
+class WeightedDecision extends RoutingDecision {
+  bestScore = 0;
+  override get reason(): string {
+    return `weighted-scoring (score=${formatFixed(this.bestScore, 3)})`; // Go %.3f: half to even
+  }
+  override set reason(_text: string) {
+    // fixed by the score
   }
 }
 

@@ -12,6 +12,8 @@ export class LruHashSet {
   private next: Int32Array;
   private head = -1;
   private tail = -1;
+  /** touch(h) passes h on through here. */
+  private readonly scratch = new Float64Array(1);
   size = 0;
 
   constructor(readonly capacity: number) {
@@ -25,9 +27,20 @@ export class LruHashSet {
     return this.index.get(h) >= 0;
   }
 
+  /** has(keys[i]); the key is read here, since a double passed to a call is boxed. */
+  hasAt(keys: Float64Array, i: number): boolean {
+    return this.index.getAt(keys, i) >= 0;
+  }
+
   /** Marks h as most recently used, inserting it (and evicting the oldest when full). */
   touch(h: number): void {
-    let slot = this.index.get(h);
+    this.scratch[0] = h;
+    this.touchAt(this.scratch, 0);
+  }
+
+  /** touch(keys[i]). */
+  touchAt(keys: Float64Array, i: number): void {
+    let slot = this.index.getAt(keys, i);
     if (slot >= 0) {
       if (slot !== this.tail) {
         this.unlink(slot);
@@ -38,13 +51,13 @@ export class LruHashSet {
     if (this.size >= this.capacity) {
       slot = this.head;
       this.unlink(slot);
-      this.index.delete(this.hash[slot]!);
+      this.index.deleteAt(this.hash, slot);
     } else {
       slot = this.size++;
       if (slot >= this.hash.length) this.grow();
     }
-    this.hash[slot] = h;
-    this.index.set(h, slot);
+    this.hash[slot] = keys[i]!;
+    this.index.setAt(this.hash, slot, slot);
     this.append(slot);
   }
 

@@ -48,7 +48,7 @@ export class RouterPrefixIndex {
     for (let i = 0; i < this.sets.length; i++) {
       const set = this.sets[i]!;
       let m = 0;
-      while (m < k && set.has(h[m]!)) m++;
+      while (m < k && set.hasAt(h, m)) m++;
       out[i] = m / k;
     }
   }
@@ -58,6 +58,6 @@ export class RouterPrefixIndex {
     const k = this.hashes(req);
     const h = this.scratch;
     const set = this.sets[chosen]!;
-    for (let i = 0; i < k; i++) set.touch(h[i]!);
+    for (let i = 0; i < k; i++) set.touchAt(h, i);
   }
 }
