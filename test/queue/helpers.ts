@@ -106,7 +106,10 @@ export function worker(url: string, extra: string[] = []): Blis {
   return new Blis(["worker", "--queue", url, "--concurrency", "1", "--stall-timeout", "1", ...extra]);
 }
 
-/** A plan of 2 configurations × 3 seeds whose runs take about half a second each. */
+/**
+ * A plan of 2 configurations × 3 seeds whose runs take 0.3–0.5 s each in a warm worker: long
+ * enough that a worker killed 100 ms after a run's start is still inside it.
+ */
 export function writePlan(dir: string, extra = ""): string {
   const file = path.join(dir, "plan.yaml");
   fs.writeFileSync(
@@ -117,7 +120,7 @@ base:
   flags:
     model: meta-llama/llama-3.1-8b-instruct
     latency-model: blackbox
-    num-requests: 2000
+    num-requests: 8000
     rate: 400
     log: error
 axes:

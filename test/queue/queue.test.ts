@@ -74,7 +74,7 @@ test("a worker SIGKILLed in the middle of a run: its run goes to the other worke
   const sweep = new Blis(["sweep", plan, "--out", out, "--queue", url, "--no-progress"]);
   // Right after its first run the victim has taken the next one: kill it during that run.
   await victim.waitFor(/^worker: \[.*\] ok in /m);
-  await sleep(200);
+  await sleep(100);
   victim.proc.kill("SIGKILL");
   await victim.exited;
   assert.equal(await sweep.exited, 0, sweep.stderr);
@@ -176,7 +176,13 @@ test("a worker of another version refuses a job and leaves it queued", async () 
   await w.waitFor(
     /worker: refusing runs of blis-ts 0\.0\.0\+000000000000: this worker is \S+ and would not run them identically; they stay queued/,
   );
-  assert.ok(["delayed", "waiting"].includes(await job.getState()));
+  // The worker says so while it hands the job back: wait (bounded) for the state to settle.
+  let state = await job.getState();
+  for (let i = 0; i < 50 && state === "active"; i++) {
+    await sleep(20);
+    state = await job.getState();
+  }
+  assert.ok(["delayed", "waiting"].includes(state), state);
   assert.deepEqual(w.runs(), []);
   assert.equal(await w.stop(), 0);
   await job.remove();
