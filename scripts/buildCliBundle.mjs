@@ -110,3 +110,6 @@ const code = await loaded.main(["run", "--model", "meta-llama/llama-3.1-8b-instr
 });
 if (code !== 0) throw new Error(`code cache run failed: ${errors.join("\n")}`);
 fs.writeFileSync(codeCachePath(cjsFile), loaded.script.createCachedData());
+
+// `npx blis` runs the package's bin file directly: tsc writes it without the execute bit.
+fs.chmodSync(path.join(cliDir, "bin.js"), 0o755);

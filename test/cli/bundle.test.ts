@@ -47,3 +47,10 @@ test("a run with a plugin through the bundle prints what the modules print", () 
   assert.ok(bundled.stdout.includes('"instance_id": "instance_1"'));
   assert.equal(bundled.stdout, modules.stdout);
 });
+
+test("the package's bin file is executable, so npx blis runs it on a fresh install", () => {
+  const bin = path.join(CLI, "bin.js");
+  assert.equal(fs.statSync(bin).mode & 0o111, 0o111);
+  const r = spawnSync(bin, ["--version"], { encoding: "utf8", cwd: PACKAGE_ROOT });
+  assert.equal(r.status, 0, r.stderr);
+});
