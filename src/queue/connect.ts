@@ -12,6 +12,11 @@ export const CONNECT_TIMEOUT_MS = 3000;
 
 /** Options for BullMQ's connections (workers need maxRetriesPerRequest: null for blocking commands). */
 export function connectionOptions(url: QueueUrl): ConnectionOptions {
+  return { ...endpoint(url), maxRetriesPerRequest: null };
+}
+
+/** Where the server is and how to log in, shared by BullMQ's connections and the probe. */
+function endpoint(url: QueueUrl): { host: string; port: number; db: number; username?: string; password?: string; tls?: object } {
   return {
     host: url.host,
     port: url.port,
@@ -19,19 +24,13 @@ export function connectionOptions(url: QueueUrl): ConnectionOptions {
     ...(url.username !== "" ? { username: url.username } : {}),
     ...(url.password !== "" ? { password: url.password } : {}),
     ...(url.tls ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
   };
 }
 
 /** Connects once and sends PING; a UserError naming the URL when that does not work within the timeout. */
 export async function probeRedis(url: QueueUrl, timeoutMs = CONNECT_TIMEOUT_MS): Promise<void> {
   const client = new Redis({
-    host: url.host,
-    port: url.port,
-    db: url.db,
-    ...(url.username !== "" ? { username: url.username } : {}),
-    ...(url.password !== "" ? { password: url.password } : {}),
-    ...(url.tls ? { tls: {} } : {}),
+    ...endpoint(url),
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
