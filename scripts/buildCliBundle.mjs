@@ -69,7 +69,7 @@ const common = {
   target: "node20",
   external: ["tinypool", "playwright-core", "bullmq", "ioredis"],
   minifyWhitespace: true,
-  keepNames: true,
+  keepNames: false,
   legalComments: "none",
   logLevel: "warning",
 };
@@ -97,6 +97,15 @@ await build({
   // __blisImport: import() handed in by src/cli/bundleLoader.ts.
   plugins: [ownUrls("__blisBundleUrl", "__blisImport"), esmDefaults],
 });
+
+// The loader decodes the bundle as Latin-1, which is cheaper than UTF-8 and exact only for ASCII:
+// esbuild escapes other characters in strings, but not in regular expression literals.
+const bundleBytes = fs.readFileSync(cjsFile);
+const nonAscii = bundleBytes.findIndex((b) => b > 0x7f);
+if (nonAscii >= 0) {
+  const around = bundleBytes.subarray(Math.max(0, nonAscii - 60), nonAscii + 20).toString("utf8");
+  throw new Error(`${cjsFile}: non-ASCII character at byte ${nonAscii}, in ${JSON.stringify(around)}; write it as a \\u escape`);
+}
 
 // The code cache holds the bytecode of every function a short run compiled, so that a run finds
 // most of its functions compiled already.

@@ -33,7 +33,8 @@ const importModule = (specifier: string): Promise<unknown> => import(specifier);
 
 /** Compiles and runs the CommonJS bundle at `file`, with `cachedData` when given. */
 export function loadCjsBundle(file: string, cachedData: Buffer | undefined): LoadedBundle {
-  const source = fs.readFileSync(file, "utf8");
+  // The build checks that the bundle is ASCII: Latin-1 reads it exactly, in a fifth of the time.
+  const source = fs.readFileSync(file, "latin1");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __blisImport) {${source}\n})`, {
     filename: file,
     ...(cachedData !== undefined ? { cachedData } : {}),

@@ -1,3 +1,4 @@
+import "./zodSetup.js";
 import fs from "node:fs";
 import path from "node:path";
 import { Command } from "commander";

@@ -3,6 +3,10 @@
 // 64-bit seed gives a well-mixed state. Bit-identity with Go's math/rand is not a goal;
 // the stream structure (which stream feeds which draw, in which order) is.
 
+import { skipState } from "./xoshiroSkip.js";
+
+export { skipState };
+
 const MASK64 = (1n << 64n) - 1n;
 const TWO_POW_53 = 9007199254740992;
 const TWO_POW_32 = 4294967296;
@@ -52,26 +56,6 @@ export function fillIntnFromState(state: Int32Array, at: number, arr: Int32Array
     d = rotl(t3, 11);
     arr[i] = Math.floor((r / TWO_POW_32) * n);
   }
-}
-
-/** Moves the state words state[at .. at + 4) past `count` draws. */
-export function skipState(state: Int32Array, at: number, count: number): void {
-  let a = state[at]!;
-  let b = state[at + 1]!;
-  let c = state[at + 2]!;
-  let d = state[at + 3]!;
-  for (let i = 0; i < count; i++) {
-    const t2 = c ^ a;
-    const t3 = d ^ b;
-    a ^= t3;
-    c = t2 ^ (b << 9);
-    b ^= t2;
-    d = rotl(t3, 11);
-  }
-  state[at] = a;
-  state[at + 1] = b;
-  state[at + 2] = c;
-  state[at + 3] = d;
 }
 
 export class Rng {

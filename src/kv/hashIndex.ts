@@ -5,12 +5,16 @@
 // doubles' 16, which matters because a cache of a million blocks makes the table far larger than
 // the CPU caches, and every lookup is then a memory access (about a fifth less time per operation).
 
-/** High-word marker of a free slot; real keys' high words lie within ±2^21. */
-const EMPTY = -2147483648;
+/**
+ * A slot keeps its key's high word XOR HIGH_MARK, never 0 since real keys' high words lie within
+ * ±2^21: a zero high word marks a free slot, so a new table needs no filling.
+ */
+const EMPTY = 0;
+const HIGH_MARK = 0x40000000;
 const TWO_32 = 4294967296;
 
 export class HashIndex {
-  /** slots[3i] = key low word, slots[3i + 1] = key high word (EMPTY when free), slots[3i + 2] = block ID. */
+  /** slots[3i] = key low word, slots[3i + 1] = marked key high word (EMPTY when free), slots[3i + 2] = block ID. */
   private slots: Int32Array;
   private mask: number;
   size = 0;
@@ -28,25 +32,25 @@ export class HashIndex {
   /** Block ID for hash keys[i], or -1. */
   getAt(keys: Float64Array, i: number): number {
     const h = keys[i]!;
-    return this.find(h | 0, Math.floor(h / TWO_32));
+    return this.find(h | 0, highWord(h));
   }
 
   /** set(keys[i], v). */
   setAt(keys: Float64Array, i: number, v: number): void {
     const h = keys[i]!;
     if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    this.put(h | 0, Math.floor(h / TWO_32), v);
+    this.put(h | 0, highWord(h), v);
   }
 
   /** delete(keys[i]). */
   deleteAt(keys: Float64Array, i: number): void {
     const h = keys[i]!;
-    this.remove(h | 0, Math.floor(h / TWO_32));
+    this.remove(h | 0, highWord(h));
   }
 
   /** Block ID for hash h, or -1. */
   get(h: number): number {
-    return this.find(h | 0, Math.floor(h / TWO_32));
+    return this.find(h | 0, highWord(h));
   }
 
   private find(lo: number, hi: number): number {
@@ -68,7 +72,7 @@ export class HashIndex {
 
   set(h: number, v: number): void {
     if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    this.put(h | 0, Math.floor(h / TWO_32), v);
+    this.put(h | 0, highWord(h), v);
   }
 
   private put(lo: number, hi: number, v: number): void {
@@ -94,7 +98,7 @@ export class HashIndex {
   }
 
   delete(h: number): void {
-    this.remove(h | 0, Math.floor(h / TWO_32));
+    this.remove(h | 0, highWord(h));
   }
 
   private remove(lo: number, hi: number): void {
@@ -152,7 +156,10 @@ export class HashIndex {
 }
 
 function emptySlots(cap: number): Int32Array {
-  const s = new Int32Array(cap * 3);
-  for (let i = 1; i < s.length; i += 3) s[i] = EMPTY;
-  return s;
+  return new Int32Array(cap * 3);
+}
+
+/** The marked high word of key h. */
+function highWord(h: number): number {
+  return Math.floor(h / TWO_32) ^ HIGH_MARK;
 }

@@ -29,7 +29,7 @@ export function parseDurationMs(text: string): number | null {
   if (s === "0") return 0;
   if (s === "") return null;
   let total = 0;
-  const re = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/;
+  const re = /^(\d+\.?\d*|\.\d+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/;
   while (s !== "") {
     const m = re.exec(s);
     if (m === null) return null;
