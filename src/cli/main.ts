@@ -31,7 +31,32 @@ function packageVersion(): string {
   }
 }
 
-export function buildProgram(io: CliIo): Command {
+type Registrar = (program: Command, io: CliIo) => void;
+
+/** The top-level commands, each with what registers it (one registrar adds both convert and compose). */
+export const COMMANDS: readonly (readonly [readonly string[], Registrar])[] = [
+  [["run"], registerRunCommand],
+  [["convert", "compose"], (p, io) => registerWorkloadCommands(p, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) })],
+  [["sweep"], registerSweepCommand],
+  [["report"], registerReportCommand],
+  [["optimize"], registerOptimizeCommand],
+  [["saturation"], registerSaturationCommand],
+  [["models"], registerModelsCommand],
+  [["calibrate"], registerCalibrateCommand],
+  [["observe"], registerObserveCommand],
+  [["replay"], registerReplayCommand],
+  [["fit"], registerFitCommand],
+  [["goodput"], registerGoodputCommand],
+  [["worker"], registerWorkerCommand],
+  [["playground"], registerPlaygroundCommand],
+];
+
+/**
+ * The program with every command, or with only the command named `only`: a run then skips
+ * declaring the flags of the others (replay and observe take nearly all of run's), a few ms of its
+ * start. A command's own help and errors do not mention its siblings, so they read the same.
+ */
+export function buildProgram(io: CliIo, only?: string): Command {
   const program = new Command("blis")
     .description("Fast, deterministic discrete-event simulator of LLM inference serving (BLIS-compatible)")
     .version(packageVersion(), "-V, --version", "print the version")
@@ -41,20 +66,7 @@ export function buildProgram(io: CliIo): Command {
       writeOut: (s) => io.stdout(s),
       writeErr: (s) => io.stderrLine(s.replace(/\n$/, "")),
     });
-  registerRunCommand(program, io);
-  registerWorkloadCommands(program, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) });
-  registerSweepCommand(program, io);
-  registerReportCommand(program, io);
-  registerOptimizeCommand(program, io);
-  registerSaturationCommand(program, io);
-  registerModelsCommand(program, io);
-  registerCalibrateCommand(program, io);
-  registerObserveCommand(program, io);
-  registerReplayCommand(program, io);
-  registerFitCommand(program, io);
-  registerGoodputCommand(program, io);
-  registerWorkerCommand(program, io);
-  registerPlaygroundCommand(program, io);
+  for (const [names, register] of COMMANDS) if (only === undefined || names.includes(only)) register(program, io);
   rejectExtraArguments(program);
   return program;
 }
@@ -92,9 +104,12 @@ function helpAsFlag(argv: string[]): string[] {
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const program = buildProgram(io);
+  const args = helpAsFlag(argv);
+  const first = args[0];
+  const known = first !== undefined && COMMANDS.some(([names]) => names.includes(first));
+  const program = buildProgram(io, known ? first : undefined);
   try {
-    await program.parseAsync(helpAsFlag(argv), { from: "user" });
+    await program.parseAsync(args, { from: "user" });
     return 0;
   } catch (e) {
     return reportError(e, io);

@@ -54,3 +54,21 @@ test("the package's bin file is executable, so npx blis runs it on a fresh insta
   const r = spawnSync(bin, ["--version"], { encoding: "utf8", cwd: PACKAGE_ROOT });
   assert.equal(r.status, 0, r.stderr);
 });
+
+test("the CommonJS bundle is ASCII, so the loader's Latin-1 read of it is exact", () => {
+  const bytes = fs.readFileSync(BUNDLE);
+  assert.equal(
+    bytes.findIndex((b) => b > 0x7f),
+    -1,
+  );
+});
+
+test("an output larger than a pipe's buffer arrives whole before the process leaves", () => {
+  // 100 instances print about 80 KB, beyond the 64 KB a pipe holds: bin.js exits only once stdout has taken it all.
+  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "2000", "--num-instances", "100", "--rate", "200"];
+  const r = spawnSync(process.execPath, [path.join(CLI, "bin.js"), ...args], { encoding: "utf8", cwd: PACKAGE_ROOT });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.length > 65536, `only ${r.stdout.length} bytes`);
+  assert.equal(r.stdout.split('"instance_id"').length - 1, 101);
+  assert.ok(r.stdout.trimEnd().endsWith("}"), r.stdout.slice(-200));
+});

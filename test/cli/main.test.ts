@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cli } from "../helpers/cli.js";
+import { buildProgram, COMMANDS } from "../../src/cli/main.js";
 
 test("an extra argument is named: a stray '-', flags after '--', a second plan", async () => {
   const cases: [string[], string][] = [
@@ -17,5 +18,28 @@ test("an extra argument is named: a stray '-', flags after '--', a second plan",
     assert.equal(r.code, 1, argv.join(" "));
     assert.deepEqual(r.stderr, [line], argv.join(" "));
     assert.equal(r.stdout, "");
+  }
+});
+
+test("each command's registrar adds exactly the commands listed for it, in the full program's order", () => {
+  const io = { stdout: () => undefined, stderrLine: () => undefined };
+  const all = buildProgram(io).commands.map((c) => c.name());
+  assert.deepEqual(
+    all,
+    COMMANDS.flatMap(([names]) => names),
+  );
+  for (const [names] of COMMANDS) {
+    assert.deepEqual(
+      buildProgram(io, names[0]).commands.map((c) => c.name()),
+      names,
+    );
+  }
+});
+
+test("a command's help reads the same from the program holding only that command", () => {
+  const io = { stdout: () => undefined, stderrLine: () => undefined };
+  for (const name of ["run", "replay", "sweep", "convert"]) {
+    const help = (p: ReturnType<typeof buildProgram>): string => p.commands.find((c) => c.name() === name)!.helpInformation();
+    assert.equal(help(buildProgram(io, name)), help(buildProgram(io)), name);
   }
 });
