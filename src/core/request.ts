@@ -90,6 +90,14 @@ export class Request implements StepRequestView {
    * see kv/hash.ts sequenceHashes); the first floor(inputLen / blockSize) are the prompt's.
    */
   hashes: Float64Array | null = null;
+  /**
+   * Where the KV cache that preempted this request keeps the blocks of its private prompt content
+   * that a later lookup may find (kv/privateEntries.ts): the tracker, its entries by prompt block
+   * position (-1 = none) and its key there. Null and -1 until a first preemption.
+   */
+  kvTracker: object | null = null;
+  kvEntries: Int32Array | null = null;
+  kvEntryId = -1;
 
   constructor(
     w: WorkloadRequest,

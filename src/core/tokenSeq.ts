@@ -31,7 +31,30 @@ export class TokenSeq {
     readonly runs: Int32Array,
     readonly firstRun: number,
     readonly runCount: number,
+    /**
+     * First position of content that no other sequence holds (draws made for this sequence alone
+     * and used by no other request), or `length` when there is none. A KV block holding any such
+     * position can only ever be looked up by the request that owns it (kv/privateEntries.ts).
+     */
+    readonly privateFrom: number = length,
   ) {}
+
+  /** The same tokens without a private part: for requests that share this sequence (PD sub-requests). */
+  shared(): TokenSeq {
+    if (this.privateFrom >= this.length) return this;
+    return new TokenSeq(
+      this.length,
+      this.literal,
+      this.runLen,
+      this.s0,
+      this.s1,
+      this.s2,
+      this.s3,
+      this.runs,
+      this.firstRun,
+      this.runCount,
+    );
+  }
 
   /** A sequence of explicit token IDs (tests, callers that carry real IDs). */
   static of(tokens: Int32Array): TokenSeq {

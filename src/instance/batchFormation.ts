@@ -233,7 +233,7 @@ export class BatchFormation {
       this.evicted.push(v);
       v.state = QUEUED;
       v.pi = 0;
-      this.kv.release(v);
+      this.kv.releaseToRetry(v);
       v.computed = 0;
       closeDecodeRun(v, this.stepIdx);
       this.waitQueue.pushFront(v);

@@ -58,6 +58,8 @@ export interface KvCache {
   appendDecodeToken(req: Request, pos: number): void;
   /** Frees the request's blocks; freed blocks keep their content. */
   release(req: Request): void;
+  /** release() for a request preempted here: it will look its prompt up here again. */
+  releaseToRetry(req: Request): void;
 
   /** GPU-tier block hash → block ID; read by the router's cache signals, never written outside. */
   readonly prefixIndex: HashIndex;

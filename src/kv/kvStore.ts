@@ -1,7 +1,7 @@
+import { BlockContent } from "./blockContent.js";
 import { FreeList, NIL } from "./freeList.js";
-import { HashIndex } from "./hashIndex.js";
+import type { HashIndex } from "./hashIndex.js";
 import { NO_HASH } from "./hash.js";
-import { seqBlockHash, sequenceHashes } from "./seqHash.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
@@ -17,10 +17,10 @@ export class KvStore implements KvCache {
   readonly totalBlocks: number;
   readonly blockSize: number;
   protected refCount: Int32Array;
-  protected hash: Float64Array;
   protected inUse: Uint8Array;
   protected readonly free: FreeList;
-  protected readonly index = new HashIndex(16);
+  /** Each block's content and the prefix index. */
+  protected readonly content: BlockContent;
   used = 0;
   hits = 0;
   misses = 0;
@@ -29,14 +29,18 @@ export class KvStore implements KvCache {
 
   private readonly undo = new AllocationUndoLog();
 
-  constructor(totalBlocks: number, blockSize: number) {
+  /**
+   * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index
+   * (kv/privateEntries.ts); the lookups' answers are the same either way.
+   */
+  constructor(totalBlocks: number, blockSize: number, privateBlocks = true) {
     this.totalBlocks = totalBlocks;
     this.blockSize = blockSize;
     // Small to start: per-block arrays grow with use, and idle instances of a large cluster stay cheap.
     const cap = Math.min(totalBlocks, 64);
     this.free = new FreeList(totalBlocks, cap);
     this.refCount = new Int32Array(cap);
-    this.hash = new Float64Array(cap).fill(NO_HASH);
+    this.content = new BlockContent(cap, blockSize, privateBlocks);
     this.inUse = new Uint8Array(cap);
     this.free.onGrow = (c) => this.growArrays(c);
   }
@@ -45,9 +49,7 @@ export class KvStore implements KvCache {
     const r = new Int32Array(cap);
     r.set(this.refCount);
     this.refCount = r;
-    const h = new Float64Array(cap).fill(NO_HASH);
-    h.set(this.hash);
-    this.hash = h;
+    this.content.grow(cap);
     const u = new Uint8Array(cap);
     u.set(this.inUse);
     this.inUse = u;
@@ -94,38 +96,7 @@ export class KvStore implements KvCache {
 
   /** Chain hashes of the request's complete prompt blocks. */
   promptHashes(req: Request): Float64Array {
-    return this.sequenceHashes(req).subarray(0, Math.floor(req.inputLen / this.blockSize));
-  }
-
-  /** Chain hashes of the complete blocks of the request's whole sequence, computed once. */
-  private sequenceHashes(req: Request): Float64Array {
-    let h = req.hashes;
-    if (h === null) {
-      h = sequenceHashes(req.tokens!, this.blockSize);
-      req.hashes = h;
-    }
-    return h;
-  }
-
-  /**
-   * Hashes the full block of sequence positions [start, start + blockSize) chained on
-   * req.chainPrev (the precomputed chain value when the block is the sequence's block number
-   * start / blockSize and the chain so far matches, else hashed afresh) and makes it the chain
-   * value; with blk ≥ 0 registers it as block blk's content. The hash stays inside this call:
-   * returned, a double would be boxed into a new heap number per block.
-   */
-  private hashFullBlock(req: Request, start: number, blk: number): void {
-    const bs = this.blockSize;
-    const hs = this.sequenceHashes(req);
-    const k = Math.floor(start / bs);
-    let h: number;
-    if (k * bs === start && k < hs.length && req.chainPrev === (k === 0 ? NO_HASH : hs[k - 1]!)) h = hs[k]!;
-    else h = seqBlockHash(req.tokens!, start, bs, req.chainPrev);
-    req.chainPrev = h;
-    if (blk >= 0) {
-      this.hash[blk] = h;
-      this.index.setAt(this.hash, blk, blk);
-    }
+    return this.content.sequenceHashes(req).subarray(0, Math.floor(req.inputLen / this.blockSize));
   }
 
   /**
@@ -133,16 +104,9 @@ export class KvStore implements KvCache {
    * "Prefix lookup, allocation and rollback"). Block IDs are left in prefixScratch[0 .. result).
    */
   cachedPrefix(req: Request): number {
-    const hashes = this.sequenceHashes(req);
     const k = Math.floor(req.inputLen / this.blockSize);
     if (this.prefixScratch.length < k) this.prefixScratch = new Int32Array(k * 2);
-    let n = 0;
-    for (let i = 0; i < k; i++) {
-      const b = this.index.getAt(hashes, i);
-      if (b < 0) break;
-      this.prefixScratch[n++] = b;
-    }
-    return n;
+    return this.content.cachedPrefix(req, this.prefixScratch);
   }
 
   /**
@@ -161,7 +125,7 @@ export class KvStore implements KvCache {
    * A block's hash is computed once, when its last token arrives, from the tokens it holds.
    */
   appendDecodeToken(req: Request, pos: number): void {
-    if (++req.tailFill === this.blockSize) this.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
+    if (++req.tailFill === this.blockSize) this.content.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
   }
 
   /** The GPU-tier allocation behind allocate(); the tiered store retries it after reloads. */
@@ -223,7 +187,7 @@ export class KvStore implements KvCache {
       }
       this.hits++;
       req.appendBlock(b);
-      req.chainPrev = this.hash[b]!;
+      req.chainPrev = this.content.hash[b]!;
       req.tailFill = this.blockSize;
     }
   }
@@ -239,7 +203,7 @@ export class KvStore implements KvCache {
     req.tailFill = f + take;
     if (f + take === bs) {
       // The request's blocks hold the sequence prefix, so this block is tokens[end - bs, end).
-      this.hashFullBlock(req, pos + take - bs, req.blocks[req.nBlocks - 1]!);
+      this.content.hashFullBlock(req, pos + take - bs, req.blocks[req.nBlocks - 1]!);
     }
     return take;
   }
@@ -252,8 +216,10 @@ export class KvStore implements KvCache {
     const bs = this.blockSize;
     // In prefill the request's blocks hold exactly the sequence prefix, so a block that this
     // call fills completely inside the prompt takes the prompt's precomputed chain hash.
-    const ph = prefill ? this.sequenceHashes(req) : null;
-    const promptBlocks = Math.floor(req.inputLen / bs);
+    // Private blocks take no hash (BlockContent.hashFullBlock).
+    const content = this.content;
+    const shared = content.sharedPromptBlocks(req);
+    const ph = prefill && req.nBlocks < shared ? content.sequenceHashes(req) : null;
     const nb = Math.ceil(count / bs);
     let placed = 0;
     for (let k = 0; k < nb; k++) {
@@ -261,15 +227,12 @@ export class KvStore implements KvCache {
       if (blk === NIL) return false;
       const take = count - placed < bs ? count - placed : bs;
       const blockIdx = req.nBlocks;
-      if (ph !== null && take === bs && blockIdx < promptBlocks && pos === blockIdx * bs) {
-        const h = ph[blockIdx]!;
-        req.chainPrev = h;
-        this.hash[blk] = h;
-        this.index.setAt(this.hash, blk, blk);
+      if (ph !== null && take === bs && blockIdx < shared && pos === blockIdx * bs) {
+        content.setSharedBlock(req, blk, blockIdx, ph);
       } else if (take === bs) {
         // A fresh block taken during decode is never hashed when taken (docs/behavior.md
         // "KV cache").
-        this.hashFullBlock(req, pos, prefill ? blk : -1);
+        content.hashFullBlock(req, pos, prefill ? blk : -1);
       }
       pos += take;
       placed += take;
@@ -287,18 +250,9 @@ export class KvStore implements KvCache {
   private takeFresh(): number {
     const b = this.free.popHead();
     if (b === NIL) return NIL;
-    this.undo.recordFresh(b, this.hash);
-    this.evictContent(b);
+    this.content.recordFresh(this.undo, b);
+    this.content.evict(b);
     return b;
-  }
-
-  /** Drops block b's cached identity before it takes other content. */
-  protected evictContent(b: number): void {
-    if (this.hash[b] !== NO_HASH) {
-      // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
-      this.index.deleteAt(this.hash, b);
-      this.hash[b] = NO_HASH;
-    }
   }
 
   /** Undoes the fresh blocks, then the attached blocks, of the allocation in progress. */
@@ -306,11 +260,7 @@ export class KvStore implements KvCache {
     const undo = this.undo;
     for (let i = undo.freshCount - 1; i >= 0; i--) {
       const b = undo.fresh[i]!;
-      const h = this.hash[b]!;
-      if (h !== NO_HASH && this.index.get(h) === b) this.index.delete(h);
-      const old = undo.freshHash[i]!;
-      this.hash[b] = old;
-      if (old !== NO_HASH) this.index.set(old, b);
+      this.content.undoFresh(b, undo.freshHash[i]!, undo.freshOwner[i]!, undo.freshPos[i]!);
       this.refCount[b] = 0;
       this.inUse[b] = 0;
       this.used--;
@@ -336,6 +286,20 @@ export class KvStore implements KvCache {
    * "KV cache").
    */
   release(req: Request): void {
+    this.content.priv?.forget(req);
+    this.dropBlocks(req);
+  }
+
+  /**
+   * Frees the blocks of a request preempted here, which will come back and look its prompt up
+   * again: its private cached blocks stay findable for it (kv/privateEntries.ts).
+   */
+  releaseToRetry(req: Request): void {
+    this.content.priv?.retain(req, this.content.hash);
+    this.dropBlocks(req);
+  }
+
+  private dropBlocks(req: Request): void {
     for (let i = req.nBlocks - 1; i >= 0; i--) {
       const b = req.blocks[i]!;
       if (--this.refCount[b]! === 0) {
@@ -354,7 +318,7 @@ export class KvStore implements KvCache {
 
   /** The GPU-tier prefix index (block hash → block ID); the router reads it, never writes it. */
   get prefixIndex(): HashIndex {
-    return this.index;
+    return this.content.index;
   }
 
   // ---- Introspection for invariant checks and tests ----
@@ -369,6 +333,6 @@ export class KvStore implements KvCache {
     return this.free.toArray();
   }
   indexSize(): number {
-    return this.index.size;
+    return this.content.index.size;
   }
 }

@@ -38,7 +38,8 @@ export class TieredKvStore extends KvStore {
     baseLatency: number,
     private readonly onRangeOverrun: (req: Request) => void = () => {},
   ) {
-    super(totalBlocks, blockSize);
+    // Offloads and reloads move blocks by hash through the shared index: every block goes in it.
+    super(totalBlocks, blockSize, false);
     this.cpuBits = new Uint32Array(Math.ceil(totalBlocks / 32));
     this.cpuHash = new Float64Array(totalBlocks);
     this.cpuTime = new Float64Array(totalBlocks);
@@ -81,9 +82,9 @@ export class TieredKvStore extends KvStore {
   protected override afterRelease(): void {
     const n = this.totalBlocks;
     while (this.used / n > this.offloadThreshold && this.cpuUsed < this.cpuCapacity) {
-      const b = this.free.findFromHead((x) => this.hash[x] !== NO_HASH);
+      const b = this.free.findFromHead((x) => this.content.hash[x] !== NO_HASH);
       if (b === NIL) break;
-      const h = this.hash[b]!;
+      const h = this.content.hash[b]!;
       // Compat (docs/behavior.md#q15): an existing entry under the same ID is overwritten but still
       // counted.
       this.cpuBits[b >>> 5]! |= 1 << (b & 31);
@@ -91,8 +92,8 @@ export class TieredKvStore extends KvStore {
       this.cpuTime[b] = this.now;
       this.cpuUsed++;
       this.offloadCount++;
-      this.index.delete(h);
-      this.hash[b] = NO_HASH;
+      this.content.index.delete(h);
+      this.content.hash[b] = NO_HASH;
       this.free.unlink(b);
       this.free.pushTail(b);
     }
@@ -137,14 +138,14 @@ export class TieredKvStore extends KvStore {
         word &= word - 1;
         const id = (w << 5) | bit;
         const h = this.cpuHash[id]!;
-        if (this.index.has(h)) continue;
+        if (this.content.index.has(h)) continue;
         const b = this.free.popHead();
         if (b === NIL) return count;
-        this.evictContent(b);
-        this.hash[b] = h;
+        this.content.evict(b);
+        this.content.hash[b] = h;
         this.refCount[b] = 0;
         this.inUse[b] = 0;
-        this.index.set(h, b);
+        this.content.index.set(h, b);
         this.free.pushTail(b);
         this.pending += this.reloadCost;
         if (this.now - this.cpuTime[id]! < THRASH_WINDOW) this.thrashCount++;

@@ -4,10 +4,15 @@
  * reused across calls.
  */
 export class AllocationUndoLog {
-  /** Fresh blocks taken, in order, with the hash each carried before it was taken. */
+  /**
+   * Fresh blocks taken, in order, with the hash each carried before it was taken and where its
+   * entry was (kv/privateEntries.ts: owner and position).
+   */
   freshCount = 0;
   fresh: Int32Array = new Int32Array(8);
   freshHash: Float64Array = new Float64Array(8);
+  freshOwner: Int32Array = new Int32Array(8);
+  freshPos: Int32Array = new Int32Array(8);
   /** Cached blocks attached, in order, with their in-use flag before the attach. */
   attachCount = 0;
   attached: Int32Array = new Int32Array(8);
@@ -19,11 +24,13 @@ export class AllocationUndoLog {
   }
 
   /** Records a fresh block and the hash it carried, hashes[block] (read here: no boxed double). */
-  recordFresh(block: number, hashes: Float64Array): void {
+  recordFresh(block: number, hashes: Float64Array, owner: number, pos: number): void {
     const i = this.freshCount++;
     if (i === this.fresh.length) this.growFresh();
     this.fresh[i] = block;
     this.freshHash[i] = hashes[block]!;
+    this.freshOwner[i] = owner;
+    this.freshPos[i] = pos;
   }
 
   recordAttach(block: number, wasUsed: number): void {
@@ -40,6 +47,12 @@ export class AllocationUndoLog {
     const h = new Float64Array(f.length);
     h.set(this.freshHash);
     this.freshHash = h;
+    const o = new Int32Array(f.length);
+    o.set(this.freshOwner);
+    this.freshOwner = o;
+    const p = new Int32Array(f.length);
+    p.set(this.freshPos);
+    this.freshPos = p;
   }
 
   private growAttached(): void {

@@ -333,7 +333,8 @@ export class PdController implements DisaggregationHook {
   private subRequest(parent: Request, suffix: string, outputLen: number): Request {
     const w = new SeqRequest(
       parent.arrival,
-      parent.tokens!,
+      // Both sub-requests hold the parent's tokens: none of them is private to one request.
+      parent.tokens!.shared(),
       parent.inputLen,
       outputLen,
       parent.sloClass,

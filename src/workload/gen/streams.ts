@@ -115,8 +115,9 @@ export class OrdinaryStream extends ClientStream {
     const rng = cfg.rng;
     const inLen = checked(cfg.label, "input distribution", cfg.input.sample(rng));
     const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
-    // Input then output IDs: one run of draws.
-    const tokens = drawnTokens(rng, cfg.prefix, inLen + outLen);
+    // Input then output IDs: one run of draws, which no other request holds (sessions, whose
+    // rounds share draws, are built elsewhere).
+    const tokens = drawnTokens(rng, cfg.prefix, inLen + outLen, true);
     return newRequest(cfg, this.head, tokens, cfg.prefix.length + inLen, outLen, cfg.streaming, "", 0, 0, 0, 0, 0, 0);
   }
 
@@ -149,7 +150,7 @@ export class OrdinaryStream extends ClientStream {
     const out = new Int32Array(RUN_WORDS);
     rng.recordRun(out, 0, outLen);
     const p = cfg.prefix.length;
-    const tokens = new TokenSeq(p + total + outLen, cfg.prefix, total, s0, s1, s2, s3, out, 0, 1);
+    const tokens = new TokenSeq(p + total + outLen, cfg.prefix, total, s0, s1, s2, s3, out, 0, 1, p);
     return newRequest(cfg, this.head, tokens, p + total, outLen, cfg.streaming, "", 0, 0, text, image, audio, video);
   }
 }

@@ -23,10 +23,13 @@ const NO_RUNS = new Int32Array(0);
 
 /**
  * Token IDs `prefix` followed by `count` draws from rng. The stream moves past the draws as if
- * they were made; the IDs are redrawn only when needed.
+ * they were made; the IDs are redrawn only when needed. `ownDraws`: no other request's sequence
+ * will hold these draws, so everything after the prefix is private (TokenSeq.privateFrom).
  */
-export function drawnTokens(rng: Rng, prefix: Int32Array, count: number): TokenSeq {
-  const seq = new TokenSeq(prefix.length + count, prefix, count, rng.word(0), rng.word(1), rng.word(2), rng.word(3), NO_RUNS, 0, 0);
+export function drawnTokens(rng: Rng, prefix: Int32Array, count: number, ownDraws = false): TokenSeq {
+  const length = prefix.length + count;
+  const privateFrom = ownDraws ? prefix.length : length;
+  const seq = new TokenSeq(length, prefix, count, rng.word(0), rng.word(1), rng.word(2), rng.word(3), NO_RUNS, 0, 0, privateFrom);
   rng.skip(count);
   return seq;
 }

@@ -1,0 +1,167 @@
+import { HashIndex } from "./hashIndex.js";
+import { NO_HASH } from "./hash.js";
+import { PRIVATE_HASH, PrivateEntries, SHARED, UNTRACKED } from "./privateEntries.js";
+import { seqBlockHash, sequenceHashes } from "./seqHash.js";
+import type { AllocationUndoLog } from "./undoLog.js";
+import type { Request } from "../core/request.js";
+
+/**
+ * What the blocks of a KV store hold, and how a prompt finds them: each block's chain hash, the
+ * shared prefix index (hash → block), and the entries of private blocks kept off that index
+ * (docs/architecture.md "Private blocks"). The store (kv/kvStore.ts) decides who holds which block.
+ */
+export class BlockContent {
+  /** Per block: the chain hash of its content, NO_HASH when it has none, PRIVATE_HASH when private. */
+  hash: Float64Array;
+  readonly index = new HashIndex(16);
+  /** Entries of private blocks; null: every block goes in the shared index. */
+  readonly priv: PrivateEntries | null;
+
+  constructor(
+    capacity: number,
+    readonly blockSize: number,
+    privateBlocks: boolean,
+  ) {
+    this.hash = new Float64Array(capacity).fill(NO_HASH);
+    this.priv = privateBlocks ? new PrivateEntries(capacity, blockSize) : null;
+  }
+
+  /** Per-block arrays for `capacity` blocks. */
+  grow(capacity: number): void {
+    const h = new Float64Array(capacity).fill(NO_HASH);
+    h.set(this.hash);
+    this.hash = h;
+    this.priv?.grow(capacity);
+  }
+
+  /** Chain hashes of the complete blocks of the request's whole sequence, computed once. */
+  sequenceHashes(req: Request): Float64Array {
+    let h = req.hashes;
+    if (h === null) {
+      h = sequenceHashes(req.tokens!, this.blockSize);
+      req.hashes = h;
+    }
+    return h;
+  }
+
+  /** Prompt blocks of the request before its private content: the ones the shared index holds. */
+  sharedPromptBlocks(req: Request): number {
+    const k = Math.floor(req.inputLen / this.blockSize);
+    const p = this.priv;
+    if (p === null) return k;
+    const f = p.firstPrivate(req);
+    return f < k ? f : k;
+  }
+
+  /**
+   * Hashes the full block of sequence positions [start, start + blockSize) chained on
+   * req.chainPrev (the precomputed chain value when the block is the sequence's block number
+   * start / blockSize and the chain so far matches, else hashed afresh) and makes it the chain
+   * value; with blk ≥ 0 registers it as block blk's content. The hash stays inside this call:
+   * returned, a double would be boxed into a new heap number per block.
+   */
+  hashFullBlock(req: Request, start: number, blk: number): void {
+    const bs = this.blockSize;
+    const k = Math.floor(start / bs);
+    const p = this.priv;
+    if (p !== null && k >= p.firstPrivate(req)) {
+      // Private content: only its owner asks for it, by position; its hash is never compared.
+      req.chainPrev = PRIVATE_HASH;
+      if (blk >= 0) {
+        this.hash[blk] = PRIVATE_HASH;
+        // A block off the block grid never equals a lookup's (chained over other boundaries).
+        if (k * bs === start) p.register(req, blk, k);
+        else p.owner[blk] = UNTRACKED;
+      }
+      return;
+    }
+    const hs = this.sequenceHashes(req);
+    let h: number;
+    if (k * bs === start && k < hs.length && req.chainPrev === (k === 0 ? NO_HASH : hs[k - 1]!)) h = hs[k]!;
+    else h = seqBlockHash(req.tokens!, start, bs, req.chainPrev);
+    req.chainPrev = h;
+    if (blk >= 0) {
+      this.hash[blk] = h;
+      this.register(req, blk, k);
+    }
+  }
+
+  /** Block blk takes the request's prompt block k (k < sharedPromptBlocks) with its chain hash hs[k]. */
+  setSharedBlock(req: Request, blk: number, k: number, hs: Float64Array): void {
+    const h = hs[k]!;
+    req.chainPrev = h;
+    this.hash[blk] = h;
+    this.register(req, blk, k);
+  }
+
+  /** Makes block blk, holding the content of the request's block k (hash[blk] set), findable. */
+  private register(req: Request, blk: number, k: number): void {
+    const p = this.priv;
+    if (p === null || k < p.firstPrivate(req)) {
+      this.index.setAt(this.hash, blk, blk);
+      if (p !== null) p.owner[blk] = SHARED;
+    } else {
+      p.register(req, blk, k);
+    }
+  }
+
+  /**
+   * Longest run of cached blocks matching the request's whole prompt, into out[0 .. result)
+   * (docs/behavior.md "Prefix lookup, allocation and rollback"). out holds the prompt's blocks.
+   */
+  cachedPrefix(req: Request, out: Int32Array): number {
+    const k = Math.floor(req.inputLen / this.blockSize);
+    const shared = this.sharedPromptBlocks(req);
+    const hashes = shared > 0 ? this.sequenceHashes(req) : null;
+    let n = 0;
+    for (; n < shared; n++) {
+      const b = this.index.getAt(hashes!, n);
+      if (b < 0) return n;
+      out[n] = b;
+    }
+    for (; n < k; n++) {
+      const b = this.priv!.lookup(req, n, this.hash);
+      if (b < 0) return n;
+      out[n] = b;
+    }
+    return n;
+  }
+
+  /** Records block b, about to be taken fresh, with its content, for a rollback. */
+  recordFresh(undo: AllocationUndoLog, b: number): void {
+    const p = this.priv;
+    if (p === null) undo.recordFresh(b, this.hash, SHARED, 0);
+    else undo.recordFresh(b, this.hash, p.owner[b]!, p.pos[b]!);
+  }
+
+  /** Drops block b's content before it takes other content. */
+  evict(b: number): void {
+    if (this.hash[b] !== NO_HASH) {
+      // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
+      const p = this.priv;
+      if (p === null || p.owner[b] === SHARED) this.index.deleteAt(this.hash, b);
+      else p.evict(b);
+      this.hash[b] = NO_HASH;
+    }
+  }
+
+  /**
+   * Rolls back a fresh block of a failed allocation: its new content goes (with its entry if the
+   * entry names it) and the content it had (hash, entry owner and position) comes back.
+   */
+  undoFresh(b: number, old: number, owner: number, pos: number): void {
+    const p = this.priv;
+    const h = this.hash[b]!;
+    if (h !== NO_HASH) {
+      if (p === null || p.owner[b] === SHARED) {
+        if (this.index.get(h) === b) this.index.delete(h);
+      } else {
+        p.unregister(b);
+      }
+    }
+    this.hash[b] = old;
+    if (old === NO_HASH) return;
+    if (p !== null) p.restore(b, owner, pos);
+    if (owner === SHARED) this.index.set(old, b);
+  }
+}
