@@ -1,5 +1,6 @@
 import type { Request } from "./request.js";
 import { requestIdText } from "./workloadRequest.js";
+import { grownFloat64 as growF, grownInt32 as growI } from "./typedArrays.js";
 
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;
@@ -201,15 +202,4 @@ function intern(s: string, ids: Map<string, number>, names: string[]): number {
     ids.set(s, id);
   }
   return id;
-}
-
-function growF(a: Float64Array, cap: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(cap);
-  b.set(a);
-  return b;
-}
-function growI(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
 }

@@ -4,6 +4,7 @@ import { PRIVATE_HASH, PrivateEntries, SHARED, UNTRACKED } from "./privateEntrie
 import { seqBlockHash, sequenceHashes } from "./seqHash.js";
 import type { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
+import { grownFloat64 } from "../core/typedArrays.js";
 
 /**
  * What the blocks of a KV store hold, and how a prompt finds them: each block's chain hash, the
@@ -28,9 +29,7 @@ export class BlockContent {
 
   /** Per-block arrays for `capacity` blocks. */
   grow(capacity: number): void {
-    const h = new Float64Array(capacity).fill(NO_HASH);
-    h.set(this.hash);
-    this.hash = h;
+    this.hash = grownFloat64(this.hash, capacity, NO_HASH);
     this.priv?.grow(capacity);
   }
 

@@ -5,6 +5,7 @@ import { NO_HASH } from "./hash.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
+import { grownInt32, grownUint8 } from "../core/typedArrays.js";
 
 /**
  * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
@@ -46,13 +47,9 @@ export class KvStore implements KvCache {
   }
 
   private growArrays(cap: number): void {
-    const r = new Int32Array(cap);
-    r.set(this.refCount);
-    this.refCount = r;
+    this.refCount = grownInt32(this.refCount, cap);
     this.content.grow(cap);
-    const u = new Uint8Array(cap);
-    u.set(this.inUse);
-    this.inUse = u;
+    this.inUse = grownUint8(this.inUse, cap);
   }
 
   freeBlocks(): number {

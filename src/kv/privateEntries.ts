@@ -18,6 +18,7 @@
 
 import { NO_HASH } from "./hash.js";
 import type { Request } from "../core/request.js";
+import { grownInt32 } from "../core/typedArrays.js";
 
 /**
  * The hash of a private block, and the chain value after one: its content is never compared with
@@ -48,12 +49,8 @@ export class PrivateEntries {
 
   /** Per-block arrays for `capacity` blocks (the store's arrays grow with use). */
   grow(capacity: number): void {
-    const o = new Int32Array(capacity);
-    o.set(this.owner);
-    this.owner = o;
-    const p = new Int32Array(capacity);
-    p.set(this.pos);
-    this.pos = p;
+    this.owner = grownInt32(this.owner, capacity);
+    this.pos = grownInt32(this.pos, capacity);
   }
 
   /** First block position of the request's private content. */

@@ -15,6 +15,7 @@ import { NO_HASH } from "../core/blockHash.js";
 import { scratchTokens, TOKEN_VOCABULARY, type TokenSeq } from "../core/tokenSeq.js";
 import { fillIntnFromState, RUN_WORDS, skipState } from "../engine/rng.js";
 import { blockHash, blockHashChain, finalizeHash, initLaneA, initLaneB, mixA, mixB } from "./hash.js";
+import { grownInt32 as grownI } from "../core/typedArrays.js";
 
 /** Shortest stretch of a run mixed in by its description rather than its IDs. */
 export const MIN_SYMBOLIC = 4;
@@ -58,12 +59,6 @@ function addPiece(start: number, len: number, isRun: boolean): void {
   pieceLen[pieces] = len;
   pieceIsRun[pieces] = isRun ? 1 : 0;
   pieces++;
-}
-
-function grownI(a: Int32Array, cap: number): Int32Array {
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
 }
 
 /** Records piece i as a run starting from state words w0..w3. */

@@ -1,3 +1,5 @@
+import { grownFloat64, grownInt32, grownUint8 } from "../core/typedArrays.js";
+
 /**
  * What the allocation in progress changed, so that a failure undoes exactly that and nothing the
  * request held before (docs/behavior.md "Prefix lookup, allocation and rollback"). Typed arrays,
@@ -41,26 +43,16 @@ export class AllocationUndoLog {
   }
 
   private growFresh(): void {
-    const f = new Int32Array(this.fresh.length * 2);
-    f.set(this.fresh);
-    this.fresh = f;
-    const h = new Float64Array(f.length);
-    h.set(this.freshHash);
-    this.freshHash = h;
-    const o = new Int32Array(f.length);
-    o.set(this.freshOwner);
-    this.freshOwner = o;
-    const p = new Int32Array(f.length);
-    p.set(this.freshPos);
-    this.freshPos = p;
+    const cap = this.fresh.length * 2;
+    this.fresh = grownInt32(this.fresh, cap);
+    this.freshHash = grownFloat64(this.freshHash, cap);
+    this.freshOwner = grownInt32(this.freshOwner, cap);
+    this.freshPos = grownInt32(this.freshPos, cap);
   }
 
   private growAttached(): void {
-    const a = new Int32Array(this.attached.length * 2);
-    a.set(this.attached);
-    this.attached = a;
-    const u = new Uint8Array(a.length);
-    u.set(this.attachedWasUsed);
-    this.attachedWasUsed = u;
+    const cap = this.attached.length * 2;
+    this.attached = grownInt32(this.attached, cap);
+    this.attachedWasUsed = grownUint8(this.attachedWasUsed, cap);
   }
 }
