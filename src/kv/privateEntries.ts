@@ -112,7 +112,9 @@ export class PrivateEntries {
 
   /**
    * `req` is being preempted and will look its prompt up again: from now on its private prompt
-   * blocks' entries are kept. Its full blocks are its entries at this point.
+   * blocks' entries are kept. Its full blocks are its entries at this point. A request is only
+   * ever preempted by one store: requests do not move between instances, and the sub-requests of
+   * a PD split, which do, have no private content (TokenSeq.shared).
    */
   retain(req: Request, hash: Float64Array): void {
     if (req.kvTracker === this) return;
