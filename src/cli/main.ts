@@ -60,6 +60,8 @@ export function buildProgram(io: CliIo, only?: string): Command {
   const program = new Command("blis")
     .description("Fast, deterministic discrete-event simulator of LLM inference serving (BLIS-compatible)")
     .version(packageVersion(), "-V, --version", "print the version")
+    // `blis -V` only: after a command name, `-V` is that command's (as a flag value, say).
+    .enablePositionalOptions()
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({

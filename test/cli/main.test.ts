@@ -43,3 +43,16 @@ test("a command's help reads the same from the program holding only that command
     assert.equal(help(buildProgram(io, name)), help(buildProgram(io)), name);
   }
 });
+
+test("-V is the version only before a command: after one it is a flag's value or an unknown option", async () => {
+  const version = await cli(["-V"]);
+  assert.equal(version.code, 0);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  const asValue = await cli(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "1", "--routing-tie-break", "-V"]);
+  assert.equal(asValue.code, 1);
+  assert.deepEqual(asValue.stderr, ['error: --routing-tie-break must be "first" or "random", got "-V"']);
+  assert.equal(asValue.stdout, "");
+  const alone = await cli(["run", "-V"]);
+  assert.equal(alone.code, 1);
+  assert.deepEqual(alone.stderr, ["error: unknown option '-V'"]);
+});
