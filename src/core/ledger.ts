@@ -1,6 +1,6 @@
 import type { Request } from "./request.js";
 import { requestIdText } from "./workloadRequest.js";
-import { grownFloat64 as growF, grownInt32 as growI } from "./typedArrays.js";
+import { grownFloat64 as growF, grownInt32 as growI, grownUint8 } from "./typedArrays.js";
 
 export const F_REGISTERED = 1;
 export const F_COMPLETED = 2;
@@ -188,9 +188,7 @@ export class RequestLedger {
     this.tenant = growI(this.tenant, cap);
     this.model = growI(this.model, cap);
     this.adapter = growI(this.adapter, cap);
-    const f = new Uint8Array(cap);
-    f.set(this.flags);
-    this.flags = f;
+    this.flags = grownUint8(this.flags, cap);
   }
 }
 

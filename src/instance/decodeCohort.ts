@@ -1,5 +1,6 @@
 import type { Request } from "../core/request.js";
 import type { PooledItl } from "./pooledItl.js";
+import { grownInt32 } from "../core/typedArrays.js";
 
 /** A member is due at most this many steps after it entered (it may always leave early). */
 export const MAX_AHEAD = 64;
@@ -61,12 +62,9 @@ export class DecodeCohort {
   }
 
   private grow(): void {
-    const n = new Int32Array(this.nextSlot.length * 2);
-    n.set(this.nextSlot);
-    this.nextSlot = n;
-    const f = new Int32Array(n.length);
-    f.set(this.freeSlots);
-    this.freeSlots = f;
+    const cap = this.nextSlot.length * 2;
+    this.nextSlot = grownInt32(this.nextSlot, cap);
+    this.freeSlots = grownInt32(this.freeSlots, cap);
   }
 
   /** After every step: each member advanced by one token. */

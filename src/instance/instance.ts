@@ -210,8 +210,7 @@ export class Instance {
       this.waitQueue.remove(req);
     }
     req.state = TIMED_OUT;
-    this.kv.release(req);
-    if (this.lora !== null) this.lora.release(req);
+    this.releaseHeld(req);
     this.timedOut++;
     this.ledger.timeOut(req);
     if (this.onLeave !== null) this.onLeave(req, now, true);
@@ -359,12 +358,17 @@ export class Instance {
       if (this.cohort && this.cohort.count > 0) this.cohort.drain(this.stepCount + 1);
       this.running.splice(r, 1);
     }
-    this.kv.release(req);
-    if (this.lora !== null) this.lora.release(req);
+    this.releaseHeld(req);
     req.state = COMPLETED;
     this.ledger.drop(req);
     req.dropPayload();
     return true; // a step is already pending whenever the batch or the queue was non-empty
+  }
+
+  /** Frees what a request leaving for good holds here: its KV blocks and its LoRA adapter pin. */
+  releaseHeld(req: Request): void {
+    this.kv.release(req);
+    if (this.lora !== null) this.lora.release(req);
   }
 
   /** An adapter load completed (docs/lora.md): an idle instance steps to admit its requests. */

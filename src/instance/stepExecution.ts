@@ -5,7 +5,6 @@ import type { KvCache } from "../kv/kvCache.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { Logger } from "../util/log.js";
 import type { StepProbe } from "./stepProbe.js";
-import type { InstanceLora } from "../lora/instanceLora.js";
 
 /** What the execution pass reads and updates of its instance (an `Instance`). */
 export interface StepHost {
@@ -17,7 +16,8 @@ export interface StepHost {
   readonly itl: PooledItl;
   readonly probe: StepProbe | null;
   readonly horizon: number;
-  readonly lora: InstanceLora | null;
+  /** Frees what a completed request holds (Instance.releaseHeld). */
+  releaseHeld(req: Request): void;
   /** Closed-loop hook (Instance.onLeave). */
   readonly onLeave: ((req: Request, t: number, cancelled: boolean) => void) | null;
   lastLeave: number;
@@ -119,8 +119,7 @@ export class StepExecution {
         inst.kvAllocationFailures++;
       }
     }
-    inst.kv.release(r);
-    if (inst.lora !== null) inst.lora.release(r);
+    inst.releaseHeld(r);
     const leave = now + d;
     if (leave > inst.lastLeave && leave <= inst.horizon) inst.lastLeave = leave;
     inst.completed++;

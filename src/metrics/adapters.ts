@@ -3,7 +3,7 @@
 
 import type { RequestLedger } from "../core/ledger.js";
 import type { Instance } from "../instance/instance.js";
-import { sortAsc } from "./stats.js";
+import { percentileIn, sortAsc } from "./stats.js";
 
 export interface AdapterMetrics {
   load_count: number;
@@ -55,22 +55,12 @@ export function adapterMetrics(
     out[id] = {
       load_count: c.loads,
       eviction_count: c.evictions,
-      ttft_p50_us: percentileUs(sorted, 50),
-      ttft_p99_us: percentileUs(sorted, 99),
+      ttft_p50_us: percentileIn(sorted, 50, 1),
+      ttft_p99_us: percentileIn(sorted, 99, 1),
       throughput_tok_per_s: durationS > 0 ? (tokens.get(k) ?? 0) / durationS : 0,
     };
   }
   return out;
-}
-
-/** Linear-interpolation percentile of sorted ticks, as the metrics block computes it, in µs. */
-function percentileUs(sorted: Float64Array, p: number): number {
-  const n = sorted.length;
-  if (n === 0) return 0;
-  const r = (p / 100) * (n - 1);
-  const lo = Math.floor(r);
-  const hi = Math.ceil(r);
-  return lo === hi ? sorted[lo]! : sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (r - lo);
 }
 
 /** The `=== LoRA Adapters ===` stdout block (an extension: BLIS prints the metrics JSON key only). */

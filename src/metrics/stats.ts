@@ -15,13 +15,18 @@ export function meanMs(sorted: Float64Array): number {
 
 /** Percentile in milliseconds of sorted tick values with linear interpolation. */
 export function percentileMs(sorted: Float64Array, p: number): number {
+  return percentileIn(sorted, p, 1000);
+}
+
+/** Percentile of sorted tick values with linear interpolation, in units of `ticks` ticks (1 = µs). */
+export function percentileIn(sorted: Float64Array, p: number, ticks: number): number {
   const n = sorted.length;
   if (n === 0) return 0;
   const r = (p / 100) * (n - 1);
   const lo = Math.floor(r);
   const hi = Math.ceil(r);
-  if (lo === hi) return sorted[lo]! / 1000;
-  return sorted[lo]! / 1000 + ((sorted[hi]! - sorted[lo]!) * (r - lo)) / 1000;
+  if (lo === hi) return sorted[lo]! / ticks;
+  return sorted[lo]! / ticks + ((sorted[hi]! - sorted[lo]!) * (r - lo)) / ticks;
 }
 
 /** Values with multiplicities, sorted ascending (pooled inter-token gaps). */
