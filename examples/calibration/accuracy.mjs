@@ -11,7 +11,7 @@
 // Options:
 //   --json FILE        write every number (per experiment, backend and workload modelling) to FILE
 //   --only A,B         only experiments whose id contains one of these substrings
-//   --backends LIST    comma-separated subset of trained-physics,roofline,blackbox
+//   --backends LIST    comma-separated subset of kernels,trained-physics,roofline,blackbox
 //   --seed N           seed of the simulator and of the generated workloads (default 42)
 //   --verbose          simulator warnings on stderr
 //   --keep-full-repeats  repeat block-aligned prompts exactly instead of giving them a unique
@@ -39,7 +39,7 @@ import { simulate, runCluster, workload } from "../../dist/src/index.js";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..", "..");
 const CAL = path.join(ROOT, "data", "calibration");
-const BACKENDS = ["trained-physics", "roofline", "blackbox"];
+const BACKENDS = ["kernels", "trained-physics", "roofline", "blackbox"];
 const METRICS = ["e2e", "ttft", "itl"];
 const CYCLE = 100; // distinct prompts per cycle (caveat 2 of data/calibration/README.md)
 const GROUPS = 10; // system prompts among them

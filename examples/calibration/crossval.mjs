@@ -22,6 +22,7 @@
 //   --only A,B                  only models / experiments whose id contains one of these
 //   --json FILE                 also write every number to FILE
 //   --seed N                    seed of the generated arrivals of aggregate-only runs (default 42)
+//   --latency-model NAME        trained-physics (default) or kernels (fits its overhead terms only)
 
 import fs from "node:fs";
 import os from "node:os";
@@ -38,6 +39,9 @@ const {
   paramIndex,
   DECODE_CONTEXT,
   beta,
+  KERNELS_LAYOUT,
+  freeParams,
+  kernelStart,
 } = calibration;
 
 function parseArgs(argv) {
@@ -49,6 +53,7 @@ function parseArgs(argv) {
     only: [],
     json: "",
     seed: 42,
+    latencyModel: "trained-physics",
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
@@ -68,8 +73,10 @@ function parseArgs(argv) {
     else if (k === "--only") a.only = val().split(",").filter(Boolean);
     else if (k === "--json") a.json = val();
     else if (k === "--seed") a.seed = int(0);
+    else if (k === "--latency-model") a.latencyModel = val();
     else throw new Error(`unknown option ${k}`);
   }
+  if (!["trained-physics", "kernels"].includes(a.latencyModel)) throw new Error(`--latency-model must be trained-physics or kernels`);
   if (!["lomo", "stages", "both"].includes(a.study)) throw new Error(`--study must be lomo, stages or both, got "${a.study}"`);
   if (a.terms !== "" && a.terms !== "decode_context") throw new Error(`--terms: unknown term "${a.terms}" (valid: decode_context)`);
   return a;
@@ -92,9 +99,13 @@ const entries = readExperimentsFile(BUNDLED_EXPERIMENTS).filter((e) => {
 });
 const modelOf = (e) => e.model.hf_id;
 const wanted = (s) => args.only.length === 0 || args.only.some((o) => s.toLowerCase().includes(o.toLowerCase()));
-const free = [...DEFAULT_FREE.map((n) => paramIndex(n, "--params")), ...(args.terms === "decode_context" ? [DECODE_CONTEXT] : [])];
-const start = startCoefficients();
-const load = (ids, flag) => loadInputs(ids, { run: {}, seed: args.seed, flag, skipped: [] });
+const kernels = args.latencyModel === "kernels";
+const free = kernels
+  ? freeParams(KERNELS_LAYOUT, undefined, undefined)
+  : [...DEFAULT_FREE.map((n) => paramIndex(n, "--params")), ...(args.terms === "decode_context" ? [DECODE_CONTEXT] : [])];
+const start = kernels ? kernelStart(undefined) : startCoefficients();
+const run = kernels ? { latencyModel: "kernels" } : {};
+const load = (ids, flag) => loadInputs(ids, { run, seed: args.seed, flag, skipped: [] });
 
 async function runFit(dataIds, holdoutIds, label) {
   log(`${label}: fitting on ${dataIds.length} run(s), predicting ${holdoutIds.length}`);
@@ -105,7 +116,7 @@ async function runFit(dataIds, holdoutIds, label) {
     jobs: args.jobs,
     start,
     free,
-    whenUsed: [beta(7), beta(10)],
+    whenUsed: kernels ? [] : [beta(7), beta(10)],
     iterations: args.iterations,
     budget: 0,
     lambda: 1e-3,
@@ -192,7 +203,7 @@ function stagesTable(rows) {
 
 const report = { seed: args.seed, terms: args.terms, iterations: args.iterations };
 const parts = [
-  `Fitted parameters: ${free.map((j) => calibration.PARAM_NAMES[j]).join(", ")} (β8 and β_EP where the data exercises them); ${args.iterations} least-squares rounds; seed ${args.seed}.`,
+  `Latency model ${args.latencyModel}. Fitted parameters: ${free.map((j) => (kernels ? KERNELS_LAYOUT.names : calibration.PARAM_NAMES)[j]).join(", ")} (β8 and β_EP where the data exercises them); ${args.iterations} least-squares rounds; seed ${args.seed}.`,
 ];
 if (args.study !== "stages") {
   report.lomo = await lomo();

@@ -11,3 +11,6 @@ export { fitCoefficients, objective, type FitOptions, type FitResult } from "./f
 export { fit, startCoefficients, type FitOutcome, type FitRunOptions } from "./fit/run.js";
 export { DEFAULT_FREE, PARAM_NAMES, paramIndex, beta, DECODE_CONTEXT, thetaFromCoefficients, coefficientsFromTheta } from "./fit/params.js";
 export { coefficientFileText } from "./fit/report.js";
+export { KERNELS_LAYOUT, TRAINED_PHYSICS_LAYOUT, freeParams } from "./fit/layout.js";
+export { kernelStart, kernelFileText } from "./fit/kernelsReport.js";
+export { standardErrors, degeneracies } from "./fit/diagnostics.js";

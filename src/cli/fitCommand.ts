@@ -47,7 +47,7 @@ export function registerFitCommand(program: Command, io: CliIo): void {
     )
     .addOption(
       new Option("--latency-model <name>", "model whose coefficients are fitted")
-        .choices(["trained-physics", "blackbox"])
+        .choices(["trained-physics", "blackbox", "kernels"])
         .default("trained-physics"),
     )
     .addOption(

@@ -10,7 +10,16 @@ import { objective } from "../calibration/fit/fit.js";
 import { loadInputs } from "../calibration/fit/inputs.js";
 import { beta, PARAM_NAMES } from "../calibration/fit/params.js";
 import { blackboxFileText, blackboxFlags, coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
-import { BLACKBOX_LAYOUT, TRAINED_PHYSICS_LAYOUT, checkBlackboxInputs, freeParams } from "../calibration/fit/layout.js";
+import {
+  BLACKBOX_LAYOUT,
+  KERNELS_LAYOUT,
+  TRAINED_PHYSICS_LAYOUT,
+  checkBlackboxInputs,
+  freeParams,
+  type ParamLayout,
+} from "../calibration/fit/layout.js";
+import { degeneracies, standardErrors } from "../calibration/fit/diagnostics.js";
+import { kernelFileText, kernelFlags, kernelStart, parameterTable } from "../calibration/fit/kernelsReport.js";
 import { blackboxStart } from "../calibration/fit/blackboxStart.js";
 import { fit, startCoefficients, type FitOutcome } from "../calibration/fit/run.js";
 import type { FitExperiment } from "../calibration/experiments.js";
@@ -18,12 +27,20 @@ import type { CliIo } from "./io.js";
 import { checkOutputPath, writeOutput } from "./outputPaths.js";
 import { checkRunInputs } from "./inputPaths.js";
 
+const LAYOUTS: Record<string, ParamLayout> = {
+  "trained-physics": TRAINED_PHYSICS_LAYOUT,
+  blackbox: BLACKBOX_LAYOUT,
+  kernels: KERNELS_LAYOUT,
+};
+
 export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
-  const blackbox = opts["latencyModel"] === "blackbox";
+  const model = String(opts["latencyModel"] ?? "trained-physics");
+  const layout = LAYOUTS[model]!;
+  const blackbox = layout === BLACKBOX_LAYOUT;
   if (blackbox && opts["start"] !== undefined) {
     throw new UserError("--start reads trained-physics files; a blackbox fit starts from --alpha-coeffs and --beta-coeffs");
   }
-  const runIn: RunInput = blackbox ? { ...run, latencyModel: "blackbox" } : run;
+  const runIn: RunInput = layout === TRAINED_PHYSICS_LAYOUT ? run : { ...run, latencyModel: model };
   const out = String(opts["out"]);
   checkOutputPath("--out", out);
   checkRunInputs(run);
@@ -40,13 +57,10 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
     checkBlackboxInputs(holdout, "--holdout");
   }
   const bb = blackbox ? await blackboxStart(run) : null;
-  const start = bb?.coefficients ?? startCoefficients(opts["start"] as string | undefined);
-  const free = freeParams(
-    blackbox ? BLACKBOX_LAYOUT : TRAINED_PHYSICS_LAYOUT,
-    opts["params"] as string | undefined,
-    opts["terms"] as string | undefined,
-  );
-  const names = blackbox ? BLACKBOX_LAYOUT.names : PARAM_NAMES;
+  const startFile = opts["start"] as string | undefined;
+  const start = bb?.coefficients ?? (layout === KERNELS_LAYOUT ? kernelStart(startFile) : startCoefficients(startFile));
+  const free = freeParams(layout, opts["params"] as string | undefined, opts["terms"] as string | undefined);
+  const names = layout === TRAINED_PHYSICS_LAYOUT ? PARAM_NAMES : layout.names;
   const progress = (line: string): void => io.stderrLine(line);
 
   // Resume: evaluations of an interrupted fit with the same inputs are kept beside the output.
@@ -66,7 +80,7 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
     jobs: opts["jobs"] as number,
     start,
     free,
-    whenUsed: opts["params"] === undefined && !blackbox ? WHEN_USED : [],
+    whenUsed: opts["params"] === undefined && layout === TRAINED_PHYSICS_LAYOUT ? WHEN_USED : [],
     iterations: opts["iterations"] as number,
     budget: opts["budget"] as number,
     lambda: opts["lambda"] as number,
@@ -75,16 +89,35 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
     progress,
   });
   const scored = res.after.reduce((s, e) => s + e.errors.scored, 0);
-  if (scored < 30) io.stderrLine(`warning: only ${scored} matched requests: the fit is poorly determined`);
+  if (scored === 0) {
+    fs.rmSync(statePath, { force: true });
+    throw new UserError("--data: no simulated request matched a measured one: nothing to fit (no file written)");
+  }
+  const stderr = standardErrors(res.after, res.free, res.objectiveAfter);
+  const iterations = opts["iterations"] as number;
+  const input = { names, free: res.free, theta: res.theta, stderr, iterations, scoredRequests: scored };
+  for (const why of degeneracies({ ...input, objectiveBefore: res.objectiveBefore, objectiveAfter: res.objectiveAfter })) {
+    io.stderrLine(`warning: degenerate fit: ${why}`);
+  }
   const summary = fitSummary(data, holdout, res, names);
-  const flags = bb !== null ? blackboxFlags(res.coefficients, bb.kvBlocks) : coefficientFlags(res.coefficients);
-  const file = bb !== null ? blackboxFileText(res.coefficients, summary, flags) : coefficientFileText(res.coefficients, summary);
-  writeOutput("--out", out, file, writeFileAtomic);
-  let text = errorTable("## Fitted experiments (mean APE)", res.before, res.after);
+  const file = fileText(layout, res, summary, bb?.kvBlocks ?? null);
+  writeOutput("--out", out, file.text, writeFileAtomic);
+  let text = parameterTable(layout, res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })));
+  text += "\n" + errorTable("## Fitted experiments (mean APE)", res.before, res.after);
   if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
   io.stdout(text);
-  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${flags}\n`);
+  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${file.flags}\n`);
   fs.rmSync(statePath, { force: true });
+}
+
+/** The written file and the run flags that use the fitted coefficients. */
+function fileText(layout: ParamLayout, res: FitOutcome, summary: Record<string, unknown>, kvBlocks: number | null) {
+  if (layout === BLACKBOX_LAYOUT) {
+    const flags = blackboxFlags(res.coefficients, kvBlocks);
+    return { flags, text: blackboxFileText(res.coefficients, summary, flags) };
+  }
+  if (layout === KERNELS_LAYOUT) return { flags: kernelFlags(res.coefficients), text: kernelFileText(res.coefficients, summary) };
+  return { flags: coefficientFlags(res.coefficients), text: coefficientFileText(res.coefficients, summary) };
 }
 
 /** The header comment of the coefficient file: what was fitted, and the objective before/after. */

@@ -14,3 +14,5 @@ export const BUNDLED_TRAINED_PHYSICS = path.join(BUNDLED_DATA_DIR, "head", "trai
 /** JSON copy of the bundled trained-physics coefficients made at build time (scripts/buildDataCache.mjs). */
 export const BUNDLED_TRAINED_PHYSICS_CACHE = path.join(PACKAGE_ROOT, "dist", "data", "head", "trained-physics.json");
 export const BUNDLED_HARDWARE_V2 = path.join(BUNDLED_DATA_DIR, "head", "hardware_config.json");
+/** Measured kernel tables and the kernels model's bundled overhead terms (docs/latency.md "Kernels"). */
+export const BUNDLED_KERNEL_OVERHEADS = path.join(BUNDLED_DATA_DIR, "kernels", "overheads.yaml");

@@ -9,4 +9,9 @@ export interface StepRequestView {
   outputLen: number;
   /** Tokens this request contributes to the current step. */
   numNewTokens: number;
+  /**
+   * Prompt tokens whose KV exists once this step ends (cached prefix + chunks so far + this one);
+   * absent = pi + numNewTokens. A first chunk after a prefix-cache hit starts at computed − numNewTokens.
+   */
+  computed?: number;
 }

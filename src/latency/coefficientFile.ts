@@ -61,7 +61,7 @@ export function loadCoefficientFile(file: string, flag = "--latency-coeffs", jso
   return parsed.data;
 }
 
-function readYaml(file: string, flag: string): unknown {
+export function readYaml(file: string, flag: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");

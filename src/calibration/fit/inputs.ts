@@ -39,7 +39,9 @@ function fromEntries(file: string, id: string | null, stage: number | null, ctx:
   const all = readExperimentsFile(file);
   const dir = path.dirname(file);
   const pick = (e: ExperimentEntry): FitExperiment => {
-    const x = experimentFromEntry(e, all, dir, ctx.seed);
+    let x = experimentFromEntry(e, all, dir, ctx.seed);
+    // A bundled deployment runs the latency model being fitted (kernels or the default trained-physics).
+    if (ctx.run.latencyModel === "kernels") x = { ...x, run: { ...x.run, latencyModel: "kernels" } };
     return stage === null ? x : stageOf(x, e, stage);
   };
   if (id !== null) {

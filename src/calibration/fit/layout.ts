@@ -16,10 +16,11 @@ import {
   PARAM_NAMES,
   thetaFromCoefficients,
 } from "./params.js";
+import { KERNEL_OVERHEADS } from "../../latency/kernels/kernelModel.js";
 
 export interface ParamLayout {
   /** The `--latency-model` whose coefficients θ holds. */
-  readonly model: "trained-physics" | "blackbox";
+  readonly model: "trained-physics" | "blackbox" | "kernels";
   /** Parameter names, by θ index (the slots after them are unused). */
   readonly names: readonly string[];
   readonly defaultFree: readonly string[];
@@ -77,16 +78,38 @@ export const BLACKBOX_LAYOUT: ParamLayout = {
   },
 };
 
-/** The layout of an experiment: blackbox when its run asks for it, else trained-physics. */
+/**
+ * Kernels: θ3 multiplies the measured kernel time and stays 1 (the tables are facts, docs/latency.md
+ * "Kernels"); θ4..θ7 are the overhead terms. α as in trained-physics (the current timeline).
+ */
+export const KERNELS_LAYOUT: ParamLayout = {
+  model: "kernels",
+  names: ["alpha0", "alpha1", "alpha2", "kernel_scale", ...KERNEL_OVERHEADS],
+  defaultFree: ["alpha0", "alpha1", "alpha2", ...KERNEL_OVERHEADS],
+  toTheta(c) {
+    const t = new Float64Array(NUM_PARAMS);
+    for (let i = 0; i < 3; i++) t[i] = c.alpha[i] ?? 0;
+    t[3] = 1;
+    for (let i = 0; i < KERNEL_OVERHEADS.length; i++) t[4 + i] = c.beta[i] ?? 0;
+    return t;
+  },
+  fromTheta: (t) => ({ alpha: [t[0]!, t[1]!, t[2]!], beta: KERNEL_OVERHEADS.map((_, i) => t[4 + i]!) }),
+  alphaParts: TRAINED_PHYSICS_LAYOUT.alphaParts,
+};
+
+/** The layout of an experiment: the one of the latency model its run asks for (trained-physics by default). */
 export function layoutOf(run: RunInput): ParamLayout {
-  return run.latencyModel === "blackbox" ? BLACKBOX_LAYOUT : TRAINED_PHYSICS_LAYOUT;
+  if (run.latencyModel === "blackbox") return BLACKBOX_LAYOUT;
+  return run.latencyModel === "kernels" ? KERNELS_LAYOUT : TRAINED_PHYSICS_LAYOUT;
 }
 
 /** The one layout shared by all experiments of a fit. */
 export function commonLayout(runs: readonly RunInput[]): ParamLayout {
   const layouts = new Set(runs.map(layoutOf));
   if (layouts.size > 1) {
-    throw new UserError("fit: the experiments use different latency models (blackbox and trained-physics); fit them separately");
+    throw new UserError(
+      `fit: the experiments use different latency models (${[...layouts].map((l) => l.model).join(" and ")}); fit them separately`,
+    );
   }
   return [...layouts][0] ?? TRAINED_PHYSICS_LAYOUT;
 }
@@ -102,10 +125,13 @@ export function layoutParamIndex(layout: ParamLayout, name: string, flag: string
  * the extra terms of `--terms`; blackbox has none.
  */
 export function freeParams(layout: ParamLayout, params: string | undefined, terms: string | undefined): number[] {
-  const blackbox = layout === BLACKBOX_LAYOUT;
-  if (blackbox && terms !== undefined && terms.trim() !== "") throw new UserError("--terms: blackbox has no extra terms");
+  const blackbox = layout !== TRAINED_PHYSICS_LAYOUT;
+  if (blackbox && terms !== undefined && terms.trim() !== "") throw new UserError(`--terms: ${layout.model} has no extra terms`);
   const names = params === undefined ? layout.defaultFree : listOf(params);
   const free = new Set(names.map((n) => layoutParamIndex(layout, n, "--params")));
+  if (layout === KERNELS_LAYOUT && free.has(3)) {
+    throw new UserError("--params: kernel_scale is not fitted: the kernel tables are measured facts; fit the overhead terms");
+  }
   if (free.size === 0) throw new UserError("--params: empty list");
   if (!blackbox) {
     for (const t of listOf(terms ?? "")) {

@@ -145,8 +145,16 @@ export function checkTpSplit(model: string, heads: number, kvHeads: number, tp: 
   );
 }
 
-/** Steps 5–10 of the resolution for one of the current analytical backends. */
-export async function resolveAnalytical(req: LatencyRequest, backend: string, allowDownload: boolean): Promise<AnalyticalSetup> {
+/**
+ * Steps 5–10 of the resolution for one of the current analytical backends. `hardwareOf` replaces
+ * the GPU table (the kernels backend takes its GPU figures from the kernel database).
+ */
+export async function resolveAnalytical(
+  req: LatencyRequest,
+  backend: string,
+  allowDownload: boolean,
+  hardwareOf?: (gpu: string) => HardwareCalib,
+): Promise<AnalyticalSetup> {
   const { hardware, tp, hfRepo } = fillDefaults(req, backend);
   const resolved = await resolveModelConfig({
     model: req.model,
@@ -159,7 +167,7 @@ export async function resolveAnalytical(req: LatencyRequest, backend: string, al
   });
   const arch = parseArchConfig(resolved.text, req.model, resolved.path, resolved.exactName);
   const hwPath = req.hardwareConfig !== "" ? req.hardwareConfig : BUNDLED_HARDWARE_V2;
-  const hw = loadHardwareConfig(hwPath, hardware);
+  const hw = hardwareOf !== undefined ? hardwareOf(hardware) : loadHardwareConfig(hwPath, hardware);
   checkParallelism(req, arch, backend);
   if (arch.kvLoraRank > 0) {
     req.log.warn(

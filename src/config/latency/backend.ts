@@ -3,6 +3,8 @@
 
 import type { ExtraTerms, FeatureModel } from "../../latency/trainedPhysics.js";
 import type { LatencyModel } from "../../latency/model.js";
+import type { ArchConfig } from "../../latency/archConfig.js";
+import type { GpuPeaks } from "../../latency/physicsBounds.js";
 import type { FetchLike } from "../../latency/modelConfig.js";
 import type { Logger } from "../../util/log.js";
 import type { ParamFlag, ParamSchema } from "../../util/policyRegistry.js";
@@ -51,6 +53,11 @@ export interface ResolvedLatency {
   maxModelLen: number;
   /** One model per instance; throws ConstructionError (exit status 2) on invalid coefficients or shapes. */
   build: () => LatencyModel;
+  /**
+   * What the physical bounds are checked against (docs/latency.md "Physical bounds"); absent for
+   * models that are not presented as predictions (roofline is a lower bound) or know no architecture.
+   */
+  bounds?: { arch: ArchConfig; peaks: GpuPeaks; gpus: number };
   /** Backends with fittable coefficients: the same model with other coefficients (docs/calibration.md "Fit"). */
   withCoefficients?: (c: Coefficients) => () => LatencyModel & FeatureModel;
 }

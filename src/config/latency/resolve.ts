@@ -8,6 +8,7 @@ import { parseParams } from "../../util/policyRegistry.js";
 import { latencyBackends, type ResolvedLatency } from "./backend.js";
 import "./builtins.js";
 import { selectBackend } from "./select.js";
+import { boundViolations, checkBounds } from "../../latency/physicsBounds.js";
 
 /**
  * Validates the model and engine flags the backends read, picks the backend and resolves it.
@@ -58,7 +59,7 @@ export async function resolveLatencyBackend(
   }
   const backend = latencyBackends.get(choice.name)!;
   const params = backend.params === undefined ? {} : parseParams(backend.params, o);
-  return backend.resolve(
+  const resolved = await backend.resolve(
     {
       model: o.model,
       hardware: o.hardware,
@@ -85,4 +86,13 @@ export async function resolveLatencyBackend(
     },
     params,
   );
+  warnOnBounds(resolved, log);
+  return resolved;
+}
+
+/** One warning per broken physical bound (decision: bounds warn, they do not refuse). */
+function warnOnBounds(r: ResolvedLatency, log: Logger): void {
+  if (r.bounds === undefined) return;
+  const report = checkBounds(r.build(), r.bounds.arch, r.bounds.peaks, r.bounds.gpus);
+  for (const v of boundViolations(report)) log.warn(`--latency-model ${r.backend} (${r.hardware} TP${r.tp}): ${v}`);
 }

@@ -4,6 +4,9 @@ import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
 import { TrainedPhysicsLatencyModel, type ExtraTerms } from "../../latency/trainedPhysics.js";
 import { UserError } from "../../util/errors.js";
+import type { ArchConfig } from "../../latency/archConfig.js";
+import type { HardwareCalib } from "../../latency/hardwareConfig.js";
+import type { GpuPeaks } from "../../latency/physicsBounds.js";
 import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
 import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
@@ -39,6 +42,12 @@ function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; e
   // Extra terms come with the file's betas; explicit --beta-coeffs replace the whole set.
   const extra = req.beta === null ? { ...(file.extra_terms ?? {}) } : {};
   return { alpha: [...alpha], beta: [...beta], extra, source };
+}
+
+/** The dense peak in the weights' dtype and the HBM bandwidth, per GPU. */
+export function peaksOf(hw: HardwareCalib, arch: ArchConfig): GpuPeaks {
+  const fp8 = arch.weightBytes === 1 && hw.tFlopsFP8 > 0;
+  return { flops: (fp8 ? hw.tFlopsFP8 : hw.tFlopsPeak) * 1e12, bandwidth: hw.bwPeakTBs * 1e12 };
 }
 
 async function setup(req: LatencyRequest): Promise<AnalyticalSetup | ResolvedLatency> {
@@ -87,6 +96,7 @@ export const trainedPhysicsBackend: LatencyBackend = {
       totalKvBlocks: s.totalKvBlocks,
       maxModelLen: s.maxModelLen,
       build: () => new TrainedPhysicsLatencyModel(s.arch, s.hw, params),
+      bounds: { arch: s.arch, peaks: peaksOf(s.hw, s.arch), gpus: s.tp * req.dp },
       withCoefficients: (c) => {
         const p = { ...params, alpha: [...c.alpha], beta: [...c.beta], extra: { ...(c.extra ?? {}) } };
         return () => new TrainedPhysicsLatencyModel(s.arch, s.hw, p);

@@ -1,0 +1,89 @@
+// Attention times from the measured tables (docs/latency.md "Composition"): prefill ("context")
+// attention over the prompt positions of a chunk, decode ("generation") attention over a decode
+// batch and its cached context.
+
+import { between, Curve, floorIndex } from "./curve.js";
+import type { Extrapolations } from "./gemm.js";
+import type { AttentionTable, CurveData } from "./tables.js";
+
+export interface AttentionShape {
+  /** Query heads per GPU. */
+  heads: number;
+  /** KV heads per GPU (at least 1). */
+  kvHeads: number;
+  headDim: number;
+}
+
+const keyOf = (h: number, kv: number, dh: number): string => `${h}/${kv}/${dh}`;
+
+/**
+ * The measured shape closest to the wanted one, and the factor that scales its time: prefill
+ * attention is compute-bound (∝ query heads · head size), decode attention reads the KV cache
+ * (∝ KV heads · head size).
+ */
+function nearestShape(table: AttentionTable, s: AttentionShape, decode: boolean, notes: Extrapolations, kind: string) {
+  const exact = table[keyOf(s.heads, s.kvHeads, s.headDim)];
+  if (exact !== undefined) return { rows: exact, scale: 1 };
+  let best: { key: string; cost: number } | undefined;
+  for (const key of Object.keys(table)) {
+    const [h, kv, dh] = key.split("/").map(Number) as [number, number, number];
+    const cost = Math.abs(Math.log(h / s.heads)) + Math.abs(Math.log(kv / s.kvHeads)) + 4 * Math.abs(Math.log(dh / s.headDim));
+    if (best === undefined || cost < best.cost) best = { key, cost };
+  }
+  if (best === undefined) throw new Error(`kernel tables: no ${kind} attention measured`);
+  const [h, kv, dh] = best.key.split("/").map(Number) as [number, number, number];
+  const scale = ((decode ? s.kvHeads / kv : s.heads / h) * s.headDim) / dh;
+  notes.add(`${kind} attention heads/kv-heads/head-dim ${keyOf(s.heads, s.kvHeads, s.headDim)} scaled from ${best.key}`);
+  return { rows: table[best.key]!, scale };
+}
+
+function scaledCurve(d: CurveData, scale: number, exponent: number, beyond?: () => void): Curve {
+  return new Curve(
+    d.x.map((x) => Math.max(x, 1)),
+    d.us.map((u) => u * scale),
+    exponent,
+    beyond,
+  );
+}
+
+/** Prefill attention of one sequence of s prompt tokens (the batch-1 curve; t ∝ s² beyond it). */
+export function prefillCurve(table: AttentionTable, s: AttentionShape, notes: Extrapolations): Curve {
+  const { rows, scale } = nearestShape(table, s, false, notes, "prefill");
+  const one = rows["1"] ?? rows[Object.keys(rows).sort((a, b) => Number(a) - Number(b))[0]!]!;
+  const last = one.x[one.x.length - 1]!;
+  return scaledCurve(one, scale, 2, notes.lazy(`prefill attention context beyond ${last} tokens, scaled as tokens² from ${last}`));
+}
+
+/** Decode attention over batch sizes: one context curve per measured batch size. */
+export class DecodeSurface {
+  private readonly batches: Float64Array;
+  private readonly curves: Curve[];
+
+  constructor(table: AttentionTable, s: AttentionShape, notes: Extrapolations) {
+    const { rows, scale } = nearestShape(table, s, true, notes, "decode");
+    const sizes = Object.keys(rows)
+      .map(Number)
+      .sort((a, b) => a - b);
+    this.batches = Float64Array.from(sizes);
+    const beyond = notes.lazy("decode attention context beyond the measured length for the batch size, scaled linearly");
+    this.curves = sizes.map((b) => scaledCurve(rows[String(b)]!, scale, 1, beyond));
+  }
+
+  get maxBatch(): number {
+    return this.batches[this.batches.length - 1]!;
+  }
+
+  /** µs for `batch` decodes whose cached contexts average `context` tokens. */
+  at(batch: number, context: number): number {
+    const i = floorIndex(this.batches, batch);
+    const j = Math.min(i + 1, this.batches.length - 1);
+    const a = this.curves[i]!.at(context);
+    if (i === j) return between(a, a, this.batches[i]!, this.batches[i]!, batch, 1);
+    return between(a, this.curves[j]!.at(context), this.batches[i]!, this.batches[j]!, batch, 1);
+  }
+
+  /** The longest context measured at the largest batch size's neighbours (for start-up notes). */
+  maxContext(batch: number): number {
+    return this.curves[floorIndex(this.batches, batch)]!.last;
+  }
+}
