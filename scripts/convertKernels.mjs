@@ -29,7 +29,11 @@ const MOE_DTYPES = new Set(["bfloat16", "fp8"]);
 
 const round = (ms) => Number((ms * 1000).toPrecision(5));
 const byNumber = (a, b) => a - b;
-const versionKey = (v) => v.split(".").map((x) => x.padStart(6, "0")).join(".");
+const versionKey = (v) =>
+  v
+    .split(".")
+    .map((x) => x.padStart(6, "0"))
+    .join(".");
 
 async function readTable(file) {
   const buf = fs.readFileSync(file);
@@ -66,7 +70,10 @@ function groupRows(rows, keyOf) {
 /** A 3-D GEMM grid per dtype: sorted m, n, k and latencies in m-major order, null where unmeasured. */
 function gemmGrids(rows) {
   const out = {};
-  for (const [dtype, rs] of groupRows(rows.filter((r) => GEMM_DTYPES.has(r.gemm_dtype)), (r) => r.gemm_dtype)) {
+  for (const [dtype, rs] of groupRows(
+    rows.filter((r) => GEMM_DTYPES.has(r.gemm_dtype)),
+    (r) => r.gemm_dtype,
+  )) {
     const m = [...new Set(rs.map((r) => r.m))].sort(byNumber);
     const n = [...new Set(rs.map((r) => r.n))].sort(byNumber);
     const k = [...new Set(rs.map((r) => r.k))].sort(byNumber);

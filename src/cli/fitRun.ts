@@ -102,7 +102,10 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const summary = fitSummary(data, holdout, res, names);
   const file = fileText(layout, res, summary, bb?.kvBlocks ?? null);
   writeOutput("--out", out, file.text, writeFileAtomic);
-  let text = parameterTable(layout, res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })));
+  let text = parameterTable(
+    layout,
+    res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })),
+  );
   text += "\n" + errorTable("## Fitted experiments (mean APE)", res.before, res.after);
   if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
   io.stdout(text);

@@ -10,23 +10,27 @@ export const MODEL_FLAGS: FlagSpec[] = [
     flag: "--vllm-version",
     type: "string",
     group: "model",
-    help: "vLLM version of the trained coefficients (default from the defaults file)",
+    help: "vLLM version of the blackbox coefficients, or with --latency-model kernels of the nearest kernel tables (default from the defaults file)",
   },
   {
     key: "latencyModel",
     flag: "--latency-model",
     type: "string",
-    // The option stays "" (the backend follows the other flags); trained-physics when none selects one.
-    shown: "trained-physics",
+    // The option stays "" (the backend follows the other flags); kernels when none selects one.
+    shown: "kernels",
     group: "model",
-    help: "step-time backend: trained-physics, roofline, blackbox (blackbox is also chosen by --vllm-version or three --beta-coeffs)",
+    help:
+      "step-time backend: kernels (measured GPU kernels; default on H100, H200, B200, A100, L40S, RTX PRO 6000), " +
+      "trained-physics (default elsewhere), roofline, blackbox (blackbox is also chosen by --vllm-version or three --beta-coeffs)",
   },
   {
     key: "latencyCoeffs",
     flag: "--latency-coeffs",
     type: "string",
     group: "model",
-    help: "YAML file of trained-physics coefficients (trained_physics_coefficients: alpha_coeffs, beta_coeffs) replacing the bundled ones",
+    help:
+      "YAML file of coefficients replacing the bundled ones: trained_physics_coefficients (alpha_coeffs, beta_coeffs), " +
+      "or kernels_coefficients for the kernels model",
   },
   {
     key: "roofline",

@@ -162,3 +162,12 @@ export function loadHardwareConfig(path: string, gpu: string): HardwareCalib {
     throw new UserError(`Failed to load hardware config: ${(e as Error).message}`);
   }
 }
+
+/** GPU names of a hardware file, sorted (empty when it cannot be read). */
+export function hardwareNames(path: string): string[] {
+  try {
+    return Object.keys(JSON.parse(readFileSync(path, "utf8")) as object).sort();
+  } catch {
+    return [];
+  }
+}

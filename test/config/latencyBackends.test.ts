@@ -96,31 +96,46 @@ function coeffFile(text: string): string {
 // ---------------------------------------------------------------------------------------------
 // Default resolution
 
-test("default run of llama-3.1-8b: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072", async () => {
+test("default run of llama-3.1-8b: kernels on H100 TP 1, 26312 KV blocks, max-model-len 131072", async () => {
   const res = await sim({});
   assert.equal(res.config.kv.totalKvBlocks, 26312);
   assert.equal(res.config.engine.maxModelLen, 131072);
-  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072");
+  assert.equal(summary(res.lines), "Latency model: kernels on H100 TP 1, 26312 KV blocks, max-model-len 131072");
   assert.ok(res.lines.some((l) => l.includes("Using default tp=1 for meta-llama/llama-3.1-8b-instruct")));
   assert.ok(res.lines.some((l) => l.includes("Using default GPU H100 for meta-llama/llama-3.1-8b-instruct")));
   assert.ok(res.lines.some((l) => l.includes("auto-calculated total-kv-blocks=26312 (GPU=80 GiB, TP=1, block_size=16, MoE=false)")));
   assert.ok(res.lines.some((l) => l.includes("auto-derived max-model-len=131072 from max_position_embeddings")));
+  // The kernels model keeps the physical bounds: no warning.
+  assert.equal(res.lines.filter((l) => l.startsWith("level=warn")).length, 0, res.lines.join("\n"));
+  const c = res.metrics.cluster;
+  assert.equal(c.completed_requests, 20);
+  // The bundled kernels overheads queue every request α0 = 14654 µs.
+  assert.ok(c.scheduling_delay_p99_ms >= 14.653, String(c.scheduling_delay_p99_ms));
+});
+
+test("explicit trained-physics: bundled coefficients, and one warning naming the broken prefill bound", async () => {
+  const res = await sim({ latencyModel: "trained-physics" });
+  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072");
   assert.ok(
     res.lines.some((l) => l.includes(`alphaCoeffs=[${BUNDLED_ALPHA}], betaCoeffs=[${BUNDLED_BETA.replace(/0\.0,/g, "0,")}]`)),
     "bundled coefficients are used",
   );
-  assert.equal(res.lines.filter((l) => l.startsWith("level=warn")).length, 0, res.lines.join("\n"));
-  const c = res.metrics.cluster;
-  assert.equal(c.completed_requests, 20);
-  // Trained-physics queueing is α0 = 15563 µs whatever the prompt, so the first request cannot
-  // be scheduled sooner.
-  assert.ok(c.scheduling_delay_p99_ms >= 15.563, String(c.scheduling_delay_p99_ms));
+  const warns = res.lines.filter((l) => l.startsWith("level=warn"));
+  assert.equal(warns.length, 1, res.lines.join("\n"));
+  assert.match(
+    warns[0]!,
+    /trained-physics \(H100 TP1\): prefill \d+ tokens\/s exceeds the dense-peak bound 70\d{3} tokens\/s by \d+\.\d\dx/,
+  );
+  // Trained-physics queueing is α0 = 15563 µs whatever the prompt.
+  assert.ok(res.metrics.cluster.scheduling_delay_p99_ms >= 15.563, String(res.metrics.cluster.scheduling_delay_p99_ms));
 });
 
-test("explicit --latency-model trained-physics equals the default", async () => {
+test("explicit --latency-model kernels equals the default; trained-physics differs", async () => {
   const a = await run();
-  const b = await run("--latency-model", "trained-physics");
+  const b = await run("--latency-model", "kernels");
   assert.equal(b.stdout, a.stdout);
+  const c = await run("--latency-model", "trained-physics");
+  assert.notEqual(c.stdout, a.stdout);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -153,8 +168,8 @@ test("three betas select blackbox; seven to eleven betas with alphas select trai
   assert.match(summary(eleven.lines), /^Latency model: trained-physics /);
 });
 
-test("the bundled coefficients given as flags (3 alphas, 11 betas) reproduce the default run", async () => {
-  const def = await run();
+test("the bundled coefficients given as flags (3 alphas, 11 betas) reproduce the trained-physics run", async () => {
+  const def = await run("--latency-model", "trained-physics");
   const flags = await run("--alpha-coeffs", BUNDLED_ALPHA, "--beta-coeffs", BUNDLED_BETA);
   assert.equal(flags.stdout, def.stdout);
   // Different betas change the result.
@@ -198,7 +213,10 @@ test("--roofline with --latency-model is an error; an unknown --latency-model li
     "error: --roofline cannot be combined with --latency-model: --roofline selects the seed-era roofline formula, --latency-model roofline today's",
   );
   await fails(llama("--roofline", "--latency-model", "blackbox"), /^error: --roofline cannot be combined with --latency-model/);
-  await fails(llama("--latency-model", "x"), 'error: unknown --latency-model "x"; valid options: blackbox, roofline, trained-physics');
+  await fails(
+    llama("--latency-model", "x"),
+    'error: unknown --latency-model "x"; valid options: blackbox, kernels, roofline, trained-physics',
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -293,7 +311,11 @@ test("--tp 3 for llama-3.1-8b lists the valid degrees (automatic KV blocks)", as
 
 test("an unknown GPU lists the known ones", async () => {
   await fails(
-    llama("--hardware", "B200"),
+    llama("--hardware", "X9"),
+    'error: GPU "X9" has no kernel tables (H100, H200, B200, A100-SXM, A100-80, L40S, RTX-PRO-6000) and no entry in the bundled hardware file (A100-80, A100-SXM, H100, L40S)',
+  );
+  await fails(
+    llama("--hardware", "B200", "--latency-model", "trained-physics"),
     'error: Failed to load hardware config: GPU "B200" not found in hardware config (available: [A100-80 A100-SXM H100 L40S])',
   );
 });
@@ -328,7 +350,7 @@ test("an unknown model", async () => {
 // ---------------------------------------------------------------------------------------------
 // Model names
 
-test("mixtral-8x7b-instruct-v0.1 runs trained-physics on the mixtral-8x7b-v0.1 config", async () => {
+test("mixtral-8x7b-instruct-v0.1 runs the default kernels model on the mixtral-8x7b-v0.1 config", async () => {
   const res = await sim({ model: MIXTRAL_INSTRUCT });
   assert.ok(
     res.lines.some((l) =>
@@ -338,7 +360,7 @@ test("mixtral-8x7b-instruct-v0.1 runs trained-physics on the mixtral-8x7b-v0.1 c
   );
   // docs/latency.md "KV capacity" and "Max model length": Mixtral TP 2 has 48956 blocks and
   // max-model-len 32768.
-  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 2, 48956 KV blocks, max-model-len 32768");
+  assert.equal(summary(res.lines), "Latency model: kernels on H100 TP 2, 48956 KV blocks, max-model-len 32768");
   assert.equal(res.metrics.cluster.completed_requests, 20);
 });
 
@@ -347,7 +369,7 @@ test("llama-3.3-70b-instruct uses the Llama-3.1-70B config", async () => {
   assert.ok(res.lines.some((l) => l.includes("Using the bundled config of llama-3.1-70b-instruct for meta-llama/llama-3.3-70b-instruct")));
   // docs/latency.md "KV capacity": Llama-3.1-70B on H100 TP 4 has 121801 blocks (the bundled
   // default TP for 3.3 is 4).
-  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 4, 121801 KV blocks, max-model-len 131072");
+  assert.equal(summary(res.lines), "Latency model: kernels on H100 TP 4, 121801 KV blocks, max-model-len 131072");
 });
 
 test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights", async () => {
@@ -357,10 +379,12 @@ test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights"
   // Two-byte weights leave less memory for KV.
   assert.equal(bf16.config.kv.totalKvBlocks, 120303);
   assert.equal(fp8.config.kv.totalKvBlocks, 249660);
-  // With the same KV capacity, only the step times differ: bf16 weights are read at two bytes
-  // and computed at the bf16 peak, so every step is slower.
-  const a = await sim({ model: SCOUT_BF16, tp: 4, totalKvBlocks: 100000 });
-  const b = await sim({ model: SCOUT_FP8, tp: 4, totalKvBlocks: 100000 });
+  // With the same KV capacity, only the step times differ: under trained-physics bf16 weights are
+  // read at two bytes and computed at the bf16 peak, so every step is slower. (The kernels model
+  // uses the measured bf16 and fp8 GEMM tables instead, where fp8 is not faster at every shape.)
+  const tp = { latencyModel: "trained-physics", tp: 4, totalKvBlocks: 100000 } as const;
+  const a = await sim({ model: SCOUT_BF16, ...tp });
+  const b = await sim({ model: SCOUT_FP8, ...tp });
   assert.ok(
     a.metrics.cluster.itl_mean_ms > b.metrics.cluster.itl_mean_ms,
     `${a.metrics.cluster.itl_mean_ms} vs ${b.metrics.cluster.itl_mean_ms}`,
@@ -396,8 +420,8 @@ const BUNDLED_FILE =
   "  alpha_coeffs: [15563.199579, 777.3455, 45.907545]\n" +
   "  beta_coeffs: [0.152128, 0.0, 1.36252915, 0.752037, 32.09546717, 4.41684444, 126.024825, 481.8613888, 0.0, 1.94710771, 0.752037]\n";
 
-test("--latency-coeffs with the bundled values equals the default; other betas change the result", async () => {
-  const def = await run();
+test("--latency-coeffs with the bundled values equals trained-physics; other betas change the result", async () => {
+  const def = await run("--latency-model", "trained-physics");
   const same = await run("--latency-coeffs", coeffFile(BUNDLED_FILE));
   assert.equal(same.stdout, def.stdout);
   const other = await run("--latency-coeffs", coeffFile(BUNDLED_FILE.replace("0.152128", "0.9").replace("126.024825", "900")));
@@ -545,12 +569,14 @@ test("--total-kv-blocks wins over the automatic count; --gpu-memory-utilization 
   const explicit = await sim({ totalKvBlocks: 777 });
   assert.equal(explicit.config.kv.totalKvBlocks, 777);
   assert.ok(!explicit.lines.some((l) => l.includes("auto-calculated total-kv-blocks")));
-  assert.match(summary(explicit.lines), /^Latency model: trained-physics on H100 TP 1, 777 KV blocks, /);
+  assert.match(summary(explicit.lines), /^Latency model: kernels on H100 TP 1, 777 KV blocks, /);
   const half = await sim({ gpuMemoryUtilization: 0.5 });
   assert.equal(half.config.kv.totalKvBlocks, 9928);
   assert.ok(half.lines.some((l) => l.includes("--gpu-memory-utilization: 0.50 used for KV block auto-calculation")));
   // Same for today's roofline; other GPUs as in docs/latency.md "KV capacity".
   assert.equal((await sim({ latencyModel: "roofline", gpuMemoryUtilization: 0.5 })).config.kv.totalKvBlocks, 9928);
-  assert.equal((await sim({ hardware: "L40S" })).config.kv.totalKvBlocks, 11567);
+  // The L40S entry of the bundled hardware file says 48 GiB; the kernel database's figure is the
+  // card's 44.99 GiB (48 GB), which the default kernels model uses.
+  assert.equal((await sim({ hardware: "L40S", latencyModel: "trained-physics" })).config.kv.totalKvBlocks, 11567);
   assert.equal((await sim({ hardware: "A100-80" })).config.kv.totalKvBlocks, 26312);
 });

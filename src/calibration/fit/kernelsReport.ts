@@ -11,7 +11,10 @@ const round = (v: number): number => Number(v.toPrecision(10));
 
 /** The kernels model's starting overheads: a `--start` file's kernels_coefficients, else the bundled ones. */
 export function kernelStart(file: string | undefined): Coefficients {
-  const k = file === undefined ? loadKernelCoefficients(BUNDLED_KERNEL_OVERHEADS, "bundled kernels overheads") : loadKernelCoefficients(file, "--start");
+  const k =
+    file === undefined
+      ? loadKernelCoefficients(BUNDLED_KERNEL_OVERHEADS, "bundled kernels overheads")
+      : loadKernelCoefficients(file, "--start");
   return { alpha: k.alpha_coeffs, beta: k.beta_coeffs };
 }
 

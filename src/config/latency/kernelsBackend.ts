@@ -4,13 +4,16 @@ import type { HardwareCalib } from "../../latency/hardwareConfig.js";
 import { loadKernelCoefficients, type KernelCoefficients } from "../../latency/kernels/coefficients.js";
 import { KernelLatencyModel, TokenCostCache } from "../../latency/kernels/kernelModel.js";
 import { buildLayerCosts } from "../../latency/kernels/layers.js";
-import { gpuSystem, loadTables, nearestVersion, type GpuSystem } from "../../latency/kernels/tables.js";
+import { gpuDir, gpuSystem, KERNEL_GPUS, loadTables, nearestVersion, type GpuSystem } from "../../latency/kernels/tables.js";
+import { hardwareNames } from "../../latency/hardwareConfig.js";
 import { UserError } from "../../util/errors.js";
-import { BUNDLED_DATA_DIR, BUNDLED_KERNEL_OVERHEADS } from "../paths.js";
-import { resolveAnalytical } from "./analytical.js";
+import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2, BUNDLED_KERNEL_OVERHEADS } from "../paths.js";
+import { currentModelDefault, defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
+import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
+import { hasKernelCoefficients } from "../../latency/kernels/coefficients.js";
 import type { LatencyBackend, LatencyRequest } from "./backend.js";
 import { checkCoefficientFlags } from "./select.js";
-import { peaksOf } from "./trainedPhysicsBackend.js";
+import { peaksOf, trainedPhysicsBackend } from "./trainedPhysicsBackend.js";
 import { extrapolationNotes } from "./kernelsNotes.js";
 
 /** The GPU as the analytical resolution sees it: peak figures and memory from the kernel database. */
@@ -45,13 +48,51 @@ function coefficients(req: LatencyRequest): KernelCoefficients {
   return loadKernelCoefficients(BUNDLED_KERNEL_OVERHEADS, "bundled kernels overheads");
 }
 
+/**
+ * Why a run that chose no latency model cannot use the kernels model (then it runs trained-physics,
+ * docs/latency.md "Choosing a backend"), or null when it can: a GPU without kernel tables, a
+ * hardware file, a coefficient file or defaults file of trained-physics, or data/expert parallelism.
+ */
+function defaultBlocker(req: LatencyRequest): string | null {
+  if (req.hardwareConfig !== "") return "--hardware-config";
+  const gpu = req.hardware !== "" ? req.hardware : (currentModelDefault(req)?.GPU ?? "");
+  if (gpu !== "" && gpuDir(gpu) === undefined) {
+    const known = hardwareNames(BUNDLED_HARDWARE_V2);
+    if (!known.includes(gpu)) {
+      throw new UserError(
+        `GPU "${gpu}" has no kernel tables (${KERNEL_GPUS.join(", ")}) and no entry in the bundled hardware file (${known.join(", ")})`,
+      );
+    }
+    return `no kernel tables for ${gpu}`;
+  }
+  if (req.latencyCoeffs !== "" && !hasKernelCoefficients(req.latencyCoeffs)) return "--latency-coeffs holds trained-physics coefficients";
+  if (defaultsFileHasTrainedPhysics(req.defaultsFilepath) && req.defaultsFilepath !== BUNDLED_DEFAULTS) {
+    return "--defaults-filepath holds trained-physics coefficients";
+  }
+  if (req.dp > 1 || req.enableExpertParallel || req.moeCommBackend !== "") return "data or expert parallelism";
+  return null;
+}
+
 export const kernelsBackend: LatencyBackend = {
   name: "kernels",
   summary: "measured vLLM kernel latencies (GEMM, attention, MoE, all-reduce) composed per step, plus fitted overheads",
   listed: true,
   async resolve(req) {
+    if (req.implicit && defaultBlocker(req) !== null) return trainedPhysicsBackend.resolve(req, {});
+    if (req.dp > 1 || req.enableExpertParallel) {
+      throw new UserError(
+        "--dp > 1 and --enable-expert-parallel need --latency-model trained-physics (the kernel tables hold no all-to-all)",
+      );
+    }
     const c = coefficients(req);
-    const s = await resolveAnalytical(req, "kernels", true, (gpu) => hardwareFromSystem(gpuSystem(BUNDLED_DATA_DIR, gpu)));
+    let s: AnalyticalSetup;
+    try {
+      s = await resolveAnalytical(req, "kernels", !req.implicit, (gpu) => hardwareFromSystem(gpuSystem(BUNDLED_DATA_DIR, gpu)));
+    } catch (e) {
+      // The default for a model without a bundled config: trained-physics' own fallbacks apply.
+      if (req.implicit && e instanceof ModelConfigNotBundled) return trainedPhysicsBackend.resolve(req, {});
+      throw e;
+    }
     const sys = gpuSystem(BUNDLED_DATA_DIR, s.hardware);
     const version = nearestVersion(sys.versions, req.vllmVersion);
     const tables = loadTables(BUNDLED_DATA_DIR, s.hardware, version);

@@ -1,6 +1,7 @@
 // Which latency backend a run uses (docs/latency.md "Choosing a backend"): an explicit
 // `--latency-model` wins; the seed-era signals (`--roofline`, `--vllm-version`, three betas)
-// keep their seed behavior; everything else runs trained-physics.
+// keep their seed behavior; everything else runs kernels where the kernel tables cover the GPU,
+// trained-physics elsewhere.
 
 import { UserError } from "../../util/errors.js";
 import { latencyBackends, listedBackends } from "./backend.js";
@@ -40,7 +41,8 @@ export function selectBackend(s: BackendSignals): BackendChoice {
     return { name: s.beta !== null && s.beta.length >= 7 ? "trained-physics" : "blackbox", implicit: false };
   }
   if (s.vllmVersion !== "") return { name: "blackbox", implicit: false };
-  return { name: "trained-physics", implicit: true };
+  // The default: kernels where the tables cover the GPU, else trained-physics (kernelsBackend.ts).
+  return { name: "kernels", implicit: true };
 }
 
 /**

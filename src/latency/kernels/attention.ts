@@ -1,4 +1,4 @@
-// Attention times from the measured tables (docs/latency.md "Composition"): prefill ("context")
+// Attention times from the measured tables (docs/latency.md "Kernels"): prefill ("context")
 // attention over the prompt positions of a chunk, decode ("generation") attention over a decode
 // batch and its cached context.
 

@@ -27,8 +27,16 @@ export function loadKernelCoefficients(file: string, flag = "--latency-coeffs"):
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join(".");
-    throw new UserError(`${flag}: ${file}: ${where !== "" ? where + ": " : ""}${issue.message} (the kernels model reads kernels_coefficients)`);
+    throw new UserError(
+      `${flag}: ${file}: ${where !== "" ? where + ": " : ""}${issue.message} (the kernels model reads kernels_coefficients)`,
+    );
   }
   cache.set(file, parsed.data.kernels_coefficients);
   return parsed.data.kernels_coefficients;
+}
+
+/** True when the file carries a kernels_coefficients block (it may be a trained-physics file). */
+export function hasKernelCoefficients(file: string): boolean {
+  const v = readYaml(file, "--latency-coeffs");
+  return typeof v === "object" && v !== null && "kernels_coefficients" in v;
 }

@@ -1,5 +1,5 @@
 // Dense GEMM time for a weight shape n × k as a curve over m, the tokens of the step, from the
-// measured (m, n, k) grid (docs/latency.md "Composition"). Between grid values of n and k the
+// measured (m, n, k) grid (docs/latency.md "Kernels"). Between grid values of n and k the
 // time is log–log interpolated; beyond the grid it scales linearly with n or k (the work does).
 
 import { between, Curve, floorIndex } from "./curve.js";

@@ -1,4 +1,4 @@
-// The measured pieces of one model on one GPU at one TP degree (docs/latency.md "Composition"):
+// The measured pieces of one model on one GPU at one TP degree (docs/latency.md "Kernels"):
 // curves for each GEMM of a layer, the MoE layer, the all-reduce, the LM head and attention,
 // built once per (model, GPU, TP, vLLM version) and shared by every instance.
 
