@@ -78,17 +78,25 @@ test("bounds (property): all-prefill steps stay under peak FLOP/s × TP / (2 × 
 test("bounds (property): a step with a decode reads the weights once: ≥ weight bytes / (HBM bandwidth × TP)", async () => {
   let checked = 0;
   await fc.assert(
-    fc.asyncProperty(target, decodeBatch, fc.array(fc.integer({ min: 1, max: 2048 }), { maxLength: 4 }), async ({ model, gpu, tp }, ctxs, prefills) => {
-      const r = await deployment(model, gpu, tp);
-      if (r === null) return;
-      checked++;
-      const b = r.bounds!;
-      const batch = [...ctxs.map(decode), ...prefills.map((n) => chunk(0, n))];
-      const us = r.build().stepTime(batch, batch.length);
-      const weights = (activeLayerParams(b.arch) + b.arch.hiddenSize * b.arch.vocabSize) * b.arch.weightBytes;
-      const boundUs = (weights / (b.peaks.bandwidth * b.gpus)) * 1e6;
-      assert.ok(us >= boundUs, `${model} ${gpu} TP${tp}: ${ctxs.length} decodes + ${prefills.length} chunks in ${us} µs < ${boundUs.toFixed(0)} µs`);
-    }),
+    fc.asyncProperty(
+      target,
+      decodeBatch,
+      fc.array(fc.integer({ min: 1, max: 2048 }), { maxLength: 4 }),
+      async ({ model, gpu, tp }, ctxs, prefills) => {
+        const r = await deployment(model, gpu, tp);
+        if (r === null) return;
+        checked++;
+        const b = r.bounds!;
+        const batch = [...ctxs.map(decode), ...prefills.map((n) => chunk(0, n))];
+        const us = r.build().stepTime(batch, batch.length);
+        const weights = (activeLayerParams(b.arch) + b.arch.hiddenSize * b.arch.vocabSize) * b.arch.weightBytes;
+        const boundUs = (weights / (b.peaks.bandwidth * b.gpus)) * 1e6;
+        assert.ok(
+          us >= boundUs,
+          `${model} ${gpu} TP${tp}: ${ctxs.length} decodes + ${prefills.length} chunks in ${us} µs < ${boundUs.toFixed(0)} µs`,
+        );
+      },
+    ),
     { seed: FC_SEED, numRuns: RUNS },
   );
   assert.ok(checked >= RUNS / 3, `only ${checked} of ${RUNS} draws ran a deployment`);

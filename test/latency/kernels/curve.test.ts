@@ -72,15 +72,25 @@ test("curve: rejects an empty or ragged table", () => {
 test("curve (property): non-decreasing in x, and within [first y, last y] inside the grid", () => {
   const points = fc
     .uniqueArray(fc.integer({ min: 1, max: 100_000 }), { minLength: 1, maxLength: 12 })
-    .chain((xs) => fc.tuple(fc.constant([...xs].sort((a, b) => a - b)), fc.array(fc.double({ min: 0.1, max: 1e5, noNaN: true }), { minLength: xs.length, maxLength: xs.length })));
+    .chain((xs) =>
+      fc.tuple(
+        fc.constant([...xs].sort((a, b) => a - b)),
+        fc.array(fc.double({ min: 0.1, max: 1e5, noNaN: true }), { minLength: xs.length, maxLength: xs.length }),
+      ),
+    );
   fc.assert(
-    fc.property(points, fc.double({ min: 0.5, max: 2e5, noNaN: true }), fc.double({ min: 0.5, max: 2e5, noNaN: true }), ([xs, ys], a, b) => {
-      const c = new Curve(xs, ys, 1);
-      const [lo, hi] = a <= b ? [a, b] : [b, a];
-      assert.ok(c.at(lo) <= c.at(hi) * (1 + 1e-12), `at(${lo})=${c.at(lo)} > at(${hi})=${c.at(hi)}`);
-      // exp(log y) may round an ulp below y: compare with a relative slack of 1e-12.
-      if (lo <= c.last) assert.ok(c.at(lo) >= c.ys[0]! * (1 - 1e-12) && c.at(lo) <= c.ys[c.ys.length - 1]! * (1 + 1e-12));
-    }),
+    fc.property(
+      points,
+      fc.double({ min: 0.5, max: 2e5, noNaN: true }),
+      fc.double({ min: 0.5, max: 2e5, noNaN: true }),
+      ([xs, ys], a, b) => {
+        const c = new Curve(xs, ys, 1);
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        assert.ok(c.at(lo) <= c.at(hi) * (1 + 1e-12), `at(${lo})=${c.at(lo)} > at(${hi})=${c.at(hi)}`);
+        // exp(log y) may round an ulp below y: compare with a relative slack of 1e-12.
+        if (lo <= c.last) assert.ok(c.at(lo) >= c.ys[0]! * (1 - 1e-12) && c.at(lo) <= c.ys[c.ys.length - 1]! * (1 + 1e-12));
+      },
+    ),
     { seed: FC_SEED, numRuns: 300 },
   );
 });

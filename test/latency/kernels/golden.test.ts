@@ -45,8 +45,14 @@ test("golden: orders of magnitude a GPU allows (prefill above the dense-peak tim
   // Llama-3.1-8B: 2 · 6.98e9 FLOP per token at 989 TFLOP/s; 16.06 GB of bf16 weights at 3.35 TB/s.
   const peakUs = ((2 * 6.979e9 * 1024) / 989e12) * 1e6;
   const readUs = (16.06e9 / 3.35e12) * 1e6;
-  assert.ok(GOLDEN[0]!.prefill > peakUs && GOLDEN[0]!.prefill < 3 * peakUs, `prefill ${GOLDEN[0]!.prefill} vs ${peakUs.toFixed(0)} µs at peak`);
-  assert.ok(GOLDEN[0]!.decode > readUs && GOLDEN[0]!.decode < 3 * readUs, `decode ${GOLDEN[0]!.decode} vs ${readUs.toFixed(0)} µs weight read`);
+  assert.ok(
+    GOLDEN[0]!.prefill > peakUs && GOLDEN[0]!.prefill < 3 * peakUs,
+    `prefill ${GOLDEN[0]!.prefill} vs ${peakUs.toFixed(0)} µs at peak`,
+  );
+  assert.ok(
+    GOLDEN[0]!.decode > readUs && GOLDEN[0]!.decode < 3 * readUs,
+    `decode ${GOLDEN[0]!.decode} vs ${readUs.toFixed(0)} µs weight read`,
+  );
 });
 
 // ---- Llama-3.1-8B on H100 recomposed from data/kernels/h100_sxm/0.14.0.json ----

@@ -72,7 +72,19 @@ for (const gpu of MATRIX_GPUS) {
 }
 
 test("matrix: a deployment that does not fit is exit status 1 and one error line", async () => {
-  const res = await cli(["run", "--model", LLAMA_70B, "--hardware", "L40S", "--tp", "2", "--latency-model", "kernels", "--num-requests", "2"]);
+  const res = await cli([
+    "run",
+    "--model",
+    LLAMA_70B,
+    "--hardware",
+    "L40S",
+    "--tp",
+    "2",
+    "--latency-model",
+    "kernels",
+    "--num-requests",
+    "2",
+  ]);
   assert.equal(res.code, 1);
   assert.equal(res.stdout, "");
   const errors = res.stderr.filter((l) => l.startsWith("error: "));

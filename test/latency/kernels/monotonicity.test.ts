@@ -21,7 +21,12 @@ const LLAMA8_H100: Deployment = { name: "Llama-3.1-8B H100 TP1", model: LLAMA_8B
 const LLAMA70_H100: Deployment = { name: "Llama-3.1-70B H100 TP4", model: LLAMA_70B, gpu: "H100", tp: 4 };
 const MIXTRAL_H200: Deployment = { name: "Mixtral-8x7B H200 TP2", model: MIXTRAL, gpu: "H200", tp: 2 };
 const LLAMA70_A100: Deployment = { name: "Llama-3.1-70B A100-SXM TP4", model: LLAMA_70B, gpu: "A100-SXM", tp: 4 };
-const QWEN_L40S: Deployment = { name: "Qwen2.5-7B L40S TP2 (scaled attention shape)", model: "qwen/qwen2.5-7b-instruct", gpu: "L40S", tp: 2 };
+const QWEN_L40S: Deployment = {
+  name: "Qwen2.5-7B L40S TP2 (scaled attention shape)",
+  model: "qwen/qwen2.5-7b-instruct",
+  gpu: "L40S",
+  tp: 2,
+};
 const LLAMA70_H100_TP8: Deployment = { name: "Llama-3.1-70B H100 TP8", model: LLAMA_70B, gpu: "H100", tp: 8 };
 const LLAMA8_B200_NEW: Deployment = { name: "Llama-3.1-8B B200 TP2 vLLM 0.24", model: LLAMA_8B, gpu: "B200", tp: 2, vllmVersion: "0.24" };
 

@@ -138,6 +138,6 @@ test("decode attention at a measured batch size and context is the table's value
   const [a, b] = [rows["16"]!, rows["32"]!];
   const i = a.x.indexOf(1023);
   const j = b.x.indexOf(1023);
-  const expected = Math.sqrt(envelope(a.us)[i]! * envelope(b.us)[j]!) ;
+  const expected = Math.sqrt(envelope(a.us)[i]! * envelope(b.us)[j]!);
   assert.ok(Math.abs(s.at(Math.sqrt(16 * 32), 1023) - expected) <= 1e-9 * expected);
 });
