@@ -27,7 +27,9 @@ export function loadKernelCoefficients(file: string, flag = "--latency-coeffs"):
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.join(".");
-    throw new UserError(`${flag}: ${file}: ${where !== "" ? where + ": " : ""}${issue.message} (the kernels model reads kernels_coefficients)`);
+    throw new UserError(
+      `${flag}: ${file}: ${where !== "" ? where + ": " : ""}${issue.message} (the kernels model reads kernels_coefficients)`,
+    );
   }
   cache.set(file, parsed.data.kernels_coefficients);
   return parsed.data.kernels_coefficients;

@@ -47,7 +47,9 @@ export class TokenCostCache {
 function validate(p: KernelModelParams): void {
   if (p.alpha.length < 3) throw new ConstructionError(`kernels model: alpha needs 3 values, got ${p.alpha.length}`);
   if (p.beta.length !== KERNEL_OVERHEADS.length) {
-    throw new ConstructionError(`kernels model: needs ${KERNEL_OVERHEADS.length} overhead terms (${KERNEL_OVERHEADS.join(", ")}), got ${p.beta.length}`);
+    throw new ConstructionError(
+      `kernels model: needs ${KERNEL_OVERHEADS.length} overhead terms (${KERNEL_OVERHEADS.join(", ")}), got ${p.beta.length}`,
+    );
   }
   [...p.alpha, ...p.beta].forEach((c) => {
     if (!Number.isFinite(c) || c < 0) throw new ConstructionError(`kernels model: coefficients must be finite and >= 0, got ${c}`);
