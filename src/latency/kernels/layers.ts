@@ -10,8 +10,6 @@ import type { GemmGrid, GpuSystem, KernelTables } from "./tables.js";
 
 /** Largest batch vLLM captures in CUDA graphs by default: all-reduces replay as a graph up to it. */
 const CUDA_GRAPH_MAX_TOKENS = 512;
-/** vLLM's custom all-reduce table covers the TP degrees 2, 4 and 8. */
-const ALLREDUCE_GPUS = [2, 4, 8];
 
 export interface LayerCosts {
   /** µs of everything whose cost depends only on the step's token count m (all layers). */
@@ -71,7 +69,13 @@ function allReduce(tables: KernelTables, sys: GpuSystem, tp: number, d: number, 
     const ce = new Curve(eager.x, eager.us, 1);
     return (m) => (m <= CUDA_GRAPH_MAX_TOKENS ? cg : ce).at(m * d);
   }
-  notes.add(`TP ${tp} all-reduce not measured (${ALLREDUCE_GPUS.join(", ")} are): ring all-reduce at the NVLink bandwidth`);
+  // The TP degrees this GPU's table has (not every GPU and version was measured at 2, 4 and 8).
+  const measured = Object.keys(tables.allreduce)
+    .filter((k) => k.startsWith("vllm_graph/"))
+    .map((k) => Number(k.slice("vllm_graph/".length)))
+    .sort((a, b) => a - b);
+  const have = measured.length > 0 ? `measured at TP ${measured.join(", ")}` : "none measured";
+  notes.add(`TP ${tp} all-reduce not measured (${have}): ring all-reduce at the intra-node bandwidth`);
   const bw = sys.intra_node_bw_bytes_per_s / 1e6; // bytes per µs
   return (m) => 10 + (2 * (tp - 1) * m * d * 2) / (tp * bw);
 }
