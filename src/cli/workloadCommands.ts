@@ -7,6 +7,7 @@ import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import type { WorkloadSpec } from "../workload/index.js";
 import { SCENARIO_NAMES } from "../workload/scenarios.js";
+import { registerConvertMeasured } from "./convertMeasuredCommand.js";
 
 /** The workload layer, loaded when a workload command runs (keeps other commands starting fast). */
 const wl = () => import("../workload/index.js");
@@ -130,6 +131,7 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     });
 
   registerConvertMooncake(convert, print);
+  registerConvertMeasured(convert, io.logger);
   registerCompose(program, io, print);
 }
 
