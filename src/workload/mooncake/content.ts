@@ -35,37 +35,57 @@ export function writeIdRun(runs: Int32Array, at: number, id: number, len: number
   runs[at + RUN_WORDS - 1] = len;
 }
 
+/** Largest id counted in a byte per id value; traces with larger ids are counted by sorting. */
+const DENSE_ID_LIMIT = 1 << 26;
+
 /**
  * Per request, the index of its first hash id that no other line of the trace holds (the id
  * count when there is none): from there on its prompt is content no other request can ask for
- * (TokenSeq.privateFrom). Ids are counted over the whole trace through one sorted copy.
+ * (TokenSeq.privateFrom). Ids are counted over the whole trace: in a byte per id value when the
+ * ids are below 2^26 (the published traces number their blocks densely from 0), else through one
+ * sorted copy.
  */
 export function firstPrivateIds(t: MooncakeTrace): Int32Array {
-  const sorted = t.ids.slice().sort();
-  // The ids that occur more than once, ascending.
-  const repeated: number[] = [];
-  for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i] === sorted[i - 1] && (repeated.length === 0 || repeated[repeated.length - 1] !== sorted[i])) repeated.push(sorted[i]!);
-  }
-  const shared = Float64Array.from(repeated);
+  let max = 0;
+  for (let i = 0; i < t.ids.length; i++) if (t.ids[i]! > max) max = t.ids[i]!;
+  const shared = max < DENSE_ID_LIMIT ? denseShared(t.ids, max) : sortedShared(t.ids);
   const out = new Int32Array(t.count);
   for (let r = 0; r < t.count; r++) {
     const a = t.idStart[r]!;
     const b = t.idStart[r + 1]!;
     let j = a;
-    while (j < b && contains(shared, t.ids[j]!)) j++;
+    while (j < b && shared(t.ids[j]!)) j++;
     out[r] = j - a;
   }
   return out;
 }
 
-function contains(sorted: Float64Array, x: number): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < x) lo = mid + 1;
-    else hi = mid;
+/** Occurrences per id value, saturating at 2. */
+function denseShared(ids: Float64Array, max: number): (id: number) => boolean {
+  const count = new Uint8Array(max + 1);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (count[id]! < 2) count[id]!++;
   }
-  return lo < sorted.length && sorted[lo] === x;
+  return (id) => count[id] === 2;
+}
+
+/** The ids that occur more than once, ascending, searched by bisection. */
+function sortedShared(ids: Float64Array): (id: number) => boolean {
+  const sorted = ids.slice().sort();
+  const repeated: number[] = [];
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] === sorted[i - 1] && (repeated.length === 0 || repeated[repeated.length - 1] !== sorted[i])) repeated.push(sorted[i]!);
+  }
+  const shared = Float64Array.from(repeated);
+  return (x) => {
+    let lo = 0;
+    let hi = shared.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (shared[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < shared.length && shared[lo] === x;
+  };
 }

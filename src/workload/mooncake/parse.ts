@@ -58,18 +58,19 @@ class Columns {
 
   trace(file: string, blockSize: number): MooncakeTrace {
     const n = this.n;
+    // Views, not copies: a million-line trace holds tens of millions of ids.
     return {
       file,
       count: n,
       blockSize,
-      timestampMs: this.ts.slice(0, n),
-      inputLen: this.input.slice(0, n),
-      outputLen: this.output.slice(0, n),
-      idStart: this.idStart.slice(0, n + 1),
-      ids: this.ids.slice(0, this.nIds),
-      line: this.line.slice(0, n),
+      timestampMs: this.ts.subarray(0, n),
+      inputLen: this.input.subarray(0, n),
+      outputLen: this.output.subarray(0, n),
+      idStart: this.idStart.subarray(0, n + 1),
+      ids: this.ids.subarray(0, this.nIds),
+      line: this.line.subarray(0, n),
       session: this.anySession ? this.session : null,
-      turn: this.anyTurn ? this.turn.slice(0, n) : null,
+      turn: this.anyTurn ? this.turn.subarray(0, n) : null,
     };
   }
 }

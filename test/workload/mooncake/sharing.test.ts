@@ -104,6 +104,17 @@ test("ids no other line holds make the rest of a prompt private; shared ones sta
   );
   assert.equal(a!.tokenSeq.privateFrom, 512);
   assert.equal(b!.tokenSeq.privateFrom, 512);
+  // Ids beyond the dense counter are counted by sorting: the same answer.
+  const big = 2 ** 40;
+  const [d, e] = requests(
+    [
+      { timestamp: 0, input_length: 1536, output_length: 1, hash_ids: [big + 1, big + 2, big + 3] },
+      { timestamp: 1, input_length: 1536, output_length: 1, hash_ids: [big + 1, big + 2, 6] },
+    ],
+    512,
+  );
+  assert.equal(d!.tokenSeq.privateFrom, 1024);
+  assert.equal(e!.tokenSeq.privateFrom, 1024);
   const [c] = requests([{ timestamp: 0, input_length: 100, output_length: 4 }], 512);
   assert.equal(c!.tokenSeq.privateFrom, 0);
   assert.equal(c!.tokenSeq.length, 104);
