@@ -83,5 +83,10 @@ function agentic() {
 }
 
 const out = path.join(process.argv[2] ?? here, "agentic.jsonl");
-fs.writeFileSync(out, agentic().map((l) => JSON.stringify(l)).join("\n") + "\n");
+fs.writeFileSync(
+  out,
+  agentic()
+    .map((l) => JSON.stringify(l))
+    .join("\n") + "\n",
+);
 process.stdout.write(`wrote ${out}\n`);

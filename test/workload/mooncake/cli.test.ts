@@ -33,13 +33,19 @@ test("a malformed line: FILE:LINE on stderr, exit 1, nothing simulated or printe
   const conv = await cli(["convert", "mooncake", file]);
   assert.equal(conv.code, 1);
   assert.equal(conv.stdout, "");
-  assert.ok(conv.stderr.some((l) => l.includes(`${file}:2: missing output_length or output_tokens`)), conv.stderr.join("\n"));
+  assert.ok(
+    conv.stderr.some((l) => l.includes(`${file}:2: missing output_length or output_tokens`)),
+    conv.stderr.join("\n"),
+  );
   const spec = path.join(path.dirname(file), "spec.yaml");
   fs.writeFileSync(spec, `version: "2"\nseed: 1\nmooncake_trace:\n  path: ${file}\n`);
   const run = await cli(["run", ...M, "--workload-spec", spec]);
   assert.equal(run.code, 1);
   assert.equal(run.stdout, "");
-  assert.ok(run.stderr.some((l) => l.includes(`${file}:2: missing output_length`)), run.stderr.join("\n"));
+  assert.ok(
+    run.stderr.some((l) => l.includes(`${file}:2: missing output_length`)),
+    run.stderr.join("\n"),
+  );
 });
 
 test("a wrong trace block size, bad flags and a spec mixing sources are refused", async () => {
@@ -54,7 +60,10 @@ test("a wrong trace block size, bad flags and a spec mixing sources are refused"
   ] as const) {
     const r = await cli(["convert", "mooncake", file, flag, value]);
     assert.equal(r.code, 1, `${flag} ${value}`);
-    assert.ok(r.stderr.some((l) => l.includes(flag)), r.stderr.join("\n"));
+    assert.ok(
+      r.stderr.some((l) => l.includes(flag)),
+      r.stderr.join("\n"),
+    );
   }
   const spec = path.join(path.dirname(file), "mixed.yaml");
   fs.writeFileSync(
@@ -63,5 +72,8 @@ test("a wrong trace block size, bad flags and a spec mixing sources are refused"
   );
   const mixed = await cli(["run", ...M, "--workload-spec", spec]);
   assert.equal(mixed.code, 1);
-  assert.ok(mixed.stderr.some((l) => l.includes("mooncake_trace is the whole workload; remove clients")), mixed.stderr.join("\n"));
+  assert.ok(
+    mixed.stderr.some((l) => l.includes("mooncake_trace is the whole workload; remove clients")),
+    mixed.stderr.join("\n"),
+  );
 });
