@@ -65,6 +65,11 @@ test("a wrong trace block size, bad flags and a spec mixing sources are refused"
       r.stderr.join("\n"),
     );
   }
+  const plain = path.join(path.dirname(file), "plain.yaml");
+  fs.writeFileSync(plain, `version: "2"\nmooncake_trace: { path: ${file} }\n`);
+  const rate = await cli(["run", ...M, "--workload-spec", plain, "--rate", "5"]);
+  assert.equal(rate.code, 1);
+  assert.ok(rate.stderr.some((l) => l.includes("--rate cannot be used with a mooncake_trace workload spec")), rate.stderr.join("\n"));
   const spec = path.join(path.dirname(file), "mixed.yaml");
   fs.writeFileSync(
     spec,
