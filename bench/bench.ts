@@ -31,6 +31,10 @@ const PLAN: Case[] = [
   { kind: "least-loaded-8", instances: 8, n: 1000000, maxWallS: 45, maxRssMb: 1024, quick: false },
   { kind: "multiturn-8", instances: 8, n: 1000000, maxWallS: 40, maxRssMb: 1024, quick: false },
   { kind: "instances-10000", instances: 10000, n: 100000, maxWallS: 20, maxRssMb: 2048, quick: false },
+  // Mooncake-style trace, prompts of about 12,000 tokens, a third of the hash blocks shared (bench/longContextTrace.ts).
+  { kind: "long-context-512", instances: 8, n: 12031, maxWallS: 0.6, maxRssMb: null, quick: false },
+  { kind: "long-context-16", instances: 8, n: 12031, maxWallS: 1.5, maxRssMb: null, quick: false },
+  { kind: "long-context-16", instances: 8, n: 1000000, maxWallS: 60, maxRssMb: 2048, quick: false },
 ];
 
 interface Measure {

@@ -1,6 +1,7 @@
 // The benchmark cases: the `blis run` arguments of each, and the workload spec files they need.
 import fs from "node:fs";
 import path from "node:path";
+import { longContextSpec, writeLongContextTrace } from "./longContextTrace.js";
 
 export const MODEL = "meta-llama/llama-3.1-8b-instruct";
 
@@ -22,7 +23,7 @@ clients:
 `;
 }
 
-export type CaseKind = "default" | "least-loaded-8" | "multiturn-8" | "instances-10000";
+export type CaseKind = "default" | "least-loaded-8" | "multiturn-8" | "instances-10000" | "long-context-512" | "long-context-16";
 
 /** The `blis run` arguments of a case with n requests; spec files go to `dir`. */
 export function argsFor(kind: CaseKind, n: number, dir: string): string[] {
@@ -36,6 +37,16 @@ export function argsFor(kind: CaseKind, n: number, dir: string): string[] {
       const file = path.join(dir, `multiturn-${n}.yaml`);
       fs.writeFileSync(file, multiturnSpec(n));
       return [...base, "--workload-spec", file, "--num-instances", "8", "--routing-policy", "weighted"];
+    }
+    case "long-context-512":
+    case "long-context-16": {
+      // One trace file per size, written once per bench run.
+      const trace = path.join(dir, `long-context-${n}.jsonl`);
+      if (!fs.existsSync(trace)) writeLongContextTrace(trace, n);
+      const spec = path.join(dir, `long-context-${n}.yaml`);
+      fs.writeFileSync(spec, longContextSpec(trace));
+      const bs = kind === "long-context-512" ? "512" : "16";
+      return ["run", "--model", MODEL, "--workload-spec", spec, "--num-instances", "8", "--block-size-in-tokens", bs];
     }
     case "instances-10000":
       // 100 requests/s per instance, the load of the single-instance default case.

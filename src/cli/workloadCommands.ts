@@ -7,6 +7,7 @@ import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import type { WorkloadSpec } from "../workload/index.js";
 import { SCENARIO_NAMES } from "../workload/scenarios.js";
+import { registerConvertMeasured } from "./convertMeasuredCommand.js";
 
 /** The workload layer, loaded when a workload command runs (keeps other commands starting fast). */
 const wl = () => import("../workload/index.js");
@@ -129,6 +130,8 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
       await print((await wl()).convertScenario(opts.name, opts.rate, opts.seed, opts.numRequests));
     });
 
+  registerConvertMooncake(convert, print);
+  registerConvertMeasured(convert, io.logger);
   registerCompose(program, io, print);
 }
 
@@ -147,5 +150,26 @@ function registerCompose(program: Command, io: WorkloadCommandIo, print: (spec: 
     .action(async (opts: { from: string[]; numRequests?: number }) => {
       if (opts.from.length === 0) throw new UserError("at least one --from flag is required");
       await print((await wl()).composeFiles(opts.from, io.logger, opts.numRequests));
+    });
+}
+
+/** `blis convert mooncake FILE` (docs/traces.md "Mooncake traces"). */
+function registerConvertMooncake(convert: Command, print: (spec: WorkloadSpec) => Promise<void>): void {
+  convert
+    .command("mooncake")
+    .description("Mooncake-style JSONL trace (timestamp, input_length, output_length, hash_ids per line) → v2 spec that replays it")
+    .argument("<file>", "JSONL trace, one request per line")
+    .option("--trace-block-size <n>", "tokens one hash id stands for (the published traces: 512)", parseIntFlag("--trace-block-size"), 512)
+    .option("--time-scale <f>", "factor on the gaps between timestamps (0.5 replays twice as fast)", parseFloatFlag("--time-scale"), 1)
+    .option(
+      "--concurrency <n>",
+      "closed loop: keep N requests in flight, ignoring timestamps (0 = the trace's arrivals)",
+      parseIntFlag("--concurrency"),
+      0,
+    )
+    .addOption(seedOption("workload seed written into the spec (draws the output tokens)"))
+    .action(async (file: string, opts: { traceBlockSize: number; timeScale: number; concurrency: number; seed: bigint }) => {
+      const o = { blockSize: opts.traceBlockSize, timeScale: opts.timeScale, concurrency: opts.concurrency, seed: opts.seed };
+      await print((await wl()).convertMooncake(file, o));
     });
 }

@@ -1,7 +1,7 @@
 import { HashIndex } from "./hashIndex.js";
 import { NO_HASH } from "./hash.js";
 import { PRIVATE_HASH, PrivateEntries, SHARED, UNTRACKED } from "./privateEntries.js";
-import { seqBlockHash, sequenceHashes } from "./seqHash.js";
+import { seqBlockHash, seqHashesInto } from "./seqHash.js";
 import type { AllocationUndoLog } from "./undoLog.js";
 import type { Request } from "../core/request.js";
 import { grownFloat64 } from "../core/typedArrays.js";
@@ -33,14 +33,30 @@ export class BlockContent {
     this.priv?.grow(capacity);
   }
 
-  /** Chain hashes of the complete blocks of the request's whole sequence, computed once. */
+  /**
+   * Chain hashes of the complete blocks of the request's sequence before its private content
+   * (private blocks are never hashed, so their hashes are not computed), computed once. Hashes
+   * another request made from the same tokens (a PD decode sub-request's, from its prefill) are
+   * extended when they stop short of the blocks this request shares.
+   */
   sequenceHashes(req: Request): Float64Array {
     let h = req.hashes;
-    if (h === null) {
-      h = sequenceHashes(req.tokens!, this.blockSize);
+    const want = this.hashedBlocks(req);
+    if (h === null || h.length < want) {
+      h = new Float64Array(want);
+      seqHashesInto(req.tokens!, want * this.blockSize, this.blockSize, h);
       req.hashes = h;
     }
     return h;
+  }
+
+  /** Full blocks of the request's sequence that can be shared: those before its private content. */
+  private hashedBlocks(req: Request): number {
+    const k = Math.floor(req.tokens!.length / this.blockSize);
+    const p = this.priv;
+    if (p === null) return k;
+    const f = p.firstPrivate(req);
+    return f < k ? f : k;
   }
 
   /** Prompt blocks of the request before its private content: the ones the shared index holds. */

@@ -3,6 +3,7 @@ import { FreeList, NIL } from "./freeList.js";
 import type { HashIndex } from "./hashIndex.js";
 import { NO_HASH } from "./hash.js";
 import { AllocationUndoLog } from "./undoLog.js";
+import { seqHashesInto } from "./seqHash.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
 import { grownInt32, grownUint8 } from "../core/typedArrays.js";
@@ -93,7 +94,9 @@ export class KvStore implements KvCache {
 
   /** Chain hashes of the request's complete prompt blocks. */
   promptHashes(req: Request): Float64Array {
-    return this.content.sequenceHashes(req).subarray(0, Math.floor(req.inputLen / this.blockSize));
+    const out = new Float64Array(Math.floor(req.inputLen / this.blockSize));
+    seqHashesInto(req.tokens!, out.length * this.blockSize, this.blockSize, out);
+    return out;
   }
 
   /**

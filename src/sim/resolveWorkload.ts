@@ -58,7 +58,7 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   // A spec whose clients all have finite lifecycle windows (e.g. inference-perf stages) bounds
   // itself: generation stops at the end of its last window.
   checkGenerationBound(maxRequests, horizon, spec);
-  if (maxRequests <= 0 && !(horizon < 2 ** 63)) {
+  if (maxRequests <= 0 && !(horizon < 2 ** 63) && spec.mooncake_trace === undefined) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }
   let wl: ReturnType<typeof createWorkload>;

@@ -12,6 +12,7 @@ import { checkNumRequestsFlag, checkRateFlag, DEFAULT_DISTRIBUTION_FLAGS } from 
 import { presetToSpec, type PresetLike } from "./sources/preset.js";
 import { convertCsvTraceFile } from "./trace/csvTrace.js";
 import { scenarioSpec } from "./scenarios.js";
+import { loadMooncakeTrace } from "./mooncake/workload.js";
 
 /** Every convert/compose output is validated before printing. */
 export function assertGeneratedSpecValid(spec: WorkloadSpec): void {
@@ -90,6 +91,37 @@ export function convertScenario(
   if (numRequests !== undefined) checkNumRequestsFlag(numRequests);
   const spec = scenarioSpec(name, seed, rate);
   if (numRequests !== undefined) spec.num_requests = numRequests;
+  assertGeneratedSpecValid(spec);
+  return spec;
+}
+
+export interface MooncakeConvertOptions {
+  /** Tokens per hash id (> 0). */
+  blockSize: number;
+  /** Factor on the gaps between timestamps (> 0). */
+  timeScale: number;
+  /** Requests kept in flight, timestamps ignored (0 = open loop). */
+  concurrency: number;
+  seed: bigint;
+}
+
+/**
+ * A Mooncake-style JSONL trace → the spec that replays it (docs/traces.md). The trace is read and
+ * checked now, so a malformed line is reported here rather than at run time.
+ */
+export function convertMooncake(file: string, o: MooncakeConvertOptions): WorkloadSpec {
+  if (!(Number.isInteger(o.blockSize) && o.blockSize > 0))
+    throw new UserError(`--trace-block-size must be a positive integer, got ${o.blockSize}`);
+  if (!(o.timeScale > 0 && Number.isFinite(o.timeScale)))
+    throw new UserError(`--time-scale must be a finite number > 0, got ${o.timeScale}`);
+  if (!(Number.isInteger(o.concurrency) && o.concurrency >= 0))
+    throw new UserError(`--concurrency must be a non-negative integer, got ${o.concurrency}`);
+  loadMooncakeTrace(file, o.blockSize);
+  const spec = makeSpec({
+    version: "2",
+    seed: o.seed,
+    mooncake_trace: { path: file, block_size: o.blockSize, time_scale: o.timeScale, concurrency: o.concurrency },
+  });
   assertGeneratedSpecValid(spec);
   return spec;
 }

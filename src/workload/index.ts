@@ -75,10 +75,13 @@ export {
   assertGeneratedSpecValid,
   convertCsvTrace,
   convertInferencePerf,
+  convertMooncake,
   convertPreset,
   convertScenario,
   convertServeGen,
 } from "./convert.js";
+export { loadMooncakeTrace, mooncakeWorkload } from "./mooncake/workload.js";
+export { DEFAULT_TRACE_BLOCK_SIZE, type MooncakeTrace } from "./mooncake/trace.js";
 export { composeFiles, composeSpecs, type ComposeOptions } from "./compose.js";
 export { isScenarioName, scenarioSpec, SCENARIO_NAMES, type ScenarioName } from "./scenarios.js";
 export { serializeWorkloadSpec } from "./serialize.js";

@@ -30,6 +30,7 @@ import {
 import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
 import { ActiveWindows, WindowSet } from "./windows.js";
 import { RateCurve, ScheduledArrival } from "./rateSchedule.js";
+import { mooncakeWorkload } from "../mooncake/workload.js";
 import { ClosedLoopStream, planClosedLoop, type LoopClient, type SessionPlan } from "../sessions/plan.js";
 
 export interface RequestSourceOptions {
@@ -61,7 +62,8 @@ export const BOUND_ERROR =
  */
 export function checkGenerationBound(maxRequests: number, horizon: number, spec?: WorkloadSpec): void {
   if (maxRequests > 0 || normalizeHorizon(horizon) !== Infinity) return;
-  if (spec !== undefined && generationEnd(spec) < Infinity) return;
+  // A trace ends with its last line.
+  if (spec !== undefined && (spec.mooncake_trace !== undefined || generationEnd(spec) < Infinity)) return;
   throw new UserError(BOUND_ERROR);
 }
 
@@ -103,6 +105,10 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   if (horizon <= 0) return { source: new EmptySource(), sessions: null };
   if (maxRequests < 0) throw new UserError(`maxRequests must be non-negative, got ${maxRequests}`);
 
+  if (s.mooncake_trace !== undefined) {
+    validateWorkloadSpec(s, positions);
+    return mooncakeWorkload(s.mooncake_trace, { horizon, maxRequests, seed: BigInt.asIntN(64, seed), timeoutUs: opts.timeoutUs ?? 0 });
+  }
   prepareSpec(s, positions, logger);
   const members = cohortMemberCount(s.cohorts);
   if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {

@@ -37,6 +37,9 @@ export class SessionManager {
    * session's next round, or null.
    */
   onEnd(req: EndedRequest, t: number, cancelled: boolean): WorkloadRequest | null {
+    // A queue's next request follows any end, a drop included: the queue keeps its load.
+    const feed = this.plan.feed;
+    if (feed !== undefined) return feed.onEnd(req.id, t);
     const pending = this.plan.pending;
     if (pending.size === 0) return null;
     const id = req.id;

@@ -44,6 +44,14 @@ export interface SessionPlan {
   readonly horizon: number;
   /** Virtual users with a seed request. */
   readonly users: number;
+  /** Follow-ups from a request queue instead of blueprints (a closed-loop trace); absent = none. */
+  readonly feed?: SessionFeed;
+}
+
+/** Sends the next request of a queue whenever one of its requests ends (docs/traces.md "Closed loop"). */
+export interface SessionFeed {
+  /** The request that follows request `id`, ended at tick t (null: none, or `id` is not the feed's). */
+  onEnd(id: string, t: number): WorkloadRequest | null;
 }
 
 /**

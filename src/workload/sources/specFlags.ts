@@ -28,5 +28,10 @@ export function applySpecFlags(spec: WorkloadSpec, flags: SpecFlags): void {
       "--rate cannot be used with an inference_perf workload spec: its stages set the rate; change the stage rates in the file",
     );
   }
+  if (spec.mooncake_trace !== undefined) {
+    throw new UserError(
+      "--rate cannot be used with a mooncake_trace workload spec: the trace sets every arrival; replay faster or slower with its time_scale",
+    );
+  }
   spec.aggregate_rate = flags.rate;
 }

@@ -101,6 +101,13 @@ export const InferencePerfSchema = obj("inference_perf", {
   shared_prefix: opt(SharedPrefixSchema),
 });
 
+/**
+ * A Mooncake-style JSONL trace as the workload (docs/traces.md): `path` (relative to the working
+ * directory), tokens per hash id (0 = 512), factor on the gaps between timestamps (0 = 1), and
+ * requests kept in flight ignoring timestamps (0 = open loop, the trace's arrivals).
+ */
+export const MooncakeTraceSchema = obj("mooncake_trace", { path: str, block_size: int, time_scale: float, concurrency: int });
+
 /** Goodput targets of one SLO class, ms (docs/gateway.md "Goodput"). */
 export const GoodputTargetSchema = obj("goodput_slo_targets", { ttft_ms: float, itl_ms: float, e2e_ms: float });
 
@@ -116,6 +123,7 @@ export const WorkloadSpecSchema = obj("workload spec", {
   servegen_data: opt(ServeGenDataSchema),
   inference_perf: opt(InferencePerfSchema),
   goodput_slo_targets: opt(record(GoodputTargetSchema)),
+  mooncake_trace: opt(MooncakeTraceSchema),
 });
 
 export type DistSpec = Infer<typeof DistSchema>;
@@ -136,6 +144,7 @@ export type ServeGenDataSpec = Infer<typeof ServeGenDataSchema>;
 export type StageSpec = Infer<typeof StageSchema>;
 export type SharedPrefixSpec = Infer<typeof SharedPrefixSchema>;
 export type InferencePerfSpec = Infer<typeof InferencePerfSchema>;
+export type MooncakeTraceSpec = Infer<typeof MooncakeTraceSchema>;
 export type WorkloadSpec = Infer<typeof WorkloadSpecSchema>;
 
 export const VALID_CATEGORIES = ["", "language", "multimodal", "reasoning"] as const;

@@ -88,6 +88,22 @@ function checkNoMixing(spec: WorkloadSpec): void {
   );
 }
 
+/** A trace is the whole workload: no other source beside it (docs/traces.md). */
+function checkMooncakeTrace(spec: WorkloadSpec): void {
+  const m = spec.mooncake_trace!;
+  const other =
+    spec.clients.length > 0 ? "clients" : spec.cohorts.length > 0 ? "cohorts" : spec.servegen_data !== undefined ? "servegen_data" : "";
+  if (other !== "") fail(`mooncake_trace is the whole workload; remove ${other} (or the trace)`, other);
+  if (spec.inference_perf !== undefined)
+    fail("mooncake_trace is the whole workload; remove inference_perf (or the trace)", "inference_perf");
+  if (m.path === "") fail("mooncake_trace.path is required", "mooncake_trace.path");
+  if (m.block_size < 0) fail(`mooncake_trace.block_size must be positive (0 = 512), got ${m.block_size}`, "mooncake_trace.block_size");
+  if (!(m.time_scale >= 0 && Number.isFinite(m.time_scale))) {
+    fail(`mooncake_trace.time_scale must be a finite number > 0 (0 = 1), got ${fmtF(m.time_scale)}`, "mooncake_trace.time_scale");
+  }
+  if (m.concurrency < 0) fail(`mooncake_trace.concurrency must be non-negative, got ${m.concurrency}`, "mooncake_trace.concurrency");
+}
+
 function validateOrThrow(spec: WorkloadSpec): void {
   if (!has(VALID_CATEGORIES, spec.category)) {
     fail(`unknown category "${spec.category}"; valid: language, multimodal, reasoning`, "category");
@@ -97,6 +113,7 @@ function validateOrThrow(spec: WorkloadSpec): void {
   }
   // Virtual users need no rate: aggregate_rate matters only when some client or cohort is open-loop.
   // Neither do clients with a rate schedule (their rates are absolute).
+  if (spec.mooncake_trace !== undefined) return checkMooncakeTrace(spec);
   const needsRate =
     spec.cohorts.length > 0 ||
     spec.clients.some((c) => !((c.concurrency ?? 0) > 0) && c.rate_schedule === undefined) ||
