@@ -22,10 +22,12 @@ export interface SpeculativeConfig {
   byTenant: ReadonlyMap<string, readonly number[]>;
   /** disable_by_batch_size: no speculation in a step whose running batch has at least this many requests (0 = never off). */
   disableByBatchSize: number;
+  /** draft_tensor_parallel_size: the draft model's TP (0 = the target's). */
+  draftTp: number;
 }
 
 /** vLLM keys accepted and checked but without effect here (docs/speculative.md). */
-const INERT_KEYS = new Set(["prompt_lookup_max", "prompt_lookup_min", "draft_tensor_parallel_size", "quantization", "revision"]);
+const INERT_KEYS = new Set(["prompt_lookup_max", "prompt_lookup_min", "quantization", "revision"]);
 const KNOWN_KEYS = new Set([
   "method",
   "num_speculative_tokens",
@@ -35,6 +37,7 @@ const KNOWN_KEYS = new Set([
   "acceptance_by_slo_class",
   "acceptance_by_tenant",
   "disable_by_batch_size",
+  "draft_tensor_parallel_size",
   ...INERT_KEYS,
 ]);
 
@@ -84,6 +87,7 @@ export function decodeSpeculativeConfig(raw: unknown): SpeculativeConfig {
     bySloClass: overrides(o, "acceptance_by_slo_class", k),
     byTenant: overrides(o, "acceptance_by_tenant", k),
     disableByBatchSize: typeof dbs === "number" ? dbs : 0,
+    draftTp: typeof o["draft_tensor_parallel_size"] === "number" ? o["draft_tensor_parallel_size"] : 0,
   };
 }
 

@@ -45,7 +45,7 @@ export async function resolveSpeculation(
   }
   const heads = config.method === "eagle" || config.method === "eagle3" || config.method === "mtp";
   const targetLayers = heads ? await layersOf(o, config, log, fetchImpl) : 0;
-  const draft = config.method === "draft_model" ? await draftLatency(o, explicit, config.model, log, fetchImpl) : null;
+  const draft = config.method === "draft_model" ? await draftLatency(o, explicit, lat, config, log, fetchImpl) : null;
   log.info(
     `Speculative decoding: method=${config.method}, num_speculative_tokens=${config.k}${config.model ? `, model=${config.model}` : ""}`,
   );
@@ -72,19 +72,28 @@ async function layersOf(o: RunOptions, config: SpeculativeConfig, log: Logger, f
   }
 }
 
-/** The draft model's latency model: the run's backend, resolved again for the draft model. */
+/**
+ * The draft model's latency model: the run's backend resolved again for the draft, on the
+ * target's GPU and TP (draft_tensor_parallel_size when given).
+ */
 async function draftLatency(
   o: RunOptions,
   explicit: ReadonlySet<string>,
-  model: string,
+  lat: ResolvedLatency,
+  config: SpeculativeConfig,
   log: Logger,
   fetchImpl?: FetchLike,
 ): Promise<() => LatencyModel> {
+  const draft = { ...o, model: config.model.toLowerCase(), modelConfigFolder: "", hardware: lat.hardware, tp: config.draftTp || lat.tp };
+  const given = new Set(explicit);
+  given.add("hardware");
+  given.add("tp");
+  given.delete("totalKvBlocks");
   try {
-    const lat = await resolveLatencyBackend({ ...o, model: model.toLowerCase(), modelConfigFolder: "" }, explicit, log, fetchImpl);
-    lat.build();
-    return lat.build;
+    const d = await resolveLatencyBackend(draft, given, log, fetchImpl);
+    d.build();
+    return d.build;
   } catch (e) {
-    throw new UserError(`--speculative-config: draft model "${model}": ${(e as Error).message.split("\n")[0]}`);
+    throw new UserError(`--speculative-config: draft model "${config.model}": ${(e as Error).message.split("\n")[0]}`);
   }
 }
