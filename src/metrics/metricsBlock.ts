@@ -1,7 +1,7 @@
 import { Histogram, meanMs, percentileMs } from "./stats.js";
 import type { GoodputClassResult } from "./goodput.js";
 import type { AdapterMetrics } from "./adapters.js";
-import type { SpeculativeMetrics } from "../speculative/metrics.js";
+import type { SpeculativeMetrics } from "./speculative.js";
 
 /**
  * The `=== Simulation Metrics ===` JSON object, keys in BLIS order (docs/behavior.md

@@ -3,7 +3,7 @@ import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
 import { renderAutoscaleSummary } from "../autoscale/summary.js";
 import { renderAdapters } from "../metrics/adapters.js";
-import { renderSpeculative } from "../speculative/metrics.js";
+import { renderSpeculative } from "../metrics/speculative.js";
 
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the

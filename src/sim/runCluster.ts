@@ -32,7 +32,7 @@ import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import { InstanceLora } from "../lora/instanceLora.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
-import { instanceSpeculation, runSpeculativeMetrics } from "../speculative/wiring.js";
+import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;

@@ -26,7 +26,7 @@ import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js"
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
-import { resolveSpeculation } from "../speculative/stage.js";
+import { resolveSpeculation } from "./speculationStage.js";
 
 export interface SimulationResult {
   options: RunOptions;

@@ -1,7 +1,7 @@
 // Speculation plans for tests, built the way the run's stage builds them.
 import { AcceptanceTable } from "../../src/speculative/acceptance.js";
 import { decodeSpeculativeConfig } from "../../src/speculative/config.js";
-import type { SpeculationPlan } from "../../src/speculative/stage.js";
+import type { SpeculationPlan } from "../../src/speculative/plan.js";
 import type { LatencyModel } from "../../src/latency/model.js";
 
 export function specPlan(

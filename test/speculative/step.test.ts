@@ -88,3 +88,20 @@ test("acceptance follows the tenant, then the SLO class, then the run-wide rate"
   assert.equal(m.num_accepted_tokens, 2 * 26);
   assert.equal(res.metrics.cluster.completed_requests, 3);
 });
+
+test("disable_by_batch_size: steps with that many running requests do not speculate", () => {
+  const reqs = Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30));
+  const on = run({ ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1 }) }, reqs);
+  const gated = run(
+    { ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1, disable_by_batch_size: 4 }) },
+    Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30)),
+  );
+  const a = on.metrics.cluster.speculative!;
+  const b = gated.metrics.cluster.speculative!;
+  assert.equal(a.disabled_steps, 0);
+  // All six run together until they complete: no step of theirs speculates.
+  assert.ok(b.disabled_steps > 0);
+  assert.equal(b.num_drafts, 0);
+  assert.ok(a.num_drafts > 0);
+  assert.equal(gated.metrics.cluster.total_output_tokens, on.metrics.cluster.total_output_tokens);
+});

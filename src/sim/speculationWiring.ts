@@ -5,11 +5,11 @@ import { deriveStreamSeed, Rng } from "../engine/rng.js";
 import type { KvCache } from "../kv/kvCache.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { RequestLedger } from "../core/ledger.js";
-import { InstanceSpeculation } from "./instanceSpec.js";
-import { speculativeMetrics, type SpeculativeMetrics } from "./metrics.js";
-import { proposalCost } from "./proposalCost.js";
-import type { SpeculationPlan } from "./stage.js";
-import { SpecStats } from "./stats.js";
+import { InstanceSpeculation } from "../speculative/instanceSpec.js";
+import { speculativeMetrics, type SpeculativeMetrics } from "../metrics/speculative.js";
+import { proposalCost } from "../speculative/proposalCost.js";
+import type { SpeculationPlan } from "../speculative/plan.js";
+import { SpecStats } from "../speculative/stats.js";
 
 /** Instance k's speculation: acceptance from its own stream `speculative/<k>` of the run's seed. */
 export function instanceSpeculation(plan: SpeculationPlan, k: number, kv: KvCache, target: LatencyModel): InstanceSpeculation {

@@ -11,20 +11,11 @@ import type { LatencyModel } from "../latency/model.js";
 import { resolveModelConfig, type FetchLike } from "../latency/modelConfig.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { AcceptanceTable } from "./acceptance.js";
-import { parseSpeculativeConfig, type SpeculativeConfig } from "./config.js";
+import { AcceptanceTable } from "../speculative/acceptance.js";
+import { parseSpeculativeConfig, type SpeculativeConfig } from "../speculative/config.js";
+import type { SpeculationPlan } from "../speculative/plan.js";
 
-/** A resolved speculation setup: what every speculating instance is built from. */
-export interface SpeculationPlan {
-  config: SpeculativeConfig;
-  table: AcceptanceTable;
-  /** Decoder layers of the target model (EAGLE and MTP heads); 0 when the method needs none. */
-  targetLayers: number;
-  /** The draft model's latency model, one per instance (draft_model only). */
-  draft: (() => LatencyModel) | null;
-  /** Master seed: each instance draws acceptance from its own stream of it. */
-  seed: bigint;
-}
+export type { SpeculationPlan };
 
 /** Backends that price every decode as one token, so cannot price a verification step. */
 const ONE_TOKEN_DECODES = new Set(["roofline", "seed-roofline"]);

@@ -2,9 +2,9 @@
 // reports it, tokens per step, and TPOT next to the per-chunk ITL.
 
 import { F_COMPLETED, type RequestLedger } from "../core/ledger.js";
-import { meanMs, percentileMs, sortAsc } from "../metrics/stats.js";
-import type { SpeculativeConfig } from "./config.js";
-import type { SpecStats } from "./stats.js";
+import { meanMs, percentileMs, sortAsc } from "./stats.js";
+import type { SpeculativeConfig } from "../speculative/config.js";
+import type { SpecStats } from "../speculative/stats.js";
 
 /** The cluster block's `speculative` key. */
 export interface SpeculativeMetrics {
