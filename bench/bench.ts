@@ -31,6 +31,9 @@ const PLAN: Case[] = [
   { kind: "least-loaded-8", instances: 8, n: 1000000, maxWallS: 45, maxRssMb: 1024, quick: false },
   { kind: "multiturn-8", instances: 8, n: 1000000, maxWallS: 40, maxRssMb: 1024, quick: false },
   { kind: "instances-10000", instances: 10000, n: 100000, maxWallS: 20, maxRssMb: 2048, quick: false },
+  // The default case with speculative decoding: every request is visited every step.
+  { kind: "speculative", instances: 1, n: 100000, maxWallS: null, maxRssMb: null, quick: true },
+  { kind: "speculative", instances: 1, n: 1000000, maxWallS: 50, maxRssMb: 1024, quick: false },
 ];
 
 interface Measure {

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseSpeculativeConfig } from "../../src/speculative/config.js";
-import { cli } from "../helpers/cli.js";
+import { cli, clusterBlock } from "../helpers/cli.js";
 
 const refused: [string, string][] = [
   ['{"method":"ngram","num_speculative_tokens":0,"acceptance_rate":0.5}', `"num_speculative_tokens" must be an integer >= 1, got 0`],
@@ -107,4 +107,30 @@ test("a policy bundle's speculative_config is the same as the flag; the flag win
   ]);
   assert.ok(both.stdout.includes("Speculative Tokens: 1\n"));
   fs.rmSync(dir, { recursive: true });
+});
+
+test("with PD the decode side speculates and every request completes", async () => {
+  const args = [
+    ...RUN.slice(0, 3),
+    "--num-requests",
+    "60",
+    "--rate",
+    "5",
+    "--num-instances",
+    "3",
+    "--prefill-instances",
+    "1",
+    "--decode-instances",
+    "2",
+  ];
+  const off = await cli(args);
+  const on = await cli([...args, "--speculative-config", '{"method":"ngram","num_speculative_tokens":3,"acceptance_rate":0.8}']);
+  assert.equal(on.code, 0, on.stderr.join("\n"));
+  const a = clusterBlock(off.stdout);
+  const b = clusterBlock(on.stdout);
+  assert.equal(b["completed_requests"], 60);
+  assert.equal(b["total_output_tokens"], a["total_output_tokens"]);
+  assert.ok((b["e2e_mean_ms"] as number) < (a["e2e_mean_ms"] as number), `E2E ${b["e2e_mean_ms"]} with speculation vs ${a["e2e_mean_ms"]}`);
+  // The decode instances verify proposals.
+  assert.match(on.stdout, /Drafts: [1-9][0-9]*,/);
 });
