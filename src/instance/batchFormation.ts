@@ -248,6 +248,7 @@ export class BatchFormation {
       v.pi = 0;
       this.kv.releaseToRetry(v);
       v.computed = 0;
+      v.specTokens = 0; // its proposals leave with it (its scratch KV slots go back at the end of the step)
       closeDecodeRun(v, this.stepIdx);
       this.waitQueue.pushFront(v);
       if (v === r) return false;

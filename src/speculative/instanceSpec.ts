@@ -22,8 +22,6 @@ export interface SpeculationRun {
  */
 export class InstanceSpeculation {
   readonly stats: SpecStats;
-  /** The most proposals a request verifies in the current step. */
-  private kMax = 0;
   /** disable_by_batch_size is in force for the current step. */
   private off = false;
 
@@ -38,7 +36,6 @@ export class InstanceSpeculation {
 
   /** A new step with `running` requests in the batch. */
   beginStep(running: number): void {
-    this.kMax = 0;
     const dbs = this.run.disableByBatchSize;
     this.off = dbs > 0 && running >= dbs;
     if (this.off) this.stats.disabledSteps++;
@@ -72,13 +69,12 @@ export class InstanceSpeculation {
       if (need > 0) this.kv.reserveScratch(need);
     }
     r.specTokens = k;
-    if (k > this.kMax) this.kMax = k;
     return k;
   }
 
   /** Ticks the proposer adds to step batch[0 .. n). */
   proposalTime(batch: Request[], n: number): number {
-    return this.proposal.time(batch, n, this.kMax);
+    return this.proposal.time(batch, n);
   }
 
   /** Rejected slots leave at the end of the step: every scratch block goes back before accepted tokens are placed. */

@@ -10,11 +10,8 @@ export const NGRAM_STEP_US = 50;
 
 /** A method's proposal time for one step. */
 export interface ProposalCost {
-  /**
-   * Ticks spent proposing for step batch[0 .. n): requests with specTokens > 0 verify that many
-   * proposals, kMax the most any of them verifies (0: nobody proposed, no cost).
-   */
-  time(batch: Request[], n: number, kMax: number): number;
+  /** Ticks spent proposing for step batch[0 .. n): requests with specTokens > 0 verify that many proposals (none: no cost). */
+  time(batch: Request[], n: number): number;
 }
 
 /** What a proposal-cost model is built from for one instance. */
@@ -29,7 +26,7 @@ export interface ProposalInputs {
 }
 
 export function proposalCost(inp: ProposalInputs): ProposalCost {
-  if (inp.method === "ngram") return { time: (_b, _n, kMax) => (kMax > 0 ? NGRAM_STEP_US : 0) };
+  if (inp.method === "ngram") return { time: (batch, n) => (mostProposals(batch, n) > 0 ? NGRAM_STEP_US : 0) };
   if (inp.method === "draft_model") return new PassCost(inp.draft!, 1);
   return new PassCost(inp.target, inp.targetLayers);
 }
@@ -48,20 +45,29 @@ class PassCost implements ProposalCost {
     private readonly share: number,
   ) {}
 
-  time(batch: Request[], n: number, kMax: number): number {
-    if (kMax <= 0) return 0;
+  time(batch: Request[], n: number): number {
     const spec = this.spec;
     let m = 0;
+    let kMax = 0;
     for (let i = 0; i < n; i++) {
       const r = batch[i]!;
       if (r.specTokens > 0) {
         r.numNewTokens = 1;
         spec[m++] = r;
+        if (r.specTokens > kMax) kMax = r.specTokens;
       }
     }
+    if (m === 0) return 0;
     const first = this.model.stepTime(batch, n);
     const rest = kMax > 1 ? (kMax - 1) * this.model.stepTime(spec, m) : 0;
     for (let i = 0; i < m; i++) spec[i]!.numNewTokens = 1 + spec[i]!.specTokens;
     return Math.round((first + rest) / this.share);
   }
+}
+
+/** The most proposals a request of batch[0 .. n) verifies. */
+function mostProposals(batch: Request[], n: number): number {
+  let k = 0;
+  for (let i = 0; i < n; i++) if (batch[i]!.specTokens > k) k = batch[i]!.specTokens;
+  return k;
 }

@@ -12,7 +12,12 @@ import { FC_SEED } from "../helpers/fc.js";
 import { specPlan } from "./helpers.js";
 
 const workloadArb = fc.array(
-  fc.record({ at: fc.integer({ min: 0, max: 200000 }), input: fc.integer({ min: 1, max: 300 }), output: fc.integer({ min: 1, max: 60 }) }),
+  fc.record({
+    at: fc.integer({ min: 0, max: 200000 }),
+    input: fc.integer({ min: 1, max: 300 }),
+    output: fc.integer({ min: 1, max: 60 }),
+    slo: fc.constantFrom("", "critical", "sheddable", "batch"),
+  }),
   { minLength: 1, maxLength: 30 },
 );
 
@@ -23,20 +28,30 @@ const engineArb = fc.record({
   maxRunning: fc.constantFrom(2, 8, 64),
   budget: fc.constantFrom(64, 256, 2048),
   chunk: fc.constantFrom(0, 0, 48),
+  preemption: fc.constantFrom("tail" as const, "priority" as const, "slo-aware" as const),
 });
 
-type Engine = { instances: number; kvBlocks: number; cpuBlocks: number; maxRunning: number; budget: number; chunk: number };
+type Engine = {
+  instances: number;
+  kvBlocks: number;
+  cpuBlocks: number;
+  maxRunning: number;
+  budget: number;
+  chunk: number;
+  preemption: "tail" | "priority" | "slo-aware";
+};
 
 function cfgOf(e: Engine): SimConfig {
   return simConfig({
     cluster: { numInstances: e.instances },
     kv: { totalKvBlocks: e.kvBlocks, kvCpuBlocks: e.cpuBlocks },
     engine: { maxRunning: e.maxRunning, maxScheduledTokens: e.budget, longPrefillThreshold: e.chunk },
+    policy: { preemption: e.preemption },
   });
 }
 
-function requests(w: { at: number; input: number; output: number }[]) {
-  return w.map((r, k) => req(`request_${k}`, r.at, r.input, r.output));
+function requests(w: { at: number; input: number; output: number; slo: string }[]) {
+  return w.map((r, k) => req(`request_${k}`, r.at, r.input, r.output, { sloClass: r.slo }));
 }
 
 /** KV conservation after a step: used + free = N, used = distinct blocks held, no scratch left. */
@@ -51,6 +66,10 @@ function checkKv(inst: Instance, problems: string[]): void {
   for (const r of holders) for (let i = 0; i < r.nBlocks; i++) held.add(r.blocks[i]!);
   if (held.size !== kv.used) problems.push(`${inst.id}: ${held.size} blocks held, ${kv.used} used`);
   for (const b of free) if (kv.refCountOf(b) !== 0) problems.push(`${inst.id}: free block ${b} referenced`);
+  for (let i = 0; i < inst.waitQueue.length; i++) {
+    const r = inst.waitQueue.at(i);
+    if (r.specTokens !== 0) problems.push(`${r.id}: waits with ${r.specTokens} speculative tokens`);
+  }
   for (const r of inst.running) {
     const end = r.inputLen + Math.max(r.outputLen, 1) - 1;
     if (r.pi > end) problems.push(`${r.id}: PI ${r.pi} past its last token ${end}`);
@@ -103,7 +122,7 @@ test("acceptance 1, k = 3, batch 1: decode steps per request fall 4x", () => {
       (w, chunk) => {
         // One request at a time: each arrives long after the one before has left.
         const reqs = () => w.map((r, i) => req(`request_${i}`, i * 1e9, r.input, r.output));
-        const base = cfgOf({ instances: 1, kvBlocks: 1000, cpuBlocks: 0, maxRunning: 1, budget: 2048, chunk });
+        const base = cfgOf({ instances: 1, kvBlocks: 1000, cpuBlocks: 0, maxRunning: 1, budget: 2048, chunk, preemption: "tail" });
         const off = run(base, reqs());
         const on = run(
           { ...base, speculation: specPlan({ method: "eagle", model: "head", num_speculative_tokens: 3, acceptance_rate: 1 }) },

@@ -50,13 +50,13 @@ test("proposal cost: n-gram a constant, a head one target layer per pass, a draf
   const target: LatencyModel = trained();
   const batch = [spec(300, 3), spec(400, 3), spec(500, 0)];
   batch[2]!.numNewTokens = 1;
-  assert.equal(proposalCost({ method: "ngram", target, targetLayers: 32, draft: null }).time(batch, 3, 3), NGRAM_STEP_US);
-  assert.equal(proposalCost({ method: "ngram", target, targetLayers: 32, draft: null }).time(batch, 3, 0), 0);
+  assert.equal(proposalCost({ method: "ngram", target, targetLayers: 32, draft: null }).time(batch, 3), NGRAM_STEP_US);
+  assert.equal(proposalCost({ method: "ngram", target, targetLayers: 32, draft: null }).time(batch.slice(2), 1), 0);
   const plain = (rs: Request[]): number => {
     const views = rs.map((r) => ({ pi: r.pi, inputLen: r.inputLen, outputLen: r.outputLen, numNewTokens: 1 }));
     return target.stepTime(views, views.length);
   };
-  const head = proposalCost({ method: "eagle", target, targetLayers: 32, draft: null }).time(batch, 3, 3);
+  const head = proposalCost({ method: "eagle", target, targetLayers: 32, draft: null }).time(batch, 3);
   assert.equal(head, Math.round((plain(batch) + 2 * plain(batch.slice(0, 2))) / 32));
   // The batch's shape is left as it was.
   assert.deepEqual(
@@ -64,7 +64,7 @@ test("proposal cost: n-gram a constant, a head one target layer per pass, a draf
     [4, 4, 1],
   );
   const small = new BlackboxLatencyModel([0, 0, 0], [500, 1, 10]);
-  const draft = proposalCost({ method: "draft_model", target, targetLayers: 32, draft: small }).time(batch, 3, 3);
+  const draft = proposalCost({ method: "draft_model", target, targetLayers: 32, draft: small }).time(batch, 3);
   assert.equal(draft, 500 + 3 * 10 + 2 * (500 + 2 * 10));
 });
 
