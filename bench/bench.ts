@@ -35,6 +35,9 @@ const PLAN: Case[] = [
   { kind: "long-context-512", instances: 8, n: 12031, maxWallS: 0.6, maxRssMb: null, quick: false },
   { kind: "long-context-16", instances: 8, n: 12031, maxWallS: 1.5, maxRssMb: null, quick: false },
   { kind: "long-context-16", instances: 8, n: 1000000, maxWallS: 60, maxRssMb: 2048, quick: false },
+  // The default case with speculative decoding: every request is visited every step.
+  { kind: "speculative", instances: 1, n: 100000, maxWallS: null, maxRssMb: null, quick: true },
+  { kind: "speculative", instances: 1, n: 1000000, maxWallS: 50, maxRssMb: 1024, quick: false },
 ];
 
 interface Measure {

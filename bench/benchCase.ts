@@ -23,7 +23,18 @@ clients:
 `;
 }
 
-export type CaseKind = "default" | "least-loaded-8" | "multiturn-8" | "instances-10000" | "long-context-512" | "long-context-16";
+export type CaseKind =
+  | "default"
+  | "least-loaded-8"
+  | "multiturn-8"
+  | "instances-10000"
+  | "long-context-512"
+  | "long-context-16"
+  | "speculative";
+
+/** EAGLE-3 with k = 3 (docs/speculative.md): every decode verifies proposals, so no decode cohort. */
+export const SPECULATIVE_CONFIG =
+  '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3, "acceptance_rate": 0.7}';
 
 /** The `blis run` arguments of a case with n requests; spec files go to `dir`. */
 export function argsFor(kind: CaseKind, n: number, dir: string): string[] {
@@ -48,6 +59,8 @@ export function argsFor(kind: CaseKind, n: number, dir: string): string[] {
       const bs = kind === "long-context-512" ? "512" : "16";
       return ["run", "--model", MODEL, "--workload-spec", spec, "--num-instances", "8", "--block-size-in-tokens", bs];
     }
+    case "speculative":
+      return [...base, "--rate", "100", "--speculative-config", SPECULATIVE_CONFIG];
     case "instances-10000":
       // 100 requests/s per instance, the load of the single-instance default case.
       return [...base, "--rate", "1000000", "--num-instances", "10000"];

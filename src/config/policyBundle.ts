@@ -58,6 +58,8 @@ export const PolicyBundleSchema = z.strictObject({
   autoscaler: AutoscalerBundle.optional(),
   /** Tenant → fraction of the cluster's running slots (docs/gateway.md "Tenant budgets"). */
   tenant_budgets: TierMap.optional(),
+  /** The keys of --speculative-config (docs/speculative.md), checked by the speculation stage. */
+  speculative_config: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;

@@ -151,6 +151,8 @@ export const RunOptionsSchema = z.strictObject({
   ...gatewayParams.shape,
   // LoRA adapters (docs/lora.md).
   ...loraOptionsShape,
+  /** vLLM's --speculative-config JSON (docs/speculative.md); "" = no speculative decoding. */
+  speculativeConfig: z.string().default(""),
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

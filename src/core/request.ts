@@ -77,6 +77,10 @@ export class Request implements StepRequestView {
   dueStep = 0;
   /** Position key in the running batch: increases with each admission. */
   batchOrder = 0;
+  /** Speculative tokens this request verifies in the current step (0 = a plain decode; docs/speculative.md). */
+  specTokens = 0;
+  /** Its acceptance profile on the instance (speculative/acceptance.ts); -1 until first looked up there. */
+  specProfile = -1;
 
   /** KV block list (allocated with the first block). */
   blocks: Int32Array = EMPTY_BLOCKS;

@@ -92,6 +92,11 @@ const RUN_METRICS: Record<string, Extract> = {
   pd_transfer_p99: pdTransfer("p99"),
   lora_loads: loraSum("load_count"),
   lora_evictions: loraSum("eviction_count"),
+  // Speculative decoding (docs/speculative.md "Metrics"); empty without it.
+  tpot_mean: (m) => m.cluster.speculative?.tpot_mean_ms ?? null,
+  tpot_p99: (m) => m.cluster.speculative?.tpot_p99_ms ?? null,
+  spec_acceptance_length: (m) => m.cluster.speculative?.mean_acceptance_length ?? null,
+  spec_tokens_per_step: (m) => m.cluster.speculative?.tokens_per_step ?? null,
 };
 
 /** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (docs/behavior.md "The metrics block"). */

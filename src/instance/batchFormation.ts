@@ -77,6 +77,16 @@ export class BatchFormation {
     // The budget lives in a local through the pass (makeRoom does not read it).
     let budget = this.budget;
     const visited = this.originalLen;
+    const spec = this.cfg.speculation;
+    if (spec !== undefined) {
+      spec.beginStep(visited);
+      for (let i = 0; i < visited; i++) {
+        const r = original[i]!;
+        // A request this step leaves out keeps a plain decode's count (the seed timeline reads stale counts).
+        if (r.specTokens > 0) r.numNewTokens = 1;
+        r.specTokens = 0;
+      }
+    }
     for (let i = 0; i < visited; i++) {
       const r = original[i]!;
       if (budget <= 0) {
@@ -100,8 +110,11 @@ export class BatchFormation {
         if (r.nBlocks > 0 && r.tailFill < bs) kv.appendDecodeToken(r, pi);
         else if (!this.makeRoom(r, 1)) break;
         budget -= 1;
-        r.numNewTokens = 1;
-        r.computed += 1;
+        // Speculation: the step also verifies proposals (docs/speculative.md "The step").
+        const s = spec === undefined ? 0 : spec.plan(r, budget);
+        budget -= s;
+        r.numNewTokens = 1 + s;
+        r.computed += 1 + s;
       }
     }
     this.budget = budget;
@@ -235,6 +248,7 @@ export class BatchFormation {
       v.pi = 0;
       this.kv.releaseToRetry(v);
       v.computed = 0;
+      v.specTokens = 0; // its proposals leave with it (its scratch KV slots go back at the end of the step)
       closeDecodeRun(v, this.stepIdx);
       this.waitQueue.pushFront(v);
       if (v === r) return false;

@@ -17,6 +17,7 @@ import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
 import { ACTIVE } from "../infra/lifecycle.js";
 import type { InstanceLora } from "../lora/instanceLora.js";
+import type { InstanceSpeculation } from "../speculative/instanceSpec.js";
 
 export type { InstanceConfig } from "./instanceConfig.js";
 
@@ -78,6 +79,7 @@ export class Instance {
   /** The instance's name when it is not `instance_<index>` (autoscaled instances). */
   name: string | null = null;
   readonly lora: InstanceLora | null; // LoRA adapters (docs/lora.md); null = off
+  readonly spec: InstanceSpeculation | null; // speculative decoding (docs/speculative.md); null = off
 
   private readonly prioritizer: Prioritizer;
   private readonly formation: BatchFormation;
@@ -104,7 +106,9 @@ export class Instance {
     this.formation = new BatchFormation(index, cfg, kv, this.waitQueue, log, current);
     this.execution = new StepExecution(this);
     this.lora = cfg.lora ?? null;
-    if (this.lora !== null) this.cohort = null; // the LoRA step factor reads every scheduled request
+    this.spec = cfg.speculation ?? null;
+    // The LoRA step factor reads every scheduled request; a speculating decode is no plain decode.
+    if (this.lora !== null || this.spec !== null) this.cohort = null;
   }
 
   get id(): string {
@@ -115,10 +119,7 @@ export class Instance {
     return this.events.peekTime();
   }
 
-  /**
-   * Router injection at the routing time (docs/behavior.md "Routing and scorers", applying a
-   * decision).
-   */
+  /** Router injection at the routing time (docs/behavior.md "Routing and scorers", applying a decision). */
   inject(req: Request, t: number): void {
     this.events.push(t, EV_ARRIVAL, req);
   }
@@ -246,7 +247,8 @@ export class Instance {
 
     const n = batch.length;
     const base = steady === 0 ? this.latency.stepTime(batch, n) : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum);
-    const d = (this.lora === null ? base : this.lora.stepTime(batch, base)) + this.kv.consumeTransferLatency();
+    const proposing = this.spec === null ? 0 : this.spec.proposalTime(batch, n);
+    const d = (this.lora === null ? base : this.lora.stepTime(batch, base)) + proposing + this.kv.consumeTransferLatency();
     this.lastStepDuration = d;
     const kept = this.execution.run(batch, now, d, stepIdx, steady);
     if (batch === this.running) this.running = kept;
@@ -266,10 +268,7 @@ export class Instance {
     if (this.observer !== null) this.observer.afterStep(this);
   }
 
-  /**
-   * The decode cohort, when this run can use one: a model that takes decodes by count and PI sum,
-   * a single-tier KV cache, and no observer or probe that looks at every request every step.
-   */
+  /** The decode cohort, when usable: decodes priced by count and PI sum, one KV tier, no observer or probe. */
   private decodeCohort(): DecodeCohort | null {
     if (this.cohort === undefined) {
       const ok =
@@ -384,10 +383,7 @@ export class Instance {
     this.pendingSteps++;
   }
 
-  /**
-   * Pooled inter-token gaps of completed requests as value → count (docs/behavior.md
-   * "The metrics block", itl_*).
-   */
+  /** Pooled inter-token gaps of completed requests as value → count (docs/behavior.md "The metrics block"). */
   pooledItl(into: Map<number, number>): void {
     this.itl.collect(into, this.stepCount);
   }

@@ -1,5 +1,6 @@
 import type { PreemptionRule } from "../policy/preemption.js";
 import type { InstanceLora } from "../lora/instanceLora.js";
+import type { InstanceSpeculation } from "../speculative/instanceSpec.js";
 export interface InstanceConfig {
   maxRunning: number;
   maxScheduledTokens: number;
@@ -20,4 +21,6 @@ export interface InstanceConfig {
   oneStepChain?: boolean;
   /** LoRA adapters of this instance (docs/lora.md); absent = LoRA off. */
   lora?: InstanceLora;
+  /** Speculative decoding on this instance (docs/speculative.md); absent = off. */
+  speculation?: InstanceSpeculation;
 }

@@ -5,6 +5,7 @@ import type { KvCache } from "../kv/kvCache.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { Logger } from "../util/log.js";
 import type { StepProbe } from "./stepProbe.js";
+import type { InstanceSpeculation } from "../speculative/instanceSpec.js";
 
 /** What the execution pass reads and updates of its instance (an `Instance`). */
 export interface StepHost {
@@ -15,6 +16,8 @@ export interface StepHost {
   readonly log: Logger;
   readonly itl: PooledItl;
   readonly probe: StepProbe | null;
+  /** Speculative decoding (docs/speculative.md); null = off. */
+  readonly spec: InstanceSpeculation | null;
   readonly horizon: number;
   /** Frees what a completed request holds (Instance.releaseHeld). */
   releaseHeld(req: Request): void;
@@ -62,6 +65,8 @@ export class StepExecution {
     const a2 = this.alpha2;
     let decoded = 0;
     const current = this.current;
+    const spec = inst.spec;
+    if (spec !== null) spec.endOfStepKv();
     for (let i = 0; i < n; i++) {
       const r = batch[i]!;
       if (current && r.numNewTokens === 0) {
@@ -77,6 +82,12 @@ export class StepExecution {
       } else {
         pi++;
         decoded++;
+        if (r.specTokens > 0) {
+          // Accepted proposals are emitted with the step's token, as one streamed chunk.
+          const a = spec!.settle(r, pi);
+          pi += a;
+          decoded += a;
+        }
         r.itlSum += itlVal;
         r.itlCount++;
         if (r.decodeRunStart < 0) r.decodeRunStart = stepIdx;
@@ -94,6 +105,7 @@ export class StepExecution {
       else batch[kept++] = r;
     }
     inst.totalOutputTokens += decoded + steadyDecodes;
+    if (spec !== null) spec.stats.noteStep(decoded + steadyDecodes);
     if (kept !== n) batch.length = kept;
     return batch;
   }

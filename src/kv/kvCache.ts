@@ -56,6 +56,16 @@ export interface KvCache {
   allocate(req: Request, start: number, end: number, nPrefix: number): boolean;
   /** One decode token into the request's partially filled last block; never fails. */
   appendDecodeToken(req: Request, pos: number): void;
+  /**
+   * Takes n free blocks for the current step's speculative slots (docs/speculative.md "KV"): they
+   * count as used and lose their cached content until releaseScratch(). False, with nothing taken,
+   * when fewer than n are free.
+   */
+  reserveScratch(n: number): boolean;
+  /** Returns every scratch block to the head of the free list (they hold no content). */
+  releaseScratch(): void;
+  /** Blocks reserved by reserveScratch() and not yet released. */
+  readonly scratchBlocks: number;
   /** Frees the request's blocks; freed blocks keep their content. */
   release(req: Request): void;
   /** release() for a request preempted here: it will look its prompt up here again. */

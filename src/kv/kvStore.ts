@@ -30,6 +30,9 @@ export class KvStore implements KvCache {
   prefixScratch: Int32Array = new Int32Array(16);
 
   private readonly undo = new AllocationUndoLog();
+  /** Blocks taken for the current step's speculative slots (reserveScratch). */
+  private scratch = new Int32Array(8);
+  scratchBlocks = 0;
 
   /**
    * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index
@@ -279,6 +282,32 @@ export class KvStore implements KvCache {
     }
     // Keep what the request held before this call (the fix for BLIS's leak, docs/behavior.md#q8).
     req.nBlocks = startBlocks;
+  }
+
+  reserveScratch(n: number): boolean {
+    if (n > this.totalBlocks - this.used) return false;
+    if (this.scratchBlocks + n > this.scratch.length) this.scratch = grownInt32(this.scratch, (this.scratchBlocks + n) * 2);
+    for (let i = 0; i < n; i++) {
+      const b = this.free.popHead();
+      // A slot written by a proposal overwrites whatever the block cached.
+      this.content.evict(b);
+      this.refCount[b] = 1;
+      this.inUse[b] = 1;
+      this.used++;
+      this.scratch[this.scratchBlocks++] = b;
+    }
+    return true;
+  }
+
+  releaseScratch(): void {
+    for (let i = this.scratchBlocks - 1; i >= 0; i--) {
+      const b = this.scratch[i]!;
+      this.refCount[b] = 0;
+      this.inUse[b] = 0;
+      this.used--;
+      this.free.pushHead(b);
+    }
+    this.scratchBlocks = 0;
   }
 
   /**

@@ -275,8 +275,9 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
         // The attention context is the whole prompt for every chunk (docs/latency.md, quirk V1).
         Apf += attnCoef * n * (r.inputLen + n / 2) * this.dh;
       } else if (r.outputLen > 0) {
-        D += 1;
-        S += r.pi;
+        // n > 1 only when the decode verifies speculative tokens (docs/speculative.md): token j sees PI + j.
+        D += n;
+        S += n * r.pi + (n * (n - 1)) / 2;
       }
     }
     this.aggP = P;

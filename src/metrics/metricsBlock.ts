@@ -1,6 +1,7 @@
 import { Histogram, meanMs, percentileMs } from "./stats.js";
 import type { GoodputClassResult } from "./goodput.js";
 import type { AdapterMetrics } from "./adapters.js";
+import type { SpeculativeMetrics } from "./speculative.js";
 
 /**
  * The `=== Simulation Metrics ===` JSON object, keys in BLIS order (docs/behavior.md
@@ -44,6 +45,8 @@ export interface MetricsBlock {
   timed_out_requests?: number;
   /** LoRA runs: per-adapter loads, evictions, TTFT and throughput (docs/lora.md "Output"). */
   adapters?: Record<string, AdapterMetrics>;
+  /** Speculative-decoding runs: acceptance, tokens per step, TPOT (docs/speculative.md "Metrics"). */
+  speculative?: SpeculativeMetrics;
 }
 
 export interface BlockCounts {

@@ -40,6 +40,7 @@ export function applyBundle(o: RunOptions, explicit: ReadonlySet<string>, log: L
   const preemption = typeof b.preemption === "string" ? b.preemption : b.preemption?.policy;
   apply("preemptionPolicy", preemption, !!preemption);
   applyGatewayBundle(b, o, explicit);
+  if (b.speculative_config !== undefined) apply("speculativeConfig", JSON.stringify(b.speculative_config), true);
   const bundleScorers = b.routing?.scorers ?? [];
   log.info(
     `Policy config: admission=${o.admissionPolicy}, routing=${o.routingPolicy}, priority=${o.priorityPolicy}, scheduler=${o.scheduler}`,

@@ -3,6 +3,7 @@ import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
 import { renderAutoscaleSummary } from "../autoscale/summary.js";
 import { renderAdapters } from "../metrics/adapters.js";
+import { renderSpeculative } from "../metrics/speculative.js";
 
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the
@@ -24,6 +25,9 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
   // Extension: LoRA runs with adapter activity (docs/lora.md "Output").
   const adapters = res.metrics.cluster.adapters;
   if (adapters !== undefined) tail += renderAdapters(adapters);
+  // Extension: speculative decoding (docs/speculative.md "Metrics").
+  const spec = res.metrics.cluster.speculative;
+  if (spec !== undefined) tail += renderSpeculative(spec, { mean: res.metrics.cluster.itl_mean_ms, p99: res.metrics.cluster.itl_p99_ms });
   // Only runs with node pools, lifecycle or autoscaling keys have one (docs/autoscaling.md "Outputs").
   const ctl = res.run.autoscaler ?? null;
   if (ctl !== null) tail += renderAutoscaleSummary(ctl, res.metrics.fitnessInputs.simEnded);

@@ -32,6 +32,7 @@ import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import { InstanceLora } from "../lora/instanceLora.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
+import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -154,6 +155,7 @@ function addRunMetrics(
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
   if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
+  if (run.cfg.speculation !== undefined) metrics.cluster.speculative = runSpeculativeMetrics(run.cfg.speculation, run.instances, users);
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */
@@ -180,6 +182,11 @@ function buildInstance(
   const { engine, kv, policy } = cfg;
   // PD pools may have their own latency model, KV capacity and max-model-len.
   const pool = poolSettingsOf(cfg, k);
+  const store = createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog);
+  const latency = pool !== null ? pool.latency() : cfg.latency();
+  // With PD only the instances that decode speculate.
+  const plan = cfg.speculation;
+  const speculates = plan !== undefined && (cfg.pd == null || k >= cfg.pd.counts.prefill);
   const inst = new Instance(
     k,
     {
@@ -190,9 +197,10 @@ function buildInstance(
       priorityFloors: policy.priorityBridge === "floor",
       ...(oneStepChain ? { oneStepChain } : {}),
       ...(cfg.lora !== undefined ? { lora: new InstanceLora(cfg.lora) } : {}),
+      ...(speculates ? { speculation: instanceSpeculation(plan, k, store, latency) } : {}),
     },
-    createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog),
-    pool !== null ? pool.latency() : cfg.latency(),
+    store,
+    latency,
     priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
     schedulers.create(policy.scheduler, cfg.params, {}),
     ledger,

@@ -7,6 +7,7 @@ import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
 import type { LoraConfig } from "../lora/resolve.js";
+import type { SpeculationPlan } from "../speculative/plan.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
 export interface EngineSettings {
@@ -75,6 +76,8 @@ export interface SimConfig {
   gateway?: GatewayPlan;
   /** LoRA adapters (docs/lora.md); absent: off. */
   lora?: LoraConfig;
+  /** Speculative decoding (docs/speculative.md); absent: off. */
+  speculation?: SpeculationPlan;
 }
 
 export interface AutoscaleRun {

@@ -26,6 +26,7 @@ import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js"
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
+import { resolveSpeculation } from "./speculationStage.js";
 
 export interface SimulationResult {
   options: RunOptions;
@@ -106,6 +107,8 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (pd !== null) config.pd = pd;
   refuseLoraWithPd(lora, pd !== null);
   if (lora.active !== null) config.lora = lora.active;
+  const speculation = await resolveSpeculation(o, explicit, lat, log, so.fetchImpl);
+  if (speculation !== null) config.speculation = speculation;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway, wl.deadlines === true);
   if (autoscale !== undefined) config.autoscale = autoscale;

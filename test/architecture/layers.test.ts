@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["util"],
   ["engine"],
   ["core"],
-  ["kv", "latency", "policy", "workload", "lora"],
+  ["kv", "latency", "policy", "workload", "lora", "speculative"],
   ["instance", "infra"],
   ["cluster", "gateway", "trace", "autoscale", "pd"],
   ["metrics", "config", "plugin", "saturation"],

@@ -1,0 +1,19 @@
+// Speculation plans for tests, built the way the run's stage builds them.
+import { AcceptanceTable } from "../../src/speculative/acceptance.js";
+import { decodeSpeculativeConfig } from "../../src/speculative/config.js";
+import type { SpeculationPlan } from "../../src/speculative/plan.js";
+import type { LatencyModel } from "../../src/latency/model.js";
+
+export function specPlan(
+  keys: Record<string, unknown>,
+  extra: { layers?: number; draft?: () => LatencyModel; seed?: bigint } = {},
+): SpeculationPlan {
+  const config = decodeSpeculativeConfig(keys);
+  return {
+    config,
+    table: new AcceptanceTable(config),
+    targetLayers: extra.layers ?? 32,
+    draft: extra.draft ?? null,
+    seed: extra.seed ?? 42n,
+  };
+}
