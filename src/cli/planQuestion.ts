@@ -52,5 +52,6 @@ export function buildQuestion(opts: Record<string, unknown>, base: RunInput, req
     maxUnits: (opts["maxReplicas"] as number | undefined) ?? PLAN_DEFAULTS.maxUnits,
     shapesPerStep: (opts["shapesPerStep"] as number | undefined) ?? PLAN_DEFAULTS.shapesPerStep,
     timeoutS: (opts["timeoutS"] as number | undefined) ?? PLAN_DEFAULTS.timeoutS,
+    minCompletionRatio: PLAN_DEFAULTS.minCompletionRatio,
   };
 }

@@ -16,6 +16,7 @@ export const RECORDED = [
   "itl_mean", "itl_p90", "itl_p95", "itl_p99",
   "e2e_mean", "e2e_p90", "e2e_p95", "e2e_p99",
   "tokens_per_sec", "throughput", "completed", "injected", "rejected", "dropped", "slo_attainment",
+  "steady_completion_ratio",
 ];
 
 export interface SeedOutcome {
@@ -61,6 +62,8 @@ export function pointInput(q: PlanQuestion, p: Point): RunInput {
     maxNumBatchedTokens: s.maxNumBatchedTokens,
     rate: p.rate,
     numRequests: p.requests,
+    // The detectors add the steady completion ratio: whether the point keeps up with the load.
+    detectors: "all",
     ...goodputTargets(q.slos),
   };
   if (s.pd.kind === "split") {

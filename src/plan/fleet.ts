@@ -57,7 +57,7 @@ export async function fleetCapacity(q: PlanQuestion, rt: PlanRuntime, fleet: Fle
   const probes: FleetProbe[] = [];
   const probe = async (rate: number): Promise<FleetProbe> => {
     const [e] = await ev.evaluate([{ shape: fleet.shape, units: fleet.copies, rate, requests: q.base.numRequests ?? defaultRequests(rate) }]);
-    const v = judge(e!, q.slos, q.seedRule);
+    const v = judge(e!, q.slos, q.seedRule, q.minCompletionRatio);
     const p = { rate, feasible: v.feasible, reason: v.reason };
     probes.push(p);
     return p;

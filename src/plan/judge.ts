@@ -34,7 +34,8 @@ function fmt(v: number): string {
   return Math.abs(v) >= 100 ? v.toFixed(1) : Number(v.toPrecision(4)).toString();
 }
 
-export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule): Verdict {
+/** Judges an evaluation; `minRatio` is the steady completion ratio every seed must reach. */
+export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRatio: number): Verdict {
   const failed = e.seeds.find((s) => s.status !== "ok");
   const results = slos.map((slo): SloResult => {
     const value = judgedValue(
@@ -48,6 +49,11 @@ export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule): Verd
   if (failed !== undefined) reasons.push(`seed ${failed.seed}: ${failed.status}: ${failed.error}`);
   else {
     const unserved = e.seeds.find((s) => (s.metrics["completed"] ?? 0) < (s.metrics["injected"] ?? 0));
+    const behind = e.seeds.find((s) => (s.metrics["steady_completion_ratio"] ?? 1) < minRatio);
+    if (behind !== undefined) {
+      const r = behind.metrics["steady_completion_ratio"]!;
+      reasons.push(`seed ${behind.seed}: does not keep up with the load (${r.toFixed(3)} completions per arrival in the second half < ${minRatio})`);
+    }
     if (unserved !== undefined) {
       const lost = (unserved.metrics["injected"] ?? 0) - (unserved.metrics["completed"] ?? 0);
       reasons.push(`seed ${unserved.seed}: ${lost} of ${unserved.metrics["injected"]} requests not served`);

@@ -31,6 +31,11 @@ export interface PlanQuestion {
   shapesPerStep: number;
   /** Wall-clock limit per simulation, s. */
   timeoutS: number;
+  /**
+   * A point keeps up with the load when, in every seed, the requests completing in the second half
+   * of the arrivals are at least this fraction of those arriving then (as `blis saturation` judges).
+   */
+  minCompletionRatio: number;
 }
 
 export interface PlanRuntime {
@@ -51,6 +56,7 @@ export const PLAN_DEFAULTS = {
   maxUnits: 64,
   shapesPerStep: 4,
   timeoutS: 600,
+  minCompletionRatio: 0.97,
 } as const;
 
 /** Requests per simulation when not given: a minute of arrivals, at least 500 and at most 6000. */

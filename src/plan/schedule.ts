@@ -79,7 +79,7 @@ async function copiesPerRate(q: PlanQuestion, ev: Evaluator, best: ShapeSearch, 
       pts.map(({ s, units }) => ({ shape: best.shape, units, rate: s.rate, requests: q.base.numRequests ?? defaultRequests(s.rate) })),
     );
     pts.forEach(({ s, units }, i) => {
-      const ok = judge(evals[i]!, q.slos, q.seedRule).feasible;
+      const ok = judge(evals[i]!, q.slos, q.seedRule, q.minCompletionRatio).feasible;
       if (!s.checkedHi) {
         s.checkedHi = true;
         if (!ok) s.lo = s.hi = -1;

@@ -98,7 +98,7 @@ export async function searchShapes(q: PlanQuestion, ev: Evaluator, searches: Sha
     step++;
     const evals = await ev.evaluate(batch.map(({ s, units }) => ({ shape: s.shape, units, rate: q.rate, requests: q.requests })));
     batch.forEach(({ s, units }, i) => {
-      const verdict = judge(evals[i]!, q.slos, q.seedRule);
+      const verdict = judge(evals[i]!, q.slos, q.seedRule, q.minCompletionRatio);
       s.path.push({ step, units, feasible: verdict.feasible, reason: verdict.reason, evaluation: evals[i]!, verdict });
       if (verdict.feasible) s.hi = s.hi === null ? units : Math.min(s.hi, units);
       else s.lo = Math.max(s.lo, units);
