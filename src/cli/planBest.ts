@@ -35,6 +35,7 @@ export async function bestCli(q: PlanQuestion, rt: PlanRuntime, io: CliIo, put: 
   const schedule = scheduleFile !== undefined ? (await import("../plan/schedule.js")).loadSchedule(scheduleFile) : null;
   const question = schedule !== null ? { ...q, rate: schedule.peak, requests: q.base.numRequests ?? defaultRequests(schedule.peak) } : q;
   const res = await runPlan(question, rt);
+  io.stderrLine(`plan: ${res.executed} simulations run, ${res.simulations - res.executed} reused from the output directory`);
   const j = planJson(res);
   let text = renderTable(j);
   const deploy = deployInput(question, j);

@@ -26,7 +26,6 @@ export async function planCli(opts: Record<string, unknown>, base: RunInput, io:
   const progress = opts["progress"] === true || (opts["progress"] !== false && io.stderrStream?.isTTY === true);
   const executor: RunExecutor | undefined =
     queueUrl !== null ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine) : undefined;
-  if (outDir !== null) fs.mkdirSync(outDir, { recursive: true });
   const rt: PlanRuntime = {
     jobs: (opts["jobs"] as number | undefined) ?? defaultJobs(),
     ...(executor !== undefined ? { pool: executor } : {}),

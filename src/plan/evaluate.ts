@@ -1,6 +1,7 @@
 // Evaluating points: one point is a shape at a number of copies (and a rate), simulated over every
 // seed on the sweep engine's pool. Finished evaluations are kept in evaluations.jsonl and reused.
 
+import fs from "node:fs";
 import path from "node:path";
 import type { RunInput } from "../config/runOptions.js";
 import { canonicalHash } from "../experiment/canonical.js";
@@ -89,6 +90,7 @@ export class Evaluator {
     private readonly rt: PlanRuntime,
   ) {
     this.pool = rt.pool ?? null;
+    if (rt.outDir !== null) fs.mkdirSync(rt.outDir, { recursive: true });
     this.log = rt.outDir === null ? null : new JsonlLog(path.join(rt.outDir, "evaluations.jsonl"), isEvaluation);
     for (const e of this.log?.load() ?? []) this.done.set(e.key, e);
   }

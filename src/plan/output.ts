@@ -2,6 +2,8 @@
 // Pareto frontier and the search's own figures.
 
 import { candidateRows, type CandidateRow } from "./candidateRows.js";
+import { pointInput } from "./evaluate.js";
+import { runArgs } from "./runArgs.js";
 import type { PlanResult } from "./plan.js";
 import { paretoFrontier, type ParetoPoint } from "./pareto.js";
 import { tableLabel } from "./prices.js";
@@ -73,6 +75,7 @@ export function planJson(r: PlanResult): PlanJson {
             tokens_per_sec_per_user: best.tokens_per_sec_per_user,
             slos: best.slos,
             latency_backend: r.backends.get(`${best.gpu}/${best.tp}`) ?? "",
+            run_args: runArgs(pointInput(r.question, { shape: r.best!.shape, units: r.best!.hi!, rate: r.question.rate, requests: r.question.requests })),
           },
     binding_constraint: r.bindingConstraint,
     candidates: rows,
@@ -80,7 +83,6 @@ export function planJson(r: PlanResult): PlanJson {
     search: {
       steps: r.steps,
       simulations: r.simulations,
-      evaluations_reused: r.reused,
       exhaustive_simulations: r.exhaustive,
       shapes_searched: r.searches.length,
       shapes_skipped: r.skipped.length,

@@ -17,8 +17,10 @@ export interface PlanResult {
   best: ShapeSearch | null;
   monotonicity: MonotonicityReport;
   steps: number;
+  /** Simulations the search path stands for (points × seeds), run now or reused from the output directory. */
   simulations: number;
-  reused: number;
+  /** Simulations run by this call (the rest were reused). */
+  executed: number;
   /** Simulations an exhaustive sweep of 1..maxUnits copies of every runnable shape would run. */
   exhaustive: number;
   /** Why nothing was feasible (the constraint that bound), or "". */
@@ -59,8 +61,8 @@ export async function runPlan(q: PlanQuestion, rt: PlanRuntime): Promise<PlanRes
     best,
     monotonicity: checkMonotonicity(space.searches),
     steps,
-    simulations: ev.simulations,
-    reused: ev.reused,
+    simulations: space.searches.reduce((n, s) => n + s.path.length, 0) * q.seeds.length,
+    executed: ev.simulations,
     exhaustive: space.searches.length * q.maxUnits * q.seeds.length,
     bindingConstraint: best === null ? bindingConstraint(q, space.searches) : "",
     backends: space.backends,
