@@ -10,12 +10,36 @@ import { planCli } from "./planRun.js";
 
 /** Run flags the plan sets itself (per candidate or per evaluation) or that have no meaning for it. */
 const OWN = new Set([
-  "hardware", "tp", "numInstances", "rate", "seed", "concurrency", "thinkTimeMs",
-  "maxNumSeqs", "maxNumBatchedTokens", "maxNumRunningReqs", "maxNumScheduledTokens",
-  "prefillInstances", "decodeInstances", "prefillDecodeInstances", "encodeInstances", "pdDecider",
-  "prefillTp", "decodeTp", "prefillHardware", "decodeHardware",
-  "sloTtft", "sloItl", "sloE2e", "resultsPath", "report", "reportInterval",
-  "detectors", "saturationReport", "saturationFinalWindow", "modelAutoscalerIntervalUs",
+  "hardware",
+  "tp",
+  "numInstances",
+  "rate",
+  "seed",
+  "concurrency",
+  "thinkTimeMs",
+  "maxNumSeqs",
+  "maxNumBatchedTokens",
+  "maxNumRunningReqs",
+  "maxNumScheduledTokens",
+  "prefillInstances",
+  "decodeInstances",
+  "prefillDecodeInstances",
+  "encodeInstances",
+  "pdDecider",
+  "prefillTp",
+  "decodeTp",
+  "prefillHardware",
+  "decodeHardware",
+  "sloTtft",
+  "sloItl",
+  "sloE2e",
+  "resultsPath",
+  "report",
+  "reportInterval",
+  "detectors",
+  "saturationReport",
+  "saturationFinalWindow",
+  "modelAutoscalerIntervalUs",
 ]);
 export const PLAN_RUN_FLAGS = RUN_FLAGS.filter((f) => !OWN.has(f.key));
 
@@ -43,12 +67,19 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option("--seed-quantile <q>", 'an SLO holds "all" = in every seed (default), or at this quantile over seeds')
     .option("--gpu-prices <file>", "price table YAML (default: the bundled example list prices)")
     .option("--max-replicas <n>", "most copies of a shape tried (default 64)", positive("--max-replicas", true))
-    .option("--shapes-per-step <n>", "shapes searched side by side (default 4; does not change the answer)", positive("--shapes-per-step", true))
+    .option(
+      "--shapes-per-step <n>",
+      "shapes searched side by side (default 4; does not change the answer)",
+      positive("--shapes-per-step", true),
+    )
     .option("--timeout-s <s>", "wall-clock limit per simulation (default 600)", positive("--timeout-s"))
     .option("--jobs <n>", `simulations at a time (default: number of CPUs, ${defaultJobs()} here)`, positive("--jobs", true))
     .option("--queue <url>", "run the simulations on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker)")
     .option("--out <dir>", "write plan.json, evaluations.jsonl (reused on a rerun), deploy/ and report.html here")
-    .option("--fleet <shape>", "inverse question: the highest rate this fleet sustains, e.g. H100:tp2:8 or H100:tp1:4:1:3 (GPU:tpN:COPIES[:P:D])")
+    .option(
+      "--fleet <shape>",
+      "inverse question: the highest rate this fleet sustains, e.g. H100:tp2:8 or H100:tp1:4:1:3 (GPU:tpN:COPIES[:P:D])",
+    )
     .option("--rate-schedule <file>", "rates over a day (CSV lines HH:MM,RATE): replicas per interval for the best shape at the peak")
     .option("--progress", "progress on stderr even when it is not a terminal")
     .option("--no-progress", "no progress on stderr")

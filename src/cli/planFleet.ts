@@ -36,8 +36,12 @@ export async function fleetCli(text: string, q: PlanQuestion, rt: PlanRuntime, i
       2,
     ) + "\n",
   );
-  const lines = [`Fleet ${fleet.copies} x ${fleet.shape.id} (${gpus} GPUs, ${q.prices.currency} ${cost.toFixed(2)}/h from ${label})`, "rate     met  why not"];
-  for (const p of [...res.probes].sort((a, b) => a.rate - b.rate)) lines.push(`${String(p.rate).padEnd(8)} ${p.feasible ? "yes" : "no "}  ${p.reason}`);
+  const lines = [
+    `Fleet ${fleet.copies} x ${fleet.shape.id} (${gpus} GPUs, ${q.prices.currency} ${cost.toFixed(2)}/h from ${label})`,
+    "rate     met  why not",
+  ];
+  for (const p of [...res.probes].sort((a, b) => a.rate - b.rate))
+    lines.push(`${String(p.rate).padEnd(8)} ${p.feasible ? "yes" : "no "}  ${p.reason}`);
   if (res.monotonicity_violations > 0) lines.push(`warning: ${res.monotonicity_violations} rates met the SLOs above a rate that did not`);
   const summary =
     res.sustained === null

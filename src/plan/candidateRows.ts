@@ -85,7 +85,12 @@ export function pointFigures(s: ShapeSearch, p: PathPoint): Partial<CandidateRow
     usd_per_m_output_tokens: tps !== null && tps > 0 ? round((gpus * s.pricePerGpu * 1e6) / (tps * 3600), 4) : null,
     tokens_per_sec_per_gpu: tps === null ? null : round(tps / gpus, 2),
     tokens_per_sec_per_user: p.verdict.tokensPerSecPerUser === null ? null : round(p.verdict.tokensPerSecPerUser, 2),
-    slos: p.verdict.slos.map((r) => ({ key: r.key, limit: r.limit, value: r.value === null ? null : round(r.value, 4), margin: r.margin === null ? null : round(r.margin, 4) })),
+    slos: p.verdict.slos.map((r) => ({
+      key: r.key,
+      limit: r.limit,
+      value: r.value === null ? null : round(r.value, 4),
+      margin: r.margin === null ? null : round(r.margin, 4),
+    })),
   };
 }
 
@@ -100,10 +105,19 @@ function searchedRow(s: ShapeSearch, maxUnits: number): CandidateRow {
   row.path = s.path.map((p) => ({ step: p.step, copies: p.units, feasible: p.feasible, reason: p.reason }));
   if (s.end === "found" && s.hi !== null) {
     row.status = "found";
-    Object.assign(row, pointFigures(s, s.path.find((p) => p.units === s.hi && p.feasible)!));
+    Object.assign(
+      row,
+      pointFigures(
+        s,
+        s.path.find((p) => p.units === s.hi && p.feasible)!,
+      ),
+    );
   } else if (s.end === "dearer") {
     row.status = "dearer";
-    row.reason = s.hi === null ? `needs more than ${s.lo} copies, dearer than the best` : `its minimum lies above ${s.lo} copies, dearer than the best`;
+    row.reason =
+      s.hi === null
+        ? `needs more than ${s.lo} copies, dearer than the best`
+        : `its minimum lies above ${s.lo} copies, dearer than the best`;
   } else {
     row.status = "infeasible";
     const last = [...s.path].sort((a, b) => b.units - a.units)[0];

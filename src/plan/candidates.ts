@@ -32,7 +32,8 @@ export function loadInput(q: PlanQuestion): RunInput {
 
 export async function buildCandidates(q: PlanQuestion): Promise<CandidateSpace> {
   const shapes = enumerateShapes(q);
-  if (shapes.length === 0) throw new UserError("the candidate space is empty: --gpus, --tp, --pd and the engine limits must each list a value");
+  if (shapes.length === 0)
+    throw new UserError("the candidate space is empty: --gpus, --tp, --pd and the engine limits must each list a value");
   const probes = await probeAll(q.base, q.gpus, q.tps);
   const load = offeredLoad(loadInput(q));
   if (load.requests === 0) throw new UserError("the workload generates no requests; check --rate, --num-requests and the workload flags");
@@ -59,7 +60,11 @@ export async function buildCandidates(q: PlanQuestion): Promise<CandidateSpace> 
 function noRunnableShape(q: PlanQuestion, probes: Map<string, ProbeResult>): string {
   const fails = [...probes.values()].filter((p): p is Exclude<ProbeResult, { ok: true }> => !p.ok);
   const model = String(q.base.model ?? "");
-  if (fails.length === probes.size && fails.every((f) => f.kind === "does-not-fit" || f.kind === "invalid-tp") && fails.some((f) => f.kind === "does-not-fit")) {
+  if (
+    fails.length === probes.size &&
+    fails.every((f) => f.kind === "does-not-fit" || f.kind === "invalid-tp") &&
+    fails.some((f) => f.kind === "does-not-fit")
+  ) {
     return `${model} fits no GPU in the candidate space (--gpus ${q.gpus.join(",")} --tp ${q.tps.join(",")}); try larger --tp`;
   }
   if (fails.length === probes.size) {

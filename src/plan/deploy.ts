@@ -26,11 +26,16 @@ const KV_TRANSFER = (role: string): string => JSON.stringify({ kv_connector: "Ni
 export function vllmPools(d: DeployInput): Pool[] {
   const r = d.row;
   const args = [
-    "--tensor-parallel-size", String(r.tp),
-    "--max-num-seqs", String(r.max_num_seqs),
-    "--max-num-batched-tokens", String(r.max_num_batched_tokens),
-    "--gpu-memory-utilization", String(d.gpuMemoryUtilization),
-    "--block-size", String(d.blockSize),
+    "--tensor-parallel-size",
+    String(r.tp),
+    "--max-num-seqs",
+    String(r.max_num_seqs),
+    "--max-num-batched-tokens",
+    String(r.max_num_batched_tokens),
+    "--gpu-memory-utilization",
+    String(d.gpuMemoryUtilization),
+    "--block-size",
+    String(d.blockSize),
     "--enable-chunked-prefill",
     ...(d.maxModelLen > 0 ? ["--max-model-len", String(d.maxModelLen)] : []),
   ];
@@ -49,13 +54,20 @@ function shellQuote(a: string): string {
 export function vllmCommands(d: DeployInput): string {
   return (
     vllmPools(d)
-      .map((p) => `# ${p.role}: ${p.replicas} replica(s), ${d.row.tp} x ${d.row.gpu} each\nvllm serve ${d.hfRepo} ${p.args.map(shellQuote).join(" ")}`)
+      .map(
+        (p) =>
+          `# ${p.role}: ${p.replicas} replica(s), ${d.row.tp} x ${d.row.gpu} each\nvllm serve ${d.hfRepo} ${p.args.map(shellQuote).join(" ")}`,
+      )
       .join("\n") + "\n"
   );
 }
 
 function deployment(d: DeployInput, p: Pool): Record<string, unknown> {
-  const base = d.hfRepo.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40);
+  const base = d.hfRepo
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
   const name = `${base}-${p.role}`;
   return {
     apiVersion: "apps/v1",

@@ -13,10 +13,25 @@ import { goodputTargets } from "./slo.js";
 
 /** Metrics kept for every run. */
 export const RECORDED = [
-  "ttft_mean", "ttft_p90", "ttft_p95", "ttft_p99",
-  "itl_mean", "itl_p90", "itl_p95", "itl_p99",
-  "e2e_mean", "e2e_p90", "e2e_p95", "e2e_p99",
-  "tokens_per_sec", "throughput", "completed", "injected", "rejected", "dropped", "slo_attainment",
+  "ttft_mean",
+  "ttft_p90",
+  "ttft_p95",
+  "ttft_p99",
+  "itl_mean",
+  "itl_p90",
+  "itl_p95",
+  "itl_p99",
+  "e2e_mean",
+  "e2e_p90",
+  "e2e_p95",
+  "e2e_p99",
+  "tokens_per_sec",
+  "throughput",
+  "completed",
+  "injected",
+  "rejected",
+  "dropped",
+  "slo_attainment",
   "steady_completion_ratio",
 ];
 
@@ -34,6 +49,8 @@ export interface Evaluation {
   shape: string;
   units: number;
   rate: number;
+  /** Requests per simulation. */
+  requests: number;
   gpus: number;
   seeds: SeedOutcome[];
 }
@@ -147,7 +164,7 @@ export class Evaluator {
   private finish(key: string, p: Point, runs: SeedOutcome[]): void {
     const order = new Map(this.q.seeds.map((s, i) => [s, i]));
     runs.sort((a, b) => order.get(a.seed)! - order.get(b.seed)!);
-    const e: Evaluation = { v: 1, key, shape: p.shape.id, units: p.units, rate: p.rate, gpus: gpusOf(p.shape, p.units), seeds: runs };
+    const e: Evaluation = { v: 1, key, shape: p.shape.id, units: p.units, rate: p.rate, requests: p.requests, gpus: gpusOf(p.shape, p.units), seeds: runs };
     this.done.set(key, e);
     this.log?.append(e);
   }

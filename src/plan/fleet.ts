@@ -22,7 +22,8 @@ export function parseFleet(text: string, q: PlanQuestion): FleetSpec {
   const copies = Number(m[3]);
   if (tp < 1 || copies < 1) throw new UserError(`--fleet: TP and copies must be >= 1 in "${text}"`);
   const pd: PdLayout = m[4] === undefined ? { kind: "none" } : { kind: "split", prefill: Number(m[4]), decode: Number(m[5]) };
-  if (pd.kind === "split" && (pd.prefill < 1 || pd.decode < 1)) throw new UserError(`--fleet: prefill and decode must be >= 1 in "${text}"`);
+  if (pd.kind === "split" && (pd.prefill < 1 || pd.decode < 1))
+    throw new UserError(`--fleet: prefill and decode must be >= 1 in "${text}"`);
   const seqs = q.maxNumSeqs[0]!;
   const mbt = q.maxNumBatchedTokens[0]!;
   return { shape: { id: shapeId(m[1]!, tp, pd, seqs, mbt), gpu: m[1]!, tp, pd, maxNumSeqs: seqs, maxNumBatchedTokens: mbt }, copies };
@@ -52,11 +53,19 @@ const MIN_RATE = 0.125;
 const MAX_RATE = 1e5;
 
 /** Doubling from `start`, then bisection until the bracket is within `precision` (relative). */
-export async function fleetCapacity(q: PlanQuestion, rt: PlanRuntime, fleet: FleetSpec, start: number, precision = 0.02): Promise<FleetResult> {
+export async function fleetCapacity(
+  q: PlanQuestion,
+  rt: PlanRuntime,
+  fleet: FleetSpec,
+  start: number,
+  precision = 0.02,
+): Promise<FleetResult> {
   const ev = new Evaluator(q, rt);
   const probes: FleetProbe[] = [];
   const probe = async (rate: number): Promise<FleetProbe> => {
-    const [e] = await ev.evaluate([{ shape: fleet.shape, units: fleet.copies, rate, requests: q.base.numRequests ?? defaultRequests(rate) }]);
+    const [e] = await ev.evaluate([
+      { shape: fleet.shape, units: fleet.copies, rate, requests: q.base.numRequests ?? defaultRequests(rate) },
+    ]);
     const v = judge(e!, q.slos, q.seedRule, q.minCompletionRatio);
     const p = { rate, feasible: v.feasible, reason: v.reason };
     probes.push(p);
@@ -66,7 +75,7 @@ export async function fleetCapacity(q: PlanQuestion, rt: PlanRuntime, fleet: Fle
   let hi: number | null = null;
   let binding = "";
   try {
-    for (let r = start; r >= MIN_RATE && r <= MAX_RATE; ) {
+    for (let r = start; r >= MIN_RATE && r <= MAX_RATE;) {
       const p = await probe(r);
       if (p.feasible) lo = r;
       else [hi, binding] = [r, p.reason];

@@ -35,6 +35,16 @@ function fmt(v: number): string {
 }
 
 /** Judges an evaluation; `minRatio` is the steady completion ratio every seed must reach. */
+/**
+ * The ratio counts completions of the second half of the arrivals; requests slower than half the
+ * arrival span cannot complete inside it, so a run that short cannot tell.
+ */
+function tooShort(e: Evaluation, s: Evaluation["seeds"][number]): string {
+  const spanS = e.requests / e.rate;
+  const e2eS = (s.metrics["e2e_p99"] ?? 0) / 1000;
+  return e2eS > spanS / 2 ? ` [the run is too short to tell: E2E p99 ${e2eS.toFixed(1)} s exceeds half the ${spanS.toFixed(1)} s of arrivals; raise --num-requests]` : "";
+}
+
 export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRatio: number): Verdict {
   const failed = e.seeds.find((s) => s.status !== "ok");
   const results = slos.map((slo): SloResult => {
@@ -43,7 +53,13 @@ export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRa
       e.seeds.map((s) => s.metrics[slo.metric] ?? null),
       rule,
     );
-    return { key: slo.key, limit: slo.limit, value, margin: value === null ? null : margin(slo, value), ok: value !== null && meets(slo, value) };
+    return {
+      key: slo.key,
+      limit: slo.limit,
+      value,
+      margin: value === null ? null : margin(slo, value),
+      ok: value !== null && meets(slo, value),
+    };
   });
   const reasons: string[] = [];
   if (failed !== undefined) reasons.push(`seed ${failed.seed}: ${failed.status}: ${failed.error}`);
@@ -52,7 +68,9 @@ export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRa
     const behind = e.seeds.find((s) => (s.metrics["steady_completion_ratio"] ?? 1) < minRatio);
     if (behind !== undefined) {
       const r = behind.metrics["steady_completion_ratio"]!;
-      reasons.push(`seed ${behind.seed}: does not keep up with the load (${r.toFixed(3)} completions per arrival in the second half < ${minRatio})`);
+      reasons.push(
+        `seed ${behind.seed}: does not keep up with the load (${r.toFixed(3)} completions per arrival in the second half < ${minRatio})`,
+      );
     }
     if (unserved !== undefined) {
       const lost = (unserved.metrics["injected"] ?? 0) - (unserved.metrics["completed"] ?? 0);

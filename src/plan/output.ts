@@ -75,7 +75,9 @@ export function planJson(r: PlanResult): PlanJson {
             tokens_per_sec_per_user: best.tokens_per_sec_per_user,
             slos: best.slos,
             latency_backend: r.backends.get(`${best.gpu}/${best.tp}`) ?? "",
-            run_args: runArgs(pointInput(r.question, { shape: r.best!.shape, units: r.best!.hi!, rate: r.question.rate, requests: r.question.requests })),
+            run_args: runArgs(
+              pointInput(r.question, { shape: r.best!.shape, units: r.best!.hi!, rate: r.question.rate, requests: r.question.requests }),
+            ),
           },
     binding_constraint: r.bindingConstraint,
     candidates: rows,

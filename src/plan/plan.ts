@@ -84,4 +84,3 @@ function bindingConstraint(q: PlanQuestion, searches: readonly ShapeSearch[]): s
   const [key, n] = ranked[0]!;
   return `${key} bound ${n} of ${searches.length} shapes at the most copies tried (up to --max-replicas ${q.maxUnits})`;
 }
-

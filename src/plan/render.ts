@@ -16,7 +16,11 @@ function sloCell(c: CandidateRow["slos"][number], goodput: boolean): string {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -52,7 +56,9 @@ export function renderTable(j: PlanJson): string {
   ]);
   const out: string[] = [];
   out.push(`Prices: ${j.price_table.currency} per hour, ${j.price_table.label} (${j.price_table.file})`);
-  out.push(`SLOs hold ${String(j.question["slo_holds"])} (${(j.question["seeds"] as number[]).length} seeds); margins are headroom against each target`);
+  out.push(
+    `SLOs hold ${String(j.question["slo_holds"])} (${(j.question["seeds"] as number[]).length} seeds); margins are headroom against each target`,
+  );
   out.push("");
   out.push(found.length > 0 ? table(header, rows) : "No candidate met the SLOs.");
   const count = (s: CandidateRow["status"]): number => j.candidates.filter((c) => c.status === s).length;

@@ -8,7 +8,17 @@ import type { PlanJson } from "./output.js";
 import type { SchedulePlan } from "./schedule.js";
 
 function candidatesSection(j: PlanJson): string {
-  const cols = ["deployment", "status", "GPUs", `cost/h (${j.price_table.currency})`, "$/M out tok", "tok/s/GPU", "tok/s/user", "SLOs (value, margin)", "reason"];
+  const cols = [
+    "deployment",
+    "status",
+    "GPUs",
+    `cost/h (${j.price_table.currency})`,
+    "$/M out tok",
+    "tok/s/GPU",
+    "tok/s/user",
+    "SLOs (value, margin)",
+    "reason",
+  ];
   const rows: Cell[][] = j.candidates.map((c) => [
     c.id,
     c.status,
@@ -21,7 +31,15 @@ function candidatesSection(j: PlanJson): string {
     c.reason,
   ]);
   const lead = `Every candidate shape: its fewest copies meeting the SLOs, or why it has none. Costs from <b>${esc(j.price_table.label)}</b> (${esc(j.price_table.file)}).`;
-  return section("candidates", "Candidates", lead, table(cols, rows, { right: [false, false, true, true, true, true, true, false, false], wrap: [false, false, false, false, false, false, false, true, true] }));
+  return section(
+    "candidates",
+    "Candidates",
+    lead,
+    table(cols, rows, {
+      right: [false, false, true, true, true, true, true, false, false],
+      wrap: [false, false, false, false, false, false, false, true, true],
+    }),
+  );
 }
 
 function paretoSection(j: PlanJson, charts: ChartSet): string {
@@ -85,13 +103,27 @@ function pathSection(j: PlanJson, charts: ChartSet): string {
   const rows: Cell[][] = searched.flatMap((c) => c.path.map((p) => [p.step, c.id, p.copies, p.feasible ? "yes" : "no", p.reason]));
   const s = j.search;
   const lead = `${String(s["simulations"])} simulations over ${String(s["steps"])} steps (an exhaustive sweep of 1..${String(j.question["max_replicas"])} copies would run ${String(s["exhaustive_simulations"])}).`;
-  return section("path", "Search path", lead, charts.figure(spec) + table(["step", "shape", "copies", "met", "why not"], rows, { right: [true, false, true, false, false], wrap: [false, false, false, false, true] }));
+  return section(
+    "path",
+    "Search path",
+    lead,
+    charts.figure(spec) +
+      table(["step", "shape", "copies", "met", "why not"], rows, {
+        right: [true, false, true, false, false],
+        wrap: [false, false, false, false, true],
+      }),
+  );
 }
 
-function scheduleSection(s: SchedulePlan, j: PlanJson): string {
+function scheduleSection(s: SchedulePlan): string {
   const rows: Cell[][] = s.intervals.map((x) => [`${x.start}-${x.end}`, x.rate, x.copies, x.gpus, x.cost_per_hour]);
   const lead = `${esc(s.shape)}: ${s.gpu_hours} GPU-hours against ${s.fixed_peak_gpu_hours} for a fleet fixed at the peak (saving ${(s.saving_fraction * 100).toFixed(1)}%).`;
-  return section("schedule", "Schedule", lead, table(["interval", "rate", "copies", "GPUs", "cost/h"], rows, { right: [false, true, true, true, true] }));
+  return section(
+    "schedule",
+    "Schedule",
+    lead,
+    table(["interval", "rate", "copies", "GPUs", "cost/h"], rows, { right: [false, true, true, true, true] }),
+  );
 }
 
 export function planReportHtml(j: PlanJson & { schedule?: SchedulePlan }): string {
@@ -101,7 +133,10 @@ export function planReportHtml(j: PlanJson & { schedule?: SchedulePlan }): strin
     best === null
       ? [{ label: "result", value: "nothing feasible" }]
       : [
-          { label: "deployment", value: `${String(best["replicas"])} x ${String(best["gpu"])} TP${String(best["tp"])}${best["pd"] !== "none" ? ` PD ${String(best["pd"])}` : ""}` },
+          {
+            label: "deployment",
+            value: `${String(best["replicas"])} x ${String(best["gpu"])} TP${String(best["tp"])}${best["pd"] !== "none" ? ` PD ${String(best["pd"])}` : ""}`,
+          },
           { label: "GPUs", value: String(best["gpus"]) },
           { label: "cost/h", value: String(best["cost_per_hour"]), unit: j.price_table.currency, title: j.price_table.label },
         ],
@@ -113,12 +148,14 @@ export function planReportHtml(j: PlanJson & { schedule?: SchedulePlan }): strin
     { id: "path", label: "Search path" },
   ];
   if (j.schedule !== undefined) {
-    parts.push(scheduleSection(j.schedule, j));
+    parts.push(scheduleSection(j.schedule));
     nav.push({ id: "schedule", label: "Schedule" });
   }
   return renderPage({
     title: `Plan: ${String(j.question["model"])} at ${String(j.question["rate"])} req/s`,
-    subtitle: esc(`SLOs ${(j.question["slos"] as { key: string; limit: number }[]).map((s) => `${s.key}=${s.limit}`).join(", ")}; prices: ${j.price_table.label}`),
+    subtitle: esc(
+      `SLOs ${(j.question["slos"] as { key: string; limit: number }[]).map((s) => `${s.key}=${s.limit}`).join(", ")}; prices: ${j.price_table.label}`,
+    ),
     nav,
     body: parts.join("\n"),
     charts,

@@ -30,10 +30,13 @@ export function loadSchedule(file: string): Schedule {
     const m = /^(\d{1,2}):(\d{2})\s*,\s*([^,\s]+)$/.exec(line);
     const minutes = m === null ? NaN : Number(m[1]) * 60 + Number(m[2]);
     const rate = m === null ? NaN : Number(m[3]);
-    if (m === null || Number(m[2]) >= 60 || minutes >= 24 * 60) throw new UserError(`--rate-schedule ${file}:${i + 1}: expected HH:MM,RATE`);
+    if (m === null || Number(m[2]) >= 60 || minutes >= 24 * 60)
+      throw new UserError(`--rate-schedule ${file}:${i + 1}: expected HH:MM,RATE`);
     if (!(Number.isFinite(rate) && rate > 0)) throw new UserError(`--rate-schedule ${file}:${i + 1}: the rate must be a number > 0`);
-    if (starts.length > 0 && minutes <= starts[starts.length - 1]!) throw new UserError(`--rate-schedule ${file}:${i + 1}: times must increase`);
-    if (starts.length === 0 && minutes !== 0) throw new UserError(`--rate-schedule ${file}:${i + 1}: the first interval must start at 00:00`);
+    if (starts.length > 0 && minutes <= starts[starts.length - 1]!)
+      throw new UserError(`--rate-schedule ${file}:${i + 1}: times must increase`);
+    if (starts.length === 0 && minutes !== 0)
+      throw new UserError(`--rate-schedule ${file}:${i + 1}: the first interval must start at 00:00`);
     starts.push(minutes);
     rates.push(rate);
   });
@@ -94,7 +97,12 @@ export async function planSchedule(q: PlanQuestion, rt: PlanRuntime, best: Shape
   const ev = new Evaluator(q, rt);
   let copies: Map<number, number | null>;
   try {
-    copies = await copiesPerRate(q, ev, best, [...new Set(sch.rates)].sort((a, b) => a - b));
+    copies = await copiesPerRate(
+      q,
+      ev,
+      best,
+      [...new Set(sch.rates)].sort((a, b) => a - b),
+    );
   } finally {
     await ev.close();
   }
@@ -105,7 +113,15 @@ export async function planSchedule(q: PlanQuestion, rt: PlanRuntime, best: Shape
     const c = copies.get(sch.rates[i]!) ?? null;
     const n = c ?? best.hi!;
     const gpus = gpusOf(best.shape, n);
-    return { start: hhmm(start), end: hhmm(end), hours: (end - start) / 60, rate: sch.rates[i]!, copies: n, gpus, cost_per_hour: Math.round(gpus * price * 100) / 100 };
+    return {
+      start: hhmm(start),
+      end: hhmm(end),
+      hours: (end - start) / 60,
+      rate: sch.rates[i]!,
+      copies: n,
+      gpus,
+      cost_per_hour: Math.round(gpus * price * 100) / 100,
+    };
   });
   const gpuHours = intervals.reduce((a, x) => a + x.gpus * x.hours, 0);
   const fixed = peakGpus * 24;
@@ -125,11 +141,16 @@ export function renderSchedule(s: SchedulePlan, j: PlanJson): string {
   const cur = j.price_table.currency;
   const lines = [`Schedule for ${s.shape} (costs: ${j.price_table.label}):`, "interval     rate  copies  GPUs  cost/h"];
   for (const x of s.intervals) {
-    lines.push(`${x.start}-${x.end}  ${String(x.rate).padStart(6)}  ${String(x.copies).padStart(6)}  ${String(x.gpus).padStart(4)}  ${x.cost_per_hour.toFixed(2).padStart(6)}`);
+    lines.push(
+      `${x.start}-${x.end}  ${String(x.rate).padStart(6)}  ${String(x.copies).padStart(6)}  ${String(x.gpus).padStart(4)}  ${x.cost_per_hour.toFixed(2).padStart(6)}`,
+    );
   }
   lines.push(
     `GPU-hours ${s.gpu_hours} (${cur} ${s.cost.toFixed(2)}) against ${s.fixed_peak_gpu_hours} (${cur} ${s.fixed_peak_cost.toFixed(2)}) for a fleet fixed at the peak: saving ${(s.saving_fraction * 100).toFixed(1)}%`,
   );
-  if (s.not_met_at_peak_copies.length > 0) lines.push(`warning: the peak's copies did not meet the SLOs at ${s.not_met_at_peak_copies.join(", ")}; those intervals keep the peak fleet`);
+  if (s.not_met_at_peak_copies.length > 0)
+    lines.push(
+      `warning: the peak's copies did not meet the SLOs at ${s.not_met_at_peak_copies.join(", ")}; those intervals keep the peak fleet`,
+    );
   return lines.join("\n") + "\n";
 }

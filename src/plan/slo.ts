@@ -4,14 +4,13 @@
 import { UserError } from "../util/errors.js";
 
 export type SloDim = "ttft" | "itl" | "e2e";
-const STATS = ["mean", "p90", "p95", "p99"] as const;
 
 export interface LatencySlo {
   kind: "latency";
   /** The key as written: `ttft_p99_ms`. */
   key: string;
   dim: SloDim;
-  stat: (typeof STATS)[number];
+  stat: "mean" | "p90" | "p95" | "p99";
   /** The sweep metric that holds the value (`ttft_p99`, ms). */
   metric: string;
   /** Upper limit, ms. */
@@ -50,7 +49,8 @@ export function parseSlos(text: string): Slo[] {
     if (m === null) {
       throw new UserError(`--slo: unknown key "${key}" (valid: ttft|itl|e2e _ mean|p90|p95|p99 _ms, and goodput)`);
     }
-    if (!(Number.isFinite(value) && value > 0)) throw new UserError(`--slo: ${key} must be a number of ms > 0, got "${part.slice(eq + 1)}"`);
+    if (!(Number.isFinite(value) && value > 0))
+      throw new UserError(`--slo: ${key} must be a number of ms > 0, got "${part.slice(eq + 1)}"`);
     const dim = m[1] as SloDim;
     const stat = m[2] as LatencySlo["stat"];
     out.push({ kind: "latency", key, dim, stat, metric: `${dim}_${stat}`, limit: value });

@@ -10,14 +10,36 @@ import { parseAllDocuments } from "yaml";
 import { cli, clusterBlock } from "../helpers/cli.js";
 
 const MODEL = "meta-llama/llama-3.1-8b-instruct";
-const WORKLOAD = ["--prompt-tokens", "512", "--output-tokens", "128", "--output-tokens-stdev", "16", "--num-requests", "300"];
+const WORKLOAD = ["--prompt-tokens", "512", "--output-tokens", "128", "--output-tokens-stdev", "16", "--num-requests", "800"];
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), "blis-plan-"));
 
 function planArgs(out: string, extra: string[] = []): string[] {
   return [
-    "plan", "--model", MODEL, "--rate", "100", "--slo", "ttft_p99_ms=150,itl_p99_ms=20",
-    "--gpus", "H100,A100-80", "--tp", "1,2", "--pd", "none,1:1", "--seeds", "2", "--max-replicas", "4",
-    "--jobs", "2", "--out", out, "--log", "error", ...WORKLOAD, ...extra,
+    "plan",
+    "--model",
+    MODEL,
+    "--rate",
+    "100",
+    "--slo",
+    "ttft_p99_ms=150,itl_p99_ms=20",
+    "--gpus",
+    "H100,A100-80",
+    "--tp",
+    "1,2",
+    "--pd",
+    "none,1:1",
+    "--seeds",
+    "2",
+    "--max-replicas",
+    "4",
+    "--jobs",
+    "2",
+    "--out",
+    out,
+    "--log",
+    "error",
+    ...WORKLOAD,
+    ...extra,
   ];
 }
 
@@ -61,7 +83,10 @@ test("plan: ranked table, plan.json, deploy files; the winner re-run with blis r
   // A rerun reuses every evaluation and prints the same bytes.
   const again = await cli(planArgs(out));
   assert.equal(again.stdout, r.stdout);
-  assert.ok(again.stderr.some((l) => /^plan: 0 simulations run/.test(l)), again.stderr.join("\n"));
+  assert.ok(
+    again.stderr.some((l) => /^plan: 0 simulations run/.test(l)),
+    again.stderr.join("\n"),
+  );
 });
 
 async function badInput(args: string[], pattern: RegExp): Promise<void> {
@@ -77,12 +102,29 @@ async function badInput(args: string[], pattern: RegExp): Promise<void> {
 const base = ["plan", "--model", MODEL, "--rate", "10", "--out", "OUT", "--log", "error", ...WORKLOAD];
 
 test("plan: an SLO no shape can meet is refused before any simulation", async () => {
-  await badInput([...base, "--slo", "itl_p99_ms=0.5", "--gpus", "H100", "--tp", "1"], /--slo itl_p99_ms=0.5 cannot be met: even the fastest candidate/);
+  await badInput(
+    [...base, "--slo", "itl_p99_ms=0.5", "--gpus", "H100", "--tp", "1"],
+    /--slo itl_p99_ms=0.5 cannot be met: even the fastest candidate/,
+  );
 });
 
 test("plan: a model that fits no GPU is refused", async () => {
   await badInput(
-    ["plan", "--model", "meta-llama/llama-3.1-70b-instruct", "--rate", "5", "--slo", "ttft_p99_ms=500", "--gpus", "L40S", "--tp", "1", "--out", "OUT"],
+    [
+      "plan",
+      "--model",
+      "meta-llama/llama-3.1-70b-instruct",
+      "--rate",
+      "5",
+      "--slo",
+      "ttft_p99_ms=500",
+      "--gpus",
+      "L40S",
+      "--tp",
+      "1",
+      "--out",
+      "OUT",
+    ],
     /fits no GPU in the candidate space/,
   );
 });
@@ -95,7 +137,10 @@ test("plan: a GPU without a price is refused, naming the table", async () => {
   const dir = tmp();
   const prices = path.join(dir, "prices.yaml");
   fs.writeFileSync(prices, 'name: my prices\ndate: "2026-01-02"\ncurrency: EUR\nper_gpu_hour:\n  A100-80: 1.5\n');
-  await badInput([...base, "--slo", "ttft_p99_ms=500", "--gpus", "H100", "--gpu-prices", prices], /no price for GPU H100 in .*prices\.yaml \(my prices, 2026-01-02\)/);
+  await badInput(
+    [...base, "--slo", "ttft_p99_ms=500", "--gpus", "H100", "--gpu-prices", prices],
+    /no price for GPU H100 in .*prices\.yaml \(my prices, 2026-01-02\)/,
+  );
 });
 
 test("plan: bad --slo, --pd and --tp values are one line each", async () => {
@@ -109,14 +154,39 @@ test("plan: nothing feasible names the constraint that bound it; GPUs without la
   const prices = path.join(out, "prices.yaml");
   fs.writeFileSync(prices, 'name: test prices\ndate: "2026-01-02"\ncurrency: USD\nper_gpu_hour:\n  H100: 3\n  X1000: 9\n');
   const r = await cli([
-    "plan", "--model", MODEL, "--rate", "100", "--slo", "ttft_p99_ms=150,itl_p99_ms=9", "--gpus", "H100,X1000", "--tp", "1", "--gpu-prices", prices,
-    "--seeds", "1", "--max-replicas", "2", "--jobs", "2", "--out", out, "--log", "error", ...WORKLOAD,
+    "plan",
+    "--model",
+    MODEL,
+    "--rate",
+    "100",
+    "--slo",
+    "ttft_p99_ms=150,itl_p99_ms=9",
+    "--gpus",
+    "H100,X1000",
+    "--tp",
+    "1",
+    "--gpu-prices",
+    prices,
+    "--seeds",
+    "1",
+    "--max-replicas",
+    "2",
+    "--jobs",
+    "2",
+    "--out",
+    out,
+    "--log",
+    "error",
+    ...WORKLOAD,
   ]);
   assert.equal(r.code, 1, r.stderr.join("\n"));
   const err = r.stderr.filter((l) => l.startsWith("error:"));
   assert.equal(err.length, 1);
   assert.match(err[0]!, /nothing in the candidate space meets the SLOs: itl_p99_ms bound 1 of 1 shapes/);
-  const j = JSON.parse(fs.readFileSync(path.join(out, "plan.json"), "utf8")) as { best: null; candidates: { gpu: string; status: string; reason: string }[] };
+  const j = JSON.parse(fs.readFileSync(path.join(out, "plan.json"), "utf8")) as {
+    best: null;
+    candidates: { gpu: string; status: string; reason: string }[];
+  };
   assert.equal(j.best, null);
   const x = j.candidates.find((c) => c.gpu === "X1000")!;
   assert.equal(x.status, "skipped");

@@ -18,14 +18,14 @@ export function smallQuestion(): PlanQuestion {
   return {
     base: {
       model: "meta-llama/llama-3.1-8b-instruct",
-      numRequests: 400,
+      numRequests: 800,
       promptTokens: 512,
       outputTokens: 128,
       outputTokensStdev: 16,
       log: "error",
     },
     rate: 120,
-    requests: 400,
+    requests: 800,
     slos: parseSlos("ttft_p99_ms=150,itl_p99_ms=20"),
     seeds: [1, 2],
     seedRule: { kind: "all" },
@@ -63,7 +63,11 @@ test("plan finds the same cheapest shape and minimum copies as an exhaustive swe
       const ok = evals.map((e) => judge(e, q.slos, q.seedRule, q.minCompletionRatio).feasible);
       const first = ok.indexOf(true);
       // Feasibility is monotone in copies on this question (the plan's search relies on it).
-      if (first >= 0) assert.ok(ok.slice(first).every((x) => x), `${s.shape.id}: feasibility not monotone: ${ok.join(",")}`);
+      if (first >= 0)
+        assert.ok(
+          ok.slice(first).every((x) => x),
+          `${s.shape.id}: feasibility not monotone: ${ok.join(",")}`,
+        );
       const min = first < 0 ? null : first + 1;
       minimum.set(s.shape.id, min);
       if (min !== null && (bestKey === null || compareKeys(rankKey(s, min), bestKey) < 0)) {
@@ -77,11 +81,13 @@ test("plan finds the same cheapest shape and minimum copies as an exhaustive swe
   assert.equal(plan.best.shape.id, bestId);
   assert.equal(plan.best.hi, minimum.get(bestId!));
   for (const s of plan.searches) {
-    if (s.end === "found") assert.equal(s.hi, minimum.get(s.shape.id), `${s.shape.id}: plan ${s.hi}, exhaustive ${minimum.get(s.shape.id)}`);
+    if (s.end === "found")
+      assert.equal(s.hi, minimum.get(s.shape.id), `${s.shape.id}: plan ${s.hi}, exhaustive ${minimum.get(s.shape.id)}`);
     // A lower bound never excludes a count that meets the SLOs.
     const min = minimum.get(s.shape.id);
-    if (min !== null && min !== undefined) assert.ok(s.bound.units <= min, `${s.shape.id}: bound ${s.bound.units} above the minimum ${min}`);
+    if (min !== null && min !== undefined)
+      assert.ok(s.bound.units <= min, `${s.shape.id}: bound ${s.bound.units} above the minimum ${min}`);
   }
   assert.equal(plan.monotonicity.violations.length, 0);
-  assert.ok(plan.simulations < space.searches.length * q.maxUnits * q.seeds.length / 2, `plan ran ${plan.simulations} simulations`);
+  assert.ok(plan.simulations < (space.searches.length * q.maxUnits * q.seeds.length) / 2, `plan ran ${plan.simulations} simulations`);
 });
