@@ -164,7 +164,16 @@ export class Evaluator {
   private finish(key: string, p: Point, runs: SeedOutcome[]): void {
     const order = new Map(this.q.seeds.map((s, i) => [s, i]));
     runs.sort((a, b) => order.get(a.seed)! - order.get(b.seed)!);
-    const e: Evaluation = { v: 1, key, shape: p.shape.id, units: p.units, rate: p.rate, requests: p.requests, gpus: gpusOf(p.shape, p.units), seeds: runs };
+    const e: Evaluation = {
+      v: 1,
+      key,
+      shape: p.shape.id,
+      units: p.units,
+      rate: p.rate,
+      requests: p.requests,
+      gpus: gpusOf(p.shape, p.units),
+      seeds: runs,
+    };
     this.done.set(key, e);
     this.log?.append(e);
   }

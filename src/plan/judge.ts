@@ -42,7 +42,9 @@ function fmt(v: number): string {
 function tooShort(e: Evaluation, s: Evaluation["seeds"][number]): string {
   const spanS = e.requests / e.rate;
   const e2eS = (s.metrics["e2e_p99"] ?? 0) / 1000;
-  return e2eS > spanS / 2 ? ` [the run is too short to tell: E2E p99 ${e2eS.toFixed(1)} s exceeds half the ${spanS.toFixed(1)} s of arrivals; raise --num-requests]` : "";
+  return e2eS > spanS / 2
+    ? ` [the run is too short to tell: E2E p99 ${e2eS.toFixed(1)} s exceeds half the ${spanS.toFixed(1)} s of arrivals; raise --num-requests]`
+    : "";
 }
 
 export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRatio: number): Verdict {
