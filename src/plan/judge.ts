@@ -71,7 +71,7 @@ export function judge(e: Evaluation, slos: readonly Slo[], rule: SeedRule, minRa
     if (behind !== undefined) {
       const r = behind.metrics["steady_completion_ratio"]!;
       reasons.push(
-        `seed ${behind.seed}: does not keep up with the load (${r.toFixed(3)} completions per arrival in the second half < ${minRatio})`,
+        `seed ${behind.seed}: does not keep up with the load (${r.toFixed(3)} completions per arrival in the second half < ${minRatio})${tooShort(e, behind)}`,
       );
     }
     if (unserved !== undefined) {
