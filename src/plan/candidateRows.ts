@@ -114,16 +114,24 @@ function searchedRow(s: ShapeSearch, maxUnits: number): CandidateRow {
     );
   } else if (s.end === "dearer") {
     row.status = "dearer";
-    row.reason =
-      s.hi === null
-        ? `needs more than ${s.lo} copies, dearer than the best`
-        : `its minimum lies above ${s.lo} copies, dearer than the best`;
+    row.reason = dearerReason(s);
   } else {
     row.status = "infeasible";
     const last = [...s.path].sort((a, b) => b.units - a.units)[0];
     row.reason = `not met at ${maxUnits} copies${last !== undefined ? `: ${last.reason}` : ""}`;
   }
   return row;
+}
+
+/** Why a stopped shape cannot win: its lower bound already, or the copies it was shown to need. */
+function dearerReason(s: ShapeSearch): string {
+  if (s.path.length === 0) {
+    const gpus = gpusOf(s.shape, s.bound.units);
+    return `not run: its lower bound (${s.bound.units} copies, ${gpus} GPUs, ${hourlyCost(gpus, s.pricePerGpu).toFixed(2)}/h) is dearer than the best`;
+  }
+  const more = gpusOf(s.shape, s.lo + 1);
+  const what = s.hi === null ? "needs" : "its minimum needs";
+  return `${what} more than ${s.lo} copies (${more} GPUs or more, ${hourlyCost(more, s.pricePerGpu).toFixed(2)}/h or more), dearer than the best`;
 }
 
 /** Every candidate: found ones ranked (cheapest first), then stopped, infeasible and skipped ones in candidate order. */

@@ -2,8 +2,8 @@
 // binary search from the shape's physical lower bound (latency falls as copies are added, so
 // feasibility is monotone in the copies; the points run are checked for it). Shapes are searched
 // a fixed number at a time, cheapest lower bound first, in lockstep steps; a shape stops as soon
-// as its next point would rank below the best point found (dearer, or as dear with more GPUs or
-// later in the candidate order). The path depends only on simulation results, never on timing.
+// as every count still open for it costs more per hour than the best point found. The path
+// depends only on simulation results, never on timing.
 
 import type { Evaluation, Evaluator } from "./evaluate.js";
 import { judge, type Verdict } from "./judge.js";
@@ -44,7 +44,9 @@ export function rankKey(s: ShapeSearch, units: number): RankKey {
 
 /** The point a shape runs next, or null after marking it finished. */
 function nextUnits(s: ShapeSearch, best: RankKey | null, maxUnits: number): number | null {
-  const beaten = (u: number): boolean => best !== null && compareKeys(rankKey(s, u), best) > 0;
+  // Only strictly dearer counts stop a shape: one as dear as the best is still searched, so that
+  // ties (broken by fewer GPUs, then candidate order) are reported with their own minimum.
+  const beaten = (u: number): boolean => best !== null && rankKey(s, u)[0] > best[0];
   if (beaten(s.lo + 1)) {
     // Every count still open ranks below the best point: the shape cannot win.
     s.end = s.hi !== null && s.hi - s.lo <= 1 ? "found" : "dearer";
