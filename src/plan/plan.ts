@@ -69,6 +69,13 @@ export async function runPlan(q: PlanQuestion, rt: PlanRuntime): Promise<PlanRes
   };
 }
 
+/** The requirement a point missed besides the SLOs, in a few words. */
+function unmetRequirement(reason: string): string {
+  if (reason.includes("does not keep up")) return "keeping up with the load";
+  if (reason.includes("not served")) return "serving every request";
+  return "runs that failed";
+}
+
 /** Which SLO failed at the most copies tried of every shape, in one phrase. */
 function bindingConstraint(q: PlanQuestion, searches: readonly ShapeSearch[]): string {
   const counts = new Map<string, number>();
@@ -76,7 +83,7 @@ function bindingConstraint(q: PlanQuestion, searches: readonly ShapeSearch[]): s
     const last = [...s.path].sort((a, b) => b.units - a.units)[0];
     if (last === undefined) continue;
     const keys = last.verdict.slos.filter((r) => !r.ok).map((r) => r.key);
-    if (keys.length === 0 && !last.feasible) keys.push(last.reason.split(":")[0] ?? "runs failed");
+    if (keys.length === 0 && !last.feasible) keys.push(unmetRequirement(last.reason));
     for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
