@@ -62,6 +62,8 @@ export interface SchedulePlan {
   cost: number;
   fixed_peak_cost: number;
   saving_fraction: number;
+  /** Simulations of the per-interval searches (points × seeds), beyond the plan at the peak. */
+  simulations: number;
   /** Intervals whose rate the peak's copies did not meet (non-monotone in rate), by start. */
   not_met_at_peak_copies: string[];
 }
@@ -71,13 +73,20 @@ function hhmm(min: number): string {
 }
 
 /** Fewest copies of `best` per distinct rate, found side by side by bisection in [1, peak copies]. */
-async function copiesPerRate(q: PlanQuestion, ev: Evaluator, best: ShapeSearch, rates: number[]): Promise<Map<number, number | null>> {
+async function copiesPerRate(
+  q: PlanQuestion,
+  ev: Evaluator,
+  best: ShapeSearch,
+  rates: number[],
+): Promise<{ copies: Map<number, number | null>; points: number }> {
+  let points = 0;
   const peakCopies = best.hi!;
   const state = rates.map((rate) => ({ rate, lo: 0, hi: peakCopies, checkedHi: rate === q.rate }));
   for (;;) {
     const open = state.filter((s) => s.hi - s.lo > 1 || !s.checkedHi);
     if (open.length === 0) break;
     const pts = open.map((s) => ({ s, units: s.checkedHi ? Math.floor((s.lo + s.hi) / 2) : s.hi }));
+    points += pts.length;
     const evals = await ev.evaluate(
       pts.map(({ s, units }) => ({ shape: best.shape, units, rate: s.rate, requests: q.base.numRequests ?? defaultRequests(s.rate) })),
     );
@@ -90,19 +99,20 @@ async function copiesPerRate(q: PlanQuestion, ev: Evaluator, best: ShapeSearch, 
       else s.lo = units;
     });
   }
-  return new Map(state.map((s) => [s.rate, s.hi < 0 ? null : s.hi]));
+  return { copies: new Map(state.map((s) => [s.rate, s.hi < 0 ? null : s.hi])), points };
 }
 
 export async function planSchedule(q: PlanQuestion, rt: PlanRuntime, best: ShapeSearch, sch: Schedule): Promise<SchedulePlan> {
   const ev = new Evaluator(q, rt);
   let copies: Map<number, number | null>;
+  let points: number;
   try {
-    copies = await copiesPerRate(
+    ({ copies, points } = await copiesPerRate(
       q,
       ev,
       best,
       [...new Set(sch.rates)].sort((a, b) => a - b),
-    );
+    ));
   } finally {
     await ev.close();
   }
@@ -133,13 +143,17 @@ export async function planSchedule(q: PlanQuestion, rt: PlanRuntime, best: Shape
     cost: Math.round(gpuHours * price * 100) / 100,
     fixed_peak_cost: Math.round(fixed * price * 100) / 100,
     saving_fraction: Math.round((1 - gpuHours / fixed) * 10000) / 10000,
+    simulations: points * q.seeds.length,
     not_met_at_peak_copies: sch.starts.filter((_, i) => copies.get(sch.rates[i]!) === null).map(hhmm),
   };
 }
 
 export function renderSchedule(s: SchedulePlan, j: PlanJson): string {
   const cur = j.price_table.currency;
-  const lines = [`Schedule for ${s.shape} (costs: ${j.price_table.label}):`, "interval     rate  copies  GPUs  cost/h"];
+  const lines = [
+    `Schedule for ${s.shape} (costs: ${j.price_table.label}; ${s.simulations} more simulations):`,
+    "interval     rate  copies  GPUs  cost/h",
+  ];
   for (const x of s.intervals) {
     lines.push(
       `${x.start}-${x.end}  ${String(x.rate).padStart(6)}  ${String(x.copies).padStart(6)}  ${String(x.gpus).padStart(4)}  ${x.cost_per_hour.toFixed(2).padStart(6)}`,
