@@ -64,7 +64,7 @@ export function renderTable(j: PlanJson): string {
   const count = (s: CandidateRow["status"]): number => j.candidates.filter((c) => c.status === s).length;
   out.push("");
   out.push(
-    `${found.length} shapes met the SLOs; ${count("dearer")} stopped as dearer than the best; ${count("infeasible")} infeasible up to ${String(j.question["max_replicas"])} copies; ${count("skipped")} skipped (see plan.json)`,
+    `${found.length} shape${found.length === 1 ? "" : "s"} met the SLOs; ${count("dearer")} stopped as dearer than the best; ${count("infeasible")} infeasible up to ${String(j.question["max_replicas"])} copies; ${count("skipped")} skipped (see plan.json)`,
   );
   return out.join("\n") + "\n";
 }
