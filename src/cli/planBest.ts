@@ -36,6 +36,11 @@ export async function bestCli(q: PlanQuestion, rt: PlanRuntime, io: CliIo, put: 
   const question = schedule !== null ? { ...q, rate: schedule.peak, requests: q.base.numRequests ?? defaultRequests(schedule.peak) } : q;
   const res = await runPlan(question, rt);
   io.stderrLine(`plan: ${res.executed} simulations run, ${res.simulations - res.executed} reused from the output directory`);
+  for (const v of res.monotonicity.violations) {
+    io.stderrLine(
+      `warning: ${v.shape} met the SLOs at ${v.feasibleUnits} copies but not at ${v.infeasibleUnits}: feasibility is not monotone in the copies here, so its minimum may be off`,
+    );
+  }
   const j = planJson(res);
   let text = renderTable(j);
   const deploy = deployInput(question, j);
