@@ -42,8 +42,21 @@ export function rankKey(s: ShapeSearch, units: number): RankKey {
   return [hourlyCost(gpus, s.pricePerGpu), gpus, s.index];
 }
 
+/**
+ * The next count of the exponential phase after a failure at `lo` copies: double, unless the run
+ * at `lo` fell behind the load, whose completion ratio r then says about how many copies would
+ * keep up (lo / r): that many (with 5 % to spare), at least one more and at most double.
+ */
+function grow(s: ShapeSearch, minRatio: number): number {
+  const at = s.path.filter((p) => p.units === s.lo).pop();
+  const ratios = at?.evaluation.seeds.map((x) => x.metrics["steady_completion_ratio"] ?? null) ?? [];
+  const worst = ratios.length > 0 && ratios.every((r) => r !== null && r > 0) ? Math.min(...(ratios as number[])) : null;
+  if (worst === null || worst >= minRatio) return 2 * s.lo;
+  return Math.min(2 * s.lo, Math.max(s.lo + 1, Math.ceil((s.lo / worst) * 1.05)));
+}
+
 /** The point a shape runs next, or null after marking it finished. */
-function nextUnits(s: ShapeSearch, best: RankKey | null, maxUnits: number): number | null {
+function nextUnits(s: ShapeSearch, best: RankKey | null, maxUnits: number, minRatio: number): number | null {
   // Only strictly dearer counts stop a shape: one as dear as the best is still searched, so that
   // ties (broken by fewer GPUs, then candidate order) are reported with their own minimum.
   const beaten = (u: number): boolean => best !== null && rankKey(s, u)[0] > best[0];
@@ -63,7 +76,7 @@ function nextUnits(s: ShapeSearch, best: RankKey | null, maxUnits: number): numb
     s.end = "max";
     return null;
   }
-  let u = s.lo < s.bound.units ? s.bound.units : Math.min(2 * s.lo, maxUnits);
+  let u = s.lo < s.bound.units ? s.bound.units : Math.min(grow(s, minRatio), maxUnits);
   while (u > s.lo + 1 && beaten(u)) u--;
   return u;
 }
@@ -93,7 +106,7 @@ export async function searchShapes(q: PlanQuestion, ev: Evaluator, searches: Sha
     for (const s of order) {
       if (batch.length >= q.shapesPerStep) break;
       if (s.end !== null) continue;
-      const u = nextUnits(s, best, q.maxUnits);
+      const u = nextUnits(s, best, q.maxUnits, q.minCompletionRatio);
       if (u !== null) batch.push({ s, units: u });
     }
     if (batch.length === 0) return step;
