@@ -10,5 +10,6 @@ export * as workload from "./workload/index.js";
 export type { PluginApi, PluginModule } from "./plugin/types.js";
 export * as experiment from "./experiment/index.js";
 export * as optimizer from "./optimize/index.js";
+export * as planner from "./plan/index.js";
 export * as report from "./report/index.js";
 export * as calibration from "./calibration/index.js";

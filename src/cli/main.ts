@@ -16,6 +16,7 @@ import { registerFitCommand } from "./fitCommand.js";
 import { registerGoodputCommand } from "./goodputCommand.js";
 import { registerWorkerCommand } from "./workerCommand.js";
 import { registerPlaygroundCommand } from "./playgroundCommand.js";
+import { registerPlanCommand } from "./planCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
@@ -49,6 +50,7 @@ export const COMMANDS: readonly (readonly [readonly string[], Registrar])[] = [
   [["goodput"], registerGoodputCommand],
   [["worker"], registerWorkerCommand],
   [["playground"], registerPlaygroundCommand],
+  [["plan"], registerPlanCommand],
 ];
 
 /**

@@ -79,6 +79,8 @@ const RUN_METRICS: Record<string, Extract> = {
   mean_regret: (m) => m.trace?.meanRegret ?? null,
   max_regret: (m) => m.trace?.maxRegret ?? null,
   generated: (m) => m.generated,
+  // Completions per arrival over the second half of the arrivals (runs with --detectors only).
+  steady_completion_ratio: (m) => m.steadyCompletionRatio ?? null,
   routed: (m) => m.routed,
   jain_fairness: (m) => m.tenantFairness,
   // Prefill/decode disaggregation (docs/prefill-decode.md "The PD metrics block"); empty without it.

@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["cluster", "gateway", "trace", "autoscale", "pd"],
   ["metrics", "config", "plugin", "saturation"],
   ["sim"],
-  ["experiment", "optimize", "report", "calibration", "observe", "queue"],
+  ["experiment", "optimize", "report", "calibration", "observe", "queue", "plan"],
   ["cli"],
 ];
 
