@@ -31,11 +31,11 @@ function current(bundle: URL): boolean {
 async function load(): Promise<typeof MainModule.main> {
   const cjs = new URL("./main.bundle.cjs", import.meta.url);
   if (process.features.require_module && current(cjs)) {
-    const { loadCjsBundle, codeCachePath } = await import("./bundleLoader.js");
+    const { loadCjsBundle, codeCachePath, readCodeCache } = await import("./bundleLoader.js");
     const file = fileURLToPath(cjs);
     let cache: Buffer | undefined;
     try {
-      cache = fs.readFileSync(codeCachePath(file));
+      cache = readCodeCache(codeCachePath(file));
     } catch {
       // no cache: compiled as usual
     }

@@ -1,7 +1,6 @@
 // `blis goodput RESULTS...`: SLO attainment and goodput per class of finished runs side by side,
 // from their results files (docs/gateway.md "Comparing runs").
 
-import fs from "node:fs";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 import { UserError } from "../util/errors.js";
@@ -9,6 +8,7 @@ import { mergeSloTargets, parseSloFlag } from "../metrics/sloTargets.js";
 import { goodputFromRecords } from "../metrics/goodputRecords.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import type { RequestRecord } from "../metrics/collect.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile } from "../util/inputFile.js";
 
 interface Opts {
   sloTtft?: string;
@@ -55,9 +55,9 @@ export function registerGoodputCommand(program: Command, io: CliIo): void {
 function readResults(file: string): MetricsBlock & { requests?: RequestRecord[] } {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, DATA_FILE_LIMIT);
   } catch (e) {
-    throw new UserError(`goodput: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    throw new UserError(`goodput: cannot read ${file}: ${(e as InputFileError).code ?? readFailure(e)}`);
   }
   let v: unknown;
   try {
