@@ -60,8 +60,9 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
 }
 
 function checkNonNegative(flag: string, xs: readonly number[] | null): void {
+  // NaN and ±Inf keep the seed's construction panic (exit 2).
   xs?.forEach((x, i) => {
-    if (!Number.isFinite(x) || x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
+    if (Number.isFinite(x) && x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
   });
 }
 
