@@ -45,3 +45,22 @@ test("an empty --routing-scorers (or PD scorer list) is refused", async () => {
   const ok = await cli(["run", ...M, "--num-requests", "3", "--routing-scorers", "queue-depth:1"]);
   assert.equal(ok.code, 0, ok.stderr.join("\n"));
 });
+
+test("a length stdev of 0 means constant lengths, for prompts and outputs, whatever the minimum", async () => {
+  for (const [flags, key, want] of [
+    [["--prompt-tokens", "300", "--prompt-tokens-stdev", "0", "--prompt-tokens-min", "1"], "num_prefill_tokens", 300],
+    [["--output-tokens", "7", "--output-tokens-stdev", "0"], "num_decode_tokens", 7],
+  ] as const) {
+    const results = tempFile("", ".json");
+    const r = await cli(["run", ...M, "--num-requests", "4", ...flags, "--results-path", results]);
+    assert.equal(r.code, 0, r.stderr.join("\n"));
+    const recs = (JSON.parse(fs.readFileSync(results, "utf8")) as { requests: Record<string, number>[] }).requests;
+    assert.deepEqual(
+      recs.map((q) => q[key]),
+      [want, want, want, want],
+    );
+  }
+  const wide = await cli(["run", ...M, "--num-requests", "2", "--prompt-tokens-stdev", "100000"]);
+  assert.equal(wide.code, 1);
+  assert.match(wide.stderr.at(-1)!, /prompt-tokens-stdev should be in range/);
+});
