@@ -16,6 +16,32 @@ export default tseslint.config(
     },
   },
   {
+    // Every file the program reads goes through src/util/inputFile.ts, which refuses devices, FIFOs
+    // and directories and caps sizes (README.md "Input and output files").
+    files: ["src/**/*.ts"],
+    ignores: ["src/util/inputFile.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["readFileSync", "readFile", "createReadStream"].map((property) => ({
+          object: "fs",
+          property,
+          message: "read files with readInputFile/readInputBytes of src/util/inputFile.ts",
+        })),
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["node:fs", "fs", "node:fs/promises", "fs/promises"].map((name) => ({
+            name,
+            importNames: ["readFileSync", "readFile", "createReadStream"],
+            message: "read files with readInputFile/readInputBytes of src/util/inputFile.ts",
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.mjs", "**/*.js"],
     languageOptions: {
       globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },

@@ -11,6 +11,7 @@ import { UserError } from "../util/errors.js";
 import { Rng } from "../engine/rng.js";
 import { emptyTraceRecord, newTraceHeader, type TraceRecord, type TraceV2 } from "../workload/index.js";
 import { PROMPT_CYCLE, setGroupPrefixes, traceFromInferencePerfCsv } from "./measuredCsv.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile } from "../util/inputFile.js";
 
 const Means = z.object({ mean: z.number().nullable() }).passthrough();
 const Metrics = z
@@ -99,11 +100,10 @@ export const BUNDLED_EXPERIMENTS = path.join(BUNDLED_DATA_DIR, "calibration", "e
 export function readExperimentsFile(file: string): ExperimentEntry[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    raw = JSON.parse(readInputFile(file, DATA_FILE_LIMIT));
   } catch (e) {
-    throw new UserError(
-      `${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message.split("\n")[0]}`,
-    );
+    const why = e instanceof InputFileError ? readFailure(e) : (e as Error).message.split("\n")[0];
+    throw new UserError(`${file}: ${(e as InputFileError).code === "ENOENT" ? "no such file" : why}`);
   }
   const parsed = z.array(ExperimentSchema).safeParse(raw);
   if (!parsed.success) {
@@ -145,7 +145,7 @@ function configFolder(e: ExperimentEntry): string {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, "config.json");
   const text = JSON.stringify({ ...figures, torch_dtype: dtype }, null, 2) + "\n";
-  if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== text) fs.writeFileSync(file, text);
+  if (!fs.existsSync(file) || readInputFile(file, DATA_FILE_LIMIT) !== text) fs.writeFileSync(file, text);
   return dir;
 }
 
@@ -219,7 +219,7 @@ export function experimentFromEntry(e: ExperimentEntry, all: readonly Experiment
   let target: FitTarget;
   if (e.workload.trace !== null) {
     const file = path.join(dataDir, e.workload.trace);
-    trace = traceFromInferencePerfCsv(fs.readFileSync(file, "utf8"), file);
+    trace = traceFromInferencePerfCsv(readInputFile(file, DATA_FILE_LIMIT), file);
     target = { kind: "requests" };
   } else {
     trace = syntheticTrace(e, profilePromptLength(all, e.workload.profile), seed);

@@ -4,13 +4,21 @@ import { fileURLToPath } from "node:url";
 import type * as MainModule from "./main.js";
 
 // A reader that goes away (`blis run … | head -1`) is not an error of ours: stop quietly, as
-// command-line tools do, instead of dying with an unhandled EPIPE stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+// command-line tools do, instead of dying with an unhandled EPIPE stack trace. Any other failed
+// write (a full disk, `> /dev/full`) loses output: one line on stderr and exit status 1.
+function writeFailed(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): never {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  const reason = e.code === "ENOSPC" ? "no space left on device" : e.message.split("\n")[0];
+  if (stream === process.stdout) {
+    try {
+      fs.writeSync(2, `error: writing to stdout: ${reason}\n`);
+    } catch {
+      // stderr is gone too: the exit status still tells
+    }
+  }
+  process.exit(1);
 }
+for (const stream of [process.stdout, process.stderr]) stream.on("error", (e: NodeJS.ErrnoException) => writeFailed(stream, e));
 
 const modules = new URL("./main.js", import.meta.url);
 
@@ -31,11 +39,11 @@ function current(bundle: URL): boolean {
 async function load(): Promise<typeof MainModule.main> {
   const cjs = new URL("./main.bundle.cjs", import.meta.url);
   if (process.features.require_module && current(cjs)) {
-    const { loadCjsBundle, codeCachePath } = await import("./bundleLoader.js");
+    const { loadCjsBundle, codeCachePath, readCodeCache } = await import("./bundleLoader.js");
     const file = fileURLToPath(cjs);
     let cache: Buffer | undefined;
     try {
-      cache = fs.readFileSync(codeCachePath(file));
+      cache = readCodeCache(codeCachePath(file));
     } catch {
       // no cache: compiled as usual
     }
@@ -51,8 +59,11 @@ process.exitCode = await main(process.argv.slice(2));
 // writes rather than idle in the event loop, where a garbage collection begun during a long run
 // would first finish (10–20 ms of a half-second run).
 let unflushed = 2;
-const flushed = (): void => {
-  if (--unflushed === 0) process.exit();
-};
-process.stdout.write("", flushed);
-process.stderr.write("", flushed);
+const flushed =
+  (stream: NodeJS.WriteStream) =>
+  (e?: Error | null): void => {
+    if (e) writeFailed(stream, e as NodeJS.ErrnoException);
+    if (--unflushed === 0) process.exit();
+  };
+process.stdout.write("", flushed(process.stdout));
+process.stderr.write("", flushed(process.stderr));

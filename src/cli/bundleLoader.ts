@@ -3,11 +3,11 @@
 // of JavaScript, a third of its start-up. Node 20 offers no code cache for ES modules, hence the
 // CommonJS copy. A cache that this Node version or its flags cannot use is ignored by V8 (the
 // bundle is then compiled as usual).
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
 import type * as MainModule from "./main.js";
+import { DATA_FILE_LIMIT, readInputBytes } from "../util/inputFile.js";
 
 export interface LoadedBundle {
   main: typeof MainModule.main;
@@ -31,10 +31,15 @@ type ModuleBody = (
  */
 const importModule = (specifier: string): Promise<unknown> => import(specifier);
 
+/** The saved code cache at `file` (throws when it is missing or not a regular file). */
+export function readCodeCache(file: string): Buffer {
+  return readInputBytes(file, DATA_FILE_LIMIT);
+}
+
 /** Compiles and runs the CommonJS bundle at `file`, with `cachedData` when given. */
 export function loadCjsBundle(file: string, cachedData: Buffer | undefined): LoadedBundle {
   // The build checks that the bundle is ASCII: Latin-1 reads it exactly, in a fifth of the time.
-  const source = fs.readFileSync(file, "latin1");
+  const source = readInputBytes(file, DATA_FILE_LIMIT).toString("latin1");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __blisImport) {${source}\n})`, {
     filename: file,
     ...(cachedData !== undefined ? { cachedData } : {}),

@@ -26,6 +26,7 @@ import type { FitExperiment } from "../calibration/experiments.js";
 import type { CliIo } from "./io.js";
 import { checkOutputPath, writeOutput } from "./outputPaths.js";
 import { checkRunInputs } from "./inputPaths.js";
+import { DATA_FILE_LIMIT, readInputFile } from "../util/inputFile.js";
 
 const LAYOUTS: Record<string, ParamLayout> = {
   "trained-physics": TRAINED_PHYSICS_LAYOUT,
@@ -157,7 +158,7 @@ function readState(file: string, fingerprint: string, progress: (l: string) => v
   const memo = new Map<string, ExperimentEval[]>();
   if (!fs.existsSync(file)) return memo;
   try {
-    const s = JSON.parse(fs.readFileSync(file, "utf8")) as { fingerprint: string; evaluations: [string, Serialized[]][] };
+    const s = JSON.parse(readInputFile(file, DATA_FILE_LIMIT)) as { fingerprint: string; evaluations: [string, Serialized[]][] };
     if (s.fingerprint !== fingerprint) {
       progress(`${file} belongs to a fit with other inputs: starting afresh`);
       return memo;

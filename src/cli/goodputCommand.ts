@@ -1,14 +1,12 @@
 // `blis goodput RESULTS...`: SLO attainment and goodput per class of finished runs side by side,
 // from their results files (docs/gateway.md "Comparing runs").
 
-import fs from "node:fs";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 import { UserError } from "../util/errors.js";
 import { mergeSloTargets, parseSloFlag } from "../metrics/sloTargets.js";
 import { goodputFromRecords } from "../metrics/goodputRecords.js";
-import type { MetricsBlock } from "../metrics/metricsBlock.js";
-import type { RequestRecord } from "../metrics/collect.js";
+import { readGoodputResults, type GoodputResults } from "./goodputResults.js";
 
 interface Opts {
   sloTtft?: string;
@@ -47,32 +45,14 @@ export function registerGoodputCommand(program: Command, io: CliIo): void {
         },
         undefined,
       );
-      const rows = files.flatMap((f) => runRows(f, readResults(f), targets));
+      const rows = files.flatMap((f) => runRows(f, readGoodputResults(f), targets, io));
       io.stdout(renderRows(rows));
     });
 }
 
-function readResults(file: string): MetricsBlock & { requests?: RequestRecord[] } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new UserError(`goodput: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new UserError(`goodput: ${file} is not a results file (JSON from blis run --results-path)`);
-  }
-  if (v === null || typeof v !== "object" || typeof (v as Record<string, unknown>)["vllm_estimated_duration_s"] !== "number") {
-    throw new UserError(`goodput: ${file} is not a results file (JSON from blis run --results-path)`);
-  }
-  return v as MetricsBlock & { requests?: RequestRecord[] };
-}
-
-function runRows(file: string, r: MetricsBlock & { requests?: RequestRecord[] }, targets: ReturnType<typeof mergeSloTargets>): Row[] {
+function runRows(file: string, r: GoodputResults, targets: ReturnType<typeof mergeSloTargets>, io: CliIo): Row[] {
   if (targets !== undefined) {
+    warnAbsentClasses(file, r, Object.keys(targets), io);
     return goodputFromRecords(r.requests ?? [], targets, r.vllm_estimated_duration_s).map((g) => ({
       run: file,
       cls: g.cls,
@@ -91,6 +71,18 @@ function runRows(file: string, r: MetricsBlock & { requests?: RequestRecord[] },
     attainment: c.slo_attainment,
     goodput: c.goodput_rps,
   }));
+}
+
+/** A target class that no record of the file has would silently count 0: say which classes there are. */
+function warnAbsentClasses(file: string, r: GoodputResults, classes: string[], io: CliIo): void {
+  const present = new Set((r.requests ?? []).map((q) => q.slo_class ?? "default"));
+  for (const cls of classes) {
+    if (present.has(cls)) continue;
+    const have = present.size > 0 ? [...present].sort().join(", ") : "none";
+    io.stderrLine(
+      `warning: goodput: ${file} has no request of class "${cls}" (its classes: ${have}; requests without a class are "default")`,
+    );
+  }
 }
 
 function renderRows(rows: Row[]): string {

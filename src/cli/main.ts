@@ -1,5 +1,4 @@
 import "./zodSetup.js";
-import fs from "node:fs";
 import path from "node:path";
 import { Command } from "commander";
 import { registerRunCommand } from "./runCommand.js";
@@ -21,11 +20,12 @@ import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
+import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /** The package version, read from its package.json. */
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown };
+    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as { version?: unknown };
     return typeof pkg.version === "string" ? pkg.version : "unknown";
   } catch {
     return "unknown";

@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import type { CliIo } from "./io.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
 import { UserError } from "../util/errors.js";
+import { DATA_FILE_LIMIT, readInputBytes } from "../util/inputFile.js";
 
 export const PLAYGROUND_DIR = path.join(PACKAGE_ROOT, "dist-web");
 
@@ -56,14 +57,20 @@ function fileFor(dir: string, urlPath: string): string | null {
 export function servePlayground(dir: string, port: number): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const file = req.method === "GET" || req.method === "HEAD" ? fileFor(dir, req.url ?? "/") : null;
-    if (file === null) {
+    let body: Buffer | null = null;
+    try {
+      if (file !== null) body = readInputBytes(file, DATA_FILE_LIMIT);
+    } catch {
+      body = null;
+    }
+    if (file === null || body === null) {
       res.writeHead(req.method === "GET" || req.method === "HEAD" ? 404 : 405, { "content-type": "text/plain" }).end("not found\n");
       return;
     }
     const type = TYPES[path.extname(file)] ?? "application/octet-stream";
     res.writeHead(200, { "content-type": type, "cache-control": "no-cache", "x-content-type-options": "nosniff" });
     if (req.method === "HEAD") res.end();
-    else fs.createReadStream(file).pipe(res);
+    else res.end(body);
   });
   return new Promise((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) => {

@@ -4,6 +4,7 @@ import { BUNDLED_DEFAULTS, BUNDLED_DEFAULTS_CACHE } from "./paths.js";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 const DefaultEntry = z.strictObject({
   GPU: z.string(),
@@ -68,10 +69,10 @@ export function loadDefaultsFile(file: string): DefaultsFile {
   }
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
     throw new UserError(
-      `Failed to read defaults file ${JSON.stringify(file)} (--defaults-filepath): ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      `Failed to read defaults file ${JSON.stringify(file)} (--defaults-filepath): ${(e as InputFileError).code ?? readFailure(e)}`,
     );
   }
   const doc = parseDocument(text, { uniqueKeys: false, logLevel: "error" });
@@ -106,7 +107,7 @@ export function loadDefaultsFile(file: string): DefaultsFile {
 function readBuildCache(file: string): unknown {
   if (path.resolve(file) !== BUNDLED_DEFAULTS) return undefined;
   try {
-    const c = JSON.parse(fs.readFileSync(BUNDLED_DEFAULTS_CACHE, "utf8")) as {
+    const c = JSON.parse(readInputFile(BUNDLED_DEFAULTS_CACHE, DATA_FILE_LIMIT)) as {
       source: { size: number; mtimeMs: number };
       data: unknown;
     };

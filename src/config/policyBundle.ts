@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
@@ -10,6 +9,7 @@ import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { AutoscalerBundle, LifecycleBundle, NodePoolBundle } from "../autoscale/settings.js";
+import { readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 // YAML floats, .inf and .nan included: the validation step reports them ("must be a finite number").
 const TierMap = z.record(z.string(), anyNumber);
@@ -71,11 +71,9 @@ export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;
 export function loadPolicyBundle(file: string): PolicyBundle {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    throw new UserError(
-      `Failed to load policy config: reading policy config: open ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : String(e)}`,
-    );
+    throw new UserError(`Failed to load policy config: reading policy config: open ${file}: ${readFailure(e)}`);
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, logLevel: "error" });

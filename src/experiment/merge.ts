@@ -2,7 +2,6 @@
 // output directory, as if one sweep had run every run there. Runs are taken once each, by run key;
 // the tables are then built by runSweep from the merged directory, exactly as for a local sweep.
 
-import fs from "node:fs";
 import path from "node:path";
 import { UserError } from "../util/errors.js";
 import { JsonlLog } from "../util/jsonlLog.js";
@@ -10,6 +9,7 @@ import { planHashes, type SweepPlan } from "./plan.js";
 import { indexRecords } from "./report.js";
 import { OutDir, PLAN_FILE, RUNS_FILE, type RunRecord } from "./store.js";
 import { sweepTasks } from "./sweep.js";
+import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export interface MergeResult {
   /** Runs copied from the shards / already in the output directory / still missing. */
@@ -30,7 +30,7 @@ export function readShardState(dir: string): ShardState {
   const file = path.join(dir, PLAN_FILE);
   let state: ShardState | null = null;
   try {
-    state = JSON.parse(fs.readFileSync(file, "utf8")) as ShardState;
+    state = JSON.parse(readInputFile(file, SPEC_FILE_LIMIT)) as ShardState;
   } catch {
     state = null;
   }

@@ -10,6 +10,7 @@ import { matching, parseSelector, type SelectorContext } from "./planSelectors.j
 import {
   DEFAULT_SEEDS,
   DEFAULT_TIMEOUT_S,
+  timeoutProblem,
   type RatioDef,
   type Selector,
   type SweepAxis,
@@ -96,7 +97,8 @@ export function planFromCells(cells: CellSpec[], opts: CellsPlanOptions = {}): S
   if (cells.length === 0) fail("cells: the list must not be empty");
   const seeds = cellSeeds(opts);
   const timeoutS = opts.timeoutS ?? DEFAULT_TIMEOUT_S;
-  if (!(timeoutS > 0) || !Number.isFinite(timeoutS)) fail("timeout_s: expected a number of seconds > 0");
+  const why = timeoutProblem(timeoutS);
+  if (why !== null) fail(`timeout_s: ${why}`);
   const axes = axesFromCoords(cells);
   const configs = configsFromCells(cells, axes);
   assignDirs(configs);

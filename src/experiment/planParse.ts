@@ -12,7 +12,7 @@ import { preflightWarnings } from "./planPreflight.js";
 import { readAxis, readVariants, type AxisDef, type VariantDef } from "./planReadAxes.js";
 import { readBaseline, readChecks, readMetrics, readRatio } from "./planReadTables.js";
 import type { SelectorContext } from "./planSelectors.js";
-import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S, type RatioDef, type Selector, type SweepPlan } from "./planTypes.js";
+import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S, timeoutProblem, type RatioDef, type Selector, type SweepPlan } from "./planTypes.js";
 import { scalarText, YamlSource } from "../util/yamlSource.js";
 import { InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
@@ -126,7 +126,8 @@ function readSeeds(src: YamlSource, node: Node | null): number[] {
 function readTimeout(src: YamlSource, node: Node | null): number {
   const s = src.scalar(node, "timeout_s");
   const v = src.js(s);
-  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) src.fail(s, "timeout_s", "expected a number of seconds > 0");
+  const why = timeoutProblem(v);
+  if (why !== null) src.fail(s, "timeout_s", why);
   return v as number;
 }
 

@@ -5,6 +5,15 @@ import type { RunInput } from "../config/runOptions.js";
 
 export const DEFAULT_SEEDS = [42, 123, 456];
 export const DEFAULT_TIMEOUT_S = 300;
+/** The longest per-run timeout: Node's timers hold at most 2^31 − 1 ms (about 24.8 days); a longer one fires at once. */
+export const MAX_TIMEOUT_S = 2147483;
+
+/** Null when `v` is a usable timeout_s, else what it must be. */
+export function timeoutProblem(v: unknown): string | null {
+  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) return "expected a number of seconds > 0";
+  if (v > MAX_TIMEOUT_S) return `at most ${MAX_TIMEOUT_S} seconds (about 24.8 days), got ${v}`;
+  return null;
+}
 /** Name of the implicit axis formed by `variants`. */
 export const VARIANT_AXIS = "variant";
 

@@ -44,7 +44,7 @@ export interface RunExecutor {
  * clone over IPC keeps bigint seeds, typed arrays and NaN metrics intact.
  */
 export function processPool(filename: string, jobs: number): Tinypool {
-  return new Tinypool({
+  const pool = new Tinypool({
     filename,
     minThreads: jobs,
     maxThreads: jobs,
@@ -53,6 +53,10 @@ export function processPool(filename: string, jobs: number): Tinypool {
     runtime: "child_process",
     serialization: "advanced",
   });
+  // A child that dies (killed with its process group) fails its task, which reports it; the pool's
+  // own "error" event would otherwise be unhandled and end the process with a stack trace.
+  pool.on("error", () => undefined);
+  return pool;
 }
 
 /**

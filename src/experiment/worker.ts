@@ -8,6 +8,7 @@ import type { SimulationMetrics } from "../metrics/collect.js";
 import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { RUN_DEFAULTS } from "../config/runOptions.js";
+import { bindToParent } from "./poolChild.js";
 
 export interface WorkerTask {
   input: RunInput;
@@ -25,6 +26,8 @@ export interface WorkerResult {
 }
 
 const MAX_STDERR_LINES = 200;
+
+bindToParent();
 
 export default async function runOne(task: WorkerTask): Promise<WorkerResult> {
   const stderr: string[] = [];

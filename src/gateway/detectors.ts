@@ -44,7 +44,9 @@ const DETECTORS = new Map<string, DetectorEntry>([
       create: (p) => ({ name: "utilization", saturation: (st) => utilization(st, p.queueDepthThreshold, p.kvCacheUtilThreshold) }),
       validate: (p) => {
         finitePositive(p.queueDepthThreshold, "--queue-depth-threshold");
-        finitePositive(p.kvCacheUtilThreshold, "--kv-cache-util-threshold");
+        // KV utilization is a fraction: a threshold above 1 could never be reached.
+        const kv = p.kvCacheUtilThreshold;
+        if (!(Number.isFinite(kv) && kv > 0 && kv <= 1)) throw new UserError(`--kv-cache-util-threshold must be in (0, 1], got ${kv}`);
       },
     },
   ],
@@ -72,11 +74,15 @@ export function detectorNames(): string[] {
   return [...DETECTORS.keys()].sort();
 }
 
-/** Checks the name and the parameters of the selected detector only. */
+/**
+ * Checks the name, then the parameters of the selected detector (its messages first), then those
+ * of every other detector: a bad value is a mistake even where it has no effect.
+ */
 export function validateDetector(name: string, p: DetectorParams): void {
   const d = DETECTORS.get(name);
   if (d === undefined) throw new UserError(`Unknown saturation detector "${name}". Valid: ${detectorNames().join(", ")}`);
   d.validate(p);
+  for (const other of DETECTORS.values()) other.validate(p);
 }
 
 export function createDetector(name: string, p: DetectorParams): SaturationDetector {

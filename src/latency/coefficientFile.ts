@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /** Terms beyond the bundled form (docs/calibration.md "Extra terms"); absent = 0. */
 export const ExtraTermsSchema = z.strictObject({
@@ -64,10 +65,10 @@ export function loadCoefficientFile(file: string, flag = "--latency-coeffs", jso
 export function readYaml(file: string, flag: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? String(e))}`);
+    const code = (e as InputFileError).code;
+    throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? readFailure(e))}`);
   }
   const doc = parseDocument(text, { uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
@@ -86,7 +87,7 @@ export function readYaml(file: string, flag: string): unknown {
 /** The data of a build-time JSON copy of `file`, if the copy is current. */
 function readJsonCache(file: string, jsonCache: string): unknown {
   try {
-    const c = JSON.parse(fs.readFileSync(jsonCache, "utf8")) as { source: { size: number; mtimeMs: number }; data: unknown };
+    const c = JSON.parse(readInputFile(jsonCache, DATA_FILE_LIMIT)) as { source: { size: number; mtimeMs: number }; data: unknown };
     const st = fs.statSync(file);
     return c.source.size === st.size && c.source.mtimeMs === st.mtimeMs ? c.data : undefined;
   } catch {

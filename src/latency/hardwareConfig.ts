@@ -1,8 +1,8 @@
 // hardware_config.json: GPU calibration entries for the seed roofline model (docs/latency.md
 // "Backends").
 
-import { readFileSync } from "node:fs";
 import { UserError } from "../util/errors.js";
+import { readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /** One GPU's calibration. Missing fields are 0. */
 export interface HardwareCalib {
@@ -145,15 +145,9 @@ export function selectHardware(configs: ReadonlyMap<string, HardwareCalib>, gpu:
 export function loadHardwareConfig(path: string, gpu: string): HardwareCalib {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readInputFile(path, SPEC_FILE_LIMIT);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const reason =
-      err?.code === "ENOENT"
-        ? "no such file or directory"
-        : err?.code === "EISDIR"
-          ? "is a directory"
-          : String(err?.message ?? e).replace(/\s+/g, " ");
+    const reason = readFailure(e);
     throw new UserError(`Failed to load hardware config: read hardware config "${path}": ${reason}`);
   }
   try {

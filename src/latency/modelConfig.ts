@@ -1,11 +1,12 @@
 // HuggingFace config.json parsing and model-config resolution for the roofline model
 // (docs/latency.md "Resolution (trained-physics and roofline)", "Model names"; the seed roofline: docs/behavior.md#q21).
 
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { findConfigFolder } from "./modelAliases.js";
+import { InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /** The model shape the seed roofline model needs. All integers. */
 export interface ModelConfig {
@@ -177,7 +178,7 @@ export function isUsableHFConfig(text: string): boolean {
 export function loadModelConfigFile(path: string): ParsedModelConfig {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readInputFile(path, SPEC_FILE_LIMIT);
   } catch (e) {
     throw new UserError(`Failed to load model config: read HF config "${path}": ${fsReason(e)}`);
   }
@@ -189,6 +190,7 @@ export function loadModelConfigFile(path: string): ParsedModelConfig {
 }
 
 function fsReason(e: unknown): string {
+  if (e instanceof InputFileError) return readFailure(e);
   const err = e as NodeJS.ErrnoException;
   if (err && err.code === "ENOENT") return "no such file or directory";
   if (err && err.code === "EACCES") return "permission denied";
@@ -270,7 +272,7 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
     const folder = opts.modelConfigFolder;
     const path = join(folder, "config.json");
     const config = loadModelConfigFile(path);
-    return { config, text: readFileSync(path, "utf8"), exactName: true, path, folder, origin: "explicit" };
+    return { config, text: readInputFile(path, SPEC_FILE_LIMIT), exactName: true, path, folder, origin: "explicit" };
   }
   const folder = join(opts.defaultsDir, "model_configs", localModelDirName(opts.model));
   const path = join(folder, "config.json");
@@ -292,7 +294,7 @@ type BundledAbsence = "missing" | "invalid";
 function bundledModelConfig(opts: ResolveModelConfigOptions, folder: string, path: string): ResolvedModelConfig | BundledAbsence {
   let localText: string | null;
   try {
-    localText = readFileSync(path, "utf8");
+    localText = readInputFile(path, SPEC_FILE_LIMIT);
   } catch {
     localText = null;
   }
@@ -311,7 +313,7 @@ function aliasModelConfig(opts: ResolveModelConfigOptions): ResolvedModelConfig 
   const aliasFolder = join(opts.defaultsDir, "model_configs", alias.folder);
   const aliasPath = join(aliasFolder, "config.json");
   try {
-    const text = readFileSync(aliasPath, "utf8");
+    const text = readInputFile(aliasPath, SPEC_FILE_LIMIT);
     if (isUsableHFConfig(text)) {
       opts.logger.info(`Using the bundled config of ${alias.folder} for ${opts.model} (same architecture)`);
       return { config: parseModelConfig(text), text, exactName: false, path: aliasPath, folder: aliasFolder, origin: "bundled" };

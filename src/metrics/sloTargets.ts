@@ -51,6 +51,7 @@ export function parseSloFlag(flag: string, text: string): Record<string, number>
     if (eq < 0) throw new UserError(`${flag}: invalid pair ${JSON.stringify(pair)} (expected class=duration)`);
     const key = pair.slice(0, eq).trim();
     if (key === "") throw new UserError(`${flag}: empty class in pair ${JSON.stringify(pair)}`);
+    if (Object.prototype.hasOwnProperty.call(out, key)) throw new UserError(`${flag}: class "${key}" is given twice`);
     const ms = parseDurationMs(pair.slice(eq + 1).trim());
     if (ms === null) throw new UserError(`${flag}: unparseable duration in pair ${JSON.stringify(pair)} (e.g. 250ms, 1.5s)`);
     if (!(ms > 0) || !Number.isFinite(ms)) throw new UserError(`${flag}: non-positive duration in pair ${JSON.stringify(pair)}`);

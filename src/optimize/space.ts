@@ -9,6 +9,7 @@ import type { RunInput } from "../config/runOptions.js";
 import { canonicalHash } from "../experiment/canonical.js";
 import { readFlags, readSpec, SPACE_KIND } from "../experiment/configYaml.js";
 import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S } from "../experiment/plan.js";
+import { timeoutProblem } from "../experiment/planTypes.js";
 import { YamlSource, type Entry } from "../util/yamlSource.js";
 import { InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { SpaceError } from "./errors.js";
@@ -118,7 +119,8 @@ function readSettings(y: YamlSource, top: Map<string, Entry>, file: string): Sea
   let timeoutS = DEFAULT_TIMEOUT_S;
   if (top.has("timeout_s")) {
     timeoutS = y.num(node("timeout_s"), "timeout_s");
-    if (!(timeoutS > 0)) y.fail(node("timeout_s"), "timeout_s", "expected a number of seconds > 0");
+    const why = timeoutProblem(timeoutS);
+    if (why !== null) y.fail(node("timeout_s"), "timeout_s", why);
   }
   return { name, seed, seeds, budget, initial, timeoutS };
 }

@@ -10,6 +10,7 @@ import { routingPolicies } from "../cluster/routing/routing.js";
 import { factoryPolicy, type PolicyDescriptor, type PolicyRegistry } from "../util/policyRegistry.js";
 import type { PluginApi, PluginModule } from "./types.js";
 import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
+import { checkInputFile, readFailure, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /**
  * Imports each plugin module (Node caches the module itself) and calls its register(api) with this
@@ -45,6 +46,12 @@ async function registerAll(
   for (const file of files) {
     const abs = path.resolve(file);
     let mod: Partial<PluginModule> & { default?: Partial<PluginModule> };
+    try {
+      // Node's loader would block on a FIFO or read a device without end.
+      checkInputFile(abs, SPEC_FILE_LIMIT);
+    } catch (e) {
+      throw new UserError(`--plugin ${file}: cannot load module: ${readFailure(e)}`);
+    }
     try {
       mod = (await import(pathToFileURL(abs).href)) as typeof mod;
     } catch (e) {

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
 import { PACKAGE_ROOT } from "../config/paths.js";
+import { DATA_FILE_LIMIT, readInputBytes, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 let cached: string | null = null;
 
@@ -17,7 +18,7 @@ export function codeVersion(): string {
   const modules = listFiles(path.join(PACKAGE_ROOT, "dist", "src")).filter((f) => f.endsWith(".js") && !/\.(bundle|chunk)\.js$/.test(f));
   for (const f of [...modules, ...listFiles(path.join(PACKAGE_ROOT, "data"))]) {
     h.update(path.relative(PACKAGE_ROOT, f).split(path.sep).join("/") + "\0");
-    h.update(fs.readFileSync(f));
+    h.update(readInputBytes(f, DATA_FILE_LIMIT));
   }
   cached = `${packageVersion()}+${h.digest("hex").slice(0, 12)}`;
   return cached;
@@ -25,7 +26,7 @@ export function codeVersion(): string {
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version?: unknown };
+    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as { version?: unknown };
     return typeof pkg.version === "string" ? pkg.version : "unknown";
   } catch {
     return "unknown";

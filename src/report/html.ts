@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { REPORT_CSS } from "./css.js";
 import type { ChartSpec } from "./chartSpec.js";
+import { DATA_FILE_LIMIT, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 const require = createRequire(import.meta.url);
 
@@ -29,9 +30,8 @@ export function chartLibrary(): Library {
   }
   let dir = path.dirname(main);
   while (!fs.existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string };
-  const code = fs
-    .readFileSync(path.join(dir, "dist", "chart.umd.min.js"), "utf8")
+  const pkg = JSON.parse(readInputFile(path.join(dir, "package.json"), SPEC_FILE_LIMIT)) as { version: string };
+  const code = readInputFile(path.join(dir, "dist", "chart.umd.min.js"), DATA_FILE_LIMIT)
     // The source map is not shipped in the report; a dangling reference would make developer
     // tools try to load it.
     .replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, "\n");
@@ -46,7 +46,7 @@ function pageScript(): string {
   if (pageScriptCache !== null) return pageScriptCache;
   const file = fileURLToPath(new URL("./client.bundle.js", import.meta.url));
   try {
-    pageScriptCache = fs.readFileSync(file, "utf8");
+    pageScriptCache = readInputFile(file, DATA_FILE_LIMIT);
   } catch {
     throw new Error(`${file} is missing: the report page script is built by npm run build`);
   }

@@ -2,12 +2,12 @@
 // out of the text before the plan parser sees it, so that line and column numbers in the parser's
 // messages stay those of the file.
 
-import fs from "node:fs";
 import path from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair } from "yaml";
 import { parsePlan, type SweepPlan } from "../experiment/plan.js";
 import { PlanError } from "../experiment/errors.js";
 import { metricProblem } from "../experiment/metrics.js";
+import { InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export interface SweepReportOptions {
   /** Metrics of the Pareto scatter: x, then y. */
@@ -20,10 +20,10 @@ export const DEFAULT_PARETO: [string, string] = ["ttft_p99", "throughput"];
 export function loadPlanWithReport(file: string): { plan: SweepPlan; report: SweepReportOptions } {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new PlanError(`${file}: cannot read the plan file${code ? ` (${code})` : ""}`);
+    const code = (e as InputFileError).code;
+    throw new PlanError(`${file}: cannot read the plan file${code ? ` (${code})` : `: ${readFailure(e)}`}`);
   }
   const { rest, report } = splitReportKey(text, file);
   const plan = parsePlan(rest, { file, baseDir: path.dirname(path.resolve(file)), source: path.resolve(file) });

@@ -12,13 +12,15 @@ import { RUN_REPORT_FORMAT, checkRunReportData } from "./runData.js";
 import { renderRunReport, reportDataPath } from "./runReport.js";
 import { isSweepReportData, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
 import { renderSweepReport } from "./sweepReport.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 function readJson(file: string): unknown {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, DATA_FILE_LIMIT);
   } catch (e) {
-    throw new UserError(`${file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const code = (e as InputFileError).code;
+    throw new UserError(code !== undefined ? `${file}: cannot read (${code})` : `${file}: cannot read: ${readFailure(e)}`);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -48,7 +50,7 @@ function planPareto(dir: string): [string, string] | undefined {
   try {
     const source = (readJson(path.join(dir, "plan.json")) as { source?: unknown }).source;
     if (typeof source !== "string" || !fs.existsSync(source)) return undefined;
-    return splitReportKey(fs.readFileSync(source, "utf8"), source).report.pareto;
+    return splitReportKey(readInputFile(source, SPEC_FILE_LIMIT), source).report.pareto;
   } catch {
     return undefined; // the plan moved or changed shape: fall back to the default metrics
   }

@@ -10,6 +10,7 @@ import type { SimulationMetrics } from "../metrics/collect.js";
 import { SERIES_FIELDS, type TimeSeries } from "../metrics/timeSeries.js";
 import { UserError } from "../util/errors.js";
 import { autoscaleSummary, type AutoscaleSummary } from "../autoscale/summary.js";
+import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export const RUN_REPORT_FORMAT = "blis-run-report/1";
 
@@ -55,7 +56,7 @@ export function toolName(): string {
     for (let k = 0; k < 6; k++) {
       const p = path.join(dir, "package.json");
       if (fs.existsSync(p)) {
-        const pkg = JSON.parse(fs.readFileSync(p, "utf8")) as { name?: string; version?: string };
+        const pkg = JSON.parse(readInputFile(p, SPEC_FILE_LIMIT)) as { name?: string; version?: string };
         if (pkg.name !== undefined) {
           toolText = `${pkg.name} ${pkg.version ?? ""}`.trim();
           break;
@@ -86,9 +87,7 @@ export function jsonSafeOptions(o: Record<string, unknown>): Record<string, unkn
 function readSpecText(file: string): string | null {
   if (file === "") return null;
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > 256 * 1024) return null;
-    return fs.readFileSync(file, "utf8");
+    return readInputFile(file, 256 * 1024);
   } catch {
     return null;
   }

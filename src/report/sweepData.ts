@@ -12,6 +12,7 @@ import { extractMetric } from "../experiment/metrics.js";
 import { UserError } from "../util/errors.js";
 import { toolName } from "./runData.js";
 import { DEFAULT_PARETO } from "./planOptions.js";
+import { DATA_FILE_LIMIT, readInputFile } from "../util/inputFile.js";
 
 export const SWEEP_REPORT_FORMAT = "blis-sweep-report/1";
 
@@ -98,7 +99,7 @@ export function isSweepReportData(v: unknown): v is SweepReportData {
 function readRuns(file: string): RunRecord[] {
   if (!fs.existsSync(file)) return [];
   const out: RunRecord[] = [];
-  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+  for (const line of readInputFile(file, DATA_FILE_LIMIT).split("\n")) {
     if (line.trim() === "") continue;
     try {
       const r = JSON.parse(line) as RunRecord;

@@ -1,11 +1,11 @@
 // The post-hoc saturation detectors' flags and configuration file (docs/saturation.md "Flags"):
 // checked before the simulation, each problem one line naming its flag or key.
-import fs from "node:fs";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
 import { parseDurationMs } from "../metrics/sloTargets.js";
 import { DETECTOR_NAMES, type DetectorName } from "./detectors.js";
+import { InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export interface SaturationFlags {
   detectors: string;
@@ -105,12 +105,10 @@ function finalWindowUs(text: string, windowSec: number | undefined): number {
 function readConfig(file: string): SaturationConfig {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(
-      `--saturation-config ${file}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : String(code)}`,
-    );
+    const code = (e as InputFileError).code;
+    throw new UserError(`--saturation-config ${file}: ${code === "ENOENT" ? "no such file" : readFailure(e)}`);
   }
   const doc = parseDocument(text, { uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) throw new UserError(`--saturation-config ${file}: ${doc.errors[0]!.message.split("\n")[0]}`);

@@ -4,7 +4,7 @@ import type { RunOptions } from "../config/runOptions.js";
 import type { PolicyBundle } from "../config/policyBundle.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { createDetector, validateDetector } from "../gateway/detectors.js";
+import { createDetector, validateDetector, type DetectorParams } from "../gateway/detectors.js";
 import { priorityMap } from "../gateway/priorities.js";
 import type { GatewaySettings } from "../gateway/gateway.js";
 import { mergeSloTargets, parseSloFlag, type SloTargets } from "../metrics/sloTargets.js";
@@ -47,25 +47,11 @@ export function gatewayPlan(
   return { settings, budgets, targets: targets ?? null, priorities: o.sloPriorities };
 }
 
-/** Checks made whether or not flow control is on. */
+/** Checks made whether or not flow control is on: a bad value is a mistake even where it has no effect. */
 function checkAlways(o: RunOptions, log: Logger): void {
   if (o.requestTtl < 0) throw new UserError(`--request-ttl must be >= 0, got ${o.requestTtl}`);
   if (o.dispatchTickInterval < 0) throw new UserError(`--dispatch-tick-interval must be >= 0, got ${o.dispatchTickInterval}`);
-  if (o.flowControl) return;
-  if (o.requestTtl > 0) log.warn("--request-ttl has no effect without --flow-control");
-  if (o.queueShedding) log.warn("--queue-shedding has no effect without --flow-control");
-  if (o.inFlightEviction) log.warn("--in-flight-eviction has no effect without --flow-control");
-}
-
-function flowSettings(o: RunOptions, log: Logger, priority: ReturnType<typeof priorityMap>): GatewaySettings {
-  const det = {
-    queueDepthThreshold: o.queueDepthThreshold,
-    kvCacheUtilThreshold: o.kvCacheUtilThreshold,
-    maxConcurrency: o.maxConcurrency,
-  };
-  validateDetector(o.saturationDetector, det);
-  if (o.saturationDetector === "never")
-    log.warn('saturation detector "never" never gates dispatch: the gateway queue passes requests straight through');
+  validateDetector(o.saturationDetector, detectorParams(o));
   if (!DISPATCH_ORDERS.includes(o.dispatchOrder)) {
     throw new UserError(`--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got "${o.dispatchOrder}"`);
   }
@@ -76,6 +62,23 @@ function flowSettings(o: RunOptions, log: Logger, priority: ReturnType<typeof pr
   if (o.perBandCapacity < 0) throw new UserError(`--per-band-capacity must be >= 0, got ${o.perBandCapacity}`);
   const tau = o.usageLimitThreshold;
   if (!(Number.isFinite(tau) && tau > 0 && tau <= 1)) throw new UserError(`--usage-limit-threshold must be in (0, 1], got ${tau}`);
+  parseSloTargetsFlag(o.sloTargets);
+  if (o.flowControl) return;
+  if (o.requestTtl > 0) log.warn("--request-ttl has no effect without --flow-control");
+  if (o.queueShedding) log.warn("--queue-shedding has no effect without --flow-control");
+  if (o.inFlightEviction) log.warn("--in-flight-eviction has no effect without --flow-control");
+}
+
+function detectorParams(o: RunOptions): DetectorParams {
+  return { queueDepthThreshold: o.queueDepthThreshold, kvCacheUtilThreshold: o.kvCacheUtilThreshold, maxConcurrency: o.maxConcurrency };
+}
+
+/** The queue's settings; its values were checked by checkAlways. */
+function flowSettings(o: RunOptions, log: Logger, priority: ReturnType<typeof priorityMap>): GatewaySettings {
+  const det = detectorParams(o);
+  if (o.saturationDetector === "never")
+    log.warn('saturation detector "never" never gates dispatch: the gateway queue passes requests straight through');
+  const tau = o.usageLimitThreshold;
   if (tau < 1 && o.dispatchOrder === "fifo")
     log.warn("--usage-limit-threshold < 1 gates bands by priority; dispatch follows priority order, not fifo");
   const fromFlag = parseSloTargetsFlag(o.sloTargets);

@@ -19,6 +19,13 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
     throw new UserError(`invalid run option ${flagName(key)}: ${issue.code === "unrecognized_keys" ? "unknown option" : issue.message}`);
   }
   const o: RunOptions = { ...parsed.data };
+  // An empty list given on purpose would silently mean "the defaults".
+  for (const key of ["routingScorers", "prefillRoutingScorers", "decodeRoutingScorers"] as const) {
+    const v = (input as Record<string, unknown>)[key];
+    if (typeof v === "string" && v.trim() === "") {
+      throw new UserError(`${flagName(key)}: empty list (give "name:weight,..." or leave the flag out for the defaults)`);
+    }
+  }
   const level = parseLogLevel(o.log);
   if (level === null) throw new UserError(`Invalid log level: ${o.log}`);
   const log = logger ?? (input.log !== undefined ? new Logger(level) : silentLogger);

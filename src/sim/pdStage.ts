@@ -36,10 +36,10 @@ export function validatePd(o: RunOptions, explicit: ReadonlySet<string>, log: Lo
   if (!pdDeciders.has(decider)) throw new UserError(`Unknown PD decider "${o.pdDecider}". Valid: ${pdDeciders.names().join(", ")}`);
   validateTopology(counts, o.numInstances);
   const on = pdEnabled(counts);
-  if (on) checkTransfer(o);
-  if (decider === "prefix-threshold") {
-    if (o.pdPrefixThreshold < 0) throw new UserError(`--pd-prefix-threshold must be >= 0, got ${o.pdPrefixThreshold}`);
-  } else if (explicit.has("pdPrefixThreshold")) {
+  // Checked whether or not PD is on: a bad value is a mistake even where it has no effect.
+  checkTransfer(o);
+  if (o.pdPrefixThreshold < 0) throw new UserError(`--pd-prefix-threshold must be >= 0, got ${o.pdPrefixThreshold}`);
+  if (decider !== "prefix-threshold" && explicit.has("pdPrefixThreshold")) {
     log.warn(
       `--pd-prefix-threshold=${o.pdPrefixThreshold} is ignored when --pd-decider="${o.pdDecider}" (only applies to the prefix-threshold decider)`,
     );
@@ -67,7 +67,7 @@ export function validatePd(o: RunOptions, explicit: ReadonlySet<string>, log: Lo
   return counts;
 }
 
-/** Bandwidth and base latency; checked whenever PD is on (BLIS only with prefill-only instances). */
+/** Bandwidth and base latency; checked on every run (BLIS only with prefill-only instances). */
 function checkTransfer(o: RunOptions): void {
   const bw = o.pdTransferBandwidth;
   if (!Number.isFinite(bw) || bw <= 0)

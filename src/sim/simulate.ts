@@ -93,7 +93,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const bundleScorers = applyBundle(o, explicit, log);
   const pdCounts = validatePd(o, explicit, log);
 
-  const policies = validatePolicies(o, log);
+  const policies = validatePolicies(o, log, explicit);
   const gateway = gatewayPlan(o, log, wl.sloTargets);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);

@@ -42,7 +42,8 @@ export function validateKv(o: RunOptions): void {
   if (!Number.isFinite(o.kvOffloadThreshold) || o.kvOffloadThreshold < 0 || o.kvOffloadThreshold > 1) {
     throw new UserError(`--kv-offload-threshold must be a finite value in [0, 1], got ${o.kvOffloadThreshold}`);
   }
-  if (o.kvCpuBlocks > 0 && (!Number.isFinite(o.kvTransferBandwidth) || o.kvTransferBandwidth <= 0)) {
+  // Checked with or without a CPU tier: a bad value is a mistake even where it has no effect.
+  if (!Number.isFinite(o.kvTransferBandwidth) || o.kvTransferBandwidth <= 0) {
     throw new UserError(`--kv-transfer-bandwidth must be a finite value > 0, got ${o.kvTransferBandwidth}`);
   }
   if (o.kvTransferBaseLatency < 0) {

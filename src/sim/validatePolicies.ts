@@ -20,9 +20,13 @@ export interface PolicySettings {
 }
 
 /** Stage: parameters and names of the selected policies, tracing, SLO extensions (steps 7-8). */
-export function validatePolicies(o: RunOptions, log: Logger): PolicySettings {
-  // 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status").
+export function validatePolicies(o: RunOptions, log: Logger, explicit: ReadonlySet<string> = new Set()): PolicySettings {
+  // 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status"),
+  // then those of other policies whose flags were given: a bad value is a mistake even where it has no effect.
   for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(o[fam.option])?.validate(o);
+  for (const fam of policyFamilies()) {
+    for (const p of fam.registry.all()) if (p.flags.some((f) => explicit.has(f.key))) p.validate(o);
+  }
 
   // 8. Policy names, tracing.
   checkName("admission policy", o.admissionPolicy, admissionPolicies.names());

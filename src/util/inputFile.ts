@@ -15,10 +15,22 @@ export class InputFileError extends Error {
   constructor(
     readonly file: string,
     readonly reason: string,
+    /** The errno code of a failed open or read ("ENOENT"), absent when the file's kind or size was refused. */
+    readonly code?: string,
   ) {
     super(`${file}: ${reason}`);
     this.name = "InputFileError";
   }
+}
+
+/** The reason in words of a failed read: an InputFileError's reason, or an errno's. */
+export function readFailure(err: unknown): string {
+  return err instanceof InputFileError ? err.reason : errnoReason(err);
+}
+
+function errnoCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
 }
 
 /** The reason of a failed file-system call, in words. */
@@ -73,25 +85,61 @@ function unreadable(st: fs.Stats, limit: number): string | null {
  * (a FIFO cannot stall the open), then checked; throws InputFileError.
  */
 export function readInputFile(file: string, limit: number): string {
+  return readInputBytes(file, limit).toString("utf8");
+}
+
+/** Reads a regular file of at most `limit` bytes, as readInputFile does, without decoding it. */
+export function readInputBytes(file: string, limit: number): Buffer {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
-    throw new InputFileError(file, errnoReason(e));
+    throw new InputFileError(file, errnoReason(e), errnoCode(e));
   }
   try {
-    const why = unreadable(fs.fstatSync(fd), limit);
+    const st = fs.fstatSync(fd);
+    const why = unreadable(st, limit);
     if (why !== null) throw new InputFileError(file, why);
-    const text = fs.readFileSync(fd, "utf8");
-    // Files whose size the kernel reports as 0 (procfs) are only known once read.
-    if (Buffer.byteLength(text) > limit) throw new InputFileError(file, `file too large (the limit is ${sizeText(limit)})`);
-    return text;
+    // Files whose size the kernel reports as 0 (procfs) are only known once read: read no more than the limit.
+    const bytes = readAtMost(fd, limit + 1, st.size + 1);
+    if (bytes.length > limit) throw new InputFileError(file, `file too large (the limit is ${sizeText(limit)})`);
+    return bytes;
   } catch (e) {
     if (e instanceof InputFileError) throw e;
-    throw new InputFileError(file, errnoReason(e));
+    throw new InputFileError(file, errnoReason(e), errnoCode(e));
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The first `max` bytes of the open file `fd` (fewer at its end), read in chunks of at least `chunkSize`. */
+function readAtMost(fd: number, max: number, chunkSize: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < max) {
+    const chunk = Buffer.allocUnsafe(Math.min(max - total, Math.max(chunkSize, 64 * 1024)));
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
+    total += n;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Checks, without reading it, that `file` is a regular file of at most `limit` bytes (following
+ * symbolic links): for files another reader opens, such as modules given to import().
+ * Throws InputFileError.
+ */
+export function checkInputFile(file: string, limit: number): void {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch (e) {
+    throw new InputFileError(file, errnoReason(e), errnoCode(e));
+  }
+  const why = unreadable(st, limit);
+  if (why !== null) throw new InputFileError(file, why);
 }
 
 /**

@@ -4,6 +4,8 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { DATA_FILE_LIMIT, InputFileError, readInputBytes } from "./inputFile.js";
+import { UserError } from "./errors.js";
 
 export class JsonlLog<T> {
   private fd: number | null = null;
@@ -20,7 +22,12 @@ export class JsonlLog<T> {
    */
   load(): T[] {
     if (!fs.existsSync(this.file)) return [];
-    const buf = fs.readFileSync(this.file);
+    let buf: Buffer;
+    try {
+      buf = readInputBytes(this.file, DATA_FILE_LIMIT);
+    } catch (e) {
+      throw new UserError(e instanceof InputFileError ? e.message : String(e));
+    }
     const out: T[] = [];
     let goodEnd = 0;
     let pos = 0;

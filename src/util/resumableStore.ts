@@ -8,6 +8,7 @@ import path from "node:path";
 import { writeFileAtomic } from "./atomicWrite.js";
 import { JsonlLog } from "./jsonlLog.js";
 import { makeDirs } from "./makeDirs.js";
+import { DATA_FILE_LIMIT, inputFileProblem, readInputFile, SPEC_FILE_LIMIT } from "./inputFile.js";
 
 /** The part of an identity file every store has: files of another format are not resumed. */
 export interface StoreState {
@@ -57,7 +58,7 @@ function ensureWritableDir<R>(dir: string, layout: StoreLayout<R>): void {
 function readState<S extends StoreState>(file: string): S | null {
   if (!fs.existsSync(file)) return null;
   try {
-    return JSON.parse(fs.readFileSync(file, "utf8")) as S;
+    return JSON.parse(readInputFile(file, SPEC_FILE_LIMIT)) as S;
   } catch {
     return null;
   }
@@ -71,6 +72,14 @@ export function prepareStoreDir<R, S extends StoreState>(dir: string, layout: St
   const notes: string[] = [];
   ensureWritableDir(dir, layout);
   const statePath = path.join(dir, layout.stateFile);
+  // A device or FIFO in place of a store file would block or fill memory when read or appended to.
+  for (const [file, limit] of [
+    [statePath, SPEC_FILE_LIMIT],
+    [path.join(dir, layout.logFile), DATA_FILE_LIMIT],
+  ] as const) {
+    const why = inputFileProblem(file, limit);
+    if (why !== null) throw layout.error(`${file}: ${why}`);
+  }
   const old = readState<S>(statePath);
   const hasLog = fs.existsSync(path.join(dir, layout.logFile));
   if (req.restart) {

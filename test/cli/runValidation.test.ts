@@ -141,17 +141,16 @@ test("length minimums below 1 are errors, except for a fixed length", async () =
   assert.match(fixed.stdout, /"completed_requests": 5,/);
 });
 
-test('--routing-scorers "" means the default scorers, as in BLIS', async () => {
+test('--routing-scorers "" is refused (BLIS took it as the defaults); leaving the flag out gives them', async () => {
   const base = [...M, "--num-instances", "3", "--routing-policy", "weighted", "--log", "info"];
   const empty = await cli([...base, "--routing-scorers", ""]);
   const none = await cli(base);
   const explicit = await cli([...base, "--routing-scorers", "prefix-affinity:3,queue-depth:2,kv-utilization:2"]);
-  assert.equal(empty.code, 0);
-  assert.equal(empty.stdout, none.stdout);
-  assert.equal(empty.stdout, explicit.stdout);
+  assert.equal(empty.code, 1);
+  assert.equal(none.stdout, explicit.stdout);
   assert.ok(
-    empty.stderr.some((l) => l.includes("Weighted routing scorers: prefix-affinity:3.0, queue-depth:2.0, kv-utilization:2.0")),
-    empty.stderr.join("\n"),
+    none.stderr.some((l) => l.includes("Weighted routing scorers: prefix-affinity:3.0, queue-depth:2.0, kv-utilization:2.0")),
+    none.stderr.join("\n"),
   );
 });
 

@@ -182,11 +182,8 @@ test("precedence: bundle scorers only with weighted routing and an empty --routi
   const b = await runCli("--policy-config", f, "--log", "info", "--routing-scorers", "kv-utilization:2");
   assert.match(scorersLine(b.stderr) ?? "", /Weighted routing scorers: kv-utilization:2\.0"/);
   const c = await runCli("--policy-config", f, "--log", "info", "--routing-scorers", "");
-  assert.match(
-    scorersLine(c.stderr) ?? "",
-    /queue-depth:1\.0, load-balance:2\.5/,
-    "an explicit empty string still lets bundle scorers apply",
-  );
+  assert.equal(c.code, 1, "an explicit empty list is refused (leave the flag out to let bundle scorers apply)");
+  assert.match(scorersLine(a.stderr) ?? "", /queue-depth:1\.0, load-balance:2\.5/);
   const d = await runCli("--policy-config", f, "--log", "info", "--routing-policy", "least-loaded");
   assert.equal(scorersLine(d.stderr), undefined);
   assert.ok(!d.stderr.some((l) => l.includes("no effect")), "bundle scorers under a non-weighted policy are ignored silently");

@@ -177,9 +177,10 @@ test("today's scorers run through the CLI, with live and stale cache signals", a
   assert.notEqual(stale.stdout, live.stdout, "the default 50 ms delay hides the shared prefix from the router");
 });
 
-test("a token-bucket capacity of 0 is not checked unless token-bucket is selected", async () => {
+test("a token-bucket capacity of 0 is refused even when token-bucket is not selected", async () => {
   const res = await cli([...BASE, "--token-bucket-capacity", "0"]);
-  assert.equal(res.code, 0);
+  assert.equal(res.code, 1);
+  assert.equal(res.stderr.at(-1), "error: --token-bucket-capacity must be a finite value > 0, got 0");
 });
 
 test("non-finite float flag values reach the range checks (NaN/Inf coefficients panic with exit 2)", async () => {

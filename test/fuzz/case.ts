@@ -8,12 +8,14 @@ export const DIR = "@DIR@";
 /** Placeholder of the repository root (bundled data, examples, fixtures), in arguments and file contents. */
 export const REPO = "@REPO@";
 
-export type Family = "run" | "spec" | "bundle" | "sweep" | "optimize";
+export type Family = "run" | "spec" | "bundle" | "sweep" | "optimize" | "files" | "plugin";
 
 export interface FuzzFile {
   /** Path relative to the case directory. */
   name: string;
   content: string;
+  /** A special file instead of a regular one (content unused): a FIFO, or a symbolic link to /dev/zero. */
+  kind?: "fifo" | "zero-link";
 }
 
 export interface FuzzCase {
@@ -36,7 +38,13 @@ export function concrete(text: string, dir: string, repo: string): string {
 /** A shell-like rendering of the case: the files, then the command line. */
 export function renderCase(c: FuzzCase): string {
   const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
-  const files = c.files.map((f) => `--- ${DIR}/${f.name}\n${f.content}${f.content.endsWith("\n") ? "" : "\n"}--- end`);
+  const files = c.files.map((f) =>
+    f.kind === "fifo"
+      ? `mkfifo ${DIR}/${f.name}`
+      : f.kind === "zero-link"
+        ? `ln -s /dev/zero ${DIR}/${f.name}`
+        : `--- ${DIR}/${f.name}\n${f.content}${f.content.endsWith("\n") ? "" : "\n"}--- end`,
+  );
   const dirs = c.dirs.map((d) => `mkdir ${DIR}/${d}`);
   return [...dirs, ...files, `blis ${c.argv.map(quote).join(" ")}`].join("\n");
 }

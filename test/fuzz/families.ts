@@ -9,6 +9,7 @@ import { PLAN_KEYS, planArb, SPACE_KEYS, spaceArb } from "./planGen.js";
 import { baseArb, entriesArb, entryParts, LLAMA, runCaseArb } from "./runArgs.js";
 import { SPEC_KEYS, specArb } from "./specGen.js";
 import { yamlFile, type YamlMix } from "./yamlGen.js";
+import { filesCaseArb, pluginCaseArb } from "./specialGen.js";
 
 /** Mostly files that reach the simulator, many with wrong values, some broken. */
 const MIX: YamlMix = { clean: 4, wrong: 3, broken: 1 };
@@ -164,4 +165,6 @@ export const FAMILIES: Record<Family, fc.Arbitrary<FuzzCase>> = {
   bundle: bundleCaseArb,
   sweep: sweepCaseArb,
   optimize: optimizeCaseArb,
+  files: filesCaseArb,
+  plugin: pluginCaseArb,
 };

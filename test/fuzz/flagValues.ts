@@ -94,12 +94,22 @@ const BOOL_EDGE = texts("yes", "no", "2", "", "on", "-1");
 
 /** An input file: generated content in the case directory, a bundled file, or a path that is not a readable file. */
 function inputFile(name: string, contents: fc.Arbitrary<string>, repoFiles: string[] = [], keys: string[] = []): fc.Arbitrary<Value> {
-  // Not /dev/zero: a reader without the size check would fill the machine's memory, not just fail.
-  const bad = texts(`${DIR}/missing-${name}`, DIR, "", `${DIR}/${name}/x`, "/dev/null", "/proc/self/status");
+  // Devices, FIFOs and links to devices: every reader refuses them before reading.
+  const bad = fc.oneof(
+    texts(`${DIR}/missing-${name}`, DIR, "", `${DIR}/${name}/x`, "/dev/null", "/proc/self/status", "/dev/zero", "/dev/urandom"),
+    specialFile(name),
+  );
   const generated = contents.map((content) => v(`${DIR}/${name}`, [{ name, content }], [], keys));
   if (repoFiles.length === 0) return fc.oneof({ weight: 5, arbitrary: generated }, { weight: 1, arbitrary: bad });
   const bundled = fc.constantFrom(...repoFiles).map((r) => v(`${REPO}/${r}`, [], [], keys));
   return fc.oneof({ weight: 3, arbitrary: generated }, { weight: 3, arbitrary: bundled }, { weight: 1, arbitrary: bad });
+}
+
+/** A FIFO or a link to /dev/zero in the case directory, named after `name`. */
+export function specialFile(name: string): fc.Arbitrary<Value> {
+  return fc
+    .constantFrom<"fifo" | "zero-link">("fifo", "zero-link")
+    .map((kind) => v(`${DIR}/${kind}-${name}`, [{ name: `${kind}-${name}`, content: "", kind }]));
 }
 
 /** An output path: writable, under a missing directory or a file, a directory, empty, or an existing file. */

@@ -3,6 +3,7 @@
 // property with fast-check (seed and path printed on failure for replay); `collectFailures` keeps
 // going after a failure to list the distinct ones, each shrunk to a small counterexample.
 
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -28,7 +29,9 @@ export async function runCase(runner: CaseRunner, c: FuzzCase): Promise<Failure 
     for (const f of c.files) {
       const p = path.join(dir, f.name);
       fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, concrete(f.content, dir, REPO_ROOT));
+      if (f.kind === "fifo") execFileSync("mkfifo", [p]);
+      else if (f.kind === "zero-link") fs.symlinkSync("/dev/zero", p);
+      else fs.writeFileSync(p, concrete(f.content, dir, REPO_ROOT));
     }
     const argv = c.argv.map((a) => concrete(a, dir, REPO_ROOT));
     const before = snapshot(dir);

@@ -25,6 +25,8 @@ const ARITY: Record<Family, Map<string, Arity>> = {
     ["--out", "value"],
     ["--jobs", "value"],
   ]),
+  files: RUN_ARITY,
+  plugin: RUN_ARITY,
 };
 
 /**

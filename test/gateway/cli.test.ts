@@ -17,7 +17,7 @@ test("gateway flags: invalid values are one-line errors naming the flag", async 
     ],
     [
       ["--flow-control", "--saturation-detector", "utilization", "--kv-cache-util-threshold", "NaN"],
-      "--kv-cache-util-threshold must be a finite value > 0, got NaN",
+      "--kv-cache-util-threshold must be in (0, 1], got NaN",
     ],
     [["--flow-control", "--saturation-detector", "concurrency", "--max-concurrency", "0"], "--max-concurrency must be > 0, got 0"],
     [["--flow-control", "--dispatch-order", "lifo"], `--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got "lifo"`],

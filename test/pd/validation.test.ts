@@ -106,11 +106,15 @@ test("the decider name is checked before the topology", async () => {
 
 test("PD options without PD warn and change nothing", async () => {
   const plain = await cli(splitArgs(BASE));
-  const r = await cli(splitArgs(`${BASE} --pd-decider always --prefill-tp 2 --pd-transfer-bandwidth 0`));
+  const r = await cli(splitArgs(`${BASE} --pd-decider always --prefill-tp 2 --pd-transfer-bandwidth 5`));
   assert.equal(r.code, 0);
   assert.equal(r.stdout, plain.stdout);
   assert.ok(r.stderr.some((l) => l.includes('--pd-decider=\\"always\\" has no effect because --prefill-instances=0')));
   assert.ok(r.stderr.some((l) => l.includes("per-pool hardware flags (--prefill-tp, --decode-tp, etc.) have no effect")));
+  // A bad value is refused even without PD.
+  const bad = await cli(splitArgs(`${BASE} --pd-transfer-bandwidth 0`));
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr.at(-1), "error: --pd-transfer-bandwidth must be a finite positive number, got 0.000000");
 });
 
 test("a model without a config.json cannot size transfers", async () => {

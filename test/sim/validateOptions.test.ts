@@ -35,8 +35,8 @@ test("validateKv: tier, transfer and snapshot ranges", async () => {
   assert.equal(kvError({ kvOffloadThreshold: 2 }), await cliError(["--kv-offload-threshold", "2"]));
 });
 
-test("validateKv checks the transfer bandwidth only when a CPU tier exists", () => {
-  assert.doesNotThrow(() => validateKv(options({ kvTransferBandwidth: 0 }).o));
+test("validateKv checks the transfer bandwidth with or without a CPU tier", () => {
+  assert.equal(kvError({ kvTransferBandwidth: 0 }), "--kv-transfer-bandwidth must be a finite value > 0, got 0");
   assert.equal(kvError({ kvCpuBlocks: 10, kvTransferBandwidth: 0 }), "--kv-transfer-bandwidth must be a finite value > 0, got 0");
   assert.equal(
     kvError({ kvCpuBlocks: 10, kvTransferBandwidth: Infinity }),

@@ -80,7 +80,9 @@ test("distribution mode validation (docs/behavior.md#w1)", () => {
   });
   assert.throws(() => specFromDistribution({ outputTokensMin: -1 }), { message: "--output-tokens-min must be >= 0, got -1" });
   assert.throws(() => specFromDistribution({ rate: -2 }), { message: "--rate must be a finite value > 0, got -2" });
-  assert.throws(() => specFromDistribution({ promptTokensStdev: 0 }), {
+  // A stdev of 0 is constant lengths whatever the range (BLIS refused it with a minimum above 0).
+  assert.doesNotThrow(() => specFromDistribution({ promptTokensStdev: 0 }));
+  assert.throws(() => specFromDistribution({ promptTokensStdev: 1e9 }), {
     message: "prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]",
   });
   assert.throws(() => specFromDistribution({ outputTokens: 8000 }), {

@@ -17,6 +17,7 @@ import {
   type FitExperiment,
 } from "../experiments.js";
 import { measuredCsvKind, traceFromEngineCsv, traceFromInferencePerfCsv } from "../measuredCsv.js";
+import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile } from "../../util/inputFile.js";
 
 export interface InputContext {
   /** Deployment of trace and CSV inputs (the command's run flags). */
@@ -94,9 +95,9 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
   if (base.endsWith(".csv")) {
     let text: string;
     try {
-      text = fs.readFileSync(base, "utf8");
-    } catch {
-      throw new UserError(`${ctx.flag} ${base}: no such file`);
+      text = readInputFile(base, DATA_FILE_LIMIT);
+    } catch (e) {
+      throw new UserError(`${ctx.flag} ${base}: ${(e as InputFileError).code === "ENOENT" ? "no such file" : readFailure(e)}`);
     }
     const kind = measuredCsvKind(text);
     if (kind === null) {

@@ -5,6 +5,7 @@
 import type { ExperimentSource, FitExperiment } from "../experiments.js";
 import { evaluateExperiment, type ExperimentEval } from "./evaluate.js";
 import { resolveInput } from "./inputs.js";
+import { bindToParent } from "../../experiment/poolChild.js";
 
 export interface FitTask {
   source: ExperimentSource;
@@ -12,6 +13,8 @@ export interface FitTask {
 }
 
 const loaded = new Map<string, FitExperiment[]>();
+
+bindToParent();
 
 export default async function evaluateTask(t: FitTask): Promise<ExperimentEval> {
   const { spec, flag, index, run, seed } = t.source;

@@ -8,8 +8,12 @@ import { buildRooflineModel, loadRooflineInputs } from "../../latency/resolveRoo
 import { resolveLatency } from "../latencyResolution.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { checkTpSplit } from "./analytical.js";
+import { UserError } from "../../util/errors.js";
 
 async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string): Promise<ResolvedLatency> {
+  // The seed accepted negative coefficients, which give negative step times; refused as today's BLIS does.
+  checkNonNegative("--alpha-coeffs", req.alpha);
+  checkNonNegative("--beta-coeffs", req.beta);
   const lat = resolveLatency(
     {
       model: req.model,
@@ -53,6 +57,13 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
     build: () => new BlackboxLatencyModel(lat.alpha, lat.beta),
     withCoefficients: (c) => () => new BlackboxLatencyModel(c.alpha, c.beta),
   };
+}
+
+function checkNonNegative(flag: string, xs: readonly number[] | null): void {
+  // NaN and ±Inf keep the seed's construction panic (exit 2).
+  xs?.forEach((x, i) => {
+    if (Number.isFinite(x) && x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
+  });
 }
 
 export const blackboxBackend: LatencyBackend = {

@@ -90,7 +90,10 @@ export function synthesizeGaussianSpec(clientId: string, shape: TokenShape, rate
 export function specFromDistribution(flags: Partial<DistributionFlags> = {}): WorkloadSpec {
   const f: DistributionFlags = { ...DEFAULT_DISTRIBUTION_FLAGS, ...flags };
   checkRateFlag(f.rate);
-  const outOfRange = (mean: number, std: number, min: number, max: number): boolean => mean > max || mean < min || std > max || std < min;
+  // BLIS checks the stdev against [min, max] as if it were a length; a stdev of 0 (constant
+  // lengths) is accepted here whatever the range (an extension: BLIS refuses it when min > 0).
+  const outOfRange = (mean: number, std: number, min: number, max: number): boolean =>
+    mean > max || mean < min || (std !== 0 && (std > max || std < min));
   if (outOfRange(f.promptTokens, f.promptTokensStdev, f.promptTokensMin, f.promptTokensMax)) {
     throw new UserError("prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]");
   }

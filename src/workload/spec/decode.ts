@@ -26,15 +26,32 @@ export type PositionMap = Map<string, Pos>;
  */
 const MAX_ALIAS_EXPANDED_VALUES = 200_000;
 
+/** An integer field written as a non-integer number (kept as BLIS does: truncated toward zero). */
+export interface Truncation {
+  path: string;
+  value: number;
+  to: number;
+}
+
 interface Ctx {
   positions: PositionMap;
+  /** Where truncated integer fields are collected, when the caller wants to report them. */
+  truncations?: Truncation[];
   budget: number;
   /** Anchored nodes already decoded once; later visits are alias expansions. */
   seen: Set<YNode>;
 }
 
-export function decode<S extends AnySchema>(schema: S, node: YNode, positions: PositionMap = new Map(), path = ""): Infer<S> {
-  return decodeNode(schema, node, path, { positions, budget: MAX_ALIAS_EXPANDED_VALUES, seen: new Set() }, false) as Infer<S>;
+export function decode<S extends AnySchema>(
+  schema: S,
+  node: YNode,
+  positions: PositionMap = new Map(),
+  path = "",
+  truncations?: Truncation[],
+): Infer<S> {
+  const ctx: Ctx = { positions, budget: MAX_ALIAS_EXPANDED_VALUES, seen: new Set() };
+  if (truncations !== undefined) ctx.truncations = truncations;
+  return decodeNode(schema, node, path, ctx, false) as Infer<S>;
 }
 
 const YAML_1_1_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON"]);
@@ -71,7 +88,7 @@ function decodeNode(schema: AnySchema, node: YNode, path: string, ctx: Ctx, expa
       return decodeFloat(node, path);
     case "int":
     case "int64":
-      return decodeInteger(schema.kind, node, path);
+      return decodeInteger(schema.kind, node, path, ctx);
     case "floatMap":
       return isNull ? {} : decodeFloatMap(node, path, ctx, expanded);
     case "record":
@@ -127,7 +144,7 @@ function decodeFloat(node: YNode, path: string): number {
 }
 
 /** An integer in the int64 range; a float is truncated toward zero. */
-function decodeInteger(target: "int" | "int64", node: YNode, path: string): number | bigint {
+function decodeInteger(target: "int" | "int64", node: YNode, path: string, ctx: Ctx): number | bigint {
   if (node.k !== "scalar") throw mismatch(node, target, path);
   if (node.tag === "null") return target === "int" ? 0 : 0n;
   let big: bigint;
@@ -135,6 +152,8 @@ function decodeInteger(target: "int" | "int64", node: YNode, path: string): numb
     big = node.value as bigint;
   } else if (node.tag === "float" && Number.isFinite(node.value) && Math.abs(node.value as number) < INT64_LIMIT) {
     big = BigInt(Math.trunc(node.value as number));
+    const value = node.value as number;
+    if (!Number.isInteger(value)) ctx.truncations?.push({ path, value, to: Math.trunc(value) });
   } else {
     throw mismatch(node, target, path);
   }

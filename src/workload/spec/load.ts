@@ -5,7 +5,7 @@ import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
 import { SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
-import { decode, DecodeError, type PositionMap } from "./decode.js";
+import { decode, DecodeError, type PositionMap, type Truncation } from "./decode.js";
 import type { AnySchema, Infer } from "./schema.js";
 import { WorkloadSpecSchema, type WorkloadSpec } from "./types.js";
 import { upgradeV1ToV2 } from "./upgrade.js";
@@ -48,9 +48,10 @@ export function decodeStrict<S extends AnySchema>(
   what: string,
   positions: PositionMap = new Map(),
   path = "",
+  truncations?: Truncation[],
 ): Infer<S> {
   try {
-    return decode(schema, node, positions, path);
+    return decode(schema, node, positions, path, truncations);
   } catch (err) {
     if (err instanceof DecodeError) throw new UserError(`${what}: ${err.message}${at(err.pos)}`);
     throw err;
@@ -75,8 +76,14 @@ export interface LoadOptions {
 /** Parses workload-spec YAML text (strict) and applies the v1→v2 upgrade. Does not validate. */
 export function parseWorkloadSpec(text: string, opts: LoadOptions = {}): WorkloadSpec {
   const positions: PositionMap = new Map();
-  const spec = parseYamlStrict(text, WorkloadSpecSchema, "parsing workload spec", positions);
+  const truncations: Truncation[] = [];
+  const what = "parsing workload spec";
+  const spec = decodeStrict(WorkloadSpecSchema, parseYamlRoot(text, what), what, positions, "", truncations);
   positionsBySpec.set(spec, positions);
+  // Integer fields truncate a fraction as BLIS does; a planner should still see it happen.
+  for (const t of truncations) {
+    opts.logger?.warn(`workload spec: ${t.path}: ${t.value} is not an integer, truncated to ${t.to}${at(positions.get(t.path) ?? null)}`);
+  }
   upgradeV1ToV2(spec, opts.logger);
   return spec;
 }

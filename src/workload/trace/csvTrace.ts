@@ -62,9 +62,14 @@ export function summarizeCsvTrace(text: string, path: string, horizon: number): 
       );
     }
     const arrival = Math.trunc(seconds * 1e6);
+    if (!(Number.isFinite(arrival) && arrival >= 0)) throw new UserError(`${row}: arrival_time must be a finite number >= 0, got ${f[0]}`);
+    if (s.count > 0 && arrival < s.lastArrival) {
+      throw new UserError(`${row}: arrival_time ${f[0]} is before the previous row's (rows must be in arrival order)`);
+    }
     if (horizon > 0 && arrival > horizon) break;
     const inLen = tokenArrayLength(f[3]!);
     if (typeof inLen === "string") throw new UserError(`${row}: invalid prefill_tokens: ${inLen}`);
+    if (inLen === 0) throw new UserError(`${row}: prefill_tokens is empty (a request needs at least one input token)`);
     const outLen = tokenArrayLength(f[4]!);
     if (typeof outLen === "string") throw new UserError(`${row}: invalid decode_tokens: ${outLen}`);
     if (s.count === 0) s.firstArrival = arrival;

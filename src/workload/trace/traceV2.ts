@@ -72,6 +72,10 @@ export function parseTraceV2Header(text: string, what = "parsing trace header"):
   const h: TraceHeader = parseYamlStrict(stripped, TraceHeaderSchema, what);
   if (kvOffload !== undefined) h.kv_offload = kvOffload;
   if (h.warm_up_requests < 0) throw new UserError(`${what}: warm_up_requests must be >= 0, got ${h.warm_up_requests}`);
+  // 2 is the older 22-column layout, 3 today's; another version's columns would be misread.
+  if (h.trace_version !== 2 && h.trace_version !== 3) {
+    throw new UserError(`${what}: trace_version must be 2 or 3, got ${h.trace_version}`);
+  }
   return h;
 }
 

@@ -277,6 +277,9 @@ export function parseTraceData(
           `${file} line ${rec.line}, column deadline_us: deadline ${row.deadline_us} precedes the arrival ${row.arrival_time_us}`,
         );
       }
+      for (const col of ["arrival_time_us", "send_time_us"] as const) {
+        if (row[col] < 0) throw new UserError(`${file} line ${rec.line}, column ${col}: must be >= 0, got ${row[col]}`);
+      }
       if (row.reason_ratio < 0 || row.reason_ratio > 1) {
         throw new UserError(`${file} line ${rec.line}, column reason_ratio: must be in [0, 1], got ${row.reason_ratio}`);
       }

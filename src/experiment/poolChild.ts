@@ -1,0 +1,30 @@
+// What every pool child process (tinypool, runtime child_process) does besides its tasks: it ends
+// with the process that started it. A child whose parent was killed (SIGKILL, or SIGTERM to the
+// parent alone) would otherwise run on under PID 1, for ever with a looping plugin. A thread
+// watches the parent, so a child busy in a long simulation still notices. Ctrl-C reaches the whole
+// process group: the child leaves it to the parent, which stops the pool in order.
+
+import { Worker } from "node:worker_threads";
+
+const WATCH = `
+const { workerData } = require("node:worker_threads");
+setInterval(() => {
+  if (process.ppid !== workerData.ppid) process.kill(workerData.pid, "SIGKILL");
+}, 200);
+`;
+
+/** Whether this process is a pool child: forked with an IPC channel by tinypool's process entry. */
+function isPoolChild(): boolean {
+  return typeof process.send === "function" && /tinypool[\\/].*process\.js$/.test(process.argv[1] ?? "");
+}
+
+let started = false;
+
+/** Starts the watch once, in pool children only. */
+export function bindToParent(): void {
+  if (started || !isPoolChild()) return;
+  started = true;
+  const watcher = new Worker(WATCH, { eval: true, workerData: { ppid: process.ppid, pid: process.pid } });
+  watcher.unref();
+  process.on("SIGINT", () => undefined);
+}
