@@ -90,8 +90,11 @@ function curves(rows, shapeKey, xKey) {
   for (const [shape, rs] of groupRows(rows, shapeKey)) {
     const perBatch = {};
     for (const [b, br] of groupRows(rs, (r) => r.batch_size)) {
-      const sorted = [...br].sort((a, c) => a[xKey] - c[xKey]);
-      perBatch[b] = { x: sorted.map((r) => r[xKey]), us: sorted.map((r) => round(r.latency)) };
+      // Repeated measurements of one point (a few shapes were measured twice): their mean.
+      const byX = groupRows(br, (r) => r[xKey]);
+      const xs = [...byX.keys()].sort(byNumber);
+      const mean = (g) => g.reduce((a, r) => a + r.latency, 0) / g.length;
+      perBatch[b] = { x: xs, us: xs.map((x) => round(mean(byX.get(x)))) };
     }
     out[shape] = perBatch;
   }
@@ -100,7 +103,19 @@ function curves(rows, shapeKey, xKey) {
 
 // The KV cache is bf16 in every run the simulator models; head sizes of today's dense models.
 const ATTN_HEAD_DIMS = new Set([64, 128, 256]);
-const keptAttention = (rows) => rows.filter((r) => r.kv_cache_dtype === "bfloat16" && ATTN_HEAD_DIMS.has(r.head_dim));
+/**
+ * Full attention only (sliding-window rows have their own `window_size`), one kernel per table: the
+ * one named for the phase (a prefill kernel for context tables, a decode kernel for generation
+ * tables) when the table has one, else the kernel with the most rows.
+ */
+function keptAttention(rows, phase) {
+  const full = rows.filter((r) => r.kv_cache_dtype === "bfloat16" && ATTN_HEAD_DIMS.has(r.head_dim) && (r.window_size ?? 0) === 0);
+  const counts = new Map();
+  for (const r of full) counts.set(r.kernel_source, (counts.get(r.kernel_source) ?? 0) + 1);
+  const names = [...counts.keys()].sort((a, b) => counts.get(b) - counts.get(a) || a.localeCompare(b));
+  const kernel = names.find((n) => n.includes(phase)) ?? names[0];
+  return full.filter((r) => r.kernel_source === kernel);
+}
 const attnShape = (r) => `${r.num_heads}/${r.num_key_value_heads}/${r.head_dim}`;
 // vLLM's default fused-MoE path per dtype (the Triton kernels); vendor-library and weight-only
 // quantized paths are other deployments.
@@ -135,8 +150,8 @@ async function convertVersion(src, gpu, version) {
     sources[name] = t.version;
     const rows = await readTable(t.file);
     if (name === "gemm") tables.gemm = gemmGrids(rows);
-    else if (name === "context") tables.context = curves(keptAttention(rows), attnShape, "isl");
-    else if (name === "generation") tables.generation = curves(keptAttention(rows), attnShape, "step");
+    else if (name === "context") tables.context = curves(keptAttention(rows, "prefill"), attnShape, "isl");
+    else if (name === "generation") tables.generation = curves(keptAttention(rows, "decode"), attnShape, "step");
     else if (name === "moe") tables.moe = moeCurves(rows);
     else tables.allreduce = allreduceCurves(rows);
     if (sources.device === undefined && rows.length > 0) sources.device = rows[0].device;

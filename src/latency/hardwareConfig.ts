@@ -160,7 +160,7 @@ export function loadHardwareConfig(path: string, gpu: string): HardwareCalib {
 /** GPU names of a hardware file, sorted (empty when it cannot be read). */
 export function hardwareNames(path: string): string[] {
   try {
-    return Object.keys(JSON.parse(readFileSync(path, "utf8")) as object).sort();
+    return Object.keys(JSON.parse(readInputFile(path, SPEC_FILE_LIMIT)) as object).sort();
   } catch {
     return [];
   }

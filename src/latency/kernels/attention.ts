@@ -46,6 +46,56 @@ function scaledCurve(d: CurveData, scale: number, exponent: number, beyond?: () 
   );
 }
 
+/**
+ * Prefill attention of one chunk (docs/latency.md "Kernels"): n new prompt rows after c cached ones.
+ * The rows' own causal work is the rise of the full-prefill curve P from c to c + n, taken on the
+ * convex hull from above of P's rise beyond its first point (slopes between grid points, each at
+ * least the one before), so a chunk never gets cheaper as its cached context grows; at least the
+ * chunk alone, P(n); at least reading the cached KV, decode attention of one sequence at c.
+ */
+export class PrefillAttention {
+  private readonly xs: Float64Array;
+  /** Convex rise Q at xs, and the slope of the segment ending at each x (µs per token). */
+  private readonly q: Float64Array;
+  private readonly slope: Float64Array;
+
+  constructor(
+    private readonly full: Curve,
+    private readonly decode: DecodeSurface,
+  ) {
+    this.xs = full.xs;
+    const n = this.xs.length;
+    this.q = new Float64Array(n);
+    this.slope = new Float64Array(n);
+    let k = 0;
+    for (let i = 1; i < n; i++) {
+      k = Math.max(k, (full.ys[i]! - full.ys[i - 1]!) / (this.xs[i]! - this.xs[i - 1]!));
+      this.slope[i] = k;
+      this.q[i] = this.q[i - 1]! + k * (this.xs[i]! - this.xs[i - 1]!);
+    }
+  }
+
+  /** Q(s): 0 up to the first point, convex, beyond the grid at least the tokens² growth of P. */
+  private rise(s: number): number {
+    const xs = this.xs;
+    const n = xs.length;
+    if (s <= xs[0]!) return 0;
+    if (s >= xs[n - 1]!) {
+      const d = s - xs[n - 1]!;
+      return this.q[n - 1]! + Math.max(this.slope[n - 1]! * d, this.full.at(s) - this.full.ys[n - 1]!);
+    }
+    const i = floorIndex(xs, s);
+    return this.q[i]! + this.slope[i + 1]! * (s - xs[i]!);
+  }
+
+  chunk(c: number, n: number): number {
+    const own = this.full.at(n);
+    const rows = this.rise(c + n) - this.rise(c);
+    const read = c > 0 ? this.decode.at(1, c) : 0;
+    return Math.max(rows, own, read);
+  }
+}
+
 /** Prefill attention of one sequence of s prompt tokens (the batch-1 curve; t ∝ s² beyond it). */
 export function prefillCurve(table: AttentionTable, s: AttentionShape, notes: Extrapolations): Curve {
   const { rows, scale } = nearestShape(table, s, false, notes, "prefill");
@@ -54,7 +104,12 @@ export function prefillCurve(table: AttentionTable, s: AttentionShape, notes: Ex
   return scaledCurve(one, scale, 2, notes.lazy(`prefill attention context beyond ${last} tokens, scaled as tokens² from ${last}`));
 }
 
-/** Decode attention over batch sizes: one context curve per measured batch size. */
+/**
+ * Decode attention over batch sizes: one context curve per measured batch size, all on the union
+ * of the measured contexts. A smaller batch never takes longer than a larger one at the same
+ * context (it can run the larger batch's kernel), so each row is the lower envelope of itself and
+ * the rows above it, as along the context (curve.ts).
+ */
 export class DecodeSurface {
   private readonly batches: Float64Array;
   private readonly curves: Curve[];
@@ -65,8 +120,13 @@ export class DecodeSurface {
       .map(Number)
       .sort((a, b) => a - b);
     this.batches = Float64Array.from(sizes);
-    const beyond = notes.lazy("decode attention context beyond the measured length for the batch size, scaled linearly");
-    this.curves = sizes.map((b) => scaledCurve(rows[String(b)]!, scale, 1, beyond));
+    const measured = sizes.map((b) => scaledCurve(rows[String(b)]!, scale, 1));
+    const grid = [...new Set(measured.flatMap((c) => Array.from(c.xs)))].sort((a, b) => a - b);
+    const values: number[][] = measured.map((c) => grid.map((x) => c.at(x)));
+    for (let r = values.length - 2; r >= 0; r--) values[r] = values[r]!.map((v, i) => Math.min(v, values[r + 1]![i]!));
+    const last = grid[grid.length - 1]!;
+    const beyond = notes.lazy(`decode attention context beyond ${last} tokens, scaled linearly from ${last}`);
+    this.curves = values.map((ys) => new Curve(grid, ys, 1, beyond));
   }
 
   get maxBatch(): number {

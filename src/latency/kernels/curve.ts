@@ -3,13 +3,18 @@
 // point scaled as the work grows (t ∝ x^p), from that point. Below the first point the first
 // point's time holds: a kernel smaller than the smallest one measured is not assumed faster.
 
-/** A kernel does not get faster with more work: the running maximum of the measured points. */
-function monotoneEnvelope(ys: readonly number[]): Float64Array {
+/**
+ * Less work never takes longer than more: the smaller problem can always run the larger one's
+ * kernel (padded). So a point slower than a later point is a disturbed measurement and takes the
+ * later point's time: the lower monotone envelope, a running minimum from the right. Where the
+ * measurements already rise, nothing changes.
+ */
+export function monotoneEnvelope(ys: readonly number[]): Float64Array {
   const out = new Float64Array(ys.length);
-  let max = 0;
-  for (let i = 0; i < ys.length; i++) {
-    max = Math.max(max, ys[i]!);
-    out[i] = max;
+  let min = Infinity;
+  for (let i = ys.length - 1; i >= 0; i--) {
+    min = Math.min(min, ys[i]!);
+    out[i] = min;
   }
   return out;
 }

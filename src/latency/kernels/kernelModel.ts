@@ -99,6 +99,8 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   private aggContext = 0;
   private aggPrefillAttn = 0;
   private aggOutputs = 0;
+  /** Logit rows: one per scheduled request, plus the extra verified tokens of speculating decodes. */
+  private aggRows = 0;
 
   private aggregate(batch: readonly StepRequestView[], count: number): void {
     let m = 0;
@@ -107,6 +109,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     let S = 0;
     let out = 0;
     let pf = 0;
+    let rows = 0;
     const costs = this.cache.costs;
     for (let i = 0; i < count; i++) {
       const r = batch[i]!;
@@ -122,6 +125,8 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
         D++;
         S += r.pi;
         out++;
+        // A speculating decode verifies n tokens: n logit rows, one KV read (docs/speculative.md).
+        rows += n - 1;
       }
     }
     this.aggTokens = m;
@@ -130,6 +135,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     this.aggContext = S;
     this.aggPrefillAttn = pf;
     this.aggOutputs = out;
+    this.aggRows = B + rows;
   }
 
   /** Measured kernel time (µs) of the last aggregate. */
@@ -140,9 +146,9 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     return t;
   }
 
-  private total(m: number, B: number, D: number, S: number, pf: number, out: number): number {
+  private total(m: number, rows: number, B: number, D: number, S: number, pf: number, out: number): number {
     if (B === 0) return 1;
-    const step = this.kernelTime(m, B, D, S, pf) + this.fixed + this.perRequest * B + this.perToken * out;
+    const step = this.kernelTime(m, rows, D, S, pf) + this.fixed + this.perRequest * B + this.perToken * out;
     if (Number.isNaN(step) || step >= MAX_TICKS) return MAX_TICKS;
     const t = Math.trunc(step);
     return t < 1 ? 1 : t;
@@ -150,13 +156,22 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
 
   stepTime(batch: readonly StepRequestView[], count: number): number {
     this.aggregate(batch, count);
-    return this.total(this.aggTokens, this.aggRequests, this.aggDecodes, this.aggContext, this.aggPrefillAttn, this.aggOutputs);
+    return this.total(
+      this.aggTokens,
+      this.aggRows,
+      this.aggRequests,
+      this.aggDecodes,
+      this.aggContext,
+      this.aggPrefillAttn,
+      this.aggOutputs,
+    );
   }
 
   stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number {
     this.aggregate(batch, count);
     return this.total(
       this.aggTokens + decodes,
+      this.aggRows + decodes,
       this.aggRequests + decodes,
       this.aggDecodes + decodes,
       this.aggContext + decodePis,
@@ -170,7 +185,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     out.fill(0);
     this.aggregate(batch, count);
     if (this.aggRequests === 0) return;
-    out[0] = this.kernelTime(this.aggTokens, this.aggRequests, this.aggDecodes, this.aggContext, this.aggPrefillAttn);
+    out[0] = this.kernelTime(this.aggTokens, this.aggRows, this.aggDecodes, this.aggContext, this.aggPrefillAttn);
     out[1] = 1;
     out[2] = this.L;
     out[3] = this.aggRequests;

@@ -3,7 +3,7 @@
 // built once per (model, GPU, TP, vLLM version) and shared by every instance.
 
 import { isMoe, layerSplit, type ArchConfig } from "../archConfig.js";
-import { DecodeSurface, prefillCurve, type AttentionShape } from "./attention.js";
+import { DecodeSurface, PrefillAttention, prefillCurve, type AttentionShape } from "./attention.js";
 import { Curve } from "./curve.js";
 import { gemmCurve, type Extrapolations } from "./gemm.js";
 import type { GemmGrid, GpuSystem, KernelTables } from "./tables.js";
@@ -49,7 +49,8 @@ function moeCost(tables: KernelTables, arch: ArchConfig, g: GemmGrid, tp: number
   const key = [dtype, arch.hiddenSize, arch.moeIntermediateSize, k, E, tp, 1].join("/");
   const measured = tables.moe[key];
   if (measured !== undefined) {
-    const c = new Curve(measured.x, measured.us, 1);
+    const last = measured.x[measured.x.length - 1]!;
+    const c = new Curve(measured.x, measured.us, 1, notes.lazy(`MoE tokens beyond ${last}, scaled linearly from ${last}`));
     return (m) => c.at(m);
   }
   notes.add(`MoE ${key} not measured: priced as ${E} expert GEMMs of the routed tokens`);
@@ -95,8 +96,8 @@ export function buildLayerCosts(tables: KernelTables, sys: GpuSystem, arch: Arch
   const vocab = arch.vocabSize > 0 ? arch.vocabSize : 32000;
   const head = gemmCurve(tables.gemm.bfloat16!, Math.ceil(vocab / tp), d, notes, "LM head");
   const ar = allReduce(tables, sys, tp, d, notes);
-  const prefill = prefillCurve(tables.context, shape, notes);
   const decode = new DecodeSurface(tables.generation, shape, notes);
+  const prefill = new PrefillAttention(prefillCurve(tables.context, shape, notes), decode);
   const L = arch.numLayers;
   // Norms, rotary, activation and residual adds: memory-bound passes over the activations.
   const ab = arch.activationBytes;
@@ -112,12 +113,7 @@ export function buildLayerCosts(tables: KernelTables, sys: GpuSystem, arch: Arch
       return t;
     },
     lmHead: (rows) => head.at(rows),
-    prefillChunk(c, n) {
-      const diff = prefill.at(c + n) - (c > 0 ? prefill.at(c) : 0);
-      const own = prefill.at(n);
-      const read = c > 0 ? decode.at(1, c) : 0;
-      return Math.max(diff, own, read);
-    },
+    prefillChunk: (c, n) => prefill.chunk(c, n),
     decode: (batch, context) => decode.at(batch, context),
   };
 }

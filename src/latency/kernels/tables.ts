@@ -1,8 +1,8 @@
 // The converted kernel tables (data/kernels/, made by scripts/convertKernels.mjs from the
 // measured vLLM kernel database; docs/latency.md "Kernel tables") and the GPUs they cover.
 
-import fs from "node:fs";
 import path from "node:path";
+import { readInputFile, SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { UserError } from "../../util/errors.js";
 
 /** Latencies in µs per call; `null` where the grid point was not measured. */
@@ -72,7 +72,7 @@ const systemsCache = new Map<string, Record<string, GpuSystem>>();
 const tableCache = new Map<string, KernelTables>();
 
 function readJson<T>(file: string): T {
-  return JSON.parse(fs.readFileSync(file, "latin1")) as T;
+  return JSON.parse(readInputFile(file, SPEC_FILE_LIMIT)) as T;
 }
 
 export function loadSystems(dataDir: string): Record<string, GpuSystem> {
