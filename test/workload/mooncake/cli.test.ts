@@ -69,7 +69,10 @@ test("a wrong trace block size, bad flags and a spec mixing sources are refused"
   fs.writeFileSync(plain, `version: "2"\nmooncake_trace: { path: ${file} }\n`);
   const rate = await cli(["run", ...M, "--workload-spec", plain, "--rate", "5"]);
   assert.equal(rate.code, 1);
-  assert.ok(rate.stderr.some((l) => l.includes("--rate cannot be used with a mooncake_trace workload spec")), rate.stderr.join("\n"));
+  assert.ok(
+    rate.stderr.some((l) => l.includes("--rate cannot be used with a mooncake_trace workload spec")),
+    rate.stderr.join("\n"),
+  );
   const spec = path.join(path.dirname(file), "mixed.yaml");
   fs.writeFileSync(
     spec,
