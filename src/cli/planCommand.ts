@@ -85,7 +85,8 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option("--no-progress", "no progress on stderr")
     .addHelpText(
       "after",
-      "\nEvery run flag below sets what all candidates share (model, workload, routing, ...).\n" +
+      "\nEvery run flag below sets what all candidates share (model, workload, routing, ...); --num-requests\n" +
+        "defaults to a minute of arrivals (500 to 6000), not to the run default.\n" +
         "Exit status: 0 a plan was found; 1 bad input, or nothing in the candidate space meets the SLOs.\n" +
         "Example: blis plan --model meta-llama/llama-3.1-8b-instruct --rate 50 --slo ttft_p99_ms=300,itl_p99_ms=40 --gpus H100,A100-80 --tp 1,2 --out out/plan",
     );

@@ -16,6 +16,7 @@ const COMMANDS = [
   ["compose"],
   ["sweep"],
   ["optimize"],
+  ["plan"],
   ["report"],
   ["models"],
   ["replay"],
