@@ -5,6 +5,7 @@ import { UserError } from "../util/errors.js";
 import { loadPriceTable } from "../plan/prices.js";
 import { defaultRequests, PLAN_DEFAULTS, type PlanQuestion } from "../plan/question.js";
 import { hardwareGpus, parseIntList, parsePdList } from "../plan/shapes.js";
+import { KERNEL_GPUS } from "../latency/kernels/tables.js";
 import { parseSeedRule, parseSlos } from "../plan/slo.js";
 
 function list(text: unknown): string[] | null {
@@ -15,10 +16,14 @@ function list(text: unknown): string[] | null {
     .filter((s) => s !== "");
 }
 
-/** Default candidate GPUs: the hardware list, then GPUs only the price table names. */
+/**
+ * Default candidate GPUs: those with kernel tables, then the hardware list's others, then GPUs only
+ * the price table names; A100-80 is the A100-SXM under its seed-era name and is not searched twice.
+ */
 function defaultGpus(base: RunInput, priced: string[]): string[] {
   const hw = hardwareGpus(base.hardwareConfig !== undefined && base.hardwareConfig !== "" ? base.hardwareConfig : undefined);
-  return [...hw, ...priced.filter((g) => !hw.includes(g))];
+  const all = [...new Set([...KERNEL_GPUS, ...hw, ...priced])];
+  return all.includes("A100-SXM") ? all.filter((g) => g !== "A100-80") : all;
 }
 
 /** The question; `rate` may be absent only for --fleet (pass requireRate false). */

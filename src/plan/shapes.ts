@@ -1,9 +1,9 @@
 // The candidate space of a plan: GPU × TP × co-located or prefill/decode split × engine limits.
 // A shape is one deployment layout; the search finds how many copies of it the load needs.
 
-import fs from "node:fs";
 import { BUNDLED_HARDWARE_V2 } from "../config/paths.js";
 import { UserError } from "../util/errors.js";
+import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 /** Co-located serving, or prefill and decode pools in the ratio prefill:decode. */
 export type PdLayout = { kind: "none" } | { kind: "split"; prefill: number; decode: number };
@@ -71,7 +71,7 @@ export function parseIntList(flag: string, text: string): number[] {
 export function hardwareGpus(file: string = BUNDLED_HARDWARE_V2): string[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, "utf8"));
+    raw = JSON.parse(readInputFile(file, SPEC_FILE_LIMIT));
   } catch (e) {
     throw new UserError(`hardware list ${file}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
   }

@@ -23,7 +23,7 @@ const keyOf = (h: number, kv: number, dh: number): string => `${h}/${kv}/${dh}`;
  */
 function nearestShape(table: AttentionTable, s: AttentionShape, decode: boolean, notes: Extrapolations, kind: string) {
   const exact = table[keyOf(s.heads, s.kvHeads, s.headDim)];
-  if (exact !== undefined) return { rows: exact, scale: 1 };
+  if (exact !== undefined) return { rows: exact, scale: 1, contextScale: 1 };
   let best: { key: string; cost: number } | undefined;
   for (const key of Object.keys(table)) {
     const [h, kv, dh] = key.split("/").map(Number) as [number, number, number];
@@ -32,9 +32,11 @@ function nearestShape(table: AttentionTable, s: AttentionShape, decode: boolean,
   }
   if (best === undefined) throw new Error(`kernel tables: no ${kind} attention measured`);
   const [h, kv, dh] = best.key.split("/").map(Number) as [number, number, number];
-  const scale = ((decode ? s.kvHeads / kv : s.heads / h) * s.headDim) / dh;
   notes.add(`${kind} attention heads/kv-heads/head-dim ${keyOf(s.heads, s.kvHeads, s.headDim)} scaled from ${best.key}`);
-  return { rows: table[best.key]!, scale };
+  // Decode attention reads the KV cache: more KV heads read as much as a longer context of the
+  // measured shape (its fixed cost stays). Prefill attention computes: time scales with query heads.
+  if (decode) return { rows: table[best.key]!, scale: 1, contextScale: (s.kvHeads * s.headDim) / (kv * dh) };
+  return { rows: table[best.key]!, scale: (s.heads * s.headDim) / (h * dh), contextScale: 1 };
 }
 
 function scaledCurve(d: CurveData, scale: number, exponent: number, beyond?: () => void): Curve {
@@ -113,9 +115,12 @@ export function prefillCurve(table: AttentionTable, s: AttentionShape, notes: Ex
 export class DecodeSurface {
   private readonly batches: Float64Array;
   private readonly curves: Curve[];
+  /** Measured context per context of this shape (more KV heads than the measured shape: > 1). */
+  private readonly contextScale: number;
 
   constructor(table: AttentionTable, s: AttentionShape, notes: Extrapolations) {
-    const { rows, scale } = nearestShape(table, s, true, notes, "decode");
+    const { rows, scale, contextScale } = nearestShape(table, s, true, notes, "decode");
+    this.contextScale = contextScale;
     const sizes = Object.keys(rows)
       .map(Number)
       .sort((a, b) => a - b);
@@ -134,7 +139,8 @@ export class DecodeSurface {
   }
 
   /** µs for `batch` decodes whose cached contexts average `context` tokens. */
-  at(batch: number, context: number): number {
+  at(batch: number, tokens: number): number {
+    const context = tokens * this.contextScale;
     const i = floorIndex(this.batches, batch);
     const j = Math.min(i + 1, this.batches.length - 1);
     const a = this.curves[i]!.at(context);
@@ -144,6 +150,6 @@ export class DecodeSurface {
 
   /** The longest context measured at the largest batch size's neighbours (for start-up notes). */
   maxContext(batch: number): number {
-    return this.curves[floorIndex(this.batches, batch)]!.last;
+    return this.curves[floorIndex(this.batches, batch)]!.last / this.contextScale;
   }
 }
