@@ -51,13 +51,14 @@ function scaledCurve(d: CurveData, scale: number, exponent: number, beyond?: () 
 /**
  * Prefill attention of one chunk (docs/latency.md "Kernels"): n new prompt rows after c cached ones.
  * The rows' own causal work is the rise of the full-prefill curve P from c to c + n, taken on the
- * convex hull from above of P's rise beyond its first point (slopes between grid points, each at
- * least the one before), so a chunk never gets cheaper as its cached context grows; at least the
- * chunk alone, P(n); at least reading the cached KV, decode attention of one sequence at c.
+ * lower convex hull of P's grid points (the greatest convex function under them: it runs through
+ * the first and last points and never above P), so a chunk never gets cheaper as its cached
+ * context grows and a prompt from scratch costs P; at least the chunk alone, P(n); at least
+ * reading the cached KV, decode attention of one sequence at c.
  */
 export class PrefillAttention {
   private readonly xs: Float64Array;
-  /** Convex rise Q at xs, and the slope of the segment ending at each x (µs per token). */
+  /** Convex rise Q at xs (on the hull), and the slope of the segment ending at each x (µs per token). */
   private readonly q: Float64Array;
   private readonly slope: Float64Array;
 
@@ -67,13 +68,17 @@ export class PrefillAttention {
   ) {
     this.xs = full.xs;
     const n = this.xs.length;
+    const hull = lowerHull(this.xs, full.ys);
     this.q = new Float64Array(n);
     this.slope = new Float64Array(n);
-    let k = 0;
-    for (let i = 1; i < n; i++) {
-      k = Math.max(k, (full.ys[i]! - full.ys[i - 1]!) / (this.xs[i]! - this.xs[i - 1]!));
-      this.slope[i] = k;
-      this.q[i] = this.q[i - 1]! + k * (this.xs[i]! - this.xs[i - 1]!);
+    let h = 0;
+    for (let i = 0; i < n; i++) {
+      while (h + 1 < hull.length && this.xs[hull[h + 1]!]! < this.xs[i]!) h++;
+      const a = hull[h]!;
+      const b = hull[Math.min(h + 1, hull.length - 1)]!;
+      const k = b === a ? 0 : (full.ys[b]! - full.ys[a]!) / (this.xs[b]! - this.xs[a]!);
+      this.q[i] = full.ys[a]! - full.ys[0]! + k * (this.xs[i]! - this.xs[a]!);
+      this.slope[i] = i === 0 ? 0 : k;
     }
   }
 
@@ -96,6 +101,18 @@ export class PrefillAttention {
     const read = c > 0 ? this.decode.at(1, c) : 0;
     return Math.max(rows, own, read);
   }
+}
+
+/** Indices of the lower convex hull of the points (xs increasing), first and last included. */
+function lowerHull(xs: ArrayLike<number>, ys: ArrayLike<number>): number[] {
+  const hull: number[] = [];
+  const cross = (o: number, a: number, b: number): number =>
+    (xs[a]! - xs[o]!) * (ys[b]! - ys[o]!) - (ys[a]! - ys[o]!) * (xs[b]! - xs[o]!);
+  for (let i = 0; i < xs.length; i++) {
+    while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, i) <= 0) hull.pop();
+    hull.push(i);
+  }
+  return hull;
 }
 
 /** Prefill attention of one sequence of s prompt tokens (the batch-1 curve; t ∝ s² beyond it). */
