@@ -106,8 +106,7 @@ export class PrefillAttention {
 /** Indices of the lower convex hull of the points (xs increasing), first and last included. */
 function lowerHull(xs: ArrayLike<number>, ys: ArrayLike<number>): number[] {
   const hull: number[] = [];
-  const cross = (o: number, a: number, b: number): number =>
-    (xs[a]! - xs[o]!) * (ys[b]! - ys[o]!) - (ys[a]! - ys[o]!) * (xs[b]! - xs[o]!);
+  const cross = (o: number, a: number, b: number): number => (xs[a]! - xs[o]!) * (ys[b]! - ys[o]!) - (ys[a]! - ys[o]!) * (xs[b]! - xs[o]!);
   for (let i = 0; i < xs.length; i++) {
     while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, i) <= 0) hull.pop();
     hull.push(i);

@@ -1,5 +1,5 @@
 // Prefill attention of one chunk (docs/latency.md "Kernels"): n new rows after c cached ones cost
-// the larger of the convex rise Q(c + n) − Q(c) of the full-prefill curve, the chunk alone P(n)
+// the larger of the rise Q(c + n) − Q(c) of the lower convex hull of the full-prefill curve, the chunk alone P(n)
 // and one decode reading the c cached tokens. The expected values are written out by hand for a
 // small curve with a concave stretch (where P(c + n) − P(c) itself would fall as c grows).
 
@@ -13,12 +13,14 @@ import { FC_SEED } from "../../helpers/fc.js";
 import { recordingNotes } from "./helpers.js";
 
 /**
- * P: slopes 10/99 (1→100), 0.05 (100→200, concave), 0.175 (200→400) µs per token. The convex rise
- * takes the slopes 10/99, 10/99, 0.175: Q(100) = 10, Q(200) = 10 + 1000/99, Q(400) = Q(200) + 35.
+ * P: slopes 10/99 (1→100), 0.05 (100→200, concave), 0.175 (200→400) µs per token. The point at 100
+ * lies above the chord from 1 to 200, so the lower convex hull is (1, 10), (200, 25), (400, 60):
+ * slopes 15/199 and 0.175, Q(100) = 99 · 15/199, Q(200) = 15, Q(400) = 50.
  */
 const P = new Curve([1, 100, 200, 400], [10, 20, 25, 60], 2);
-const Q200 = 10 + 1000 / 99;
-const Q400 = Q200 + 35;
+const Q200 = 15;
+const Q400 = 50;
+const HULL_SLOPE = 15 / 199;
 /** Decode of one sequence: 1 µs at context 1, 50 µs at 1000, log-log between. */
 const DECODE: AttentionTable = { "1/1/64": { "1": { x: [1, 1000], us: [1, 50] } } };
 const decodeAt = (c: number): number => Math.pow(50, Math.log(c) / Math.log(1000));
@@ -38,8 +40,8 @@ test("prefill chunk: a prompt from scratch is the prefill curve itself when its 
 
 test("prefill chunk: after cached tokens, the convex rise where it dominates", () => {
   const a = attention();
-  // Q(400) − Q(150) = 35 + 50 · 10/99; P(250) ≈ 33.1 and one decode at 150 ≈ 17.1 are smaller.
-  assert.ok(close(a.chunk(150, 250), 35 + 500 / 99), String(a.chunk(150, 250)));
+  // Q(400) − Q(150) = 50 − 149 · 15/199 ≈ 38.77; P(250) ≈ 33.1 and one decode at 150 ≈ 17.1 are smaller.
+  assert.ok(close(a.chunk(150, 250), Q400 - 149 * HULL_SLOPE), String(a.chunk(150, 250)));
   assert.ok(close(a.chunk(200, 200), 35), String(a.chunk(200, 200)));
   // Beyond the grid Q grows as the larger of the last slope and P's tokens² growth:
   // Q(800) − Q(400) = max(0.175 · 400, 60 · 2² − 60) = 180.
@@ -50,7 +52,7 @@ test("prefill chunk: after cached tokens, the convex rise where it dominates", (
 
 test("prefill chunk: the chunk alone, or reading the cached KV, where those dominate", () => {
   const a = attention();
-  // 100 rows after 100: Q rises 1000/99 ≈ 10.1, the chunk alone P(100) = 20, one decode at 100 ≈ 13.6.
+  // 100 rows after 100: Q rises 15 − 99 · 15/199 ≈ 7.5, the chunk alone P(100) = 20, one decode at 100 ≈ 13.6.
   assert.equal(a.chunk(100, 100), 20);
   // One row after 1000 cached: the rise ≈ 0.9 and P(1) = 10 are below reading 1000 tokens, 50 µs.
   assert.equal(a.chunk(1000, 1), 50);
