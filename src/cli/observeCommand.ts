@@ -12,7 +12,7 @@ import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { fileKind } from "../util/inputFile.js";
 import { checkRunInputs } from "./inputPaths.js";
-import { checkOutputPath, creationProblem, writeOutput } from "./outputPaths.js";
+import { checkOutputDir, checkOutputPath, creationProblem, writeOutput } from "./outputPaths.js";
 import { saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { analyzeSaturation, saturationReportJson } from "../saturation/analyze.js";
 import { observedRequests } from "../saturation/runSaturation.js";
@@ -92,7 +92,9 @@ function checkWritable(file: string, flag: string): void {
   try {
     st = fs.statSync(dir);
   } catch {
-    throw new UserError(`${flag}: directory ${dir} does not exist`);
+    // A missing directory is created when the file is written, if it can be.
+    checkOutputDir(flag, dir, file);
+    return;
   }
   if (!st.isDirectory()) throw new UserError(`${flag}: ${dir} is not a directory`);
   try {
