@@ -335,6 +335,12 @@ function writeObservation(
       (result.interrupted ? " (interrupted)" : ""),
   );
   const summary = lib.summarizeObserved(result.records);
+  if (result.records.length > 0 && summary.completed_requests === 0) {
+    throw new UserError(
+      `observe: none of the ${result.records.length} requests succeeded (${summary.failed_requests} failed, ${summary.timed_out_requests} timed out); ` +
+        `${target.traceData} records why (status and error_message columns)`,
+    );
+  }
   if (ctx.saturation !== null) {
     const a = analyzeSaturation(observedRequests(result.records), ctx.saturation, (m) => ctx.log.warn(m));
     summary.saturation = a.final;
