@@ -12,7 +12,7 @@ import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { fileKind } from "../util/inputFile.js";
 import { checkRunInputs } from "./inputPaths.js";
-import { checkOutputPath, creationProblem, writeOutput } from "./outputPaths.js";
+import { checkOutputDir, checkOutputPath, creationProblem, writeOutput } from "./outputPaths.js";
 import { saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { analyzeSaturation, saturationReportJson } from "../saturation/analyze.js";
 import { observedRequests } from "../saturation/runSaturation.js";
@@ -92,7 +92,9 @@ function checkWritable(file: string, flag: string): void {
   try {
     st = fs.statSync(dir);
   } catch {
-    throw new UserError(`${flag}: directory ${dir} does not exist`);
+    // A missing directory is created when the file is written, if it can be.
+    checkOutputDir(flag, dir, file);
+    return;
   }
   if (!st.isDirectory()) throw new UserError(`${flag}: ${dir} is not a directory`);
   try {
@@ -333,6 +335,12 @@ function writeObservation(
       (result.interrupted ? " (interrupted)" : ""),
   );
   const summary = lib.summarizeObserved(result.records);
+  if (result.records.length > 0 && summary.completed_requests === 0) {
+    throw new UserError(
+      `observe: none of the ${result.records.length} requests succeeded (${summary.failed_requests} failed, ${summary.timed_out_requests} timed out); ` +
+        `${target.traceData} records why (status and error_message columns)`,
+    );
+  }
   if (ctx.saturation !== null) {
     const a = analyzeSaturation(observedRequests(result.records), ctx.saturation, (m) => ctx.log.warn(m));
     summary.saturation = a.final;

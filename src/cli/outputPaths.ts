@@ -62,7 +62,9 @@ export function checkOutputPath(flag: string, file: string): void {
   } catch (e) {
     const up = (e as NodeJS.ErrnoException).code === "ENOTDIR" ? existingFile(dir) : null;
     if (up !== null) throw new UserError(`${flag} ${file}: ${up.dir} is not a directory`);
-    throw new UserError(`${flag} ${file}: directory ${dir} does not exist`);
+    // A missing directory is created when the file is written, if it can be.
+    checkOutputDir(flag, dir, file);
+    return;
   }
   if (!st.isDirectory()) throw new UserError(`${flag} ${file}: ${dir} is not a directory`);
   try {

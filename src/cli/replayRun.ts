@@ -14,6 +14,7 @@ import { DATA_FILE_LIMIT, errnoReason, SPEC_FILE_LIMIT } from "../util/inputFile
 import { loggerFor } from "./logger.js";
 import { checkSaturationReport, writeSaturationReport } from "./runCommand.js";
 import fs from "node:fs";
+import path from "node:path";
 
 export async function runReplayCli(opts: Record<string, unknown>, run: RunInput, io: CliIo): Promise<void> {
   const logger = loggerFor(run.log, io);
@@ -21,6 +22,13 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
   const data = String(opts["traceData"]);
   if (!fs.existsSync(header)) throw new UserError(`--trace-header file not found: ${header}`);
   if (!fs.existsSync(data)) throw new UserError(`--trace-data file not found: ${data}`);
+  const prefix = opts["traceOutput"] === undefined ? undefined : String(opts["traceOutput"]);
+  // DIR/ (or DIR/.) as the prefix would write the hidden files DIR/.yaml and DIR/.csv.
+  if (prefix !== undefined && (/[\\/]$/.test(prefix) || [".", "..", ""].includes(path.basename(prefix)))) {
+    throw new UserError(
+      `--trace-output ${prefix}: names a directory; give a file prefix (DIR/trace writes DIR/trace.yaml and DIR/trace.csv)`,
+    );
+  }
   const outputs: [string, string | undefined][] = [
     ["--results-path", opts["resultsPath"] as string | undefined],
     ["--metrics-path", opts["metricsPath"] as string | undefined],

@@ -52,6 +52,11 @@ export function processPool(filename: string, jobs: number): Tinypool {
     isolateWorkers: false,
     runtime: "child_process",
     serialization: "advanced",
+    // The child checks it is still this process's child (poolChild.ts), even if it starts late.
+    env: {
+      ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),
+      BLIS_POOL_PARENT: String(process.pid),
+    },
   });
   // A child that dies (killed with its process group) fails its task, which reports it; the pool's
   // own "error" event would otherwise be unhandled and end the process with a stack trace.

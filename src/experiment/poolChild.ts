@@ -24,7 +24,11 @@ let started = false;
 export function bindToParent(): void {
   if (started || !isPoolChild()) return;
   started = true;
-  const watcher = new Worker(WATCH, { eval: true, workerData: { ppid: process.ppid, pid: process.pid } });
+  // The parent's pid as it started this child: a parent killed while the child was still loading
+  // is noticed too (process.ppid would already be the new parent's).
+  const parent = Number(process.env["BLIS_POOL_PARENT"] ?? process.ppid);
+  if (process.ppid !== parent) process.kill(process.pid, "SIGKILL");
+  const watcher = new Worker(WATCH, { eval: true, workerData: { ppid: parent, pid: process.pid } });
   watcher.unref();
   process.on("SIGINT", () => undefined);
 }

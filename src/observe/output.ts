@@ -5,6 +5,8 @@ import { writeFileSync } from "node:fs";
 import { exportTraceV2, newTraceHeader, type OptionalColumn, type TraceV2 } from "../workload/index.js";
 import type { ObserveResult } from "./observe.js";
 import type { ItlRow } from "./rows.js";
+import { dirname, resolve } from "node:path";
+import { makeDirs } from "../util/makeDirs.js";
 
 export interface TraceMeta {
   /** Model name sent to the server. */
@@ -66,5 +68,6 @@ export function formatItlCsv(rows: readonly ItlRow[]): string {
 }
 
 export function writeItlCsv(rows: readonly ItlRow[], path: string): void {
+  makeDirs(dirname(resolve(path)));
   writeFileSync(path, formatItlCsv(rows));
 }

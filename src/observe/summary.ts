@@ -15,27 +15,32 @@ export interface ObservedMetrics {
   duration_s: number;
   responses_per_sec: number;
   tokens_per_sec: number;
-  e2e_mean_ms: number;
-  e2e_p50_ms: number;
-  e2e_p90_ms: number;
-  e2e_p95_ms: number;
-  e2e_p99_ms: number;
-  ttft_mean_ms: number;
-  ttft_p50_ms: number;
-  ttft_p90_ms: number;
-  ttft_p95_ms: number;
-  ttft_p99_ms: number;
-  itl_mean_ms: number;
-  itl_p50_ms: number;
-  itl_p90_ms: number;
-  itl_p95_ms: number;
-  itl_p99_ms: number;
+  e2e_mean_ms: number | null;
+  e2e_p50_ms: number | null;
+  e2e_p90_ms: number | null;
+  e2e_p95_ms: number | null;
+  e2e_p99_ms: number | null;
+  ttft_mean_ms: number | null;
+  ttft_p50_ms: number | null;
+  ttft_p90_ms: number | null;
+  ttft_p95_ms: number | null;
+  ttft_p99_ms: number | null;
+  itl_mean_ms: number | null;
+  itl_p50_ms: number | null;
+  itl_p90_ms: number | null;
+  itl_p95_ms: number | null;
+  itl_p99_ms: number | null;
   /** With --detectors: detector → final label (docs/saturation.md). */
   saturation?: Record<string, string>;
 }
 
 function sorted(v: number[]): Float64Array {
   return Float64Array.from(v).sort();
+}
+
+/** A statistic of `xs`, or null without samples (0 would read as a measured zero latency). */
+function stat(xs: Float64Array, f: (x: Float64Array) => number): number | null {
+  return xs.length > 0 ? f(xs) : null;
 }
 
 /**
@@ -82,21 +87,21 @@ export function summarizeObserved(records: readonly TraceRecord[]): ObservedMetr
     duration_s: duration,
     responses_per_sec: duration > 0 ? ttft.length / duration : 0,
     tokens_per_sec: duration > 0 ? outTokens / duration : 0,
-    e2e_mean_ms: meanMs(e),
-    e2e_p50_ms: percentileMs(e, 50),
-    e2e_p90_ms: percentileMs(e, 90),
-    e2e_p95_ms: percentileMs(e, 95),
-    e2e_p99_ms: percentileMs(e, 99),
-    ttft_mean_ms: meanMs(t),
-    ttft_p50_ms: percentileMs(t, 50),
-    ttft_p90_ms: percentileMs(t, 90),
-    ttft_p95_ms: percentileMs(t, 95),
-    ttft_p99_ms: percentileMs(t, 99),
-    itl_mean_ms: meanMs(i),
-    itl_p50_ms: percentileMs(i, 50),
-    itl_p90_ms: percentileMs(i, 90),
-    itl_p95_ms: percentileMs(i, 95),
-    itl_p99_ms: percentileMs(i, 99),
+    e2e_mean_ms: stat(e, meanMs),
+    e2e_p50_ms: stat(e, (x) => percentileMs(x, 50)),
+    e2e_p90_ms: stat(e, (x) => percentileMs(x, 90)),
+    e2e_p95_ms: stat(e, (x) => percentileMs(x, 95)),
+    e2e_p99_ms: stat(e, (x) => percentileMs(x, 99)),
+    ttft_mean_ms: stat(t, meanMs),
+    ttft_p50_ms: stat(t, (x) => percentileMs(x, 50)),
+    ttft_p90_ms: stat(t, (x) => percentileMs(x, 90)),
+    ttft_p95_ms: stat(t, (x) => percentileMs(x, 95)),
+    ttft_p99_ms: stat(t, (x) => percentileMs(x, 99)),
+    itl_mean_ms: stat(i, meanMs),
+    itl_p50_ms: stat(i, (x) => percentileMs(x, 50)),
+    itl_p90_ms: stat(i, (x) => percentileMs(x, 90)),
+    itl_p95_ms: stat(i, (x) => percentileMs(x, 95)),
+    itl_p99_ms: stat(i, (x) => percentileMs(x, 99)),
   };
 }
 

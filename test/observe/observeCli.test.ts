@@ -204,7 +204,7 @@ test("--replay-trace of an observed trace is paced from its first arrival", asyn
   assert.equal(trace.header.workload_seed, 42);
 });
 
-test("error and timeout rows; the summary counts them apart from the ok rows", async () => {
+test("every request failing (errors, timeouts) is exit 1 with one line; the trace still records why", async () => {
   const fail = await cli([
     "observe",
     "--server",
@@ -220,14 +220,17 @@ test("error and timeout rows; the summary counts them apart from the ok rows", a
     "--no-streaming",
     "--no-progress",
   ]);
-  assert.equal(fail.code, 0, fail.stderr.join("\n"));
+  assert.equal(fail.code, 1, fail.stderr.join("\n"));
+  assert.equal(fail.stdout, "");
+  assert.equal(
+    fail.stderr.at(-1),
+    `error: observe: none of the 3 requests succeeded (3 failed, 0 timed out); ${path.join(dir, "fail.csv")} records why (status and error_message columns)`,
+  );
   const ft = loadTraceV2(path.join(dir, "fail.yaml"), path.join(dir, "fail.csv"));
   assert.deepEqual(
     ft.records.map((r) => [r.status, r.error_message, r.streaming]),
     Array(3).fill(["error", "HTTP 503: server overloaded", false]),
   );
-  const fm = metricBlocks(fail.stdout)[0]!;
-  assert.deepEqual([fm["completed_requests"], fm["failed_requests"], fm["timed_out_requests"]], [0, 3, 0]);
   assert.ok(
     fail.stderr.some((l) => l.includes("tokens-per-word probe failed")),
     "the failed probe is a warning",
@@ -249,13 +252,14 @@ test("error and timeout rows; the summary counts them apart from the ok rows", a
     "0.3",
     "--no-progress",
   ]);
-  assert.equal(hang.code, 0, hang.stderr.join("\n"));
+  assert.equal(hang.code, 1, hang.stderr.join("\n"));
+  assert.equal(hang.stdout, "");
+  assert.match(hang.stderr.at(-1)!, /^error: observe: none of the 2 requests succeeded \(0 failed, 2 timed out\)/);
   const ht = loadTraceV2(path.join(dir, "hang.yaml"), path.join(dir, "hang.csv"));
   assert.deepEqual(
     ht.records.map((r) => r.status),
     ["timeout", "timeout"],
   );
-  assert.equal(metricBlocks(hang.stdout)[0]!["timed_out_requests"], 2);
 });
 
 test("--prewarm-duration sends unrecorded fixed requests first", async () => {
@@ -304,7 +308,10 @@ test("bad flags: one-line errors, exit status 1, nothing sent", async () => {
     [without("--trace-data"), /--trace-data is required/],
     [[...without("--server"), "--server", "not a url"], /--server: "not a url" is not a URL/],
     [[...without("--server"), "--server", "ftp://localhost:21"], /must use http or https/],
-    [[...without("--trace-data"), "--trace-data", path.join(dir, "missing-dir", "t.csv")], /--trace-data: directory .* does not exist/],
+    [
+      [...without("--trace-data"), "--trace-data", "/proc/self/missing-dir/t.csv"],
+      /--trace-data .*cannot create directories in \/proc\/self/,
+    ],
     [[...without("--rate"), "--prompt-tokens", "10"], /no workload/],
     [[...ok, "--api-format", "grpc"], /--api-format must be completions or chat/],
     [[...ok, "--max-concurrency", "0"], /--max-concurrency must be an integer >= 1/],
@@ -378,4 +385,11 @@ test("--detectors labels the measured requests; the report file and errors work 
   assert.deepEqual(bad.stderr, ["error: --saturation-final-window requires --detectors"]);
   assert.equal(server.seen.length, sent, "nothing is sent for a bad flag");
   assert.ok(!fs.existsSync(path.join(dir, "sat-bad.csv")));
+});
+
+test("a summary without samples of a latency prints null, not 0", async () => {
+  const { summarizeObserved } = await import("../../src/observe/summary.js");
+  const m = summarizeObserved([]);
+  assert.equal(m.completed_requests, 0);
+  for (const k of ["e2e_mean_ms", "ttft_p99_ms", "itl_p50_ms"] as const) assert.equal(m[k], null);
 });

@@ -130,7 +130,7 @@ test("summary: ok rows only; TTFT, E2E and per-request ITL in ms; throughput ove
   assert.equal(m.tokens_per_sec, 15);
   assert.equal(m.total_input_tokens, 20);
   const empty = summarizeObserved([]);
-  assert.deepEqual([empty.completed_requests, empty.ttft_mean_ms, empty.responses_per_sec], [0, 0, 0]);
+  assert.deepEqual([empty.completed_requests, empty.ttft_mean_ms, empty.responses_per_sec], [0, null, 0]);
 });
 
 test("ITL CSV and its default path; --prewarm-duration values", () => {

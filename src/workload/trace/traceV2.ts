@@ -10,6 +10,8 @@ import { float, int, obj, opt, record, str, type Infer } from "../spec/schema.js
 import { DATA_FILE_LIMIT, SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
 import { formatTraceData, parseTraceData, type OptionalColumn, type TraceLayout, type TraceRecord } from "./traceV2Csv.js";
+import { dirname, resolve } from "node:path";
+import { makeDirs } from "../../util/makeDirs.js";
 
 export { TRACE_V2_COLUMNS, TRACE_V3_COLUMNS, OPTIONAL_COLUMNS, emptyTraceRecord } from "./traceV2Csv.js";
 export type { OptionalColumn, TraceLayout, TraceRecord } from "./traceV2Csv.js";
@@ -126,6 +128,8 @@ export function formatTraceV2Data(trace: Pick<TraceV2, "layout" | "optionalColum
 }
 
 export function exportTraceV2(trace: TraceV2, headerPath: string, dataPath: string): void {
+  makeDirs(dirname(resolve(headerPath)));
+  makeDirs(dirname(resolve(dataPath)));
   writeFileSync(headerPath, formatTraceV2Header(trace.header));
   writeFileSync(dataPath, formatTraceV2Data(trace));
 }
