@@ -41,7 +41,8 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   if (blackbox && opts["start"] !== undefined) {
     throw new UserError("--start reads trained-physics files; a blackbox fit starts from --alpha-coeffs and --beta-coeffs");
   }
-  const runIn: RunInput = layout === TRAINED_PHYSICS_LAYOUT ? run : { ...run, latencyModel: model };
+  // Trace and CSV inputs run the model being fitted (the default model of a run may be another).
+  const runIn: RunInput = { ...run, latencyModel: model };
   const out = String(opts["out"]);
   checkOutputPath("--out", out);
   checkRunInputs(run);

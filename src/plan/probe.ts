@@ -14,7 +14,7 @@ export type ProbeResult =
   | { ok: false; kind: "no-latency-data" | "does-not-fit" | "invalid-tp" | "not-runnable"; reason: string };
 
 function classify(message: string): Exclude<ProbeResult, { ok: true }>["kind"] {
-  if (/not found in hardware config|unknown GPU|no .* for GPU/i.test(message)) return "no-latency-data";
+  if (/not found in hardware config|unknown GPU|no .* for GPU|has no kernel tables/i.test(message)) return "no-latency-data";
   if (/exceeds available GPU memory|insufficient per-GPU capacity|Minimum GPUs required/i.test(message)) return "does-not-fit";
   if (/--tp \d+ is not valid/.test(message)) return "invalid-tp";
   return "not-runnable";

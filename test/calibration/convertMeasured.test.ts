@@ -82,7 +82,8 @@ test("the command writes a pair replay reads, and writes nothing on a bad input 
     r.stderr.join("\n"),
   );
   assert.ok(!fs.existsSync(h2) && !fs.existsSync(d2));
-  const nowhere = await cli(["convert", "measured", BUNDLED, "--trace-header", path.join(dir, "no/such/h.yaml"), "--trace-data", d2]);
+  // A missing directory is created (one rule for outputs); a path under a regular file cannot be.
+  const nowhere = await cli(["convert", "measured", BUNDLED, "--trace-header", path.join(bad, "h.yaml"), "--trace-data", d2]);
   assert.equal(nowhere.code, 1);
   assert.ok(
     nowhere.stderr.some((l) => l.includes("--trace-header")),

@@ -115,7 +115,7 @@ test("messages name the bad value", async () => {
 
   await fails(
     [...M, "--hardware", "Z900"],
-    'error: Failed to load hardware config: GPU "Z900" not found in hardware config (available: [A100-80 A100-SXM H100 L40S])',
+    'error: GPU "Z900" has no kernel tables (H100, H200, B200, A100-SXM, A100-80, L40S, RTX-PRO-6000) and no entry in the bundled hardware file (A100-80, A100-SXM, H100, L40S)',
   );
   await fails(
     [...M, "--vllm-version", "v9.9", "--hardware", "H100", "--tp", "1"],

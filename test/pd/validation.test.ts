@@ -58,7 +58,7 @@ const CASES: [string, string][] = [
   ["--prefill-instances 2 --decode-instances 2 --decode-tp=-1", "error: --decode-tp must be > 0, got -1"],
   [
     "--prefill-instances 2 --decode-instances 2 --prefill-latency-model magic",
-    'error: --prefill-latency-model "magic" is not a recognized backend; valid: blackbox, roofline, trained-physics',
+    'error: --prefill-latency-model "magic" is not a recognized backend; valid: blackbox, kernels, roofline, trained-physics',
   ],
   ["--prefill-instances 2 --decode-instances 2 --decode-max-model-len 0", "error: --decode-max-model-len must be > 0 when set, got 0"],
   [

@@ -111,6 +111,22 @@ export function fstatSync(fd: number): Stats {
 
 export function closeSync(fd: number): void {
   fds.delete(fd);
+  positions.delete(fd);
+}
+
+const positions = new Map<number, { bytes: Uint8Array; at: number }>();
+
+/** Reads the open file's UTF-8 bytes from where the last read stopped (the guarded file reader's reads). */
+export function readSync(fd: number, buf: Uint8Array, offset: number, length: number, _position: null): number {
+  let cur = positions.get(fd);
+  if (cur === undefined) {
+    cur = { bytes: new TextEncoder().encode(readFileSync(fd)), at: 0 };
+    positions.set(fd, cur);
+  }
+  const n = Math.max(0, Math.min(length, cur.bytes.length - cur.at));
+  buf.set(cur.bytes.subarray(cur.at, cur.at + n), offset);
+  cur.at += n;
+  return n;
 }
 
 interface Dirent {
@@ -152,6 +168,7 @@ export default {
   openSync,
   fstatSync,
   closeSync,
+  readSync,
   readdirSync,
   writeFileSync,
   mkdirSync,

@@ -14,7 +14,27 @@ export const process = {
   stdout: { write: (s: string): boolean => (console.log(s.replace(/\n$/, "")), true) },
 };
 
+const dec = new TextDecoder();
+
+/** Bytes that decode as UTF-8 on toString(), as a Node Buffer does (the guarded file reader's reads). */
+class ShimBuffer extends Uint8Array {
+  override toString(_enc?: string): string {
+    return dec.decode(this);
+  }
+}
+
 export const Buffer = {
+  allocUnsafe: (n: number): ShimBuffer => new ShimBuffer(n),
+  concat(list: readonly Uint8Array[], total?: number): ShimBuffer {
+    const out = new ShimBuffer(total ?? list.reduce((a, b) => a + b.length, 0));
+    let at = 0;
+    for (const b of list) {
+      out.set(b.subarray(0, Math.min(b.length, out.length - at)), at);
+      at += b.length;
+      if (at >= out.length) break;
+    }
+    return out;
+  },
   from: (s: string, _enc?: string): Uint8Array => enc.encode(s),
   byteLength: (s: string): number => enc.encode(s).length,
   compare(a: Uint8Array, b: Uint8Array): number {

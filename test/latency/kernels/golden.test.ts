@@ -1,5 +1,5 @@
 // Golden step times of the kernels model on H100 with vLLM 0.14.0 tables and the bundled overheads
-// (docs/latency.md "Composition"). The pinned numbers come from the implementation; the Llama-3.1-8B
+// (docs/latency.md "Kernels"). The pinned numbers come from the implementation; the Llama-3.1-8B
 // ones are also recomposed here by hand from the JSON tables, so they are checked, not just kept.
 
 import { test } from "node:test";

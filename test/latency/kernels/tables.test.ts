@@ -1,4 +1,4 @@
-// The composition reads the measured tables exactly (docs/latency.md "Composition"): a GEMM whose
+// The composition reads the measured tables exactly (docs/latency.md "Kernels"): a GEMM whose
 // weight shape is on the grid is the table's row, attention at a measured length is the table's
 // value; between grid shapes the time is log-log interpolated. Expected values come from the JSON
 // files in data/kernels, parsed here.
