@@ -6,7 +6,7 @@ import type { Logger } from "../util/log.js";
 import { decideAdmission, type AdmissionPolicy } from "./admission/admission.js";
 import type { RoutingPolicy } from "./routing/routing.js";
 import { SnapshotProvider, type RouterState } from "./snapshot.js";
-import { EV_ARRIVAL, EV_QUEUED, EventQueue } from "../engine/eventQueue.js";
+import { EventQueue } from "../engine/eventQueue.js";
 import { IndexHeap } from "../engine/indexHeap.js";
 import type { OrderedLogger } from "./orderedLog.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
@@ -15,7 +15,7 @@ import { InvariantError } from "../util/errors.js";
 import type { StateSampler } from "../core/stateSampler.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import type { DisaggregationHook } from "./disaggregation.js";
-import type { ClusterRunStats } from "./runStats.js";
+import { inTransit, type ClusterRunStats } from "./runStats.js";
 
 export interface ClusterOptions {
   horizon: number;
@@ -85,6 +85,7 @@ export class ClusterSimulator {
   private readonly routedPerInstance: Int32Array;
   /** Closed-loop follow-ups created during the run, by arrival; after the source at equal times. */
   private readonly pushed = new EventQueue<WorkloadRequest>();
+  private runLimit = -Infinity; // the `limit` of the instance events being run (runInstance)
   /** Prefill/decode disaggregation (null: off). */
   protected pd: DisaggregationHook | null = null;
   control: ClusterControl | null = null;
@@ -185,7 +186,7 @@ export class ClusterSimulator {
       routed: this.routed,
       routedPerInstance: this.routedPerInstance,
       generated,
-      inTransit: this.inTransit(),
+      inTransit: inTransit(this.events, [RANK_ADMISSION, RANK_ROUTING], this.instances),
       clock,
       inFlight: this.inFlight,
     };
@@ -203,17 +204,6 @@ export class ClusterSimulator {
   }
 
   /**
-   * Arrived requests neither injected nor rejected at the end: waiting for their admission or
-   * routing decision, or routed but not yet in an instance's wait queue (arrival and queueing
-   * delays), so the pipeline check can count them.
-   */
-  private inTransit(): number {
-    let n = this.events.count((k, req) => req !== null && (k === RANK_ADMISSION || k === RANK_ROUTING));
-    for (const inst of this.instances) n += inst.events.count((k, req) => req !== null && (k === EV_ARRIVAL || k === EV_QUEUED));
-    return n;
-  }
-
-  /**
    * Runs instance i's next event, then its later events while they come before `limit` and are
    * within the horizon. Returns the time of the last event run.
    */
@@ -222,11 +212,13 @@ export class ClusterSimulator {
     let t = inst.nextEventTime();
     let last = t;
     const log = this.opts.instanceLog;
+    this.runLimit = limit;
     do {
       last = t;
       log?.at(t, i);
       const before = inst.completed + inst.droppedUnservable + inst.timedOut;
-      inst.processNext();
+      inst.processNext(this.steadyUntil);
+      if (inst.clock > last) last = inst.clock;
       const delta = inst.completed + inst.droppedUnservable + inst.timedOut - before;
       if (delta !== 0) {
         let v = this.inFlight[i]! - delta;
@@ -246,6 +238,13 @@ export class ClusterSimulator {
     if (this.control !== null) this.control.afterInstanceEvents(i, last);
     return last;
   }
+
+  /** Steady steps (instance/steadySteps.ts) start before the events runInstance stops at. */
+  private readonly steadyUntil = (): number => {
+    let until = this.runLimit < this.events.peekTime() ? this.runLimit : this.events.peekTime();
+    if (this.pushed.size > 0 && this.pushed.peekTime() < until) until = this.pushed.peekTime();
+    return until;
+  };
 
   /** Time-series samples due before the next event at `tn`. */
   private sampleUntil(tn: number, horizon: number): void {

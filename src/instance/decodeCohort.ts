@@ -67,6 +67,11 @@ export class DecodeCohort {
     this.freeSlots = grownInt32(this.freeSlots, cap);
   }
 
+  /** Whether a member is due at `step` (members are due at most MAX_AHEAD < RING steps ahead). */
+  dueAt(step: number): boolean {
+    return this.head[step & (RING - 1)]! >= 0;
+  }
+
   /** After every step: each member advanced by one token. */
   endStep(): void {
     this.piSum += this.count;
@@ -138,4 +143,18 @@ export function sortByBatchOrder(a: Request[], n: number): void {
     }
     a[j + 1] = r;
   }
+}
+
+/** `a` (in batch order) and due[0 .. nDue) merged in batch order into `out`, which is returned. */
+export function mergeByBatchOrder(a: readonly Request[], due: Request[], nDue: number, out: Request[]): Request[] {
+  sortByBatchOrder(due, nDue);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < nDue) {
+    if (j >= nDue || (i < a.length && a[i]!.batchOrder < due[j]!.batchOrder)) out[k++] = a[i++]!;
+    else out[k++] = due[j++]!;
+  }
+  if (out.length !== k) out.length = k;
+  return out;
 }

@@ -8,11 +8,12 @@ import type { Logger } from "../util/log.js";
 import { BatchFormation } from "./batchFormation.js";
 import { Deque } from "./deque.js";
 import type { InstanceConfig } from "./instanceConfig.js";
-import { PooledItl } from "./pooledItl.js";
+import { PooledItl, oldestStepReferenced } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
 import { COMPLETED, QUEUED, RUNNING, TIMED_OUT, type Request } from "../core/request.js";
-import { DecodeCohort, MAX_AHEAD, sortByBatchOrder } from "./decodeCohort.js";
+import { DecodeCohort, MAX_AHEAD, mergeByBatchOrder } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
+import { runSteadySteps } from "./steadySteps.js";
 import type { StepProbe } from "./stepProbe.js";
 import { UnservableTally, unservableCheck } from "./unservable.js";
 import { ACTIVE } from "../infra/lifecycle.js";
@@ -57,6 +58,7 @@ export class Instance {
   /** Requests dropped as unservable, by limit (the run reports them once). */
   readonly unservable = new UnservableTally();
   stepCount = 0;
+  steadySteps = 0; // of stepCount, those taken without an event (steadySteps.ts)
   /** Duration of the most recent step, ticks (time-series sampling). */
   lastStepDuration = 0;
   queueSampleSum = 0;
@@ -109,6 +111,7 @@ export class Instance {
     this.spec = cfg.speculation ?? null;
     // The LoRA step factor reads every scheduled request; a speculating decode is no plain decode.
     if (this.lora !== null || this.spec !== null) this.cohort = null;
+    this.itl.oldest = () => oldestStepReferenced(this.stepCount, this.running, this.waitQueue);
   }
 
   get id(): string {
@@ -142,8 +145,12 @@ export class Instance {
     }
   }
 
-  /** Pops and executes exactly one event. */
-  processNext(): void {
+  /**
+   * Pops and executes exactly one event, then, when it was a step, the steady steps after it that
+   * start before `until()` (steadySteps.ts): the cluster's first moment anything else could happen,
+   * asked after the step, which may have created cluster events.
+   */
+  processNext(until: (() => number) | null = null): void {
     const t = this.events.peekTime();
     const kind = this.events.peekKind();
     const req = this.events.peekPayload();
@@ -154,7 +161,7 @@ export class Instance {
     this.clock = t;
     if (kind === EV_STEP) {
       this.pendingSteps--;
-      this.step(t);
+      this.step(t, until);
     } else if (kind === EV_QUEUED) {
       this.onQueued(req!, t);
     } else if (kind === EV_TIMEOUT) {
@@ -223,7 +230,7 @@ export class Instance {
   }
 
   /** One step, items 1 to 9 of docs/behavior.md "The step". */
-  private step(now: number): void {
+  private step(now: number, until: (() => number) | null): void {
     const stepIdx = ++this.stepCount;
     this.kv.setClock(now);
     this.prioritizer.prioritize(this.waitQueue, now);
@@ -260,7 +267,10 @@ export class Instance {
 
     // Next-step scheduling (item 9)
     if (this.running.length > 0 || (this.waitQueue.length > 0 && (this.lora === null || this.lora.loading === ""))) {
-      this.pushStep(now + d);
+      let next = now + d;
+      if (cohort !== null && until !== null)
+        next = runSteadySteps(this, cohort, this.execution, this.visit, this.events.peekTime(), next, until());
+      this.pushStep(next);
       this.stepChainRegistered = true;
     } else {
       this.stepChainRegistered = false;
@@ -295,20 +305,11 @@ export class Instance {
 
   /** Merges due[0 .. nDue) back from the cohort into the visit list, in batch order. */
   private mergeDue(due: Request[], nDue: number): void {
-    sortByBatchOrder(due, nDue);
-    const a = this.visit;
-    const out = this.spareVisit;
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < a.length || j < nDue) {
-      if (j >= nDue || (i < a.length && a[i]!.batchOrder < due[j]!.batchOrder)) out[k++] = a[i++]!;
-      else out[k++] = due[j++]!;
-    }
-    if (out.length !== k) out.length = k;
-    this.spareVisit = a;
-    this.visit = out;
+    const merged = mergeByBatchOrder(this.visit, due, nDue, this.spareVisit);
+    this.spareVisit = this.visit;
+    this.visit = merged;
   }
+
   /** Removes the requests completed in this step from the running batch, keeping its order. */
   private dropCompleted(): void {
     const running = this.running;

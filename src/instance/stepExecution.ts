@@ -110,6 +110,12 @@ export class StepExecution {
     return batch;
   }
 
+  /** A step in which only `steady` cohort members decode (steadySteps.ts): run() on an empty batch. */
+  recordSteady(stepIdx: number, d: number, steady: number): void {
+    this.inst.itl.record(stepIdx, d + this.alpha2);
+    this.inst.totalOutputTokens += steady;
+  }
+
   /** Item 8: the final token's KV, release, leave time, E2E and the ledger record. */
   private complete(r: Request, now: number, d: number, stepIdx: number, itlVal: number): void {
     const inst = this.inst;

@@ -2,7 +2,7 @@
 // attention over the prompt positions of a chunk, decode ("generation") attention over a decode
 // batch and its cached context.
 
-import { between, Curve, floorIndex } from "./curve.js";
+import { Curve, floorIndex } from "./curve.js";
 import type { Extrapolations } from "./gemm.js";
 import type { AttentionTable, CurveData } from "./tables.js";
 
@@ -133,6 +133,13 @@ export class DecodeSurface {
   private readonly curves: Curve[];
   /** Measured context per context of this shape (more KV heads than the measured shape: > 1). */
   private readonly contextScale: number;
+  /** The rows' common context grid, its logarithms, and each row's log times on it. */
+  private readonly grid: Float64Array;
+  private readonly logGrid: Float64Array;
+  private readonly logRows: Float64Array[];
+  /** Per integer batch size (filled on first use): rows i, j, weight f of row j, and log factor beyond the rows. */
+  private readonly weights = new BatchWeights();
+  private beyond: (() => void) | undefined;
 
   constructor(table: AttentionTable, s: AttentionShape, notes: Extrapolations) {
     const { rows, scale, contextScale } = nearestShape(table, s, true, notes, "decode");
@@ -146,26 +153,82 @@ export class DecodeSurface {
     const values: number[][] = measured.map((c) => grid.map((x) => c.at(x)));
     for (let r = values.length - 2; r >= 0; r--) values[r] = values[r]!.map((v, i) => Math.min(v, values[r + 1]![i]!));
     const last = grid[grid.length - 1]!;
-    const beyond = notes.lazy(`decode attention context beyond ${last} tokens, scaled linearly from ${last}`);
-    this.curves = values.map((ys) => new Curve(grid, ys, 1, beyond));
+    this.beyond = notes.lazy(`decode attention context beyond ${last} tokens, scaled linearly from ${last}`);
+    this.curves = values.map((ys) => new Curve(grid, ys, 1));
+    this.grid = Float64Array.from(grid);
+    this.logGrid = this.grid.map(Math.log);
+    this.logRows = this.curves.map((c) => c.ys.map(Math.log));
   }
 
   get maxBatch(): number {
     return this.batches[this.batches.length - 1]!;
   }
 
-  /** µs for `batch` decodes whose cached contexts average `context` tokens. */
+  /**
+   * µs for `batch` decodes whose cached contexts average `context` tokens: log–log interpolation
+   * along the context in the two measured batch rows around `batch`, then log–log between them
+   * (curve.ts's rules; beyond the grid linear in context, beyond the largest batch linear in
+   * batch), done in the log domain: one logarithm and one exponential per call.
+   */
   at(batch: number, tokens: number): number {
-    const context = tokens * this.contextScale;
-    const i = floorIndex(this.batches, batch);
-    const j = Math.min(i + 1, this.batches.length - 1);
-    const a = this.curves[i]!.at(context);
-    if (i === j) return between(a, a, this.batches[i]!, this.batches[i]!, batch, 1);
-    return between(a, this.curves[j]!.at(context), this.batches[i]!, this.batches[j]!, batch, 1);
+    const w = this.weights.of(batch, this.batches);
+    const i = w.i;
+    const rowI = this.logRows[i]!;
+    const rowJ = this.logRows[w.j]!;
+    const f = w.f;
+    const x = tokens * this.contextScale;
+    const xs = this.grid;
+    const n = xs.length;
+    let lo = 0;
+    let g = 0;
+    let over = w.over;
+    if (x >= xs[n - 1]!) {
+      lo = n - 1;
+      if (x !== xs[lo]!) over += this.noteBeyond(Math.log(x) - this.logGrid[lo]!);
+    } else if (x > xs[0]!) {
+      lo = floorIndex(xs, x);
+      if (x !== xs[lo]!) g = (Math.log(x) - this.logGrid[lo]!) / (this.logGrid[lo + 1]! - this.logGrid[lo]!);
+    }
+    // On a measured point of a measured row: the measurement itself.
+    if (g === 0 && f === 0 && over === 0) return this.curves[i]!.ys[lo]!;
+    const hi = g === 0 ? lo : lo + 1;
+    const la = rowI[lo]! + g * (rowI[hi]! - rowI[lo]!);
+    const lb = rowJ[lo]! + g * (rowJ[hi]! - rowJ[lo]!);
+    return Math.exp(la + f * (lb - la) + over);
+  }
+
+  private noteBeyond(over: number): number {
+    if (this.beyond !== undefined) {
+      const note = this.beyond;
+      this.beyond = undefined;
+      note();
+    }
+    return over;
   }
 
   /** The longest context measured at the largest batch size's neighbours (for start-up notes). */
   maxContext(batch: number): number {
     return this.curves[floorIndex(this.batches, batch)]!.last / this.contextScale;
+  }
+}
+
+/** How a batch size sits between the measured batch rows, per integer size, computed once. */
+class BatchWeights {
+  private readonly cache: { i: number; j: number; f: number; over: number }[] = [];
+
+  of(batch: number, batches: Float64Array): { i: number; j: number; f: number; over: number } {
+    const k = batch | 0;
+    if (k === batch && k >= 0 && k < 65536) return (this.cache[k] ??= BatchWeights.compute(batch, batches));
+    return BatchWeights.compute(batch, batches);
+  }
+
+  /** Row weights of curve.ts's between(): below the rows the first, beyond them the last scaled linearly. */
+  private static compute(v: number, batches: Float64Array): { i: number; j: number; f: number; over: number } {
+    const last = batches.length - 1;
+    if (v <= batches[0]!) return { i: 0, j: 0, f: 0, over: 0 };
+    if (v >= batches[last]!) return { i: last, j: last, f: 0, over: v === batches[last]! ? 0 : Math.log(v / batches[last]!) };
+    const i = floorIndex(batches, v);
+    if (v === batches[i]!) return { i, j: i, f: 0, over: 0 };
+    return { i, j: i + 1, f: Math.log(v / batches[i]!) / Math.log(batches[i + 1]! / batches[i]!), over: 0 };
   }
 }

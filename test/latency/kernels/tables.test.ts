@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DecodeSurface, prefillCurve } from "../../../src/latency/kernels/attention.js";
 import { gemmCurve } from "../../../src/latency/kernels/gemm.js";
+import { between, Curve, floorIndex } from "../../../src/latency/kernels/curve.js";
 import type { CurveData, GemmGrid } from "../../../src/latency/kernels/tables.js";
 import { FC_SEED } from "../../helpers/fc.js";
 import { readTables, recordingNotes } from "./helpers.js";
@@ -203,4 +204,34 @@ test("decode attention beyond the longest measured context scales linearly from 
   // Each batch row notes on its first query beyond (a run prints the line once).
   assert.ok(notes.said.length > 0);
   assert.deepEqual(new Set(notes.said), new Set(["decode attention context beyond 32767 tokens, scaled linearly from 32767"]));
+});
+
+test("decode attention (property): the log-domain evaluation equals interpolating along the context in each row, then between the rows (H100 0.24.0, 32/8/128)", () => {
+  const t = readTables("H100", "0.24.0");
+  const rows = t.generation["32/8/128"]!;
+  const s = new DecodeSurface(t.generation, { heads: 32, kvHeads: 8, headDim: 128 }, recordingNotes());
+  // The reference: the rows on their common grid, each the lower envelope of itself and the larger batches' rows.
+  const batches = Object.keys(rows)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const measured = batches.map((b) => new Curve(rows[String(b)]!.x, rows[String(b)]!.us, 1));
+  const grid = [...new Set(measured.flatMap((c) => Array.from(c.xs)))].sort((a, b) => a - b);
+  const values = measured.map((c) => grid.map((x) => c.at(x)));
+  for (let r = values.length - 2; r >= 0; r--) values[r] = values[r]!.map((v, i) => Math.min(v, values[r + 1]![i]!));
+  const curves = values.map((ys) => new Curve(grid, ys, 1));
+  const reference = (b: number, ctx: number): number => {
+    const i = floorIndex(batches, b);
+    const j = Math.min(i + 1, batches.length - 1);
+    const a = curves[i]!.at(ctx);
+    return i === j ? between(a, a, batches[i]!, batches[i]!, b, 1) : between(a, curves[j]!.at(ctx), batches[i]!, batches[j]!, b, 1);
+  };
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 2048 }), fc.integer({ min: 1, max: 200000 }), (b, ctx) => {
+      const want = reference(b, ctx);
+      assert.ok(Math.abs(s.at(b, ctx) - want) <= 1e-12 * want, `batch ${b} context ${ctx}: ${s.at(b, ctx)} vs ${want}`);
+    }),
+    { seed: FC_SEED, numRuns: 2000 },
+  );
+  for (const b of batches)
+    for (const ctx of grid) assert.equal(s.at(b, ctx), reference(b, ctx), `measured point batch ${b} context ${ctx}`);
 });

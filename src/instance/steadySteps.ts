@@ -1,0 +1,56 @@
+import type { KvCache } from "../kv/kvCache.js";
+import type { LatencyModel } from "../latency/model.js";
+import type { DecodeCohort } from "./decodeCohort.js";
+import type { StepExecution } from "./stepExecution.js";
+import type { Request } from "../core/request.js";
+
+/** What steady steps read and advance of their instance (an `Instance`). */
+export interface SteadyHost {
+  readonly kv: KvCache;
+  readonly latency: LatencyModel;
+  readonly horizon: number;
+  readonly waitQueue: { readonly length: number };
+  stepCount: number;
+  /** Steps taken here (a count for diagnostics and tests). */
+  steadySteps: number;
+  clock: number;
+  lastStepDuration: number;
+  queueSampleCount: number;
+}
+
+/**
+ * Runs, without events, the steps from `t` on in which only the decode cohort works
+ * (docs/architecture.md "Steady steps"): no request outside the cohort runs or waits, no member
+ * is due, and the step starts before `until` (the first moment anything else could happen or be
+ * looked at) and before the instance's next queued event. Such a step does exactly what the full
+ * step would: every member adds a token, the step's ITL value is recorded, the wait-queue sample
+ * is taken (0). Returns the start time of the first step not run here.
+ */
+export function runSteadySteps(
+  host: SteadyHost,
+  cohort: DecodeCohort,
+  execution: StepExecution,
+  visit: readonly Request[],
+  nextEvent: number,
+  t: number,
+  until: number,
+): number {
+  if (visit.length !== 0 || host.waitQueue.length !== 0 || cohort.count === 0) return t;
+  const latency = host.latency;
+  const kv = host.kv;
+  const end = until < nextEvent ? until : nextEvent;
+  const horizon = host.horizon;
+  while (t < end && t <= horizon && !cohort.dueAt(host.stepCount + 1)) {
+    const stepIdx = ++host.stepCount;
+    host.steadySteps++;
+    host.clock = t;
+    kv.setClock(t);
+    host.queueSampleCount++;
+    const d = latency.stepTimeWithDecodes!(visit, 0, cohort.count, cohort.piSum) + kv.consumeTransferLatency();
+    host.lastStepDuration = d;
+    execution.recordSteady(stepIdx, d, cohort.count);
+    cohort.endStep();
+    t += d;
+  }
+  return t;
+}
