@@ -1,5 +1,21 @@
-// Import cycles are not allowed anywhere in src/ (type-only imports included); the layer order
-// itself is checked by test/architecture/layers.test.ts (docs/architecture.md "Layers").
+// The architecture rules of src/ (docs/architecture.md "Layers"), checked by `npm run lint`:
+// no import cycles (type-only imports included), and the layer order: a folder imports only from
+// its own layer or lower ones, so the simulator core never depends on the command line or the
+// reports. Folders of one layer may import each other.
+
+const { LAYERS } = require("./scripts/layers.cjs");
+
+const folders = (names) => `^src/(${names.join("|")})/`;
+
+/** One rule per layer: nothing in it imports from a layer above. */
+const layerRules = LAYERS.slice(0, -1).map((names, i) => ({
+  name: `layer-${names.join("-")}`,
+  severity: "error",
+  comment: `${names.join(", ")} may import only from their own layer or lower ones (docs/architecture.md "Layers")`,
+  from: { path: folders(names) },
+  to: { path: folders(LAYERS.slice(i + 1).flat()) },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -9,6 +25,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...layerRules,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,63 +1,44 @@
-// The layer order of src/ (docs/architecture.md "Layers"): a folder imports only from its own
-// layer or lower ones, so the simulator core never depends on the command line or the reports.
+// The layer order of src/ (docs/architecture.md "Layers"): `npm run lint` checks imports against it
+// with dependency-cruiser (.dependency-cruiser.cjs, one rule per layer, from scripts/layers.cjs);
+// here, that every folder has a layer and that every layer below the top has its rule.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 
-const SRC = path.resolve(import.meta.dirname, "..", "..", "..", "src");
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
+const SRC = path.join(ROOT, "src");
+const require = createRequire(import.meta.url);
+const { LAYERS } = require(path.join(ROOT, "scripts", "layers.cjs")) as { LAYERS: string[][] };
+const cruiser = require(path.join(ROOT, ".dependency-cruiser.cjs")) as {
+  forbidden: { name: string; from: { path?: string }; to: { path?: string } }[];
+};
 
-/** Lowest first. Folders of one layer may import each other (dependency-cruiser in `npm run lint` rules out cycles). */
-const LAYERS: readonly (readonly string[])[] = [
-  ["util"],
-  ["engine"],
-  ["core"],
-  ["kv", "latency", "policy", "workload", "lora", "speculative"],
-  ["instance", "infra"],
-  ["cluster", "gateway", "trace", "autoscale", "pd"],
-  ["metrics", "config", "plugin", "saturation"],
-  ["sim"],
-  ["experiment", "optimize", "report", "calibration", "observe", "queue", "plan"],
-  ["cli"],
-];
-
-const rankOf = new Map<string, number>(LAYERS.flatMap((names, i) => names.map((n) => [n, i] as [string, number])));
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(p);
-    return e.name.endsWith(".ts") ? [p] : [];
-  });
-}
-
-const folderOf = (file: string): string => path.relative(SRC, file).split(path.sep)[0]!;
-
-test("every folder of src/ has a layer", () => {
+test("every folder of src/ has exactly one layer", () => {
   const folders = fs
     .readdirSync(SRC, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);
+  const all = LAYERS.flat();
   assert.deepEqual(
-    folders.filter((f) => !rankOf.has(f)),
+    folders.filter((f) => !all.includes(f)),
     [],
   );
+  assert.equal(new Set(all).size, all.length, "a folder in two layers");
 });
 
-test("no folder imports from a higher layer", () => {
-  const wrong: string[] = [];
-  for (const file of sourceFiles(SRC)) {
-    const from = folderOf(file);
-    const rank = rankOf.get(from);
-    if (rank === undefined) continue; // the package entry point (src/index.ts) sits above all
-    const text = fs.readFileSync(file, "utf8");
-    // Static imports and re-exports, type-only ones included, and dynamic import("...").
-    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)"(\.{1,2}\/[^"]+)"/g)) {
-      const target = folderOf(path.resolve(path.dirname(file), m[1]!));
-      const to = rankOf.get(target);
-      if (to !== undefined && to > rank) wrong.push(`${path.relative(SRC, file)} imports ${m[1]} (${from} below ${target})`);
-    }
+test("each layer below the top has a dependency-cruiser rule forbidding imports from every layer above", () => {
+  for (let i = 0; i < LAYERS.length - 1; i++) {
+    const rule = cruiser.forbidden.find((r) => r.name === `layer-${LAYERS[i]!.join("-")}`);
+    assert.ok(rule !== undefined, `no rule for layer ${LAYERS[i]!.join(", ")}`);
+    const from = new RegExp(rule.from.path!);
+    const to = new RegExp(rule.to.path!);
+    for (const f of LAYERS[i]!) assert.ok(from.test(`src/${f}/x.ts`), `${f} not in the rule's from`);
+    for (const higher of LAYERS.slice(i + 1).flat())
+      assert.ok(to.test(`src/${higher}/x.ts`), `${higher} not forbidden to ${LAYERS[i]!.join(", ")}`);
+    for (const lower of LAYERS.slice(0, i + 1).flat())
+      assert.ok(!to.test(`src/${lower}/x.ts`), `${lower} forbidden to ${LAYERS[i]!.join(", ")}`);
   }
-  assert.deepEqual(wrong, []);
 });
