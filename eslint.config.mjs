@@ -50,6 +50,7 @@ export default tseslint.config(
   {
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   prettier,
 );
