@@ -8,6 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { BASE } from "./helpers.js";
 import { cli } from "../helpers/cli.js";
+import { scorers } from "../../src/cluster/scorers/scorer.js";
+import "../../src/cluster/builtins.js";
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-err-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -148,7 +152,7 @@ test("routing flags: checked whatever the routing policy and scorers, before the
   await fails(
     ["--routing-policy", "weighted", "--routing-scorers", "lora-affinty:1"],
     1,
-    /^error: Invalid --routing-scorers: unknown scorer "lora-affinty"; valid: active-requests, .*, load-aware, .*, lora-affinity, no-hit-lru, precise-prefix-cache, .*, running-requests, slo-priority, vllm-dp$/,
+    new RegExp(`^error: Invalid --routing-scorers: unknown scorer "lora-affinty"; valid: ${escapeRegExp(scorers.names().join(", "))}$`),
   );
 });
 
