@@ -21,7 +21,7 @@ import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
-import { saturationPlan } from "../saturation/config.js";
+import { probePlan, saturationPlan } from "../saturation/config.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
@@ -71,7 +71,7 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
 
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
   const { o, explicit, log } = parseRunInput(input, so.logger);
-  const saturation = saturationPlan(o);
+  const saturation = probePlan(saturationPlan(o), o.saturationProbe);
 
   // LoRA adapters set GPU memory aside before the KV capacity is derived (docs/lora.md).
   const lora = resolveLoraStage(o, explicit, log);
