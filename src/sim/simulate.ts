@@ -124,6 +124,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     sessions: wl.sessions ?? null,
   });
   const wall = Number(process.hrtime.bigint() - wallStart) / 1e9;
+  const used = run.timeSeries?.intervalUs ?? sampling;
+  if (used !== sampling)
+    log.warn(`--report-interval ${sampling} µs would exceed the time series' memory cap; the report samples every ${used} µs instead`);
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
   log.info("Simulation complete.");
