@@ -25,6 +25,7 @@ import {
 } from "../workload/index.js";
 import type { AdapterRef } from "../lora/resolve.js";
 import { requestAdapterRefs, specAdapterRefs } from "../lora/refs.js";
+import { checkMemoryBudget, requestBound } from "./memoryBudget.js";
 
 export interface ResolvedWorkload {
   source: RequestSource;
@@ -61,6 +62,8 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   if (maxRequests <= 0 && !(horizon < 2 ** 63) && spec.mooncake_trace === undefined) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }
+  // Before generating anything: closed-loop users are generated up front.
+  checkMemoryBudget(requestBound(spec, maxRequests, horizon, o.concurrency > 0), o.numInstances, o.totalKvBlocks);
   let wl: ReturnType<typeof createWorkload>;
   try {
     // An explicit --timeout replaces every client's `timeout` key (0 = no deadline).

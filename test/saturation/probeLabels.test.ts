@@ -22,12 +22,14 @@ test("probes below capacity are STABLE, far above it OVERLOADED with requests st
   const rows = new Map(lines.map((l) => [Number(l.split(",")[0]), Object.fromEntries(l.split(",").map((v, i) => [cols[i]!, v]))]));
   for (const rate of [4, 8]) {
     const r = rows.get(rate)!;
-    for (const d of ["composite", "threshold", "backlog-drift"]) assert.equal(r[d], "STABLE", `${d} at ${rate} req/s: ${JSON.stringify(r)}`);
+    for (const d of ["composite", "threshold", "backlog-drift"])
+      assert.equal(r[d], "STABLE", `${d} at ${rate} req/s: ${JSON.stringify(r)}`);
     assert.equal(r["still_queued"], "0", `nothing waits at ${rate} req/s`);
     assert.equal(r["saturated"], "false");
   }
   const over = rows.get(64)!;
-  for (const d of ["composite", "threshold", "backlog-drift"]) assert.equal(over[d], "OVERLOADED", `${d} at 64 req/s: ${JSON.stringify(over)}`);
+  for (const d of ["composite", "threshold", "backlog-drift"])
+    assert.equal(over[d], "OVERLOADED", `${d} at 64 req/s: ${JSON.stringify(over)}`);
   // 1500 arrivals in 23 s against ~21 completions/s: hundreds left waiting, a full batch running.
   assert.ok(Number(over["still_queued"]) > 500, `queued at 64 req/s: ${over["still_queued"]}`);
   assert.ok(Number(over["still_running"]) > 100, `running at 64 req/s: ${over["still_running"]}`);
