@@ -22,6 +22,7 @@ import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
 import { probePlan, saturationPlan } from "../saturation/config.js";
+import { sustainedWindow } from "../metrics/sustained.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
@@ -130,6 +131,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
   log.info("Simulation complete.");
+  run.metrics.sustainedResponsesPerSec = sustainedWindow(run.ledger).perSec;
   let analysis: SaturationAnalysis | null = null;
   if (saturation !== null) {
     const labelled = labelRun(run.ledger, saturation, run.metrics.cluster, (m) => log.warn(m));
