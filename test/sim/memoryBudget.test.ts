@@ -60,17 +60,17 @@ test("the request count: the cap, else rate × horizon plus one request per virt
 test("the budget: a run just inside passes, one just outside is refused naming the flag's limit", () => {
   const budget = 1000 * BYTES_PER_REQUEST;
   const bound = (n: number) => ({ requests: n, flag: "--num-requests", value: n, unit: "requests" });
-  assert.doesNotThrow(() => checkMemoryBudget(bound(1000), 0, 0, budget));
+  assert.doesNotThrow(() => checkMemoryBudget(bound(1000), 0, budget));
   assert.throws(
-    () => checkMemoryBudget(bound(1001), 0, 0, budget),
+    () => checkMemoryBudget(bound(1001), 0, budget),
     (e: unknown) => e instanceof UserError && /needs about 1 MB; this process may use 1 MB .* at most ~1,000 requests fit/.test(e.message),
   );
   // A horizon-bound run is told the longest horizon that fits.
   const h = { requests: 2000, flag: "--horizon", value: 200e6, unit: "requests" };
   assert.throws(
-    () => checkMemoryBudget(h, 0, 0, budget),
+    () => checkMemoryBudget(h, 0, budget),
     /--horizon 200000000 \(about 2,000 requests\) needs .* a --horizon of at most ~100,000,000 fit/,
   );
-  // Instances' KV state counts too.
-  assert.throws(() => checkMemoryBudget(bound(10), 100, 1000, budget), /at most ~0 requests fit/);
+  // Instances count too: 35 of them take the whole budget.
+  assert.throws(() => checkMemoryBudget(bound(10), 35, budget), /at most ~0 requests fit/);
 });
