@@ -64,6 +64,7 @@ const workerCode = await bundle("worker/main.ts", {
     "node:path": shims("path"),
     "node:url": shims("url"),
     "node:module": shims("module"),
+    "node:v8": shims("v8"),
     commander: shims("commander"),
   },
   inject: [shims("globals")],

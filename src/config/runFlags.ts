@@ -341,7 +341,7 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     flag: "--report-interval",
     type: "int64",
     group: "output",
-    help: "simulated ticks between time-series samples in the report",
+    help: "simulated µs (ticks) between time-series samples in the report; doubled until the series fits its memory cap",
   },
   {
     key: "modelAutoscalerIntervalUs",

@@ -145,6 +145,11 @@ export const RunOptionsSchema = z.strictObject({
   saturationConfig: z.string().default(""),
   saturationReport: z.string().default(""),
   saturationFinalWindow: z.string().default(""),
+  /**
+   * Set by `blis saturation` on its probes (no flag): the backlog-drift window, seconds, and the
+   * requests still in flight at the end counted as arrivals (docs/saturation.md "Finding the saturation rate").
+   */
+  saturationProbe: z.strictObject({ windowSec: z.number().positive() }).optional(),
   // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
   ...tierShedParams.shape,
   ...gaieLegacyParams.shape,

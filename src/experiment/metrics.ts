@@ -6,7 +6,7 @@ import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { FITNESS_KEYS, evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import { GATEWAY_METRICS, gatewayMetric, gatewayMetricProblem } from "./gatewayMetrics.js";
 
-export const DEFAULT_METRICS = ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "throughput", "completed"] as const;
+export const DEFAULT_METRICS = ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "sustained_throughput", "throughput", "completed"] as const;
 
 /** Names backed by a metrics block (cluster, or `instance_<k>.` + name for one instance). */
 const BLOCK_METRICS: Record<string, keyof MetricsBlock> = {
@@ -79,6 +79,8 @@ const RUN_METRICS: Record<string, Extract> = {
   mean_regret: (m) => m.trace?.meanRegret ?? null,
   max_regret: (m) => m.trace?.maxRegret ?? null,
   generated: (m) => m.generated,
+  // Completions per second between the warm-up and the last arrival (docs/behavior.md "Sustained throughput").
+  sustained_throughput: (m) => m.sustainedResponsesPerSec ?? null,
   // Completions per arrival over the second half of the arrivals (runs with --detectors only).
   steady_completion_ratio: (m) => m.steadyCompletionRatio ?? null,
   routed: (m) => m.routed,

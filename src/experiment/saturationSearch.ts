@@ -111,7 +111,7 @@ async function probeRates(s: SearchSettings, io: SearchIo, rates: number[], roun
   await runCells(
     rates.map((rate) => ({
       label: `rate=${rate}`,
-      input: { ...base, rate, numRequests: s.requests, detectors: "all", saturationFinalWindow: "10s" },
+      input: probeInput(base, rate, s.requests),
     })),
     {
       name: `saturation round ${round}`,
@@ -133,6 +133,28 @@ async function probeRates(s: SearchSettings, io: SearchIo, rates: number[], roun
 }
 
 export class ProbeError extends Error {}
+
+/** Backlog-drift windows per probe: enough points that in-flight noise cannot pass for a drift. */
+export const PROBE_WINDOWS = 500;
+
+/**
+ * One probe: `requests` requests at `rate`, stopped when its arrivals stop (requests ÷ rate, or the
+ * configuration's own shorter horizon), so a backlog shows as requests still queued and running
+ * and the detectors judge the loaded run, not its drain (docs/saturation.md).
+ */
+export function probeInput(base: RunInput, rate: number, requests: number): RunInput {
+  const spanUs = Math.ceil((requests / rate) * 1e6);
+  const horizon = Math.min(spanUs, Number(base.horizon ?? Infinity));
+  return {
+    ...base,
+    rate,
+    numRequests: requests,
+    horizon,
+    detectors: "all",
+    saturationFinalWindow: "10s",
+    saturationProbe: { windowSec: horizon / 1e6 / PROBE_WINDOWS },
+  };
+}
 
 function probeOf(rate: number, m: SimulationMetrics, minRatio: number, counted: readonly string[]): Probe {
   const c = m.cluster;

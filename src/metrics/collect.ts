@@ -83,6 +83,11 @@ export interface SimulationMetrics {
   tenants?: TenantMetrics | null;
   /** Goodput targets were configured (the per-SLO block prints even for one class). */
   goodputConfigured?: boolean;
+  /**
+   * Completions per second between the warm-up and the last arrival (metrics/sustained.ts); null
+   * when that window is empty. Absent in stored results of older runs. Not a BLIS key.
+   */
+  sustainedResponsesPerSec?: number | null;
   /** Runs with --detectors: completions per arrival in the second half of the arrivals (docs/saturation.md). */
   steadyCompletionRatio?: number;
   /** Prefill/decode disaggregation (absent or null when no request was split). */

@@ -79,8 +79,25 @@ function zeroBlock(n: number): SeriesBlock {
 }
 
 /**
+ * Values the series may hold (samples × fields × (instances + 1)) before the grid coarsens: about
+ * 32 MB of numbers, whatever --report-interval asks for.
+ */
+export const MAX_SERIES_VALUES = 4_000_000;
+/** Samples kept at most, however few the instances (the report thins them to a few hundred anyway). */
+export const MAX_SERIES_SAMPLES = 100_000;
+
+/** Keeps the samples at even multiples of the interval (indices 1, 3, 5, …: times 2·i, 4·i, …). */
+function keepOdd(a: number[]): void {
+  let w = 0;
+  for (let r = 1; r < a.length; r += 2) a[w++] = a[r]!;
+  a.length = w;
+}
+
+/**
  * Records instance state at t = interval, 2·interval, … as seen just before the first event at or
- * after each grid point. Costs O(instances) per grid point and nothing per event.
+ * after each grid point. Costs O(instances) per grid point and nothing per event. When the series
+ * reaches its size cap the interval doubles and every other sample goes, so memory stays bounded
+ * for any interval and run length (`series.intervalUs` is then the interval actually used).
  */
 export class TimeSeriesRecorder implements StateSampler {
   next: number;
@@ -104,9 +121,30 @@ export class TimeSeriesRecorder implements StateSampler {
   /** Takes every grid sample up to and including `t`. */
   sampleUntil(t: number): void {
     while (this.next <= t) {
+      if (this.series.timesUs.length >= this.capacity()) {
+        this.coarsen();
+        continue;
+      }
       this.sample(this.next);
-      this.next += this.intervalUs;
+      this.next += this.series.intervalUs;
     }
+  }
+
+  private capacity(): number {
+    const perSample = SERIES_FIELDS.length * (this.instances.length + 1);
+    return Math.max(2, Math.min(MAX_SERIES_SAMPLES, Math.floor(MAX_SERIES_VALUES / perSample)));
+  }
+
+  /** Doubles the interval: keeps the samples on the coarser grid; the next sample moves onto it. */
+  private coarsen(): void {
+    const s = this.series;
+    s.intervalUs *= 2;
+    keepOdd(s.timesUs);
+    for (const blk of [...s.instances, s.cluster]) for (const f of SERIES_FIELDS) keepOdd(blk[f]);
+    if (s.fleet !== undefined) for (const a of [...s.fleet.byState, s.fleet.nodesReady, s.fleet.nodesProvisioning]) keepOdd(a);
+    if (s.gateway !== undefined) for (const a of s.gateway.depth) keepOdd(a);
+    const last = s.timesUs[s.timesUs.length - 1] ?? 0;
+    this.next = last + s.intervalUs;
   }
 
   private sample(t: number): void {

@@ -2,6 +2,7 @@
 // labels and the Pareto front.
 
 const UNITS: Record<string, string> = {
+  sustained_throughput: "req/s",
   throughput: "req/s",
   tokens_per_sec: "tokens/s",
   duration_s: "s",
@@ -39,6 +40,7 @@ const UNITS: Record<string, string> = {
 
 /** Names where a larger value is better (everything else: smaller is better). */
 const HIGHER_BETTER = new Set([
+  "sustained_throughput",
   "throughput",
   "tokens_per_sec",
   "completed",

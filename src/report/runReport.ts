@@ -83,6 +83,13 @@ function configSection(d: RunReportData): string {
   return html;
 }
 
+/** Completions per second while arrivals still come (null: too short a run; absent: older results). */
+function sustainedCard(v: number | null | undefined): { label: string; value: string; unit?: string; title: string } {
+  const label = "sustained throughput";
+  const title = "completions per second from the first arrival plus the warm-up to the last arrival (sustained_throughput)";
+  return v === null || v === undefined ? { label, value: "n/a", title } : { label, value: v.toFixed(2), unit: "req/s", title };
+}
+
 function summaryCards(d: RunReportData): string {
   const m = d.metrics;
   const c = m.cluster;
@@ -93,7 +100,8 @@ function summaryCards(d: RunReportData): string {
   const hasItl = d.itlPerToken.some((list) => list.length > 0);
   return cards([
     { label: "completed / injected", value: `${c.completed_requests} / ${c.injected_requests}` },
-    { label: "throughput", value: c.responses_per_sec.toFixed(2), unit: "req/s" },
+    sustainedCard(m.sustainedResponsesPerSec),
+    { label: "throughput (whole run)", value: c.responses_per_sec.toFixed(2), unit: "req/s" },
     { label: "output tokens", value: c.tokens_per_sec.toFixed(0), unit: "tok/s" },
     {
       label: "TTFT p50 / p99",

@@ -20,6 +20,12 @@ export interface CompletedRequest {
   e2eMs: number;
 }
 
+/** A request that arrived but had not completed when the run ended (an arrival without a completion). */
+export interface OpenRequest {
+  id: string;
+  arrivedAtS: number;
+}
+
 export interface TraceRecord extends Verdict {
   time_us: number;
   detector: DetectorName;
@@ -41,9 +47,10 @@ interface StreamEvent {
   latencyMs: number;
 }
 
-/** The event stream: arrival and completion of each request with E2E > 0. */
-export function eventStream(reqs: readonly CompletedRequest[]): StreamEvent[] {
+/** The event stream: arrival and completion of each request with E2E > 0, and the open requests' arrivals. */
+export function eventStream(reqs: readonly CompletedRequest[], open: readonly OpenRequest[] = []): StreamEvent[] {
   const events: StreamEvent[] = [];
+  for (const r of open) events.push({ time: Math.floor(r.arrivedAtS * 1e6), kind: ARRIVAL, id: r.id, latencyMs: 0 });
   for (const r of reqs) {
     if (!(r.e2eMs > 0)) continue;
     const arrival = Math.floor(r.arrivedAtS * 1e6);
@@ -59,9 +66,17 @@ function makeDetector(name: DetectorName, plan: SaturationPlan): Detector {
   return new CompositeDetector();
 }
 
-/** Runs the detectors over the stream; `warn` is told when nothing completed. */
-export function analyzeSaturation(reqs: readonly CompletedRequest[], plan: SaturationPlan, warn: (m: string) => void): SaturationAnalysis {
-  const events = eventStream(reqs);
+/**
+ * Runs the detectors over the stream; `warn` is told when nothing completed. `open` requests (a
+ * saturation probe's backlog at its end) add their arrivals; `blis run --detectors` passes none.
+ */
+export function analyzeSaturation(
+  reqs: readonly CompletedRequest[],
+  plan: SaturationPlan,
+  warn: (m: string) => void,
+  open: readonly OpenRequest[] = [],
+): SaturationAnalysis {
+  const events = eventStream(reqs, open);
   const detectors = plan.detectors.map((d) => makeDetector(d, plan));
   const trace: TraceRecord[] = [];
   if (events.length === 0) warn("saturation detectors: no request completed; every label is STABLE");

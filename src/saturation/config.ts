@@ -23,6 +23,8 @@ export interface SaturationPlan {
   finalWindowUs: number;
   /** --saturation-report path ("" = none). */
   report: string;
+  /** Requests left in flight at the end add their arrivals (saturation probes; `blis run` never). */
+  countOpen?: boolean;
 }
 
 const num = z.number();
@@ -91,7 +93,17 @@ export function saturationPlan(f: SaturationFlags): SaturationPlan | null {
     windowSec: windowSec ?? DEFAULT_WINDOW_SEC,
     finalWindowUs: finalWindowUs(f.saturationFinalWindow, windowSec),
     report: f.saturationReport,
+    countOpen: false,
   };
+}
+
+/**
+ * A saturation probe's plan: the probe's own backlog-drift window, and the backlog left at the end
+ * counted (a probe stops when its arrivals stop, so its backlog never completes).
+ */
+export function probePlan(plan: SaturationPlan | null, probe: { windowSec: number } | undefined): SaturationPlan | null {
+  if (plan === null || probe === undefined) return plan;
+  return { ...plan, windowSec: probe.windowSec, countOpen: true };
 }
 
 function finalWindowUs(text: string, windowSec: number | undefined): number {

@@ -2,7 +2,7 @@
 // cluster metrics out (docs/saturation.md "Final label and output").
 import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
-import { analyzeSaturation, type CompletedRequest, type SaturationAnalysis } from "./analyze.js";
+import { analyzeSaturation, type CompletedRequest, type OpenRequest, type SaturationAnalysis } from "./analyze.js";
 import type { SaturationPlan } from "./config.js";
 import type { TraceRecord } from "../workload/index.js";
 
@@ -22,6 +22,16 @@ export function completedRequests(ledger: RequestLedger): CompletedRequest[] {
   for (let i = 0; i < ledger.size; i++) {
     if (!ledger.isCompleted(i)) continue;
     out.push({ id: ledger.id(i), arrivedAtS: ledger.arrival[i]! / 1e6, e2eMs: ledger.e2e[i]! / 1000 });
+  }
+  return out;
+}
+
+/** Requests that reached an instance and were still queued or running when the run ended. */
+export function openRequests(ledger: RequestLedger): OpenRequest[] {
+  const out: OpenRequest[] = [];
+  for (let i = 0; i < ledger.size; i++) {
+    if (!ledger.isRegistered(i) || ledger.isCompleted(i) || ledger.isTimedOut(i)) continue;
+    out.push({ id: ledger.id(i), arrivedAtS: ledger.arrival[i]! / 1e6 });
   }
   return out;
 }
@@ -54,7 +64,8 @@ export function labelRun(
   block: MetricsBlock,
   warn: (m: string) => void,
 ): { block: MetricsBlock; analysis: SaturationAnalysis } {
-  const analysis = analyzeSaturation(completedRequests(ledger), plan, warn);
+  const open = plan.countOpen === true ? openRequests(ledger) : [];
+  const analysis = analyzeSaturation(completedRequests(ledger), plan, warn, open);
   const out: Record<string, unknown> = {};
   let placed = false;
   for (const [k, v] of Object.entries(block)) {

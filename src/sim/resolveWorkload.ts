@@ -25,6 +25,8 @@ import {
 } from "../workload/index.js";
 import type { AdapterRef } from "../lora/resolve.js";
 import { requestAdapterRefs, specAdapterRefs } from "../lora/refs.js";
+import { checkMemoryBudget, requestBound } from "./memoryBudget.js";
+import { MAX_INSTANCES } from "./validateOptions.js";
 
 export interface ResolvedWorkload {
   source: RequestSource;
@@ -61,6 +63,10 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   if (maxRequests <= 0 && !(horizon < 2 ** 63) && spec.mooncake_trace === undefined) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }
+  // Before generating anything: closed-loop users are generated up front. An instance count over
+  // the limit is refused later with its own message; it counts here at the limit.
+  const instances = Math.min(Math.max(o.numInstances, 1), MAX_INSTANCES);
+  checkMemoryBudget(requestBound(spec, maxRequests, horizon, o.concurrency > 0), instances);
   let wl: ReturnType<typeof createWorkload>;
   try {
     // An explicit --timeout replaces every client's `timeout` key (0 = no deadline).

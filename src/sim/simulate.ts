@@ -21,7 +21,8 @@ import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
-import { saturationPlan } from "../saturation/config.js";
+import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/config.js";
+import { sustainedWindow } from "../metrics/sustained.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
@@ -71,7 +72,7 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
 
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
   const { o, explicit, log } = parseRunInput(input, so.logger);
-  const saturation = saturationPlan(o);
+  const saturation = probePlan(saturationPlan(o), o.saturationProbe);
 
   // LoRA adapters set GPU memory aside before the KV capacity is derived (docs/lora.md).
   const lora = resolveLoraStage(o, explicit, log);
@@ -124,16 +125,12 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
     sessions: wl.sessions ?? null,
   });
   const wall = Number(process.hrtime.bigint() - wallStart) / 1e9;
+  noteCoarserSeries(run.timeSeries?.intervalUs ?? sampling, sampling, log);
   log.info(`Generated ${run.metrics.generated} requests via unified workload pipeline`);
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
   log.info("Simulation complete.");
-  let analysis: SaturationAnalysis | null = null;
-  if (saturation !== null) {
-    const labelled = labelRun(run.ledger, saturation, run.metrics.cluster, (m) => log.warn(m));
-    run.metrics.cluster = labelled.block;
-    run.metrics.steadyCompletionRatio = steadyCompletionRatio(run.ledger);
-    analysis = labelled.analysis;
-  }
+  run.metrics.sustainedResponsesPerSec = sustainedWindow(run.ledger).perSec;
+  const analysis = saturation !== null ? labelSaturation(run, saturation, log) : null;
 
   return {
     options: o,
@@ -151,6 +148,20 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
 }
 
 /** Features that cannot run with prefill/decode disaggregation. */
+/** Runs the detectors and adds their labels and the steady completion ratio to the metrics. */
+function labelSaturation(run: ClusterRun, plan: SaturationPlan, log: Logger): SaturationAnalysis {
+  const labelled = labelRun(run.ledger, plan, run.metrics.cluster, (m) => log.warn(m));
+  run.metrics.cluster = labelled.block;
+  run.metrics.steadyCompletionRatio = steadyCompletionRatio(run.ledger);
+  return labelled.analysis;
+}
+
+/** One stderr line when the report's time series had to sample more coarsely than asked. */
+function noteCoarserSeries(used: number, asked: number, log: Logger): void {
+  if (used !== asked)
+    log.warn(`--report-interval ${asked} µs would exceed the time series' memory cap; the report samples every ${used} µs instead`);
+}
+
 function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined, deadlines: boolean): void {
   // A deadline would have to cancel a user request split across two pools, its transfer and its
   // decode reservation; sub-requests carry no deadline, so the run would silently ignore them.

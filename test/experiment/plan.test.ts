@@ -32,7 +32,7 @@ test("defaults: seeds, timeout, metrics, conservation on", () => {
   const p = parse(BASE);
   assert.deepEqual(p.seeds, [42, 123, 456]);
   assert.equal(p.timeoutS, 300);
-  assert.deepEqual(p.metrics, ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "throughput", "completed"]);
+  assert.deepEqual(p.metrics, ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "sustained_throughput", "throughput", "completed"]);
   assert.deepEqual(p.checks, { conservation: true, determinism: false, monotonic: [] });
   assert.equal(p.configs.length, 1);
   assert.equal(p.configs[0]!.label, "base");

@@ -32,6 +32,8 @@ export const CARD_KEYS = [
 ] as const;
 /** The KV block's "Cache Hit Rate" line, as a card. */
 export const CACHE_HIT_KEY = "cache_hit_rate";
+/** Completions per second while arrivals still come (not a `blis run` key; docs/behavior.md "Sustained throughput"). */
+export const SUSTAINED_KEY = "sustained_responses_per_sec";
 
 /** Values of the cards as printed in the cluster block's JSON (Go's number text). */
 function printedValues(block: object): Record<string, string> {
@@ -74,6 +76,9 @@ export function summarize(res: SimulationResult, detail: "full" | "metrics", wal
   }
   metrics[CACHE_HIT_KEY] = res.metrics.kv.cacheHitRate;
   printed[CACHE_HIT_KEY] = formatFixed(res.metrics.kv.cacheHitRate, 4);
+  const sustained = res.metrics.sustainedResponsesPerSec ?? null;
+  metrics[SUSTAINED_KEY] = sustained;
+  printed[SUSTAINED_KEY] = JSON.stringify(sustained);
   const empty: Cdf = { x: [], y: [] };
   let sectionsHtml = "";
   let charts: RunSummary["charts"] = [];
