@@ -12,6 +12,7 @@ import { extractMetric } from "../experiment/metrics.js";
 import { UserError } from "../util/errors.js";
 import { toolName } from "./runData.js";
 import { DEFAULT_PARETO } from "./planOptions.js";
+import { loadAxes } from "./sweepGroups.js";
 import { DATA_FILE_LIMIT, readInputFile } from "../util/inputFile.js";
 
 export const SWEEP_REPORT_FORMAT = "blis-sweep-report/1";
@@ -31,6 +32,11 @@ export interface SweepReportData {
   pareto: [string, string];
   /** Per-run values of Pareto metrics that the report's tables do not hold. */
   extra: ExtraValue[];
+  /**
+   * The load axes: a Pareto front compares only configurations that share their values
+   * (sweepGroups.ts). Absent in older files: then judged by the axis names.
+   */
+  paretoWithin?: string[];
 }
 
 function finite(v: number | null): number | null {
@@ -71,6 +77,7 @@ export function sweepReportData(res: SweepResult, pareto: [string, string] = DEF
     report,
     pareto: [pareto[0], pareto[1]],
     extra: missing.length > 0 ? extraFromRecords(report, missing, res.records, (c) => weightOf.get(c) ?? "") : [],
+    paretoWithin: loadAxes(res.plan.axes),
   };
 }
 
@@ -120,10 +127,18 @@ export function sweepDataFromSummary(
   dir: string,
   source: string,
   pareto: [string, string] = DEFAULT_PARETO,
+  paretoWithin?: string[],
 ): SweepReportData {
   if (!isSweepReport(summary))
     throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
   const missing = pareto.filter((m) => !summary.metrics.includes(m));
   const extra = missing.length > 0 ? extraFromRecords(summary, missing, readRuns(path.join(dir, "runs.jsonl")), () => "") : [];
-  return { format: SWEEP_REPORT_FORMAT, tool: toolName(), report: summary, pareto, extra };
+  return {
+    format: SWEEP_REPORT_FORMAT,
+    tool: toolName(),
+    report: summary,
+    pareto,
+    extra,
+    ...(paretoWithin !== undefined ? { paretoWithin } : {}),
+  };
 }
