@@ -12,7 +12,7 @@ import { requestRecords, type RequestRecord, type SimulationMetrics } from "../m
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
-import type { Coefficients } from "../config/latency/backend.js";
+import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
@@ -51,6 +51,8 @@ export interface SimulateOptions {
     Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines" | "adapterRefs">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
+  /** Called once every input is validated, just before the simulation starts, with the latency model it runs. */
+  onStart?: (latency: ResolvedLatency) => void;
 }
 
 export { HORIZON_MAX_TEXT };
@@ -114,8 +116,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
-  const wallStart = process.hrtime.bigint();
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
+  so.onStart?.(lat);
+  const wallStart = process.hrtime.bigint();
   const sampling = o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
   const run = runCluster(config, wl.source, log, {
     ...so.hooks,
