@@ -91,9 +91,10 @@ export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgre
   const { renderStdout } = await import("../sim/renderStdout.js");
   const { coefficientNote } = await import("../config/latency/coefficientNote.js");
   const progress = createRunProgress(progressMode, io.stderrStream, io.stderrLine);
-  // Which coefficients the run uses and where they were read, shown unless --log is error or quieter.
+  // Which coefficients the run uses and where they were read: information, but shown at the default
+  // level (hidden by --log error or quieter), since a file read or not read otherwise leaves no trace.
   const onStart = (lat: ResolvedLatency): void => {
-    if (logger.enabled("warn")) io.stderrLine(coefficientNote(lat));
+    if (logger.enabled("warn")) io.stderrLine(`level=info msg=${JSON.stringify(coefficientNote(lat))}`);
   };
   const res = await (async () => {
     try {

@@ -13,6 +13,7 @@ import { UserError } from "../util/errors.js";
 import { toolName } from "./runData.js";
 import { DEFAULT_PARETO } from "./planOptions.js";
 import { loadAxes } from "./sweepGroups.js";
+import { instanceLoads, type InstanceLoad } from "./sweepInstances.js";
 import { DATA_FILE_LIMIT, readInputFile } from "../util/inputFile.js";
 
 export const SWEEP_REPORT_FORMAT = "blis-sweep-report/1";
@@ -37,6 +38,8 @@ export interface SweepReportData {
    * (sweepGroups.ts). Absent in older files: then judged by the axis names.
    */
   paretoWithin?: string[];
+  /** Per-instance counts of each run (absent in older files: then the report has no instance chart). */
+  instances?: InstanceLoad[];
 }
 
 function finite(v: number | null): number | null {
@@ -78,6 +81,7 @@ export function sweepReportData(res: SweepResult, pareto: [string, string] = DEF
     pareto: [pareto[0], pareto[1]],
     extra: missing.length > 0 ? extraFromRecords(report, missing, res.records, (c) => weightOf.get(c) ?? "") : [],
     paretoWithin: loadAxes(res.plan.axes),
+    instances: instanceLoads(report, res.records),
   };
 }
 
@@ -132,7 +136,8 @@ export function sweepDataFromSummary(
   if (!isSweepReport(summary))
     throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
   const missing = pareto.filter((m) => !summary.metrics.includes(m));
-  const extra = missing.length > 0 ? extraFromRecords(summary, missing, readRuns(path.join(dir, "runs.jsonl")), () => "") : [];
+  const runs = readRuns(path.join(dir, "runs.jsonl"));
+  const extra = missing.length > 0 ? extraFromRecords(summary, missing, runs, () => "") : [];
   return {
     format: SWEEP_REPORT_FORMAT,
     tool: toolName(),
@@ -140,5 +145,6 @@ export function sweepDataFromSummary(
     pareto,
     extra,
     ...(paretoWithin !== undefined ? { paretoWithin } : {}),
+    instances: instanceLoads(summary, runs),
   };
 }

@@ -71,6 +71,12 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
   }
 }
 
+/** Ticks between time-series samples: --report-interval when a report or the caller wants them, else 0. */
+function samplingInterval(o: RunOptions, so: SimulateOptions): number {
+  if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
+  return o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
+}
+
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
   const { o, explicit, log } = parseRunInput(input, so.logger);
   const saturation = saturationPlan(o);
@@ -116,10 +122,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
-  if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
+  const sampling = samplingInterval(o, so);
   so.onStart?.(lat);
   const wallStart = process.hrtime.bigint();
-  const sampling = o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
   const run = runCluster(config, wl.source, log, {
     ...so.hooks,
     timeSeriesIntervalUs: sampling,

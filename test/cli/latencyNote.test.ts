@@ -18,8 +18,11 @@ function blis(args: string[]): { code: number | null; stdout: string; stderr: st
   return { code: r.status, stdout: r.stdout, stderr: r.stderr.split("\n").filter((l) => l !== "") };
 }
 
+/** The latency lines, without their log prefix. */
 function notes(stderr: string[]): string[] {
-  return stderr.filter((l) => l.startsWith("latency: "));
+  return stderr
+    .filter((l) => l.startsWith('level=info msg="latency: '))
+    .map((l) => JSON.parse(l.slice("level=info msg=".length)) as string);
 }
 
 /** The columns of one model's row of `blis models` (columns are separated by two or more spaces). */
