@@ -114,7 +114,8 @@ function loadTable(report: SweepReport, stats: Map<string, InstanceStats>, width
     .filter((c) => stats.has(c))
     .map((c) => {
       const s = stats.get(c)!;
-      return [c, ...s.routed.map((x) => x?.mean ?? null), imbalance(s)];
+      const ratio = imbalance(s);
+      return [c, ...s.routed.map((x) => x?.mean ?? null), ratio === null ? null : { text: ratio.toFixed(2) }];
     });
   const cols = ["configuration", ...Array.from({ length: width }, (_, k) => `instance_${k}`), "max ÷ mean"];
   return table(cols, rows, { right: cols.map((_, i) => i > 0) });
