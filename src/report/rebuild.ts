@@ -11,7 +11,8 @@ import { makeDirs } from "../util/makeDirs.js";
 import { UserError } from "../util/errors.js";
 import { RUN_REPORT_FORMAT, checkRunReportData } from "./runData.js";
 import { renderRunReport, reportDataPath } from "./runReport.js";
-import { isSweepReportData, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
+import { isSweepReportData, readRuns, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
+import { instanceLoads } from "./sweepInstances.js";
 import { renderSweepReport } from "./sweepReport.js";
 import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
@@ -40,6 +41,9 @@ function sweepDataIn(dir: string): SweepReportData | null {
 
 function sweepFromDir(dir: string): SweepReportData {
   const saved = sweepDataIn(dir);
+  // A report.json written before the per-instance counts were saved: take them from the runs.
+  if (saved !== null && saved.instances === undefined)
+    return { ...saved, instances: instanceLoads(saved.report, readRuns(path.join(dir, "runs.jsonl"))) };
   if (saved !== null) return saved;
   const summary = path.join(dir, "summary.json");
   if (!fs.existsSync(summary)) throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);

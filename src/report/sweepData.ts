@@ -107,7 +107,7 @@ export function isSweepReportData(v: unknown): v is SweepReportData {
 }
 
 /** Reads runs.jsonl records (skipping a torn last line). */
-function readRuns(file: string): RunRecord[] {
+export function readRuns(file: string): RunRecord[] {
   if (!fs.existsSync(file)) return [];
   const out: RunRecord[] = [];
   for (const line of readInputFile(file, DATA_FILE_LIMIT).split("\n")) {

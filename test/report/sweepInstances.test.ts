@@ -118,7 +118,15 @@ describe("sweep report: requests routed per instance", () => {
     assert.equal(chart.points, 12, "4 instances × 3 configurations");
     assertFourInstances(await instanceSeries(browser, html));
 
-    // Without report.json the counts come from the run records.
+    // A report.json without the counts (written before they were saved): taken from the run records.
+    const saved = JSON.parse(fs.readFileSync(path.join(out, "report.json"), "utf8")) as Record<string, unknown>;
+    delete saved["instances"];
+    fs.writeFileSync(path.join(out, "report.json"), JSON.stringify(saved));
+    const older = path.join(tmp, "older.html");
+    assert.equal(blis(["report", out, "--out", older]).code, 0);
+    assertFourInstances(await instanceSeries(browser, older));
+
+    // Without report.json the counts come from the run records too.
     fs.rmSync(path.join(out, "report.json"));
     const again = path.join(tmp, "again.html");
     const rb = blis(["report", out, "--out", again]);
