@@ -28,6 +28,9 @@ const RUN_INPUTS: readonly [keyof RunInput, string, number][] = [
   ["saturationConfig", "--saturation-config", SPEC_FILE_LIMIT],
 ];
 
+/** The flags of RUN_INPUTS (the browser playground offers none of them). */
+export const RUN_INPUT_FLAGS: readonly string[] = RUN_INPUTS.map(([, flag]) => flag);
+
 /** Checks the input files of run options (blis run, replay, observe, fit). */
 export function checkRunInputs(input: RunInput): void {
   for (const [key, flag, limit] of RUN_INPUTS) {

@@ -1,6 +1,7 @@
 // Rendering of a sweep report: fixed-width text, markdown, CSV and JSON.
 
 import { columnFormat, rawNum } from "./format.js";
+import { ZERO_BASELINE } from "./reportRatios.js";
 import { fatalFailedRuns, type SweepReport } from "./report.js";
 
 type Cell = string | number | null;
@@ -123,13 +124,15 @@ function ratiosTable(r: SweepReport, forCsv: boolean): Table | null {
       x.metric,
       x.numerator,
       x.denominator,
-      fmt(x.mean),
+      x.mean === null && x.per_seed.some((p) => p.baseline_zero === true) ? ZERO_BASELINE : fmt(x.mean),
       fmt(x.min),
       fmt(x.max),
       x.above_1,
       x.below_1,
       x.verdict,
-      ...(forCsv ? x.per_seed.map((p) => rawNum(p.value)) : [x.per_seed.map((p) => fmtRatio(p.value)).join(" ")]),
+      ...(forCsv
+        ? x.per_seed.map((p) => rawNum(p.value))
+        : [x.per_seed.map((p) => (p.baseline_zero === true ? ZERO_BASELINE : fmtRatio(p.value))).join(" ")]),
     ]),
   };
 }

@@ -27,8 +27,15 @@ export function ratioRows(plan: SweepPlan, values: RunValues): RatioRow[] {
   return ratios;
 }
 
+/** The verdict of a row one of whose seeds has a denominator of 0 and a numerator that is not. */
+export const ZERO_BASELINE = "n/a (baseline 0)";
+
+/**
+ * A seed whose denominator is 0 (a count such as preemptions that did not happen) has no ratio: the
+ * spec's floor of 0.001 would print a change of 1000× per unit ("108000.000", "significant").
+ */
 function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: string, num: SweepConfig, den: SweepConfig): RatioRow {
-  const perSeedRatios: { seed: number; value: number | null }[] = [];
+  const perSeedRatios: RatioRow["per_seed"] = [];
   const both: [number, number][] = [];
   for (const s of plan.seeds) {
     const a = values.value(num, s, metric);
@@ -37,7 +44,7 @@ function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: stri
       perSeedRatios.push({ seed: s, value: null });
       continue;
     }
-    perSeedRatios.push({ seed: s, value: clean(a / Math.max(b, 0.001)) });
+    perSeedRatios.push(b === 0 ? { seed: s, value: null, baseline_zero: true } : { seed: s, value: clean(a / Math.max(b, 0.001)) });
     both.push([a, b]);
   }
   const rs = perSeedRatios.map((x) => x.value).filter((v): v is number => v !== null);
@@ -59,16 +66,20 @@ function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: stri
 /**
  * Verdict labels (examples/experiments/README.md "Tables"): `equivalent` if |a−b|/max(a,b) < 5 % for every seed; `significant`
  * if every per-seed change is > 20 % in the same direction; `inconclusive` if any seed changes by
- * < 10 %; otherwise `weak` (same direction, 10–20 %) or `mixed` (directions differ).
+ * < 10 %; otherwise `weak` (same direction, 10–20 %) or `mixed` (directions differ). A seed with
+ * a denominator of 0 counts as unchanged when its numerator is 0 too, and otherwise makes the
+ * verdict `n/a (baseline 0)`.
  */
 export function verdict(pairsAB: readonly [number, number][]): string {
   if (pairsAB.length === 0) return "n/a";
+  // A zero denominator gives no relative change: unchanged when the numerator is 0 too, else unknown.
+  if (pairsAB.some(([a, b]) => b === 0 && a !== 0)) return ZERO_BASELINE;
   const rel = pairsAB.map(([a, b]) => {
     const m = Math.max(Math.abs(a), Math.abs(b));
     return m === 0 ? 0 : Math.abs(a - b) / m;
   });
   if (rel.every((x) => x < 0.05)) return "equivalent";
-  const change = pairsAB.map(([a, b]) => a / Math.max(b, 0.001) - 1);
+  const change = pairsAB.map(([a, b]) => (b === 0 ? 0 : a / Math.max(b, 0.001) - 1));
   if (change.every((c) => c > 0.2) || change.every((c) => c < -0.2)) return "significant";
   if (change.some((c) => Math.abs(c) < 0.1)) return "inconclusive";
   return change.every((c) => c > 0) || change.every((c) => c < 0) ? "weak" : "mixed";

@@ -25,7 +25,8 @@ export interface RatioRow {
   metric: string;
   numerator: string;
   denominator: string;
-  per_seed: { seed: number; value: number | null }[];
+  /** `baseline_zero` marks a seed whose denominator is 0: it has no ratio. */
+  per_seed: { seed: number; value: number | null; baseline_zero?: true }[];
   mean: number | null;
   min: number | null;
   max: number | null;

@@ -44,6 +44,11 @@ export interface OptimizeSpace {
 const TOP_KEYS = ["name", "seed", "seeds", "budget", "initial", "timeout_s", "base", "baseline", "parameters", "objective", "constraints"];
 
 export const DEFAULT_BUDGET = 30;
+/**
+ * Most evaluations one search may ask for: the Gaussian-process fit grows with the cube of the
+ * evaluations, and the initial design is built in memory, so a larger budget would never finish.
+ */
+export const MAX_BUDGET = 1000;
 export const DEFAULT_SEARCH_SEED = 1;
 
 /** Default size of the initial design: max(5, budget/4), at most the budget. */
@@ -111,6 +116,7 @@ function readSettings(y: YamlSource, top: Map<string, Entry>, file: string): Sea
   const seed = top.has("seed") ? y.int(node("seed"), "seed", 0) : DEFAULT_SEARCH_SEED;
   const seeds = top.has("seeds") ? readSeeds(y, node("seeds")) : DEFAULT_SEEDS.slice();
   const budget = top.has("budget") ? y.int(node("budget"), "budget", 1) : DEFAULT_BUDGET;
+  if (budget > MAX_BUDGET) y.fail(node("budget"), "budget", `expected at most ${MAX_BUDGET} evaluations, got ${budget}`);
   let initial = defaultInitial(budget);
   if (top.has("initial")) {
     initial = y.int(node("initial"), "initial", 1);

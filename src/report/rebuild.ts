@@ -3,14 +3,16 @@
 // directory, its summary.json or report.json, or a report HTML file whose JSON sits beside it.
 
 import fs from "node:fs";
-import { splitReportKey } from "./planOptions.js";
+import { loadPlanWithReport, splitReportKey } from "./planOptions.js";
+import { loadAxes } from "./sweepGroups.js";
 import path from "node:path";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import { makeDirs } from "../util/makeDirs.js";
 import { UserError } from "../util/errors.js";
 import { RUN_REPORT_FORMAT, checkRunReportData } from "./runData.js";
 import { renderRunReport, reportDataPath } from "./runReport.js";
-import { isSweepReportData, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
+import { isSweepReportData, readRuns, sweepDataFromSummary, type SweepReportData } from "./sweepData.js";
+import { instanceLoads } from "./sweepInstances.js";
 import { renderSweepReport } from "./sweepReport.js";
 import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
@@ -39,20 +41,34 @@ function sweepDataIn(dir: string): SweepReportData | null {
 
 function sweepFromDir(dir: string): SweepReportData {
   const saved = sweepDataIn(dir);
+  // A report.json written before the per-instance counts were saved: take them from the runs.
+  if (saved !== null && saved.instances === undefined)
+    return { ...saved, instances: instanceLoads(saved.report, readRuns(path.join(dir, "runs.jsonl"))) };
   if (saved !== null) return saved;
   const summary = path.join(dir, "summary.json");
   if (!fs.existsSync(summary)) throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);
-  return sweepDataFromSummary(readJson(summary), dir, summary, planPareto(dir));
+  const plan = planOptions(dir);
+  return sweepDataFromSummary(readJson(summary), dir, summary, plan?.pareto, plan?.within);
 }
 
-/** The Pareto metrics of the plan this directory's runs came from (its `report:` key), if readable. */
-function planPareto(dir: string): [string, string] | undefined {
+/**
+ * The Pareto metrics (its `report:` key) and load axes of the plan this directory's runs came
+ * from, if readable.
+ */
+function planOptions(dir: string): { pareto: [string, string]; within?: string[] } | undefined {
+  let source: unknown;
+  let pareto: [string, string];
   try {
-    const source = (readJson(path.join(dir, "plan.json")) as { source?: unknown }).source;
+    source = (readJson(path.join(dir, "plan.json")) as { source?: unknown }).source;
     if (typeof source !== "string" || !fs.existsSync(source)) return undefined;
-    return splitReportKey(readInputFile(source, SPEC_FILE_LIMIT), source).report.pareto;
+    pareto = splitReportKey(readInputFile(source, SPEC_FILE_LIMIT), source).report.pareto;
   } catch {
     return undefined; // the plan moved or changed shape: fall back to the default metrics
+  }
+  try {
+    return { pareto, within: loadAxes(loadPlanWithReport(source).plan.axes) };
+  } catch {
+    return { pareto }; // the plan no longer parses: load axes judged by name
   }
 }
 
@@ -100,7 +116,7 @@ export function rebuildReport(results: string, out?: string): Rebuilt {
       html = renderSweepReport(
         saved !== null && saved.report.name === (v as { name?: unknown }).name
           ? { ...saved, report: sweepDataFromSummary(v, dir, file).report }
-          : sweepDataFromSummary(v, dir, file),
+          : sweepDataFromSummary(v, dir, file, undefined, planOptions(dir)?.within),
       );
       target = out ?? path.join(dir, "report.html");
     } else {

@@ -12,6 +12,8 @@ import { extractMetric } from "../experiment/metrics.js";
 import { UserError } from "../util/errors.js";
 import { toolName } from "./runData.js";
 import { DEFAULT_PARETO } from "./planOptions.js";
+import { loadAxes } from "./sweepGroups.js";
+import { instanceLoads, type InstanceLoad } from "./sweepInstances.js";
 import { DATA_FILE_LIMIT, readInputFile } from "../util/inputFile.js";
 
 export const SWEEP_REPORT_FORMAT = "blis-sweep-report/1";
@@ -31,6 +33,13 @@ export interface SweepReportData {
   pareto: [string, string];
   /** Per-run values of Pareto metrics that the report's tables do not hold. */
   extra: ExtraValue[];
+  /**
+   * The load axes: a Pareto front compares only configurations that share their values
+   * (sweepGroups.ts). Absent in older files: then judged by the axis names.
+   */
+  paretoWithin?: string[];
+  /** Per-instance counts of each run (absent in older files: then the report has no instance chart). */
+  instances?: InstanceLoad[];
 }
 
 function finite(v: number | null): number | null {
@@ -71,6 +80,8 @@ export function sweepReportData(res: SweepResult, pareto: [string, string] = DEF
     report,
     pareto: [pareto[0], pareto[1]],
     extra: missing.length > 0 ? extraFromRecords(report, missing, res.records, (c) => weightOf.get(c) ?? "") : [],
+    paretoWithin: loadAxes(res.plan.axes),
+    instances: instanceLoads(report, res.records),
   };
 }
 
@@ -96,7 +107,7 @@ export function isSweepReportData(v: unknown): v is SweepReportData {
 }
 
 /** Reads runs.jsonl records (skipping a torn last line). */
-function readRuns(file: string): RunRecord[] {
+export function readRuns(file: string): RunRecord[] {
   if (!fs.existsSync(file)) return [];
   const out: RunRecord[] = [];
   for (const line of readInputFile(file, DATA_FILE_LIMIT).split("\n")) {
@@ -120,10 +131,20 @@ export function sweepDataFromSummary(
   dir: string,
   source: string,
   pareto: [string, string] = DEFAULT_PARETO,
+  paretoWithin?: string[],
 ): SweepReportData {
   if (!isSweepReport(summary))
     throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
   const missing = pareto.filter((m) => !summary.metrics.includes(m));
-  const extra = missing.length > 0 ? extraFromRecords(summary, missing, readRuns(path.join(dir, "runs.jsonl")), () => "") : [];
-  return { format: SWEEP_REPORT_FORMAT, tool: toolName(), report: summary, pareto, extra };
+  const runs = readRuns(path.join(dir, "runs.jsonl"));
+  const extra = missing.length > 0 ? extraFromRecords(summary, missing, runs, () => "") : [];
+  return {
+    format: SWEEP_REPORT_FORMAT,
+    tool: toolName(),
+    report: summary,
+    pareto,
+    extra,
+    ...(paretoWithin !== undefined ? { paretoWithin } : {}),
+    instances: instanceLoads(summary, runs),
+  };
 }

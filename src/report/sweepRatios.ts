@@ -57,7 +57,7 @@ function ratioChart(charts: ChartSet, rows: RatioRow[]): string {
     whiskers: rows.map((x) => (verdictOf(x) === v && x.min !== null && x.max !== null ? [x.min, x.max] : null)),
     notes: rows.map(
       (x) =>
-        `${x.above_1} seeds > 1, ${x.below_1} < 1; per seed ${x.per_seed.map((p) => (p.value === null ? "-" : p.value.toFixed(3))).join(" ")}`,
+        `${x.above_1} seeds > 1, ${x.below_1} < 1; per seed ${x.per_seed.map((p) => (p.baseline_zero === true ? "n/a (baseline 0)" : p.value === null ? "-" : p.value.toFixed(3))).join(" ")}`,
     ),
     base: 1,
   }));
@@ -95,7 +95,7 @@ export function ratioSection(charts: ChartSet, d: SweepReportData): string {
   const figs = [...groups.values()].map((rows) => ratioChart(charts, rows));
   const t = reportTables(r, false).find((x) => x.id === "ratios");
   return (
-    `<p class="lead">Ratios of a metric between two configurations run with the same seed. Verdicts: <b>equivalent</b> (every seed within 5%), <b>significant</b> (every seed changes by more than 20% in the same direction), <b>weak</b> (same direction, 10–20%), <b>inconclusive</b> (some seed changes by less than 10%), <b>mixed</b> (directions differ).</p>` +
+    `<p class="lead">Ratios of a metric between two configurations run with the same seed. Verdicts: <b>equivalent</b> (every seed within 5%), <b>n/a (baseline 0)</b> (a seed's denominator is 0 and its numerator is not: no ratio), <b>significant</b> (every seed changes by more than 20% in the same direction), <b>weak</b> (same direction, 10–20%), <b>inconclusive</b> (some seed changes by less than 10%), <b>mixed</b> (directions differ).</p>` +
     `<div class="grid">${figs.join("")}</div>` +
     (t !== undefined ? `<h3>Ratio table</h3>${table(t.columns, t.rows as Cell[][], { right: t.right })}` : "")
   );

@@ -1,6 +1,6 @@
 // The HTML report of a sweep (`blis sweep PLAN --out DIR --report`): checks, grouped bars of every
-// tabulated metric with the seed spread, a Pareto scatter of two metrics, the ratios, and every
-// table of the text report.
+// tabulated metric with the seed spread, a Pareto scatter of two metrics, the requests routed to
+// each instance, the ratios, and every table of the text report.
 
 import path from "node:path";
 import type { SweepResult } from "../experiment/sweep.js";
@@ -12,6 +12,7 @@ import { layoutOf, metricChart } from "./sweepBars.js";
 import { sweepReportData, type SweepReportData } from "./sweepData.js";
 import { paretoSection } from "./sweepPareto.js";
 import { ratioSection } from "./sweepRatios.js";
+import { instanceSection } from "./sweepInstances.js";
 import { overview, tablesSection } from "./sweepTables.js";
 
 export function renderSweepReport(d: SweepReportData): string {
@@ -30,6 +31,7 @@ export function renderSweepReport(d: SweepReportData): string {
     section("overview", "Overview", "", overview(r)),
     section("metrics", "Metrics by configuration", barsLead, `<div class="grid">${bars.join("")}</div>`),
     section("pareto", "Pareto front", "", paretoSection(charts, d)),
+    section("instances", "Load per instance", "", instanceSection(charts, r, d.instances)),
     section("ratios", "Ratios", "", ratioSection(charts, d)),
     section("tables", "Tables", "The tables of the text report (<code>tables.md</code>), values as printed there.", tablesSection(r)),
   ].join("\n");
@@ -43,6 +45,7 @@ export function renderSweepReport(d: SweepReportData): string {
       { id: "overview", label: "Overview" },
       { id: "metrics", label: "Metrics" },
       { id: "pareto", label: "Pareto" },
+      { id: "instances", label: "Instances" },
       { id: "ratios", label: "Ratios" },
       { id: "tables", label: "Tables" },
     ],

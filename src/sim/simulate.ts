@@ -12,7 +12,7 @@ import { requestRecords, type RequestRecord, type SimulationMetrics } from "../m
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
-import type { Coefficients } from "../config/latency/backend.js";
+import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
@@ -52,6 +52,8 @@ export interface SimulateOptions {
     Partial<Pick<ResolvedWorkload, "requestCap" | "sessions" | "sloTargets" | "deadlines" | "adapterRefs">>;
   /** Coefficients replacing the resolved ones (fitting); the backend must be fittable. */
   coefficients?: Coefficients;
+  /** Called once every input is validated, just before the simulation starts, with the latency model it runs. */
+  onStart?: (latency: ResolvedLatency) => void;
 }
 
 export { HORIZON_MAX_TEXT };
@@ -68,6 +70,12 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
   } finally {
     scope.dispose();
   }
+}
+
+/** Ticks between time-series samples: --report-interval when a report or the caller wants them, else 0. */
+function samplingInterval(o: RunOptions, so: SimulateOptions): number {
+  if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
+  return o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
 }
 
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
@@ -115,9 +123,9 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
+  const sampling = samplingInterval(o, so);
+  so.onStart?.(lat);
   const wallStart = process.hrtime.bigint();
-  if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
-  const sampling = o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
   const run = runCluster(config, wl.source, log, {
     ...so.hooks,
     timeSeriesIntervalUs: sampling,

@@ -6,6 +6,7 @@ import { DecisionTrace } from "../../src/trace/decisionTrace.js";
 import { loads, runCli, snap, state } from "./helpers.js";
 import { req, run, simConfig } from "../helpers/sim.js";
 import { formatFixed } from "../../src/util/goFormat.js";
+import { withoutLatencyNote } from "../helpers/cli.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 
 test("candidates: score desc, ties by instance ID string order (instance_10 < instance_2); top min(k, N)", () => {
@@ -204,7 +205,8 @@ test("trace flag validation and warnings", async () => {
   assert.deepEqual(a.stderr, ['error: Unknown trace level "Decisions". Valid: none, decisions']);
   const b = await runCli("--trace-level", "decisions", "--counterfactual-k", "-1");
   assert.deepEqual([b.code, b.stderr], [1, ["error: --counterfactual-k must be >= 0, got -1"]]);
-  const c = await runCli("--counterfactual-k", "2", "--summarize-trace");
+  const cRun = await runCli("--counterfactual-k", "2", "--summarize-trace");
+  const c = { ...cRun, stderr: withoutLatencyNote(cRun.stderr) };
   assert.equal(c.code, 0);
   assert.equal(c.stderr.length, 2);
   assert.ok(c.stderr[0]!.includes("--counterfactual-k has no effect without --trace-level decisions"));

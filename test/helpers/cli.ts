@@ -14,6 +14,11 @@ export async function cli(args: string[]): Promise<CliRun> {
   return { code, stdout, stderr };
 }
 
+/** stderr without the line `blis run` prints about the latency coefficients it used. */
+export function withoutLatencyNote(stderr: readonly string[]): string[] {
+  return stderr.filter((l) => !l.startsWith('level=info msg="latency: '));
+}
+
 /** Splits a shell-like command line (double quotes only). */
 export function splitArgs(cmd: string): string[] {
   const out: string[] = [];

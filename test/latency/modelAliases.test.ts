@@ -47,6 +47,9 @@ test("the model catalog lists every model of the bundled data with its config an
   assert.equal(mixtral.configIsAlias, true);
   assert.equal(by.get("microsoft/phi-4")!.config, "");
   const text = renderModelCatalog(cat);
-  assert.match(text, /^MODEL +DEFAULT +CONFIG/);
+  assert.match(text, /^MODEL +DEFAULT \(kernels, trained-physics, roofline\) +CONFIG +BLACKBOX DEFAULT +BLACKBOX COEFFICIENTS\n/);
+  // Blackbox keeps the 2025 defaults.yaml deployment (Llama-3.1-8B: TP 2), the other models today's (TP 1).
+  assert.equal(llama.blackboxDefault, "H100 TP2 (v0.8.4)");
+  assert.equal(by.get("qwen/qwen3-14b")!.blackboxDefault, "");
   assert.match(text, /microsoft\/phi-4 +H100 TP1 +- \(needs --model-config-folder\)/);
 });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { cli, splitArgs } from "../helpers/cli.js";
 import { commandLine, fieldOf, flagInfos, parseParams } from "../../web/worker/params.js";
 import { runFlags } from "../../src/config/runFlags.js";
+import { RUN_INPUT_FLAGS } from "../../src/cli/inputPaths.js";
 import type { Params } from "../../web/shared/protocol.js";
 
 const MODEL = "meta-llama/llama-3.1-8b-instruct";
@@ -69,6 +70,17 @@ test("valid parameters become the run input the CLI builds; empty ones are not g
     workloadSpec: "workload.yaml",
   });
   assert.equal(specYaml, "version: 2\n");
+});
+
+test("every flag that reads a file is refused by the page", () => {
+  const unavailable = new Set(
+    flagInfos()
+      .filter((f) => f.unavailable !== "")
+      .map((f) => f.name),
+  );
+  for (const flag of [...RUN_INPUT_FLAGS, "--lora-config", "--saturation-report", "--results-path", "--report"]) {
+    assert.ok(unavailable.has(flag.slice(2)), `${flag} is offered`);
+  }
 });
 
 test("every run flag is a parameter of the page", () => {

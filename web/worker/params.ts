@@ -23,6 +23,9 @@ const UNAVAILABLE: Record<string, string> = {
   "plugin-option": "it configures a plugin",
   "results-path": "it writes a file",
   report: "it writes a file; the page shows the report's charts",
+  "saturation-config": "it reads a file",
+  "saturation-report": "it writes a file",
+  "lora-config": "it reads a file",
 };
 
 /** The value part of commander's option text, as `blis run --help` shows it (src/cli/runCommand.ts optionFor). */

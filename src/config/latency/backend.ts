@@ -58,6 +58,11 @@ export interface ResolvedLatency {
    * models that are not presented as predictions (roofline is a lower bound) or know no architecture.
    */
   bounds?: { arch: ArchConfig; peaks: GpuPeaks; gpus: number };
+  /**
+   * Where alpha and beta came from ("--alpha-coeffs/--beta-coeffs", "--latency-coeffs FILE",
+   * "bundled data/defaults.yaml (vllm/vllm-openai:v0.8.4)"); absent for models without fitted terms.
+   */
+  coefficientSource?: string;
   /** Backends with fittable coefficients: the same model with other coefficients (docs/calibration.md "Fit"). */
   withCoefficients?: (c: Coefficients) => () => LatencyModel & FeatureModel;
 }

@@ -9,6 +9,7 @@ import { resolveLatency } from "../latencyResolution.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { checkTpSplit } from "./analytical.js";
 import { UserError } from "../../util/errors.js";
+import { sourceName } from "./coefficientNote.js";
 
 async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string): Promise<ResolvedLatency> {
   // The seed accepted negative coefficients, which give negative step times; refused as today's BLIS does.
@@ -31,7 +32,14 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
     },
     req.log,
   );
-  const common = { hardware: lat.hardware, tp: lat.tp, alpha: lat.alpha, beta: lat.beta, totalKvBlocks: lat.totalKvBlocks };
+  const common = {
+    hardware: lat.hardware,
+    tp: lat.tp,
+    alpha: lat.alpha,
+    beta: lat.beta,
+    totalKvBlocks: lat.totalKvBlocks,
+    coefficientSource: seedSource(req, lat.vllmVersion),
+  };
   if (lat.roofline) {
     // Loaded now so that their errors come before workload errors, as in BLIS.
     const inputs = await loadRooflineInputs({
@@ -57,6 +65,13 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
     build: () => new BlackboxLatencyModel(lat.alpha, lat.beta),
     withCoefficients: (c) => () => new BlackboxLatencyModel(c.alpha, c.beta),
   };
+}
+
+/** Flags (either one disables the lookup), else the defaults file's entry for the model, GPU, TP and version. */
+function seedSource(req: LatencyRequest, version: string): string {
+  const nonZero = (xs: readonly number[] | null): boolean => xs !== null && xs.some((x) => x !== 0);
+  if (nonZero(req.alpha) || nonZero(req.beta)) return "--alpha-coeffs/--beta-coeffs";
+  return `${sourceName(req.defaultsFilepath)}${version !== "" ? ` (${version})` : ""}`;
 }
 
 function checkNonNegative(flag: string, xs: readonly number[] | null): void {

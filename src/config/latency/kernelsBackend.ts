@@ -15,6 +15,7 @@ import type { LatencyBackend, LatencyRequest } from "./backend.js";
 import { checkCoefficientFlags } from "./select.js";
 import { peaksOf, trainedPhysicsBackend } from "./trainedPhysicsBackend.js";
 import { extrapolationNotes } from "./kernelsNotes.js";
+import { sourceName } from "./coefficientNote.js";
 
 /** The GPU as the analytical resolution sees it: peak figures and memory from the kernel database. */
 export function hardwareFromSystem(sys: GpuSystem): HardwareCalib {
@@ -30,6 +31,12 @@ export function hardwareFromSystem(sys: GpuSystem): HardwareCalib {
     allReduceLatency: 0,
     memoryGiB: sys.mem_capacity_bytes / 2 ** 30,
   };
+}
+
+/** Where the kernels model's overhead terms come from: flags, else `--latency-coeffs`, else the bundled file. */
+function coefficientSource(req: LatencyRequest): string {
+  if (req.alpha !== null && req.beta !== null) return "--alpha-coeffs/--beta-coeffs";
+  return req.latencyCoeffs !== "" ? `--latency-coeffs ${req.latencyCoeffs}` : sourceName(BUNDLED_KERNEL_OVERHEADS);
 }
 
 /** Flags, else `--latency-coeffs`, else the bundled overheads. */
@@ -106,6 +113,7 @@ export const kernelsBackend: LatencyBackend = {
       tp: s.tp,
       alpha: c.alpha_coeffs,
       beta: c.beta_coeffs,
+      coefficientSource: `${coefficientSource(req)}, kernel tables vLLM ${version}`,
       totalKvBlocks: s.totalKvBlocks,
       maxModelLen: s.maxModelLen,
       build: () => new KernelLatencyModel(cache, params),

@@ -14,6 +14,7 @@ import { defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup 
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { blackboxBackend } from "./blackboxBackend.js";
 import { checkCoefficientFlags } from "./select.js";
+import { sourceName } from "./coefficientNote.js";
 
 /** α and β: flags, else `--latency-coeffs`, else a current-era defaults file, else the bundled set. */
 function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; extra: ExtraTerms; source: string } {
@@ -41,7 +42,9 @@ function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; e
   if (alpha.every((a) => a === 0)) req.log.warn("alpha coefficients are all zero: queueing and per-request overheads are 0");
   // Extra terms come with the file's betas; explicit --beta-coeffs replace the whole set.
   const extra = req.beta === null ? { ...(file.extra_terms ?? {}) } : {};
-  return { alpha: [...alpha], beta: [...beta], extra, source };
+  const given =
+    req.beta !== null ? "--alpha-coeffs/--beta-coeffs" : req.latencyCoeffs !== "" ? `--latency-coeffs ${source}` : sourceName(source);
+  return { alpha: [...alpha], beta: [...beta], extra, source: given };
 }
 
 /** The dense peak in the weights' dtype and the HBM bandwidth, per GPU. */
@@ -85,7 +88,7 @@ export const trainedPhysicsBackend: LatencyBackend = {
     }
     const s = await setup(req);
     if ("build" in s) return s;
-    const { alpha, beta, extra } = coefficients(req);
+    const { alpha, beta, extra, source } = coefficients(req);
     const params = { alpha, beta, extra, tp: s.tp, dp: req.dp, moeCommBackend: req.moeCommBackend };
     return {
       backend: "trained-physics",
@@ -93,6 +96,7 @@ export const trainedPhysicsBackend: LatencyBackend = {
       tp: s.tp,
       alpha,
       beta,
+      coefficientSource: source,
       totalKvBlocks: s.totalKvBlocks,
       maxModelLen: s.maxModelLen,
       build: () => new TrainedPhysicsLatencyModel(s.arch, s.hw, params),
