@@ -49,7 +49,11 @@ const CASES: [string, NodeJS.Signals, boolean][] = [
 
 for (const [what, signal, toGroup] of CASES) {
   test(`npx blis playground, ${what}: the server ends too`, { timeout: 60_000 }, async () => {
-    const npx = spawn("npx", ["--no", "blis", "playground", "--port", "0"], { cwd: project, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const npx = spawn("npx", ["--no", "blis", "playground", "--port", "0"], {
+      cwd: project,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     npx.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     npx.stderr.resume();
