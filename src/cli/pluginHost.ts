@@ -86,16 +86,19 @@ export async function hostedMain(argv: string[], io: CliIo): Promise<number> {
   const blame = new Blame();
   const stall = new Stall(view);
   const data: HostData = { pluginHost: true, argv, state };
-  const worker = new Worker(WORKER_URL, { workerData: data });
+  // Flags only a main thread takes (`node --input-type=module -e …`) would stop the thread.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith("--input-type"));
+  const worker = new Worker(WORKER_URL, { workerData: data, execArgv });
   // Output is held until the command ends, so that a plugin failing late leaves none half-written.
   const out: string[] = [];
   return new Promise<number>((resolve) => {
     let settled = false;
-    const finish = (code: number, line?: string): void => {
+    const finish = (code: number, line?: string, internal?: string): void => {
       if (settled) return;
       settled = true;
       clearInterval(timer);
-      if (line !== undefined) io.stderrLine(`error: ${line}`);
+      if (internal !== undefined) io.stderrLine(internal);
+      else if (line !== undefined) io.stderrLine(`error: ${line}`);
       else if (out.length > 0) io.stdout(out.join(""));
       void worker.terminate();
       resolve(code);
@@ -114,7 +117,9 @@ export async function hostedMain(argv: string[], io: CliIo): Promise<number> {
       else finish(m.code);
     });
     worker.on("error", (e) =>
-      finish(1, `${blame.ofStack(e.stack ?? "", Atomics.load(view, WATCH.ACTIVE))}: uncaught exception: ${e.message.split("\n")[0]}`),
+      blame.files.size === 0
+        ? finish(2, undefined, `internal error: the plugin host thread failed: ${e.message.split("\n")[0]}`)
+        : finish(1, `${blame.ofStack(e.stack ?? "", Atomics.load(view, WATCH.ACTIVE))}: uncaught exception: ${e.message.split("\n")[0]}`),
     );
     worker.on("exit", (status) => finish(1, exitLine(view, blame, status)));
   });
