@@ -11,6 +11,8 @@ import { DATA_FILE_LIMIT, readInputBytes } from "../util/inputFile.js";
 
 export interface LoadedBundle {
   main: typeof MainModule.main;
+  /** Everything the bundle exports (main.ts's exports). */
+  exports: typeof MainModule;
   /** The compiled bundle, to save its code cache after a run (the build does). */
   script: vm.Script;
 }
@@ -47,7 +49,8 @@ export function loadCjsBundle(file: string, cachedData: Buffer | undefined): Loa
   const body = script.runInThisContext() as ModuleBody;
   const mod = { exports: {} };
   body(mod.exports, createRequire(file), mod, file, path.dirname(file), importModule);
-  return { main: (mod.exports as typeof MainModule).main, script };
+  const exports = mod.exports as typeof MainModule;
+  return { main: exports.main, exports, script };
 }
 
 /** Path of the code cache saved beside a bundle. */

@@ -21,6 +21,11 @@ import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
 import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
+import { isWatched } from "../plugin/watch.js";
+import { asksForPlugins } from "./pluginHost.js";
+
+// The thread that runs a command with plugins sets these on the module instance it loaded.
+export { attachWatch, recordExit as recordPluginExit } from "../plugin/watch.js";
 
 /** The package version, read from its package.json. */
 function packageVersion(): string {
@@ -109,6 +114,8 @@ function helpAsFlag(argv: string[]): string[] {
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const args = helpAsFlag(argv);
+  // Plugin code runs in a thread of its own, watched from this one (pluginHost.ts).
+  if (!isWatched() && asksForPlugins(args)) return (await import("./pluginHost.js")).hostedMain(args, io);
   const first = args[0];
   const known = first !== undefined && COMMANDS.some(([names]) => names.includes(first));
   const program = buildProgram(io, known ? first : undefined);

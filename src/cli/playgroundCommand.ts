@@ -11,6 +11,7 @@ import type { CliIo } from "./io.js";
 import { PACKAGE_ROOT } from "../config/paths.js";
 import { UserError } from "../util/errors.js";
 import { DATA_FILE_LIMIT, readInputBytes } from "../util/inputFile.js";
+import { watchParent } from "../util/parentWatch.js";
 
 export const PLAYGROUND_DIR = path.join(PACKAGE_ROOT, "dist-web");
 
@@ -99,11 +100,17 @@ export function registerPlaygroundCommand(program: Command, io: CliIo): void {
       await new Promise<void>((resolve) => {
         server.once("close", resolve);
         const stop = (): void => {
+          unwatch();
           server.close();
           server.closeAllConnections();
         };
         process.once("SIGINT", stop);
         process.once("SIGTERM", stop);
+        // Killed with the npx or shell that started it, the server goes too.
+        const unwatch = watchParent(() => {
+          io.stderrLine("playground: the process that started it ended; stopping");
+          stop();
+        });
       });
     });
 }

@@ -24,7 +24,16 @@ interface SweepCliOptions {
   progress?: boolean;
   report?: boolean;
   queue?: string;
+  waitTimeout?: number;
   shard?: string;
+}
+
+/** Seconds > 0 (--wait-timeout). */
+export function parsePositiveSeconds(text: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n <= 0)
+    throw new InvalidArgumentError(`${JSON.stringify(text)} is not a number of seconds > 0.`);
+  return n;
 }
 
 export function parseJobs(text: string): number {
@@ -50,6 +59,8 @@ export function parseShard(text: string): Shard {
 function checkSweepFlags(opts: SweepCliOptions): void {
   if (opts.report === true && opts.out === undefined)
     throw new UserError("--report needs --out DIR (the report is written to DIR/report.html)");
+  if (opts.waitTimeout !== undefined && opts.queue === undefined)
+    throw new UserError("--wait-timeout needs --queue (it bounds the wait for queue workers)");
   if (opts.queue !== undefined && opts.jobs !== undefined)
     throw new UserError("--jobs cannot be combined with --queue (the workers' --concurrency sets how many runs go at a time)");
   if (opts.shard !== undefined) {
@@ -83,7 +94,7 @@ export async function sweepCli(planArg: string | undefined, opts: SweepCliOption
   let executor: RunExecutor | undefined;
   if (queueUrl !== null) {
     const { QueueExecutor } = await import("../queue/coordinator.js");
-    executor = await QueueExecutor.open(queueUrl, io.stderrLine);
+    executor = await QueueExecutor.open(queueUrl, io.stderrLine, opts.waitTimeout);
   }
   try {
     const res = await runSweep(plan, {
@@ -124,6 +135,11 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
     .option(
       "--queue <url>",
       "run on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker) instead of local processes",
+    )
+    .option(
+      "--wait-timeout <s>",
+      "with --queue: fail (exit 1) when no worker has been connected to the queue for this many seconds (default: wait)",
+      parsePositiveSeconds,
     )
     .option("--shard <i/n>", "run only slice I (0-based) of N of the runs into --out; combine the slices with blis sweep merge")
     .addHelpText(

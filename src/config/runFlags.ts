@@ -330,6 +330,14 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     help: "plugin option as plugin.key=value (repeatable); read by the plugin through api.options",
   },
   {
+    key: "pluginTimeout",
+    flag: "--plugin-timeout",
+    type: "float",
+    metavar: "seconds",
+    group: "extension",
+    help: "wall-clock budget of loading each plugin and of each call into one; a plugin over it ends the run (exit 1)",
+  },
+  {
     key: "report",
     flag: "--report",
     type: "string",

@@ -134,6 +134,8 @@ export const RunOptionsSchema = z.strictObject({
   printFairness: z.boolean().default(false),
   plugin: z.array(z.string()).default([]),
   pluginOption: z.array(z.string()).default([]),
+  /** Seconds that loading one plugin, or one call into it, may take (watched by the plugin host). */
+  pluginTimeout: anyNumber.default(10),
   /** Write a self-contained HTML report of the run here. */
   report: z.string().default(""),
   /** Simulated ticks between time-series samples (reports). */

@@ -15,6 +15,7 @@ export type RunOutcome =
   { kind: "done"; result: WorkerResult; wallS?: number } | { kind: "timeout" } | { kind: "crash"; message: string } | { kind: "cancelled" };
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
+const POOL_CHILD_URL = new URL("./poolChild.js", import.meta.url).href;
 
 import { defaultJobs } from "./jobs.js";
 
@@ -52,6 +53,8 @@ export function processPool(filename: string, jobs: number): Tinypool {
     isolateWorkers: false,
     runtime: "child_process",
     serialization: "advanced",
+    // The child's signal handling and parent watch are in place before anything else loads.
+    execArgv: [...process.execArgv, "--import", POOL_CHILD_URL],
     // The child checks it is still this process's child (poolChild.ts), even if it starts late.
     env: {
       ...(Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined)) as Record<string, string>),

@@ -8,7 +8,7 @@ import type { SimulationMetrics } from "../metrics/collect.js";
 import { ConstructionError, InvariantError, UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { RUN_DEFAULTS } from "../config/runOptions.js";
-import { bindToParent } from "./poolChild.js";
+import { bindToParent, runEnded, runStarted } from "./poolChild.js";
 
 export interface WorkerTask {
   input: RunInput;
@@ -30,6 +30,15 @@ const MAX_STDERR_LINES = 200;
 bindToParent();
 
 export default async function runOne(task: WorkerTask): Promise<WorkerResult> {
+  runStarted();
+  try {
+    return await simulateOne(task);
+  } finally {
+    runEnded();
+  }
+}
+
+async function simulateOne(task: WorkerTask): Promise<WorkerResult> {
   const stderr: string[] = [];
   let dropped = 0;
   const sink = (line: string): void => {

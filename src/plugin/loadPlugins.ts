@@ -11,6 +11,7 @@ import { factoryPolicy, type PolicyDescriptor, type PolicyRegistry } from "../ut
 import type { PluginApi, PluginModule } from "./types.js";
 import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
 import { checkInputFile, readFailure, SPEC_FILE_LIMIT } from "../util/inputFile.js";
+import { enterPlugin, fileId, leavePlugin, nameId, PHASE_LOAD } from "./watch.js";
 
 /**
  * Imports each plugin module (Node caches the module itself) and calls its register(api) with this
@@ -52,16 +53,21 @@ async function registerAll(
     } catch (e) {
       throw new UserError(`--plugin ${file}: cannot load module: ${readFailure(e)}`);
     }
+    const id = fileId(file);
+    enterPlugin(id, PHASE_LOAD);
     try {
       mod = (await import(pathToFileURL(abs).href)) as typeof mod;
     } catch (e) {
       throw new UserError(`--plugin ${file}: cannot load module: ${firstLine(e)}`);
+    } finally {
+      leavePlugin();
     }
     const register = mod.register ?? mod.default?.register;
     if (typeof register !== "function") {
       throw new UserError(`--plugin ${file}: module must export a register(api) function`);
     }
     const pluginName = mod.name ?? mod.default?.name ?? path.basename(file);
+    nameId(pluginName, id);
     type Guard<C, T> = (plugin: string, name: string, f: (c: C) => T) => (c: C) => T;
     // A descriptor, or the older name-and-factory form; construction goes through the guard.
     const add = <C, T>(reg: PolicyRegistry<C, T>, kind: string, guard: Guard<C, T>, d: unknown, factory: unknown): void => {
@@ -83,11 +89,16 @@ async function registerAll(
       registerScheduler: (d: unknown, f?: unknown) => add(schedulers, "scheduler", guardScheduler, d, f),
       registerRoutingPolicy: (d: unknown, f?: unknown) => add(routingPolicies, "routing policy", guardRouting, d, f),
     };
+    enterPlugin(id, PHASE_LOAD);
     try {
       await register(api);
+      // A rejection register() left unhandled surfaces now, while this plugin is the one loading.
+      await new Promise((resolve) => setImmediate(resolve));
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`plugin ${pluginName}: register() failed: ${firstLine(e)}`);
+    } finally {
+      leavePlugin();
     }
     names.push(pluginName);
     log.info(`Loaded plugin ${pluginName} from ${file}`);

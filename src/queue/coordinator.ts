@@ -9,6 +9,8 @@ import { connectionOptions, probeRedis } from "./connect.js";
 import { encodeInput, JOB_FORMAT, jobId, KEY_PREFIX, QUEUE_NAME, type RunJobData, type RunJobResult } from "./jobs.js";
 import type { QueueUrl } from "./url.js";
 import { codeVersion } from "./version.js";
+import { WaitWatch } from "./waitWatch.js";
+import { UserError } from "../util/errors.js";
 
 /** Finished jobs stay this long so that a restarted coordinator collects them instead of running them again. */
 const KEEP_FINISHED_S = 7 * 24 * 3600;
@@ -27,12 +29,29 @@ export class QueueExecutor implements RunExecutor {
   private readonly refused = new Set<string>();
   private batch: Pending[] = [];
   private keys = new Map<string, string>();
+  /** Runs queued and not yet finished. */
+  private waiting = 0;
+  private readonly watch: WaitWatch;
+  /** Rejects every waiting run once --wait-timeout has passed without a worker. */
+  private readonly gaveUp: Promise<never>;
 
   private constructor(
     private readonly queue: Queue,
     private readonly events: QueueEvents,
     private readonly say: (line: string) => void,
+    url: QueueUrl,
+    waitTimeoutS: number | undefined,
   ) {
+    let giveUp: (e: UserError) => void = () => undefined;
+    this.gaveUp = new Promise<never>((_, reject) => (giveUp = reject));
+    this.gaveUp.catch(() => undefined);
+    this.watch = new WaitWatch({
+      display: url.display,
+      ...(waitTimeoutS !== undefined ? { timeoutS: waitTimeoutS } : {}),
+      say,
+      countWorkers: () => queue.getWorkersCount(),
+      giveUp,
+    });
     queue.setMaxListeners(0);
     events.setMaxListeners(0);
     // A worker of another version puts a job back as delayed (worker.ts): say so once per run.
@@ -49,7 +68,7 @@ export class QueueExecutor implements RunExecutor {
   }
 
   /** Connects (a UserError naming the URL when Redis cannot be reached) and listens for finished jobs. */
-  static async open(url: QueueUrl, say: (line: string) => void): Promise<QueueExecutor> {
+  static async open(url: QueueUrl, say: (line: string) => void, waitTimeoutS?: number): Promise<QueueExecutor> {
     await probeRedis(url);
     const connection = connectionOptions(url);
     const queue = new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
@@ -58,7 +77,7 @@ export class QueueExecutor implements RunExecutor {
     queue.on("error", () => undefined);
     events.on("error", () => undefined);
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    return new QueueExecutor(queue, events, say);
+    return new QueueExecutor(queue, events, say, url, waitTimeoutS);
   }
 
   async run(input: RunInput, timeoutMs: number, signal?: AbortSignal, context?: RunContext): Promise<RunOutcome> {
@@ -74,17 +93,31 @@ export class QueueExecutor implements RunExecutor {
     const id = jobId(this.version, input, timeoutMs, data.key);
     this.keys.set(id, data.key);
     if (signal?.aborted) return { kind: "cancelled" };
+    if (++this.waiting === 1) this.watch.start();
+    try {
+      return await this.runQueued(data, id, signal);
+    } finally {
+      if (--this.waiting === 0) this.watch.stop();
+    }
+  }
+
+  private async runQueued(data: RunJobData, id: string, signal: AbortSignal | undefined): Promise<RunOutcome> {
     // A queue that cannot take the job fails the sweep rather than recording a failed run.
-    const job = await this.enqueue(data, id);
+    const job = await Promise.race([this.enqueue(data, id), this.gaveUp]);
     try {
       const cancelled = new Promise<"cancelled">((resolve) =>
         signal?.addEventListener("abort", () => resolve("cancelled"), { once: true }),
       );
-      const result = await Promise.race([job.waitUntilFinished(this.events), cancelled]);
+      const result = await Promise.race([job.waitUntilFinished(this.events), cancelled, this.gaveUp]);
       if (result === "cancelled") return { kind: "cancelled" };
       const r = (typeof result === "string" ? JSON.parse(result) : result) as RunJobResult;
       return r.outcome.kind === "done" ? { ...r.outcome, wallS: r.wallS } : r.outcome;
     } catch (e) {
+      if (e instanceof UserError) {
+        // Left on the queue, a run would be taken by the next worker to come, for nobody.
+        await job.remove().catch(() => undefined);
+        throw e;
+      }
       if (signal?.aborted) return { kind: "cancelled" };
       const msg = e instanceof Error ? e.message : String(e);
       return { kind: "crash", message: `the queue gave up on the run: ${msg.split("\n")[0]}` };
@@ -117,6 +150,7 @@ export class QueueExecutor implements RunExecutor {
   }
 
   async close(): Promise<void> {
+    this.watch.stop();
     await this.events.close();
     await this.queue.close();
   }

@@ -4,7 +4,7 @@
 // worker's stalled-job check puts those jobs back in the queue.
 
 import os from "node:os";
-import { DelayedError, Worker, type Job } from "bullmq";
+import { DelayedError, WaitingError, Worker, type Job } from "bullmq";
 import { SweepPool } from "../experiment/pool.js";
 import { connectionOptions, probeRedis } from "./connect.js";
 import { decodeInput, isRunJobData, KEY_PREFIX, QUEUE_NAME, type RunJobData, type RunJobResult } from "./jobs.js";
@@ -50,6 +50,13 @@ export async function runQueueWorker(opts: QueueWorkerOptions, stop: AbortSignal
     const outcome = await pool.run(decodeInput(data.input), data.timeoutMs);
     const wallS = (performance.now() - t0) / 1000;
     if (outcome.kind === "cancelled") throw new Error("run cancelled");
+    if (outcome.kind === "crash" && stop.aborted) {
+      // Its process went with a signal to the process group while this worker was stopping: the
+      // run is not at fault, so another worker runs it.
+      opts.say(`worker: ${data.key} interrupted; it goes back to the queue`);
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     done++;
     const status = outcome.kind === "done" ? (outcome.result.exitCode === 0 ? "ok" : `error:${outcome.result.exitCode}`) : outcome.kind;
     opts.say(`worker: ${data.key} ${status} in ${wallS.toFixed(2)} s (plan ${data.plan.slice(0, 12)})`);

@@ -11,6 +11,7 @@ import { resolveWorkload, type ResolvedWorkload } from "./resolveWorkload.js";
 import { requestRecords, type RequestRecord, type SimulationMetrics } from "../metrics/collect.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
+import { setBudget } from "../plugin/watch.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
@@ -96,9 +97,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   validateLimits(o, explicit);
 
   // 6. Plugins register extra policies before names are checked; then the policy bundle.
-  const pluginOptions = parsePluginOptions(o.pluginOption);
-  if (o.plugin.length > 0) scope.dispose = await loadPlugins(o.plugin, log, pluginOptions);
-  else if (o.pluginOption.length > 0) throw new UserError("--plugin-option needs --plugin (no plugin is loaded)");
+  await loadRunPlugins(o, log, scope);
   const bundleScorers = applyBundle(o, explicit, log);
   const pdCounts = validatePd(o, explicit, log);
 
@@ -191,6 +190,16 @@ function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefin
       "--prefill-instances/--decode-instances cannot be combined with --flow-control or tenant budgets (--policy-config tenant_budgets)",
     );
   }
+}
+
+/** Loads the run's plugins into `scope` (their budget first: the plugin host watches it). */
+async function loadRunPlugins(o: RunOptions, log: Logger, scope: { dispose: () => void }): Promise<void> {
+  const pluginOptions = parsePluginOptions(o.pluginOption);
+  if (!(o.pluginTimeout > 0) || !Number.isFinite(o.pluginTimeout))
+    throw new UserError(`--plugin-timeout must be a number of seconds > 0, got ${o.pluginTimeout}`);
+  setBudget(o.pluginTimeout);
+  if (o.plugin.length > 0) scope.dispose = await loadPlugins(o.plugin, log, pluginOptions);
+  else if (o.pluginOption.length > 0) throw new UserError("--plugin-option needs --plugin (no plugin is loaded)");
 }
 
 /** `plugin.key=value` entries → options per plugin name. */

@@ -331,6 +331,7 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   "--preemption-policy": texts(...PREEMPTION, "x"),
   "--plugin": inputFile("plugin.mjs", fc.constantFrom(...PLUGINS)),
   "--plugin-option": texts("a.b=c", "plugin.key=1", "x", "=", "a.=1"),
+  "--plugin-timeout": texts("10", "0.5", "0", "-1", "x", "Infinity"),
   "--report": outputPath("report.html"),
   "--report-interval": texts("100000", "1000000", "10000"),
   "--tier-shed-threshold": texts("0", "5", "-1"),

@@ -82,8 +82,12 @@ export function namesBadItem(line: string, c: FuzzCase, argv: string[], dir: str
     const w = words(n);
     if (w.trim() !== "" && text.includes(w)) return true;
   }
-  // Files and values the command line gave (not the command's own name).
-  const paths = [...argv.slice(1).filter((a) => a.length > 2 && !a.startsWith("-")), ...c.files.map((f) => path.join(dir, f.name))];
+  // Files and values the command line gave (not the command's own name), `--flag=FILE` included.
+  const inline = argv.filter((a) => a.startsWith("--") && a.includes("=")).map((a) => a.slice(a.indexOf("=") + 1));
+  const paths = [
+    ...[...argv.slice(1), ...inline].filter((a) => a.length > 2 && !a.startsWith("-")),
+    ...c.files.map((f) => path.join(dir, f.name)),
+  ];
   if (paths.some((p) => p !== "" && (line.includes(p) || (path.basename(p).length > 2 && line.includes(path.basename(p)))))) return true;
   // A quoted name that one of the case's files holds: a key of a file the case did not generate.
   const quoted = [...line.matchAll(/"([^"]+)"|'([^']+)'/g)].map((m) => m[1] ?? m[2] ?? "");

@@ -1,7 +1,8 @@
 // Two case families beyond run flags: every command that reads a file, given a device, a FIFO, a
 // link to /dev/zero, a directory or a missing path where the file should be ("files"); and runs
 // with a plugin that misbehaves in one of the ways the plugin guards turn into an error line
-// ("plugin": throwing, wrong shapes, non-finite or missing scores, broken modules).
+// ("plugin": throwing, wrong shapes, non-finite or missing scores, broken modules, and what needs
+// the watchdog: endless loops, promises that never settle, process.exit, unhandled rejections).
 
 import fc from "fast-check";
 import { DIR, printable, type FuzzCase, type FuzzFile } from "./case.js";
@@ -94,6 +95,18 @@ const MISBEHAVIOUR: string[] = [
   'api.registerAdmissionPolicy("a", () => ({ name: "a", reason: "", admit: () => "yes" }));',
   'api.registerAdmissionPolicy("a", () => ({ name: "a", reason: "", admit() { throw new RangeError("deep"); } }));',
   "return 42;",
+  // What only a watchdog outside the plugin's thread can stop or report (src/cli/pluginHost.ts).
+  "for (;;) {}",
+  'api.registerScorer("s", () => ({ name: "s", score() { for (;;) {} }, observe() {} }));',
+  'api.registerPriorityPolicy("p", () => ({ name: "p", compute() { for (;;) {} } }));',
+  "await new Promise(() => {});",
+  "process.exit(0);",
+  "process.exit(3);",
+  'api.registerScorer("s", () => ({ name: "s", score() { process.exit(0); }, observe() {} }));',
+  'api.registerAdmissionPolicy("a", () => ({ name: "a", reason: "", admit() { process.exit(1); } }));',
+  'Promise.reject(new Error("left unhandled"));',
+  'api.registerScorer("s", () => ({ name: "s", score() {}, observe() {} })); Promise.reject("a bare reason");',
+  'setTimeout(() => { throw new Error("from a timer"); }, 0); await new Promise((r) => setTimeout(r, 20));',
 ];
 
 const MODULE_SHAPE = [
@@ -106,6 +119,9 @@ const BROKEN_MODULES = [
   "this is not javascript (\n",
   'throw new Error("top-level");\n',
   'import "./does-not-exist.mjs";\nexport function register() {}\n',
+  "await new Promise(() => {});\nexport function register() {}\n",
+  "process.exit(0);\nexport function register() {}\n",
+  "for (;;) {}\nexport function register() {}\n",
 ];
 
 /** What the run selects so that the plugin's policy is used (or not, when it registers none). */
@@ -123,8 +139,8 @@ const moduleText: fc.Arbitrary<string> = fc.oneof(
 );
 
 export const pluginCaseArb: fc.Arbitrary<FuzzCase> = fc
-  .tuple(moduleText, USE, fc.constantFrom("3", "20"), fc.constantFrom("1", "3"), fc.boolean())
-  .map(([text, use, n, instances, option]) =>
+  .tuple(moduleText, USE, fc.constantFrom("3", "20"), fc.constantFrom("1", "3"), fc.boolean(), fc.constantFrom("0.2", "1"))
+  .map(([text, use, n, instances, option, budget]) =>
     printable({
       family: "plugin",
       argv: [
@@ -138,6 +154,8 @@ export const pluginCaseArb: fc.Arbitrary<FuzzCase> = fc
         "--plugin",
         `${DIR}/plugin.mjs`,
         ...(option ? ["--plugin-option", "fz.k=v"] : []),
+        "--plugin-timeout",
+        budget,
         ...use,
       ],
       files: [{ name: "plugin.mjs", content: text }],
