@@ -57,6 +57,9 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   if (o.replayTrace !== "") return replayTrace(o, explicit, seed);
 
   const { spec, maxRequests, horizon } = selectSpec(o, explicit, seed, log);
+  if (maxRequests < 0 && explicit.has("numRequests") && o.workloadSpec !== "") {
+    throw new UserError(`--num-requests must be 0 or more with --workload-spec, got ${maxRequests}`);
+  }
   // A spec whose clients all have finite lifecycle windows (e.g. inference-perf stages) bounds
   // itself: generation stops at the end of its last window.
   checkGenerationBound(maxRequests, horizon, spec);

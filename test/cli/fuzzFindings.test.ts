@@ -91,3 +91,15 @@ test("optimize whose baseline fails leaves no output directory behind", async ()
   assert.match(r.stderr.at(-1)!, /^error: the baseline has no throughput value/);
   assert.equal(fs.existsSync(path.dirname(out)), false);
 });
+
+test("a negative --num-requests with a workload spec names the flag (was: 'maxRequests must be non-negative')", async () => {
+  const spec = "inference_perf:\n  stages:\n    - rate: 1\n      duration: 1\n  shared_prefix:\n    num_unique_system_prompts: 1\n";
+  const p = file(
+    "spec.yaml",
+    `${spec}    num_users_per_system_prompt: 1\n    system_prompt_len: 1\n    question_len: 1\n    output_len: 1\n`,
+  );
+  const r = await cli(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", p, "--num-requests=-1"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.deepEqual(r.stderr, ["error: --num-requests must be 0 or more with --workload-spec, got -1"]);
+});
