@@ -269,7 +269,7 @@ export class Instance {
     if (this.running.length > 0 || (this.waitQueue.length > 0 && (this.lora === null || this.lora.loading === ""))) {
       let next = now + d;
       if (cohort !== null && until !== null)
-        next = runSteadySteps(this, cohort, this.execution, this.visit, this.events.peekTime(), next, until());
+        next = runSteadySteps(this, cohort, this.execution, this.visit, this.events.peekTime(), next, until);
       this.pushStep(next);
       this.stepChainRegistered = true;
     } else {

@@ -21,7 +21,7 @@ export interface SteadyHost {
 /**
  * Runs, without events, the steps from `t` on in which only the decode cohort works
  * (docs/architecture.md "Steady steps"): no request outside the cohort runs or waits, no member
- * is due, and the step starts before `until` (the first moment anything else could happen or be
+ * is due, and the step starts before `until()` (the first moment anything else could happen or be
  * looked at) and before the instance's next queued event. Such a step does exactly what the full
  * step would: every member adds a token, the step's ITL value is recorded, the wait-queue sample
  * is taken (0). Returns the start time of the first step not run here.
@@ -33,12 +33,14 @@ export function runSteadySteps(
   visit: readonly Request[],
   nextEvent: number,
   t: number,
-  until: number,
+  until: () => number,
 ): number {
-  if (visit.length !== 0 || host.waitQueue.length !== 0 || cohort.count === 0) return t;
+  // The cheap checks first: the cluster's bound is asked only when a steady step may follow.
+  if (visit.length !== 0 || host.waitQueue.length !== 0 || cohort.count === 0 || t >= nextEvent) return t;
   const latency = host.latency;
   const kv = host.kv;
-  const end = until < nextEvent ? until : nextEvent;
+  const bound = until();
+  const end = bound < nextEvent ? bound : nextEvent;
   const horizon = host.horizon;
   while (t < end && t <= horizon && !cohort.dueAt(host.stepCount + 1)) {
     const stepIdx = ++host.stepCount;
