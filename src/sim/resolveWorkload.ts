@@ -63,6 +63,8 @@ export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, lo
   // A spec whose clients all have finite lifecycle windows (e.g. inference-perf stages) bounds
   // itself: generation stops at the end of its last window.
   checkGenerationBound(maxRequests, horizon, spec);
+  // Bounded by the horizon, a negative count would reach the generator, whose message names no flag.
+  if (maxRequests < 0 && explicit.has("numRequests")) throw new UserError(`--num-requests must be 0 or more, got ${maxRequests}`);
   if (maxRequests <= 0 && !(horizon < 2 ** 63) && spec.mooncake_trace === undefined) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }

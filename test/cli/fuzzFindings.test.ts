@@ -103,3 +103,11 @@ test("a negative --num-requests with a workload spec names the flag (was: 'maxRe
   assert.equal(r.stdout, "");
   assert.deepEqual(r.stderr, ["error: --num-requests must be 0 or more with --workload-spec, got -1"]);
 });
+
+test("a negative --num-requests bounded by --horizon names the flag (was: 'maxRequests must be non-negative')", async () => {
+  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--horizon", "1", "--num-requests=-1"];
+  const r = await cli(args);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.deepEqual(r.stderr, ["error: --num-requests must be 0 or more, got -1"]);
+});
