@@ -1,6 +1,8 @@
 // The resolved PD setup a cluster is built from (docs/prefill-decode.md).
 import type { LatencyModel } from "../latency/model.js";
-import type { ScorerSpec } from "../cluster/routing/context.js";
+import type { RoutingContext, ScorerChoice } from "../cluster/routing/context.js";
+import type { RoutingPolicy } from "../cluster/routing/routing.js";
+import type { DeciderContext, PdDecider } from "./deciders.js";
 import type { PoolCounts } from "./topology.js";
 import type { TransferSettings } from "./transfer.js";
 
@@ -12,13 +14,25 @@ export interface PoolInstanceSettings {
   maxModelLen: number;
 }
 
+/** A pool's routing policy: its factory and its weighted-routing scorers (parameters read). */
+export interface PoolRouting {
+  build: (context: RoutingContext) => RoutingPolicy;
+  scorers: readonly ScorerChoice[];
+}
+
 export interface PdConfig {
   counts: PoolCounts;
   decider: string;
+  buildDecider: (context: DeciderContext) => PdDecider;
+  /** --cache-signal-delay, used when the decider reads the instance caches. */
+  cacheSignalDelay: number;
   transfer: TransferSettings;
-  /** Per-pool weighted-routing scorers; null: a pool policy of the main routing policy's kind. */
-  prefillScorers: readonly ScorerSpec[] | null;
-  decodeScorers: readonly ScorerSpec[] | null;
+  /**
+   * Each pool's routing: weighted with the pool's --{prefill,decode}-routing-scorers when given,
+   * else a policy of the main routing policy's kind with its scorers.
+   */
+  prefillRouting: PoolRouting;
+  decodeRouting: PoolRouting;
   /** Settings of the prefill-only instances; null: the global ones. */
   prefillPool: PoolInstanceSettings | null;
   /** Settings of the decode and shared instances; null: the global ones. */

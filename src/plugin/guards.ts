@@ -3,7 +3,7 @@ import { PluginError } from "../util/errors.js";
 import type { AdmissionFactory, AdmissionPolicy } from "../cluster/admission/admission.js";
 import type { Scorer, ScorerFactory } from "../cluster/scorers/scorer.js";
 import type { PriorityFactory, PriorityPolicy } from "../policy/priority.js";
-import type { Scheduler, SchedulerFactory } from "../policy/scheduler.js";
+import type { Scheduler, SchedulerContext } from "../policy/scheduler.js";
 import type { RoutingFactory, RoutingPolicy } from "../cluster/routing/routing.js";
 import { RoutingDecision } from "../cluster/routing/routing.js";
 import type { Request } from "../core/request.js";
@@ -98,10 +98,14 @@ export function guardPriority(plugin: string, name: string, f: PriorityFactory):
   };
 }
 
-export function guardScheduler(plugin: string, name: string, f: SchedulerFactory): SchedulerFactory {
-  return () => {
+export function guardScheduler(
+  plugin: string,
+  name: string,
+  f: (ctx: SchedulerContext) => Scheduler,
+): (ctx: SchedulerContext) => Scheduler {
+  return (ctx) => {
     const w = who(plugin);
-    const inner = construct(w, `scheduler "${name}"`, () => f(), ["compare"]);
+    const inner = construct(w, `scheduler "${name}"`, () => f(ctx), ["compare"]);
     return {
       name,
       reorders: inner.reorders !== false,

@@ -5,7 +5,7 @@ import type { Logger } from "../util/log.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { priorityPolicies } from "../policy/priority.js";
-import { schedulers } from "../policy/scheduler.js";
+import { schedulers, type Scheduler, type SchedulerContext } from "../policy/scheduler.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { factoryPolicy, type PolicyDescriptor, type PolicyRegistry } from "../util/policyRegistry.js";
 import type { PluginApi, PluginModule } from "./types.js";
@@ -86,7 +86,7 @@ async function registerAll(
       registerScorer: (d: unknown, f?: unknown) => add(scorers, "scorer", guardScorer, d, f),
       registerAdmissionPolicy: (d: unknown, f?: unknown) => add(admissionPolicies, "admission policy", guardAdmission, d, f),
       registerPriorityPolicy: (d: unknown, f?: unknown) => add(priorityPolicies, "priority policy", guardPriority, d, f),
-      registerScheduler: (d: unknown, f?: unknown) => add(schedulers, "scheduler", guardScheduler, d, f),
+      registerScheduler: (d: unknown, f?: unknown) => add<SchedulerContext, Scheduler>(schedulers, "scheduler", guardScheduler, d, f),
       registerRoutingPolicy: (d: unknown, f?: unknown) => add(routingPolicies, "routing policy", guardRouting, d, f),
     };
     enterPlugin(id, PHASE_LOAD);

@@ -8,7 +8,12 @@ import type { AutoscaleRun } from "./simConfig.js";
  * --model-autoscaler-interval-us (docs/autoscaling.md "Configuration"); undefined when the run
  * has none of them, so it runs exactly as without autoscaling.
  */
-export function resolveAutoscale(o: RunOptions, explicit: ReadonlySet<string>, hardware: string, tp: number): AutoscaleRun | undefined {
+export function resolveAutoscale(
+  o: Readonly<RunOptions>,
+  explicit: ReadonlySet<string>,
+  hardware: string,
+  tp: number,
+): AutoscaleRun | undefined {
   const bundle = o.policyConfig === "" ? {} : loadPolicyBundle(o.policyConfig);
   const flag = explicit.has("modelAutoscalerIntervalUs") ? o.modelAutoscalerIntervalUs : undefined;
   const settings = autoscaleSettings(bundle, flag);

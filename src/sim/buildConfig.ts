@@ -1,6 +1,10 @@
 import { RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
 import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
-import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import { chooseScorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
+import { admissionPolicies } from "../cluster/admission/admission.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { priorityPolicies } from "../policy/priority.js";
+import { schedulers } from "../policy/scheduler.js";
 import type { LatencyModel } from "../latency/model.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { ConstructionError, UserError } from "../util/errors.js";
@@ -10,7 +14,7 @@ import type { PolicySettings } from "./validatePolicies.js";
 
 /** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
 export function latencyFactory(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   lat: ResolvedLatency,
   horizon: number,
   coefficients: Coefficients | undefined,
@@ -35,7 +39,7 @@ export function latencyFactory(
   );
 
   log.info(
-    `Starting simulation with ${o.totalKvBlocks} KV blocks, horizon=${horizon === Infinity ? HORIZON_MAX_TEXT : horizon}ticks, ` +
+    `Starting simulation with ${lat.totalKvBlocks} KV blocks, horizon=${horizon === Infinity ? HORIZON_MAX_TEXT : horizon}ticks, ` +
       `alphaCoeffs=${JSON.stringify(lat.alpha)}, betaCoeffs=${JSON.stringify(lat.beta)}`,
   );
   const pipeline = o.admissionLatency + o.routingLatency;
@@ -49,7 +53,7 @@ export function latencyFactory(
 
 /** Stage: the validated options as the configuration the cluster is built from. */
 export function buildSimConfig(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   lat: ResolvedLatency,
   latency: () => LatencyModel,
   horizon: number,
@@ -70,7 +74,7 @@ export function buildSimConfig(
       maxModelLen: lat.maxModelLen,
     },
     kv: {
-      totalKvBlocks: o.totalKvBlocks,
+      totalKvBlocks: lat.totalKvBlocks,
       blockSize: o.blockSizeInTokens,
       kvCpuBlocks: o.kvCpuBlocks,
       kvOffloadThreshold: o.kvOffloadThreshold,
@@ -80,18 +84,25 @@ export function buildSimConfig(
     cluster: {
       numInstances: o.numInstances,
       model: o.model,
-      admission: { policy: named("admissionPolicy"), latency: o.admissionLatency },
+      admission: {
+        policy: named("admissionPolicy"),
+        build: admissionPolicies.bind(named("admissionPolicy"), o),
+        latency: o.admissionLatency,
+      },
       routing: {
         policy: named("routingPolicy"),
+        build: routingPolicies.bind(named("routingPolicy"), o),
         latency: o.routingLatency,
-        scorers: scorerSpecs,
+        scorers: chooseScorers(scorerSpecs, o),
         sloCacheWeights: p.sloCacheWeights,
         snapshotRefreshInterval: o.snapshotRefreshInterval,
       },
     },
     policy: {
       priority: named("priorityPolicy"),
+      buildPriority: priorityPolicies.bind(named("priorityPolicy"), o),
       scheduler: named("scheduler"),
+      buildScheduler: schedulers.bind(named("scheduler"), o),
       preemption: preemptionPolicies.create(named("preemptionPolicy"), o, {}),
       priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
       slo: {
@@ -105,6 +116,5 @@ export function buildSimConfig(
       },
     },
     trace: { level: p.tracing ? "decisions" : "none", counterfactualK: o.counterfactualK },
-    params: o,
   };
 }

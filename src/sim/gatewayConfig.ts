@@ -27,7 +27,7 @@ const GATED_POLICIES = new Set(["tier-shed", "gaie-legacy"]);
 
 /** The validated plan, or undefined when the run uses no control-plane feature (its output stays as before). */
 export function gatewayPlan(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   log: Logger,
   workloadTargets: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> } = {},
 ): GatewayPlan | undefined {
@@ -48,7 +48,7 @@ export function gatewayPlan(
 }
 
 /** Checks made whether or not flow control is on: a bad value is a mistake even where it has no effect. */
-function checkAlways(o: RunOptions, log: Logger): void {
+function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
   if (o.requestTtl < 0) throw new UserError(`--request-ttl must be >= 0, got ${o.requestTtl}`);
   if (o.dispatchTickInterval < 0) throw new UserError(`--dispatch-tick-interval must be >= 0, got ${o.dispatchTickInterval}`);
   validateDetector(o.saturationDetector, detectorParams(o));
@@ -69,12 +69,12 @@ function checkAlways(o: RunOptions, log: Logger): void {
   if (o.inFlightEviction) log.warn("--in-flight-eviction has no effect without --flow-control");
 }
 
-function detectorParams(o: RunOptions): DetectorParams {
+function detectorParams(o: Readonly<RunOptions>): DetectorParams {
   return { queueDepthThreshold: o.queueDepthThreshold, kvCacheUtilThreshold: o.kvCacheUtilThreshold, maxConcurrency: o.maxConcurrency };
 }
 
 /** The queue's settings; its values were checked by checkAlways. */
-function flowSettings(o: RunOptions, log: Logger, priority: ReturnType<typeof priorityMap>): GatewaySettings {
+function flowSettings(o: Readonly<RunOptions>, log: Logger, priority: ReturnType<typeof priorityMap>): GatewaySettings {
   const det = detectorParams(o);
   if (o.saturationDetector === "never")
     log.warn('saturation detector "never" never gates dispatch: the gateway queue passes requests straight through');
@@ -142,14 +142,16 @@ function checkBudgets(m: Readonly<Record<string, number>>): Map<string, number> 
   return entries.length > 0 ? new Map(entries) : null;
 }
 
-/** Bundle values of the gateway without a flag (policy bundle step). */
-export function applyGatewayBundle(b: PolicyBundle, o: RunOptions, explicit: ReadonlySet<string>): void {
+/** Bundle values of the gateway without a flag (policy bundle step); `o` holds the bundle's other values. */
+export function gatewayBundleValues(b: PolicyBundle, o: Readonly<RunOptions>, explicit: ReadonlySet<string>): [string, unknown][] {
   const adm = b.admission;
-  if (adm?.slo_priorities !== undefined) o.sloPriorities = adm.slo_priorities;
-  if (adm?.slo_targets !== undefined) o.sloTargetsMap = adm.slo_targets;
-  if (b.tenant_budgets !== undefined) o.tenantBudgets = b.tenant_budgets;
+  const out: [string, unknown][] = [];
+  if (adm?.slo_priorities !== undefined) out.push(["sloPriorities", adm.slo_priorities]);
+  if (adm?.slo_targets !== undefined) out.push(["sloTargetsMap", adm.slo_targets]);
+  if (b.tenant_budgets !== undefined) out.push(["tenantBudgets", b.tenant_budgets]);
   // BLIS: a bundle selecting tier-shed without a min priority uses 3 (the command line's default is 0).
   if (adm?.policy === "tier-shed" && adm.tier_shed_min_priority === undefined && !explicit.has("tierShedMinPriority")) {
-    if (o.admissionPolicy === "tier-shed") o.tierShedMinPriority = 3;
+    if (o.admissionPolicy === "tier-shed") out.push(["tierShedMinPriority", 3]);
   }
+  return out;
 }

@@ -10,7 +10,7 @@ import { UserError } from "../util/errors.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 
 /** The given LoRA flags. */
-function loraFlags(o: RunOptions): LoraFlags {
+function loraFlags(o: Readonly<RunOptions>): LoraFlags {
   const f: LoraFlags = {};
   if (o.loraAdapterCapacity !== undefined) f.adapterCapacity = o.loraAdapterCapacity;
   if (o.loraLoadBaseLatencyUs !== undefined) f.loadBaseLatencyUs = o.loraLoadBaseLatencyUs;
@@ -20,7 +20,11 @@ function loraFlags(o: RunOptions): LoraFlags {
 }
 
 /** Resolves the LoRA configuration; reads no file unless --lora-config is given. */
-export function resolveLoraStage(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedLora & { reservedBytes: number } {
+export function resolveLoraStage(
+  o: Readonly<RunOptions>,
+  explicit: ReadonlySet<string>,
+  log: Logger,
+): ResolvedLora & { reservedBytes: number } {
   const flags = loraFlags(o);
   if (o.loraConfig === "") {
     const res = resolveLora({ file: null, fileName: "", defaults: null, defaultsName: "", flags }, log);
@@ -53,7 +57,7 @@ export function refuseLoraWithPd(lora: ResolvedLora, pd: boolean): void {
  * `--lora-scorer-weight W` (docs/lora.md "Routing"): appends `lora-affinity:W` to the weighted
  * profile in effect; a warning with any other routing policy.
  */
-export function withLoraScorer(o: RunOptions, specs: readonly ScorerSpec[], log: Logger): readonly ScorerSpec[] {
+export function withLoraScorer(o: Readonly<RunOptions>, specs: readonly ScorerSpec[], log: Logger): readonly ScorerSpec[] {
   const w = o.loraScorerWeight;
   if (w === undefined) return specs;
   if (!(Number.isFinite(w) && w > 0)) throw new UserError(`--lora-scorer-weight must be a finite value > 0, got ${w}`);

@@ -3,7 +3,8 @@ import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel, silentLogger } from "../util/log.js";
 
 export interface ParsedOptions {
-  o: RunOptions;
+  /** Parsed once and frozen: later stages derive their own values instead of writing back. */
+  o: Readonly<RunOptions>;
   /** Keys given by the caller (they win over presets, specs and bundles). */
   explicit: Set<string>;
   log: Logger;
@@ -19,6 +20,9 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
     throw new UserError(`invalid run option ${flagName(key)}: ${issue.code === "unrecognized_keys" ? "unknown option" : issue.message}`);
   }
   const o: RunOptions = { ...parsed.data };
+  // The newer vLLM names are aliases of the older flags: one name from here on.
+  if (explicit.has("maxNumSeqs")) o.maxNumRunningReqs = o.maxNumSeqs;
+  if (explicit.has("maxNumBatchedTokens")) o.maxNumScheduledTokens = o.maxNumBatchedTokens;
   // An empty list given on purpose would silently mean "the defaults".
   for (const key of ["routingScorers", "prefillRoutingScorers", "decodeRoutingScorers"] as const) {
     const v = (input as Record<string, unknown>)[key];
@@ -33,7 +37,7 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
   // 1-2. Model.
   if (o.model === "") throw new UserError("LLM name not provided (--model). Exiting simulation.");
   o.model = o.model.toLowerCase();
-  return { o, explicit, log };
+  return { o: Object.freeze(o), explicit, log };
 }
 
 /** camelCase option key → its CLI flag. */

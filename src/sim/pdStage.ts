@@ -13,7 +13,10 @@ import { pdDeciders, deciderName } from "../pd/deciders.js";
 import { POOL_OVERRIDE_KEYS } from "../pd/options.js";
 import { pdEnabled, validateTopology, type PoolCounts } from "../pd/topology.js";
 import { bytesPerToken } from "../pd/transfer.js";
-import type { PdConfig, PoolInstanceSettings } from "../pd/config.js";
+import type { PdConfig, PoolInstanceSettings, PoolRouting } from "../pd/config.js";
+import { routingPolicies } from "../cluster/routing/routing.js";
+import { chooseScorers } from "../cluster/scorers/scorer.js";
+import type { RoutingSettings } from "./simConfig.js";
 import type { ScorerSpec } from "../cluster/routing/context.js";
 import { ConstructionError, UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
@@ -22,7 +25,7 @@ import { flagName } from "./parseOptions.js";
 const ENCODE_DECIDERS = ["always", "multimodal", "never"];
 
 /** Checks the PD options; returns the pool counts. */
-export function validatePd(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): PoolCounts {
+export function validatePd(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, log: Logger): PoolCounts {
   const counts: PoolCounts = {
     prefill: o.prefillInstances,
     decode: o.decodeInstances,
@@ -68,7 +71,7 @@ export function validatePd(o: RunOptions, explicit: ReadonlySet<string>, log: Lo
 }
 
 /** Bandwidth and base latency; checked on every run (BLIS only with prefill-only instances). */
-function checkTransfer(o: RunOptions): void {
+function checkTransfer(o: Readonly<RunOptions>): void {
   const bw = o.pdTransferBandwidth;
   if (!Number.isFinite(bw) || bw <= 0)
     throw new UserError(`--pd-transfer-bandwidth must be a finite positive number, got ${bw.toFixed(6)}`);
@@ -78,7 +81,7 @@ function checkTransfer(o: RunOptions): void {
   }
 }
 
-function checkEncode(o: RunOptions, log: Logger): void {
+function checkEncode(o: Readonly<RunOptions>, log: Logger): void {
   if (o.encodeInstances < 0) throw new UserError(`--encode-instances must be >= 0, got ${o.encodeInstances}`);
   const d = o.encodeDecider === "" ? "never" : o.encodeDecider;
   if (!ENCODE_DECIDERS.includes(d))
@@ -91,7 +94,7 @@ function checkEncode(o: RunOptions, log: Logger): void {
   }
 }
 
-function checkPoolOverrides(o: RunOptions, explicit: ReadonlySet<string>, role: "prefill" | "decode"): void {
+function checkPoolOverrides(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, role: "prefill" | "decode"): void {
   const tp = o[`${role}Tp`];
   if (explicit.has(`${role}Tp`) && tp <= 0) throw new UserError(`--${role}-tp must be > 0, got ${tp}`);
   const lm = o[`${role}LatencyModel`];
@@ -102,7 +105,7 @@ function checkPoolOverrides(o: RunOptions, explicit: ReadonlySet<string>, role: 
   if (explicit.has(`${role}MaxModelLen`) && mml <= 0) throw new UserError(`--${role}-max-model-len must be > 0 when set, got ${mml}`);
 }
 
-function poolScorers(o: RunOptions, role: "prefill" | "decode"): ScorerSpec[] | null {
+function poolScorers(o: Readonly<RunOptions>, role: "prefill" | "decode"): ScorerSpec[] | null {
   try {
     return parseRoutingScorers(o[`${role}RoutingScorers`]);
   } catch (e) {
@@ -113,10 +116,11 @@ function poolScorers(o: RunOptions, role: "prefill" | "decode"): ScorerSpec[] | 
 
 /** Resolves the PD setup (null when PD is off): transfer sizing, pool policies, pool instances. */
 export async function resolvePd(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   counts: PoolCounts,
   lat: ResolvedLatency,
+  routing: RoutingSettings,
   log: Logger,
   fetchImpl?: FetchLike,
 ): Promise<PdConfig | null> {
@@ -126,6 +130,8 @@ export async function resolvePd(
   const pd: PdConfig = {
     counts,
     decider: deciderName(o.pdDecider),
+    buildDecider: pdDeciders.bind(deciderName(o.pdDecider), o),
+    cacheSignalDelay: o.cacheSignalDelay,
     transfer: {
       bytesPerToken: perToken,
       blockSize: o.blockSizeInTokens,
@@ -133,10 +139,10 @@ export async function resolvePd(
       baseLatency: o.pdTransferBaseLatency,
       contention: o.pdTransferContention,
     },
-    prefillScorers: poolScorers(o, "prefill"),
-    decodeScorers: poolScorers(o, "decode"),
-    prefillPool: await poolSettings(o, explicit, "prefill", log, fetchImpl),
-    decodePool: await poolSettings(o, explicit, "decode", log, fetchImpl),
+    prefillRouting: poolRouting(poolScorers(o, "prefill"), routing, o),
+    decodeRouting: poolRouting(poolScorers(o, "decode"), routing, o),
+    prefillPool: await poolSettings({ ...o, totalKvBlocks: lat.totalKvBlocks }, explicit, "prefill", log, fetchImpl),
+    decodePool: await poolSettings({ ...o, totalKvBlocks: lat.totalKvBlocks }, explicit, "decode", log, fetchImpl),
   };
   log.info(
     `PD disaggregation enabled: ${counts.prefill} prefill, ${counts.decode} decode, ${counts.shared} shared (prefill-decode) instances, decider="${pd.decider}"`,
@@ -144,8 +150,21 @@ export async function resolvePd(
   return pd;
 }
 
+/**
+ * A pool's routing: weighted over its own scorers when given, else the main routing policy's kind
+ * with the main scorers; parameters from `source`.
+ */
+export function poolRouting(
+  scorers: readonly ScorerSpec[] | null,
+  main: RoutingSettings,
+  source: Readonly<Record<string, unknown>>,
+): PoolRouting {
+  if (scorers === null) return { build: routingPolicies.bind(main.policy, source), scorers: main.scorers };
+  return { build: routingPolicies.bind("weighted", source), scorers: chooseScorers(scorers, source) };
+}
+
 /** The model quantities of transfer sizing, from the model's config.json (needed with any backend). */
-async function kvShape(o: RunOptions, log: Logger, fetchImpl?: FetchLike): Promise<Parameters<typeof bytesPerToken>[0]> {
+async function kvShape(o: Readonly<RunOptions>, log: Logger, fetchImpl?: FetchLike): Promise<Parameters<typeof bytesPerToken>[0]> {
   let text: string;
   let where: string;
   let exact: boolean;
@@ -183,10 +202,11 @@ async function kvShape(o: RunOptions, log: Logger, fetchImpl?: FetchLike): Promi
 
 /**
  * A pool's own latency backend, KV capacity and max-model-len when one of its override flags is
- * given: the global resolution rerun with the pool's TP, GPU, backend and max-model-len.
+ * given: the global resolution rerun with the pool's TP, GPU, backend and max-model-len. `o`
+ * carries the run's resolved KV count, the fallback of a backend without a count of its own.
  */
 async function poolSettings(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   role: "prefill" | "decode",
   log: Logger,

@@ -4,13 +4,11 @@
 
 import type { Instance } from "../instance/instance.js";
 import type { Request } from "../core/request.js";
-import { routingPolicies, type RoutingPolicy } from "../cluster/routing/routing.js";
+import type { RoutingPolicy } from "../cluster/routing/routing.js";
 import { PdController, type EndedUserRequest } from "../pd/controller.js";
-import { pdDeciders } from "../pd/deciders.js";
 import { buildTopology, ROLE_DECODE, ROLE_PREFILL, type PdTopology } from "../pd/topology.js";
 import { TransferModel } from "../pd/transfer.js";
-import type { PoolInstanceSettings } from "../pd/config.js";
-import type { ScorerSpec } from "../cluster/routing/context.js";
+import type { PoolInstanceSettings, PoolRouting } from "../pd/config.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 
@@ -35,26 +33,25 @@ export function buildPd(cfg: SimConfig, log: Logger): PdRun | null {
   const pd = cfg.pd;
   if (pd === undefined || pd === null) return null;
   const topology = buildTopology(pd.counts, cfg.cluster.numInstances);
-  const decider = pdDeciders.create(pd.decider, cfg.params, { blockSize: cfg.kv.blockSize });
+  const decider = pd.buildDecider({ blockSize: cfg.kv.blockSize });
   // Each pool owns its policy (its own round-robin counter, prefix index and random stream).
-  const prefillPolicy = poolPolicy(cfg, pd.prefillScorers);
-  const decodePolicy = poolPolicy(cfg, pd.decodeScorers);
+  const prefillPolicy = poolPolicy(cfg, pd.prefillRouting);
+  const decodePolicy = poolPolicy(cfg, pd.decodeRouting);
   const transfer = new TransferModel(pd.transfer);
   const controller = new PdController({ topology, decider, prefillPolicy, decodePolicy, transfer, blockSize: cfg.kv.blockSize, log });
   let cacheSignalDelay = prefillPolicy.cacheSignalDelay ?? decodePolicy.cacheSignalDelay;
-  if (cacheSignalDelay === undefined && decider.readsCache) cacheSignalDelay = cfg.params["cacheSignalDelay"] as number;
+  if (cacheSignalDelay === undefined && decider.readsCache) cacheSignalDelay = pd.cacheSignalDelay;
   return { controller, topology, cacheSignalDelay };
 }
 
-function poolPolicy(cfg: SimConfig, scorers: readonly ScorerSpec[] | null): RoutingPolicy {
+function poolPolicy(cfg: SimConfig, pool: PoolRouting): RoutingPolicy {
   const c = cfg.cluster;
-  return routingPolicies.create(scorers !== null ? "weighted" : c.routing.policy, cfg.params, {
+  return pool.build({
     numInstances: c.numInstances,
     blockSize: cfg.kv.blockSize,
-    scorers: scorers ?? c.routing.scorers,
+    scorers: pool.scorers,
     sloCacheWeights: c.routing.sloCacheWeights,
     slo: cfg.policy.slo,
-    params: cfg.params,
   });
 }
 

@@ -50,7 +50,7 @@ const prefixed = (prefix: string, e: unknown): never => {
 };
 
 /** Workload selection and generation for `run` (docs/behavior.md "Sources and precedence"). */
-export function resolveWorkload(o: RunOptions, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
+export function resolveWorkload(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, log: Logger): ResolvedWorkload {
   const seed = BigInt.asIntN(64, BigInt(o.seed));
   // Extension: request-by-request replay of a trace v2 (header YAML + data CSV).
   checkConcurrencyFlags(o, explicit);
@@ -96,7 +96,7 @@ interface SelectedSpec {
 }
 
 /** The trace's requests in arrival order, capped by an explicit --num-requests and the horizon. */
-function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint): ResolvedWorkload {
+function replayTrace(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, seed: bigint): ResolvedWorkload {
   const horizon = o.horizon;
   const dataPath = o.replayTraceData !== "" ? o.replayTraceData : o.replayTrace.replace(/\.ya?ml$/i, "") + ".csv";
   if (!fs.existsSync(dataPath)) {
@@ -126,7 +126,7 @@ function replayTrace(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint)
 }
 
 /** The spec of the selected source: a spec file or object, a CSV trace, distribution flags or a preset. */
-function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
+function selectSpec(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
   if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") return specFromFile(o, explicit, seed, log);
   const horizon = o.horizon;
   if (o.workload === "traces") {
@@ -166,7 +166,7 @@ function selectSpec(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, 
 }
 
 /** A workload spec (file or object); explicit --seed, --rate, --horizon and --num-requests win over its values. */
-function specFromFile(o: RunOptions, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
+function specFromFile(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, seed: bigint, log: Logger): SelectedSpec {
   let spec: WorkloadSpec;
   try {
     spec =
@@ -203,7 +203,7 @@ function checkLengthMinimum(flag: string, min: number, stdev: number, mean: numb
 }
 
 /** docs/behavior.md "Closed-loop load": the rules of --concurrency and --think-time-ms, in BLIS's order. */
-function checkConcurrencyFlags(o: RunOptions, explicit: ReadonlySet<string>): void {
+function checkConcurrencyFlags(o: Readonly<RunOptions>, explicit: ReadonlySet<string>): void {
   if (o.concurrency < 0) throw new UserError(`--concurrency must be >= 0, got ${o.concurrency}`);
   if (o.thinkTimeMs < 0) throw new UserError(`--think-time-ms must be >= 0, got ${o.thinkTimeMs}`);
   checkTimeoutFlag(o.timeout);
@@ -237,7 +237,7 @@ export function setDeadlines(requests: readonly WorkloadRequest[], seconds: numb
  * Distribution mode with virtual users: the one client sends nothing on its own (rate 0); its
  * users each keep one request outstanding. Only an explicit --num-requests caps the run.
  */
-function concurrencySpec(spec: WorkloadSpec, o: RunOptions, explicit: ReadonlySet<string>): SelectedSpec {
+function concurrencySpec(spec: WorkloadSpec, o: Readonly<RunOptions>, explicit: ReadonlySet<string>): SelectedSpec {
   const client = spec.clients[0]!;
   client.concurrency = o.concurrency;
   client.think_time_us = o.thinkTimeMs * 1000;

@@ -9,10 +9,6 @@ import type { ClusterObserver } from "../cluster/cluster.js";
 import { OrderedLogger } from "../cluster/orderedLog.js";
 import { DisaggregatedCluster } from "../cluster/disaggregatedCluster.js";
 import { GatewayCluster } from "../cluster/gatewayCluster.js";
-import { admissionPolicies } from "../cluster/admission/admission.js";
-import { routingPolicies } from "../cluster/routing/routing.js";
-import { priorityPolicies } from "../policy/priority.js";
-import { schedulers } from "../policy/scheduler.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
 import { SessionManager, type EndedRequest, type SessionPlan } from "../workload/index.js";
@@ -78,14 +74,13 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
-  const admission = admissionPolicies.create(c.admission.policy, cfg.params, { numInstances: c.numInstances });
-  const routing = routingPolicies.create(c.routing.policy, cfg.params, {
+  const admission = c.admission.build({ numInstances: c.numInstances });
+  const routing = c.routing.build({
     numInstances: capacity,
     blockSize: kv.blockSize,
     scorers: c.routing.scorers,
     sloCacheWeights: c.routing.sloCacheWeights,
     slo: policy.slo,
-    params: cfg.params,
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const pd = buildPd(cfg, log);
@@ -201,8 +196,8 @@ function buildInstance(
     },
     store,
     latency,
-    priorityPolicies.create(policy.priority, cfg.params, { slo: policy.slo }),
-    schedulers.create(policy.scheduler, cfg.params, {}),
+    policy.buildPriority({ slo: policy.slo }),
+    policy.buildScheduler({}),
     ledger,
     instanceLog,
   );

@@ -1,6 +1,10 @@
 import type { PreemptionRule } from "../policy/preemption.js";
 import type { LatencyModel } from "../latency/model.js";
-import type { ScorerSpec } from "../cluster/scorers/scorer.js";
+import type { ScorerChoice } from "../cluster/scorers/scorer.js";
+import type { AdmissionContext, AdmissionPolicy } from "../cluster/admission/admission.js";
+import type { RoutingContext, RoutingPolicy } from "../cluster/routing/routing.js";
+import type { PriorityContext, PriorityPolicy } from "../policy/priority.js";
+import type { Scheduler, SchedulerContext } from "../policy/scheduler.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
@@ -20,14 +24,18 @@ export interface EngineSettings {
   maxModelLen: number;
 }
 
-/** A cluster-level decision: which policy decides and how many ticks it takes. */
-export interface StageSettings {
+/**
+ * A cluster-level decision: which policy decides, its factory (parameters read at configuration
+ * time, typed by the policy's schema) and how many ticks it takes.
+ */
+export interface StageSettings<C, T> {
   policy: string;
+  build: (context: C) => T;
   latency: number;
 }
 
-export interface RoutingSettings extends StageSettings {
-  scorers: readonly ScorerSpec[];
+export interface RoutingSettings extends StageSettings<RoutingContext, RoutingPolicy> {
+  scorers: readonly ScorerChoice[];
   sloCacheWeights: [number, number, number];
   /** Ticks between refreshes of instance-reported routing signals; 0 = always fresh. */
   snapshotRefreshInterval: number;
@@ -37,14 +45,16 @@ export interface ClusterSettings {
   numInstances: number;
   /** The model every instance serves (lower-cased --model); absent: any model. */
   model?: string;
-  admission: StageSettings;
+  admission: StageSettings<AdmissionContext, AdmissionPolicy>;
   routing: RoutingSettings;
 }
 
 /** Instance-level policies and the SLO tiers they share with the router. */
 export interface InstancePolicies {
   priority: string;
+  buildPriority: (context: PriorityContext) => PriorityPolicy;
   scheduler: string;
+  buildScheduler: (context: SchedulerContext) => Scheduler;
   preemption: PreemptionRule;
   priorityBridge: "none" | "hint" | "floor";
   slo: SloParams;
@@ -68,8 +78,6 @@ export interface SimConfig {
   trace: TraceSettings;
   /** Prefill/decode disaggregation; null or absent: off. */
   pd?: PdConfig | null;
-  /** Policy parameters by run-option key, read through each policy's schema (absent → default). */
-  params: Readonly<Record<string, unknown>>;
   /** Node pools, instance lifecycle and autoscaler (docs/autoscaling.md); absent: a fixed fleet. */
   autoscale?: AutoscaleRun;
   /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */

@@ -74,31 +74,32 @@ export async function simulate(input: RunInput, so: SimulateOptions = {}): Promi
 }
 
 /** Ticks between time-series samples: --report-interval when a report or the caller wants them, else 0. */
-function samplingInterval(o: RunOptions, so: SimulateOptions): number {
+function samplingInterval(o: Readonly<RunOptions>, so: SimulateOptions): number {
   if (o.reportInterval <= 0) throw new UserError(`--report-interval must be > 0, got ${o.reportInterval}`);
   return o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
 }
 
 async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
-  const { o, explicit, log } = parseRunInput(input, so.logger);
-  const saturation = probePlan(saturationPlan(o), o.saturationProbe);
+  const { o: parsed, explicit, log } = parseRunInput(input, so.logger);
+  const saturation = probePlan(saturationPlan(parsed), parsed.saturationProbe);
 
   // LoRA adapters set GPU memory aside before the KV capacity is derived (docs/lora.md).
-  const lora = resolveLoraStage(o, explicit, log);
-  // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution").
-  const lat = await resolveLatencyBackend(o, explicit, log, so.fetchImpl, lora.reservedBytes);
-  o.totalKvBlocks = lat.totalKvBlocks;
+  const lora = resolveLoraStage(parsed, explicit, log);
+  // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution"). It owns the
+  // derived KV capacity and max-model-len (lat.totalKvBlocks, lat.maxModelLen).
+  const lat = await resolveLatencyBackend(parsed, explicit, log, so.fetchImpl, lora.reservedBytes);
 
   // 4. Workload.
-  const wl = so.workload ?? resolveWorkload(o, explicit, log);
+  const wl = so.workload ?? resolveWorkload(parsed, explicit, log);
   checkAdapterRefs(wl.adapterRefs ?? [], lora.registry);
 
   // 5. Instance and batch limits.
-  validateLimits(o, explicit);
+  validateLimits(parsed, explicit, lat.totalKvBlocks);
 
-  // 6. Plugins register extra policies before names are checked; then the policy bundle.
-  await loadRunPlugins(o, log, scope);
-  const bundleScorers = applyBundle(o, explicit, log);
+  // 6. Plugins register extra policies before names are checked; then the policy bundle, whose
+  // values make a new options object: everything below reads `o`.
+  await loadRunPlugins(parsed, log, scope);
+  const { o, scorers: bundleScorers } = applyBundle(parsed, explicit, log);
   const pdCounts = validatePd(o, explicit, log);
 
   const policies = validatePolicies(o, log, explicit);
@@ -111,7 +112,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
-  const pd = await resolvePd(o, explicit, pdCounts, lat, log, so.fetchImpl);
+  const pd = await resolvePd(o, explicit, pdCounts, lat, config.cluster.routing, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
   refuseLoraWithPd(lora, pd !== null);
   if (lora.active !== null) config.lora = lora.active;
@@ -193,7 +194,7 @@ function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefin
 }
 
 /** Loads the run's plugins into `scope` (their budget first: the plugin host watches it). */
-async function loadRunPlugins(o: RunOptions, log: Logger, scope: { dispose: () => void }): Promise<void> {
+async function loadRunPlugins(o: Readonly<RunOptions>, log: Logger, scope: { dispose: () => void }): Promise<void> {
   const pluginOptions = parsePluginOptions(o.pluginOption);
   if (!(o.pluginTimeout > 0) || !Number.isFinite(o.pluginTimeout))
     throw new UserError(`--plugin-timeout must be a number of seconds > 0, got ${o.pluginTimeout}`);

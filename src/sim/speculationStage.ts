@@ -21,7 +21,7 @@ export type { SpeculationPlan };
 const ONE_TOKEN_DECODES = new Set(["roofline", "seed-roofline"]);
 
 export async function resolveSpeculation(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   lat: ResolvedLatency,
   log: Logger,
@@ -44,7 +44,7 @@ export async function resolveSpeculation(
 }
 
 /** The target's decoder layer count, from its config.json. */
-async function layersOf(o: RunOptions, config: SpeculativeConfig, log: Logger, fetchImpl?: FetchLike): Promise<number> {
+async function layersOf(o: Readonly<RunOptions>, config: SpeculativeConfig, log: Logger, fetchImpl?: FetchLike): Promise<number> {
   try {
     const r = await resolveModelConfig({
       model: o.model,
@@ -68,14 +68,21 @@ async function layersOf(o: RunOptions, config: SpeculativeConfig, log: Logger, f
  * target's GPU and TP (draft_tensor_parallel_size when given).
  */
 async function draftLatency(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   lat: ResolvedLatency,
   config: SpeculativeConfig,
   log: Logger,
   fetchImpl?: FetchLike,
 ): Promise<() => LatencyModel> {
-  const draft = { ...o, model: config.model.toLowerCase(), modelConfigFolder: "", hardware: lat.hardware, tp: config.draftTp || lat.tp };
+  const draft = {
+    ...o,
+    model: config.model.toLowerCase(),
+    modelConfigFolder: "",
+    hardware: lat.hardware,
+    tp: config.draftTp || lat.tp,
+    totalKvBlocks: lat.totalKvBlocks,
+  };
   const given = new Set(explicit);
   given.add("hardware");
   given.add("tp");

@@ -10,10 +10,10 @@ import { checkCacheSignalDelay } from "../cluster/scorers/cacheSignals.js";
 export const MAX_INSTANCES = 10000;
 
 /** Stage: instance and batch limits, and an explicit horizon (step 5). */
-export function validateLimits(o: RunOptions, explicit: ReadonlySet<string> = new Set()): void {
+export function validateLimits(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, totalKvBlocks: number): void {
+  if (!(o.numInstances > 0)) throw new UserError(`--num-instances must be > 0, got ${o.numInstances}`);
+  if (!(totalKvBlocks > 0)) throw new UserError(`--total-kv-blocks must be > 0, got ${totalKvBlocks}`);
   const positive: [keyof RunOptions, string][] = [
-    ["numInstances", "--num-instances"],
-    ["totalKvBlocks", "--total-kv-blocks"],
     ["blockSizeInTokens", "--block-size-in-tokens"],
     // The newer names were folded into the older ones: name the flag that was given.
     ["maxNumRunningReqs", explicit.has("maxNumSeqs") ? "--max-num-seqs" : "--max-num-running-reqs"],
@@ -37,7 +37,7 @@ export function validateLimits(o: RunOptions, explicit: ReadonlySet<string> = ne
 }
 
 /** Stage: KV tiers, snapshots and pipeline latencies (step 9). */
-export function validateKv(o: RunOptions): void {
+export function validateKv(o: Readonly<RunOptions>): void {
   if (o.kvCpuBlocks < 0) throw new UserError(`--kv-cpu-blocks must be >= 0, got ${o.kvCpuBlocks}`);
   if (!Number.isFinite(o.kvOffloadThreshold) || o.kvOffloadThreshold < 0 || o.kvOffloadThreshold > 1) {
     throw new UserError(`--kv-offload-threshold must be a finite value in [0, 1], got ${o.kvOffloadThreshold}`);

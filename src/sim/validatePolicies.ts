@@ -20,7 +20,7 @@ export interface PolicySettings {
 }
 
 /** Stage: parameters and names of the selected policies, tracing, SLO extensions (steps 7-8). */
-export function validatePolicies(o: RunOptions, log: Logger, explicit: ReadonlySet<string> = new Set()): PolicySettings {
+export function validatePolicies(o: Readonly<RunOptions>, log: Logger, explicit: ReadonlySet<string> = new Set()): PolicySettings {
   // 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status"),
   // then those of other policies whose flags were given: a bad value is a mistake even where it has no effect.
   for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(o[fam.option])?.validate(o);
@@ -77,7 +77,7 @@ export function validatePolicies(o: RunOptions, log: Logger, explicit: ReadonlyS
 }
 
 /** Stage: the weighted-routing scorers and the selected policies' info lines (step 10). */
-export function selectScorers(o: RunOptions, bundleScorers: ScorerSpec[], log: Logger): readonly ScorerSpec[] {
+export function selectScorers(o: Readonly<RunOptions>, bundleScorers: ScorerSpec[], log: Logger): readonly ScorerSpec[] {
   let scorerSpecs = DEFAULT_SCORERS;
   if (o.routingPolicy === "weighted") {
     const fromFlag = parseRoutingScorers(o.routingScorers);

@@ -51,6 +51,8 @@ export interface RegisteredPolicy<C, T> {
   validate(source: Readonly<Record<string, unknown>>): void;
   summary(source: Readonly<Record<string, unknown>>): string | null;
   create(source: Readonly<Record<string, unknown>>, context: C): T;
+  /** Reads the parameters now, typed by the descriptor's schema; the factory builds instances later. */
+  bind(source: Readonly<Record<string, unknown>>): (context: C) => T;
 }
 
 const NO_PARAMS = z.object({}) as unknown as ParamSchema<Record<string, never>>;
@@ -81,6 +83,10 @@ export class PolicyRegistry<C, T> {
       validate: (s) => desc.validate?.(parse(s)),
       summary: (s) => (desc.summary ? desc.summary(parse(s)) : null),
       create: (s, c) => desc.create(parse(s), c),
+      bind: (s) => {
+        const params = parse(s);
+        return (c) => desc.create(params, c);
+      },
     });
   }
 
@@ -102,6 +108,16 @@ export class PolicyRegistry<C, T> {
     const p = this.entries.get(name);
     if (p === undefined) throw new Error(`unknown ${this.family} "${name}"`);
     return p.create(source, context);
+  }
+
+  /**
+   * The policy `name` with its parameters read from `source` once, at configuration time: what a
+   * run's configuration holds instead of the options (missing → defaults).
+   */
+  bind(name: string, source: Readonly<Record<string, unknown>>): (context: C) => T {
+    const p = this.entries.get(name);
+    if (p === undefined) throw new Error(`unknown ${this.family} "${name}"`);
+    return p.bind(source);
   }
 
   /** Registered names, sorted (the order BLIS prints in "valid options" lists). */

@@ -5,6 +5,7 @@ import { Request } from "../../src/core/request.js";
 import { InstanceSnapshot, type RouterState } from "../../src/cluster/snapshot.js";
 import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import type { RoutingContext } from "../../src/cluster/routing/routing.js";
+import { chooseScorers, type ScorerSpec } from "../../src/cluster/scorers/scorer.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { cli } from "../helpers/cli.js";
 import { HashIndex } from "../../src/kv/hashIndex.js";
@@ -73,14 +74,19 @@ export function withCache(s: RouterState, req: Request, cached: readonly number[
   return { snapshots: s.snapshots, clock: s.clock, cache: new CacheSignalProvider(caches, 0) };
 }
 
-export function routingCtx(numInstances: number, over: Partial<RoutingContext> = {}): RoutingContext {
+/** A routing context; `scorers` are bound with `params` (policy parameters by option key). */
+export function routingCtx(
+  numInstances: number,
+  over: Partial<Omit<RoutingContext, "scorers">> & { scorers?: readonly ScorerSpec[]; params?: Readonly<Record<string, unknown>> } = {},
+): RoutingContext {
+  const { scorers, params, ...rest } = over;
   return {
     numInstances,
     blockSize: 16,
-    scorers: [],
     sloCacheWeights: [0.75, 0.5, 0.25],
     slo: DEFAULT_SLO_PARAMS,
-    ...over,
+    ...rest,
+    scorers: chooseScorers(scorers ?? [], params ?? {}),
   };
 }
 

@@ -13,7 +13,7 @@ import { CacheSignalProvider, promptHashes } from "../../src/cluster/scorers/cac
 import { loads, mkReq, routingCtx, snap, state, tokens, withCache } from "./helpers.js";
 
 function scorer(name: string, n: number, params: Record<string, unknown> = {}): Scorer {
-  return scorers.create(name, params, routingCtx(n, { params }));
+  return scorers.create(name, params, routingCtx(n));
 }
 
 function scores(sc: Scorer, r: Request, s: RouterState): number[] {

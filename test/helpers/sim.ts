@@ -1,6 +1,14 @@
 import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
 import { runCluster, type ClusterRun, type RunHooks } from "../../src/sim/runCluster.js";
 import { DEFAULT_SCORERS, type SimConfig } from "../../src/sim/simConfig.js";
+import type { ScorerSpec } from "../../src/cluster/scorers/scorer.js";
+import { chooseScorers } from "../../src/cluster/scorers/scorer.js";
+import { admissionPolicies } from "../../src/cluster/admission/admission.js";
+import { routingPolicies } from "../../src/cluster/routing/routing.js";
+import { priorityPolicies } from "../../src/policy/priority.js";
+import { schedulers } from "../../src/policy/scheduler.js";
+import "../../src/policy/builtins.js";
+import "../../src/cluster/builtins.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { ArrayRequestSource, makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { silentLogger } from "../../src/util/log.js";
@@ -20,17 +28,23 @@ export interface SimOverrides {
   kv?: Partial<SimConfig["kv"]>;
   cluster?: {
     numInstances?: number;
-    admission?: Partial<SimConfig["cluster"]["admission"]>;
-    routing?: Partial<SimConfig["cluster"]["routing"]>;
+    admission?: { policy?: string; latency?: number };
+    routing?: Partial<Omit<SimConfig["cluster"]["routing"], "build" | "scorers">> & { scorers?: readonly ScorerSpec[] };
   };
-  policy?: Partial<SimConfig["policy"]>;
+  policy?: Partial<Omit<SimConfig["policy"], "buildPriority" | "buildScheduler">>;
   trace?: Partial<SimConfig["trace"]>;
-  params?: SimConfig["params"];
+  /** Policy parameters by option key, read when the policies are bound (absent → defaults). */
+  params?: Readonly<Record<string, unknown>>;
 }
 
 export function simConfig(over: SimOverrides = {}): SimConfig {
   const alpha = over.alpha ?? [0, 0, 0];
   const beta = over.beta ?? [1000, 1, 1];
+  const params = over.params ?? {};
+  const admission = over.cluster?.admission?.policy ?? "always-admit";
+  const routing = over.cluster?.routing?.policy ?? "round-robin";
+  const priority = over.policy?.priority ?? "constant";
+  const scheduler = over.policy?.scheduler ?? "fcfs";
   return {
     horizon: over.horizon ?? Infinity,
     latency: over.latency ?? (() => new BlackboxLatencyModel(alpha, beta)),
@@ -53,26 +67,28 @@ export function simConfig(over: SimOverrides = {}): SimConfig {
     },
     cluster: {
       numInstances: over.cluster?.numInstances ?? 1,
-      admission: { policy: "always-admit", latency: 0, ...over.cluster?.admission },
+      admission: { latency: 0, ...over.cluster?.admission, policy: admission, build: admissionPolicies.bind(admission, params) },
       routing: {
-        policy: "round-robin",
         latency: 0,
-        scorers: DEFAULT_SCORERS,
         sloCacheWeights: [0.75, 0.5, 0.25],
         snapshotRefreshInterval: 0,
         ...over.cluster?.routing,
+        policy: routing,
+        build: routingPolicies.bind(routing, params),
+        scorers: chooseScorers(over.cluster?.routing?.scorers ?? DEFAULT_SCORERS, params),
       },
     },
     policy: {
-      priority: "constant",
-      scheduler: "fcfs",
       preemption: "tail",
       priorityBridge: "none",
       slo: DEFAULT_SLO_PARAMS,
       ...over.policy,
+      priority,
+      buildPriority: priorityPolicies.bind(priority, params),
+      scheduler,
+      buildScheduler: schedulers.bind(scheduler, params),
     },
     trace: { level: "none", counterfactualK: 0, ...over.trace },
-    params: over.params ?? {},
   };
 }
 

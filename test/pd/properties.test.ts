@@ -11,6 +11,8 @@ import type { SimConfig } from "../../src/sim/simConfig.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
 import { ROLE_DECODE, ROLE_PREFILL } from "../../src/pd/topology.js";
 import { DONE, DROPPED_DECODE, DROPPED_PREFILL, PENDING, REJECTED } from "../../src/pd/records.js";
+import { pdDeciders } from "../../src/pd/deciders.js";
+import { poolRouting } from "../../src/sim/pdStage.js";
 
 const PREFIXES = [[], Array.from({ length: 32 }, (_, i) => 70000 + i), Array.from({ length: 64 }, (_, i) => 80000 + i)];
 
@@ -68,12 +70,16 @@ function buildConfig(c: Cfg, horizon = 1e10): SimConfig {
     engine: { maxRunning: c.maxRunning, longPrefillThreshold: c.longPrefillThreshold },
     trace: { level: c.traced ? "decisions" : "none" },
   });
+  const params = { pdPrefixThreshold: c.threshold, cacheSignalDelay: c.cacheSignalDelay };
+  const routing = poolRouting(c.poolScorers, cfg.cluster.routing, params);
   cfg.pd = {
     counts: { prefill: t.prefill, decode: t.decode, shared: t.shared, encode: 0 },
     decider: c.decider,
+    buildDecider: pdDeciders.bind(c.decider, params),
+    cacheSignalDelay: c.cacheSignalDelay,
     transfer: { bytesPerToken: 4096, blockSize: 16, bandwidth: c.bandwidth, baseLatency: c.baseLatency, contention: c.contention },
-    prefillScorers: c.poolScorers,
-    decodeScorers: c.poolScorers,
+    prefillRouting: routing,
+    decodeRouting: poolRouting(c.poolScorers, cfg.cluster.routing, params),
     prefillPool: null,
     decodePool: null,
   };

@@ -33,15 +33,17 @@ preemption: slo-aware
 
 test("applyBundle without --policy-config changes nothing and returns no scorers", () => {
   const { o, explicit } = options();
-  const before = { ...o };
-  assert.deepEqual(applyBundle(o, explicit, silentLogger), []);
-  assert.deepEqual(o, before);
+  const r = applyBundle(o, explicit, silentLogger);
+  assert.deepEqual(r.scorers, []);
+  assert.equal(r.o, o);
 });
 
 test("applyBundle sets policies, descriptor parameters and extensions from the bundle", () => {
-  const { o, explicit } = options({ policyConfig: BUNDLE });
-  const scorers = applyBundle(o, explicit, silentLogger);
+  const parsed = options({ policyConfig: BUNDLE });
+  const { o, scorers } = applyBundle(parsed.o, parsed.explicit, silentLogger);
   assert.deepEqual(scorers, [{ name: "queue-depth", weight: 4 }]);
+  assert.equal(parsed.o.admissionPolicy, "always-admit", "the parsed options are not written to");
+  assert.ok(Object.isFrozen(o));
   assert.equal(o.admissionPolicy, "token-bucket");
   assert.equal(o.tokenBucketCapacity, 500);
   assert.equal(o.tokenBucketRefillRate, 25);
@@ -59,7 +61,7 @@ test("applyBundle sets policies, descriptor parameters and extensions from the b
 });
 
 test("applyBundle: explicit options win over the bundle's values", () => {
-  const { o, explicit } = options({
+  const parsed = options({
     policyConfig: BUNDLE,
     admissionPolicy: "always-admit",
     tokenBucketCapacity: 9,
@@ -67,7 +69,7 @@ test("applyBundle: explicit options win over the bundle's values", () => {
     sloBaseCritical: 3,
     preemptionPolicy: "tail",
   });
-  applyBundle(o, explicit, silentLogger);
+  const { o } = applyBundle(parsed.o, parsed.explicit, silentLogger);
   assert.equal(o.admissionPolicy, "always-admit");
   assert.equal(o.tokenBucketCapacity, 9);
   assert.equal(o.tokenBucketRefillRate, 25, "a parameter not given explicitly still comes from the bundle");
@@ -93,7 +95,6 @@ test("applyBundle reports a bad bundle as the CLI does", async () => {
 });
 
 test("applyBundle: today's preemption.policy form names the preemption policy too", () => {
-  const { o, explicit } = options({ policyConfig: tempFile("preemption:\n  policy: priority\n") });
-  applyBundle(o, explicit, silentLogger);
-  assert.equal(o.preemptionPolicy, "priority");
+  const parsed = options({ policyConfig: tempFile("preemption:\n  policy: priority\n") });
+  assert.equal(applyBundle(parsed.o, parsed.explicit, silentLogger).o.preemptionPolicy, "priority");
 });

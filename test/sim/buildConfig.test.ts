@@ -10,6 +10,7 @@ import type { LatencyModel } from "../../src/latency/model.js";
 import { ConstructionError } from "../../src/util/errors.js";
 import { silentLogger } from "../../src/util/log.js";
 import { capture, options, userError } from "./helpers.js";
+import { mkReq, state } from "../cluster/helpers.js";
 
 function resolved(over: Partial<ResolvedLatency> = {}): ResolvedLatency {
   return {
@@ -85,10 +86,31 @@ test("buildSimConfig carries the options, the latency results and the policy par
   assert.equal(c.engine.maxModelLen, 4096);
   assert.equal(c.latency, lat.build);
   assert.equal(c.cluster.admission.policy, "token-bucket");
-  assert.equal(c.params["tokenBucketCapacity"], 321);
-  assert.equal(c.params["tokenBucketRefillRate"], 1000, "an untouched parameter keeps its schema default");
+  // The admission policy is bound to its typed parameters: a bucket of 321 admits 321 requests of
+  // one token each at t = 0 (its refill rate 1000/s, the schema default, adds none at t = 0).
+  const bucket = c.cluster.admission.build({ numInstances: 3 });
+  const oneToken = mkReq("r", [1]);
+  let admitted = 0;
+  for (let i = 0; i < 400; i++) if (bucket.admit(oneToken, state([{}, {}, {}], 0))) admitted++;
+  assert.equal(admitted, 321);
+  let refilled = 0; // 0.1 s at the default 1000 tokens/s
+  for (let i = 0; i < 400; i++)
+    if (
+      bucket.admit(
+        oneToken,
+        state(
+          [0, 0, 0].map(() => ({})),
+          100_000,
+        ),
+      )
+    )
+      refilled++;
+  assert.equal(refilled, 100, "an untouched parameter keeps its schema default");
   assert.equal(c.cluster.routing.policy, "weighted");
-  assert.equal(c.cluster.routing.scorers, scorers);
+  assert.deepEqual(
+    c.cluster.routing.scorers.map((s) => [s.name, s.weight]),
+    scorers.map((s) => [s.name, s.weight]),
+  );
   assert.equal(c.policy.priority, "slo-tiered");
   assert.equal(c.policy.slo.baseCritical, 42);
   assert.equal(c.policy.slo.thresholdStandard, 9);

@@ -11,7 +11,7 @@ import { Logger, silentLogger } from "../../src/util/log.js";
 import { cli } from "../helpers/cli.js";
 
 /** Options as stage 1 leaves them: schema defaults plus `input`, with the keys given explicitly. */
-export function options(input: RunInput = {}): { o: RunOptions; explicit: Set<string> } {
+export function options(input: RunInput = {}): { o: Readonly<RunOptions>; explicit: Set<string> } {
   const { o, explicit } = parseRunInput({ model: "test-model", ...input }, silentLogger);
   return { o, explicit };
 }

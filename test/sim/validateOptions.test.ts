@@ -5,11 +5,15 @@ import { MAX_INSTANCES, validateKv, validateLimits } from "../../src/sim/validat
 import type { RunInput } from "../../src/config/runOptions.js";
 import { cliError, options, userError } from "./helpers.js";
 
-const limitsError = (input: RunInput): string => userError(() => validateLimits(options(input).o));
+const limits = (input: RunInput = {}): void => {
+  const { o, explicit } = options(input);
+  validateLimits(o, explicit, o.totalKvBlocks);
+};
+const limitsError = (input: RunInput): string => userError(() => limits(input));
 const kvError = (input: RunInput): string => userError(() => validateKv(options(input).o));
 
 test("validateLimits and validateKv accept the defaults", () => {
-  assert.doesNotThrow(() => validateLimits(options().o));
+  assert.doesNotThrow(() => limits());
   assert.doesNotThrow(() => validateKv(options().o));
 });
 
@@ -20,7 +24,7 @@ test("validateLimits: counts must be positive, the long-prefill threshold non-ne
   assert.equal(limitsError({ maxNumRunningReqs: 0 }), "--max-num-running-reqs must be > 0, got 0");
   assert.equal(limitsError({ maxNumScheduledTokens: -1 }), "--max-num-scheduled-tokens must be > 0, got -1");
   assert.equal(limitsError({ longPrefillTokenThreshold: -1 }), "--long-prefill-token-threshold must be >= 0, got -1");
-  assert.doesNotThrow(() => validateLimits(options({ longPrefillTokenThreshold: 0 }).o));
+  assert.doesNotThrow(() => limits({ longPrefillTokenThreshold: 0 }));
   // Checked in table order: the first bad value is reported.
   assert.equal(limitsError({ numInstances: 0, blockSizeInTokens: 0 }), "--num-instances must be > 0, got 0");
   assert.equal(limitsError({ numInstances: 0 }), await cliError(["--num-instances", "0"]));
@@ -50,16 +54,16 @@ test("validateLimits names the newer flag when it set the batch limit", async ()
 });
 
 test("validateLimits: at most MAX_INSTANCES instances; an explicit horizon must be positive", () => {
-  assert.doesNotThrow(() => validateLimits(options({ numInstances: MAX_INSTANCES }).o));
+  assert.doesNotThrow(() => limits({ numInstances: MAX_INSTANCES }));
   assert.match(limitsError({ numInstances: MAX_INSTANCES + 1 }), /^--num-instances must be <= 10000, got 10001 /);
   const horizon = (h: number): string => {
     const { o, explicit } = options({ horizon: h });
-    return userError(() => validateLimits(o, explicit));
+    return userError(() => validateLimits(o, explicit, o.totalKvBlocks));
   };
   assert.equal(horizon(0), "--horizon must be > 0, got 0");
   assert.equal(horizon(-1), "--horizon must be > 0, got -1");
   const { o, explicit } = options({ horizon: 1 });
-  assert.doesNotThrow(() => validateLimits(o, explicit));
+  assert.doesNotThrow(() => validateLimits(o, explicit, o.totalKvBlocks));
 });
 
 test("validateKv: admission and routing latencies must not be negative", () => {

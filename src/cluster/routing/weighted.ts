@@ -1,7 +1,7 @@
 import { RoutingDecision, type RoutingContext, type RoutingDescriptor, type RoutingPolicy } from "./routing.js";
 import type { RouterState } from "../snapshot.js";
 import type { Request } from "../../core/request.js";
-import { createScorer, type Scorer } from "../scorers/scorer.js";
+import type { Scorer } from "../scorers/scorer.js";
 import { formatFixed } from "../../util/goFormat.js";
 import { TIE_BREAK_FLAG, TieBreaker, tieBreakParams, type TieBreakParams } from "./tieBreak.js";
 
@@ -20,7 +20,7 @@ export class WeightedRouting implements RoutingPolicy {
   private readonly d = new WeightedDecision();
 
   constructor(ctx: RoutingContext, tieBreak: TieBreakParams = tieBreakParams.parse({})) {
-    this.scorers = ctx.scorers.map((s) => createScorer(s.name, ctx));
+    this.scorers = ctx.scorers.map((s) => s.build(ctx));
     let sum = 0;
     for (const s of ctx.scorers) sum += s.weight;
     this.weights = Float64Array.from(ctx.scorers, (s) => s.weight / sum);

@@ -1,23 +1,8 @@
 import { PolicyRegistry, type PolicyDescriptor } from "../../util/policyRegistry.js";
-import type { Request } from "../../core/request.js";
 import type { RouterState } from "../snapshot.js";
-import type { RoutingContext, ScorerSpec } from "../routing/context.js";
+import type { RoutingContext, Scorer, ScorerChoice, ScorerSpec } from "../routing/context.js";
 
-/** One signal of the weighted routing pipeline: a score in [0, 1] per candidate. */
-export interface Scorer {
-  readonly name: string;
-  /**
-   * --cache-signal-delay of a scorer that reads the instance prefix caches (`state.cache`); absent
-   * for the others.
-   */
-  readonly cacheSignalDelay?: number;
-  /** Writes one score per candidate (out[k] for state.snapshots[k]) into `out` (pre-filled with 0). */
-  score(req: Request, state: RouterState, out: Float64Array): void;
-  /** Called after the pick with the chosen instance's index (prefix-index and LRU updates). */
-  observe(req: Request, chosen: number): void;
-}
-
-export type { ScorerSpec };
+export type { Scorer, ScorerChoice, ScorerSpec };
 
 export type ScorerFactory = (ctx: RoutingContext) => Scorer;
 
@@ -25,9 +10,9 @@ export type ScorerDescriptor<P = Record<string, never>> = PolicyDescriptor<Routi
 
 export const scorers = new PolicyRegistry<RoutingContext, Scorer>("scorer");
 
-/** Builds a scorer with its parameters taken from the routing context (defaults when absent). */
-export function createScorer(name: string, ctx: RoutingContext): Scorer {
-  return scorers.create(name, ctx.params ?? {}, ctx);
+/** The scorers of `specs` with their parameters read from `source` (defaults when absent). */
+export function chooseScorers(specs: readonly ScorerSpec[], source: Readonly<Record<string, unknown>> = {}): ScorerChoice[] {
+  return specs.map((s) => ({ name: s.name, weight: s.weight, build: scorers.bind(s.name, source) }));
 }
 
 /** The `queue-depth` normalization over EffectiveLoad, shared by scorers that read load. */

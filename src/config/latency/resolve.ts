@@ -15,7 +15,7 @@ import { boundViolations, checkBounds } from "../../latency/physicsBounds.js";
  * Newer flag names (--max-num-seqs, --max-num-batched-tokens) are folded into `o` here.
  */
 export async function resolveLatencyBackend(
-  o: RunOptions,
+  o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   log: Logger,
   fetchImpl?: FetchLike,
@@ -31,8 +31,6 @@ export async function resolveLatencyBackend(
   if (explicit.has("totalKvBlocks") && o.totalKvBlocks <= 0) {
     throw new UserError(`--total-kv-blocks must be > 0, got ${o.totalKvBlocks}`);
   }
-  if (explicit.has("maxNumSeqs")) o.maxNumRunningReqs = o.maxNumSeqs;
-  if (explicit.has("maxNumBatchedTokens")) o.maxNumScheduledTokens = o.maxNumBatchedTokens;
   const alpha = explicit.has("alphaCoeffs") ? o.alphaCoeffs : null;
   const beta = explicit.has("betaCoeffs") ? o.betaCoeffs : null;
   const choice = selectBackend({
