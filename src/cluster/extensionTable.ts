@@ -46,7 +46,7 @@ export class ExtensionTable {
       }
     }
     if (d.ranks !== null) {
-      if (!hasOnEvent(e)) throw missing(d.name, "its ranks", "onEvent");
+      if (!hasOnEvent(e)) throw missing(d.name, "ranks", "onEvent");
       for (let r = d.ranks.first; r <= d.ranks.last; r++) this.byRank[r] = e;
     }
     if (declares(e, "routes")) this.router = hasRoute(e) ? e : throwMissing(d.name, "routes", "route");
@@ -83,9 +83,9 @@ export class ExtensionTable {
 }
 
 function missing(name: string, what: string, methods: string): InvariantError {
-  return new InvariantError(`cluster extension "${name}" declares ${what} but has no ${methods}`);
+  return new InvariantError(`cluster extension "${name}" declares "${what}" but has no ${methods}`);
 }
 
 function throwMissing(name: string, what: string, methods: string): never {
-  throw missing(name, `"${what}"`, methods);
+  throw missing(name, what, methods);
 }

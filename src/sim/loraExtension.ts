@@ -13,13 +13,14 @@ export const LORA_EXTENSION: ExtensionDescriptor = {
   incompatible: [{ with: "pd", message: "--lora-config cannot be combined with --prefill-instances/--decode-instances" }],
 };
 
-/** The run's LoRA extension; null without LoRA. */
-export function loraExtension(cfg: SimConfig): ClusterExtension | null {
+/** The run's extensions with a part in every instance: LoRA's, when the run has adapters. */
+export function instanceExtensions(cfg: SimConfig): ClusterExtension[] {
   const lora = cfg.lora;
-  if (lora === undefined) return null;
-  return {
+  if (lora === undefined) return [];
+  const extension: ClusterExtension = {
     descriptor: LORA_EXTENSION,
     attach: () => undefined,
     instanceConfig: () => ({ lora: new InstanceLora(lora) }),
   };
+  return [extension];
 }

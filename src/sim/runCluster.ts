@@ -29,7 +29,7 @@ import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
-import { loraExtension } from "./loraExtension.js";
+import { instanceExtensions } from "./loraExtension.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
 import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
 
@@ -73,9 +73,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const leave: { fn: Instance["onLeave"] } = { fn: null };
   // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
   const oneStepChain = (hooks.sessions ?? null) !== null;
-  // Extensions with a part in every instance, attached once the cluster exists.
-  const lora = loraExtension(cfg);
-  const parts: ClusterExtension[] = lora !== null ? [lora] : [];
+  const parts = instanceExtensions(cfg); // a part in every instance; attached once the cluster exists
   const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
@@ -113,8 +111,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     },
     log,
   );
-  if (pd !== null) cluster.attach(pd.controller);
-  for (const e of parts) cluster.attach(e);
+  for (const e of pd !== null ? [pd.controller, ...parts] : parts) cluster.attach(e);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
   let onLeave: ((req: EndedRequest, t: number, cancelled: boolean) => void) | null = null;

@@ -1,7 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ClusterSimulator } from "../../src/cluster/cluster.js";
-import type { Capability, ClusterExtension, ClusterPort, ExtensionDescriptor, RankRange } from "../../src/cluster/extension.js";
+import {
+  instanceParts,
+  type Capability,
+  type ClusterExtension,
+  type ClusterPort,
+  type ExtensionDescriptor,
+  type RankRange,
+} from "../../src/cluster/extension.js";
 import type { AdmissionPolicy } from "../../src/cluster/admission/admission.js";
 import type { RoutingPolicy } from "../../src/cluster/routing/routing.js";
 import { RequestLedger } from "../../src/core/ledger.js";
@@ -191,4 +198,19 @@ test("dispatch to routing and eviction are only for extensions that declare admi
   assert.throws(() => plain.port!.evictFromInstance(req), /"plain" evicts without declaring "evicts"/);
   assert.equal(evictor.port!.evictFromInstance(req), false, "a request on no instance is not there to evict");
   assert.throws(() => plain.port!.scheduleRouting(req, 0), /"plain" dispatches to routing without declaring "admits"/);
+});
+
+test("instance extensions contribute their part of every instance's configuration, others none", () => {
+  const withPart: ClusterExtension = {
+    descriptor: { name: "parts", ranks: null, capabilities: ["instances"] },
+    attach: () => undefined,
+    instanceConfig: (k) => ({ maxModelLen: 100 + k }),
+  };
+  const undeclared: ClusterExtension = { ...withPart, descriptor: { name: "quiet", ranks: null, capabilities: [] } };
+  assert.deepEqual(instanceParts([withPart, undeclared], 3), { maxModelLen: 103 });
+  assert.deepEqual(instanceParts([undeclared], 3), {});
+  assert.throws(
+    () => cluster().attach({ descriptor: withPart.descriptor, attach: () => undefined }),
+    /"parts" declares "instances" but has no instanceConfig/,
+  );
 });
