@@ -26,6 +26,14 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: "cluster-knows-no-extension",
+      severity: "error",
+      comment:
+        'the cluster loop reaches its extensions only through src/cluster/extension.ts: cluster/ imports none of gateway/, pd/, autoscale/ (docs/architecture.md "Cluster extensions")',
+      from: { path: "^src/cluster/" },
+      to: { path: "^src/(gateway|pd|autoscale)/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

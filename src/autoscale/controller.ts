@@ -5,7 +5,7 @@
 
 import { EventQueue } from "../engine/eventQueue.js";
 import { Rng, deriveStreamSeed } from "../engine/rng.js";
-import type { ClusterControl } from "../cluster/cluster.js";
+import type { ClusterExtension, ExtensionDescriptor } from "../cluster/extension.js";
 import type { Instance } from "../instance/instance.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { ACTIVE, SCHEDULING } from "../infra/lifecycle.js";
@@ -48,7 +48,15 @@ export interface ControllerContext extends Omit<FleetContext, "schedule" | "note
   trace?: DecisionTrace | null;
 }
 
-export class AutoscaleController implements ClusterControl {
+/**
+ * The autoscaler as a cluster extension: a timeline of control events beside the request pipeline.
+ * Lifecycle events run before the request events of their tick, ticks and actuations after them;
+ * both before instance events.
+ */
+export const AUTOSCALE_EXTENSION: ExtensionDescriptor = { name: "autoscale", ranks: null, capabilities: ["timed"] };
+
+export class AutoscaleController implements ClusterExtension {
+  readonly descriptor = AUTOSCALE_EXTENSION;
   private readonly events = new EventQueue<Node | number | Decision[]>();
   readonly fleet: Fleet;
   readonly scaleEvents: ScaleEvent[] = [];
@@ -108,6 +116,9 @@ export class AutoscaleController implements ClusterControl {
   get minReplicas(): number {
     return this.s.minReplicas;
   }
+
+  /** The fleet works on the cluster it was built with (its context), so the port adds nothing. */
+  attach(): void {}
 
   /** Startup placement and the first tick at t = 0 (before any arrival is processed). */
   start(): void {

@@ -5,7 +5,6 @@ import { admissionPolicies } from "./admission/admission.js";
 import { alwaysAdmit, rejectAll } from "./admission/alwaysAdmit.js";
 import { tokenBucket } from "./admission/tokenBucket.js";
 import { sloGated } from "./admission/sloGated.js";
-import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { routingPolicies } from "./routing/routing.js";
 import { RoundRobinRouting } from "./routing/roundRobin.js";
 import { AlwaysBusiestRouting, leastLoaded } from "./routing/loadBased.js";
@@ -23,13 +22,12 @@ import { loadAware } from "./scorers/loadAware.js";
 import { vllmDp } from "./scorers/vllmDp.js";
 import { loraAffinity } from "./scorers/loraAffinity.js";
 
-// The registration order is the order of the --help lists.
+// The registration order is the order of the --help lists (the gateway's admission policies follow:
+// src/gateway/builtins.ts).
 admissionPolicies.register(alwaysAdmit);
 admissionPolicies.register(tokenBucket);
 admissionPolicies.register(rejectAll);
 admissionPolicies.register(sloGated);
-admissionPolicies.register(tierShed);
-admissionPolicies.register(gaieLegacy);
 
 routingPolicies.register(factoryPolicy("round-robin", () => new RoundRobinRouting(), "instances in turn"));
 routingPolicies.register(leastLoaded);

@@ -2,7 +2,7 @@
 // keys and "Valid:" lists of every family are derived from this table and the registries; the
 // latency backends add their parameter flags and schemas.
 import "../policy/builtins.js";
-import "../cluster/builtins.js";
+import "../gateway/builtins.js";
 import type { ParamFlag, ParamSchema, PolicyFamilyView } from "../util/policyRegistry.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";

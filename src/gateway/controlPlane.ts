@@ -1,11 +1,13 @@
 import type { Request } from "../core/request.js";
 import { decideAdmission, type AdmissionDecision, type AdmissionPolicy } from "../cluster/admission/admission.js";
 import type { RouterState } from "../cluster/snapshot.js";
+import type { ClusterExtension, ClusterPort, ExtensionDescriptor } from "../cluster/extension.js";
 import type { Logger } from "../util/log.js";
 import { ShedTally, type GatewayCounts } from "./counters.js";
-import { Gateway, type GatewayHost, type GatewaySettings } from "./gateway.js";
+import { Gateway, RANK_EVICT, RANK_TICK, type GatewayHost, type GatewaySettings } from "./gateway.js";
 import { tierName } from "./priorities.js";
 import type { TenantBudgets } from "./tenantBudget.js";
+import { InvariantError } from "../util/errors.js";
 
 /** The trace's admission reason of each way into the gateway queue. */
 const ENQUEUE_REASONS = {
@@ -16,23 +18,53 @@ const ENQUEUE_REASONS = {
 } as const;
 
 /**
+ * The control plane as a cluster extension. As a feature (compatibility) it counts as active only
+ * with the queue or tenant budgets: goodput counting alone runs with anything.
+ */
+export const CONTROL_PLANE_EXTENSION: ExtensionDescriptor = {
+  name: "gateway",
+  ranks: { first: RANK_EVICT, last: RANK_TICK },
+  capabilities: ["admits", "evicts"],
+};
+
+/**
  * What sits between arrival and routing beyond the admission policy: tenant budgets, the
  * flow-control gateway queue and the shed-by-tier tally (docs/gateway.md). The cluster holds one
  * only when a run uses these features, so other runs are unchanged.
  */
-export class ControlPlane {
+export class ControlPlane implements ClusterExtension {
+  readonly descriptor = CONTROL_PLANE_EXTENSION;
   readonly shed = new ShedTally();
   readonly gateway: Gateway | null;
   tenantBudgetRejected = 0;
   /** Arrivals by raw SLO class (goodput denominators). */
   readonly arrivals = new Map<string, number>();
 
+  private port: ClusterPort | null = null;
+
+  /** `alive`: whether a routed request is still on its instance (not completed, dropped or evicted). */
   constructor(
-    host: GatewayHost,
     settings: GatewaySettings | null,
     private readonly budgets: TenantBudgets | null,
+    alive: (req: Request) => boolean,
   ) {
-    this.gateway = settings === null ? null : new Gateway(host, settings, this.shed);
+    this.gateway = settings === null ? null : new Gateway(this.hostWith(alive), settings, this.shed);
+  }
+
+  attach(port: ClusterPort): void {
+    this.port = port;
+  }
+
+  /** The gateway's view of the cluster: the port, once attached. */
+  private hostWith(alive: (req: Request) => boolean): GatewayHost {
+    const port = (): ClusterPort => this.port ?? unattached();
+    return {
+      schedule: (t, rank, req) => port().schedule(t, rank, req),
+      state: (clock) => port().routerState(clock),
+      dispatch: (req, clock) => port().scheduleRouting(req, clock),
+      evict: (req) => port().evictFromInstance(req),
+      alive,
+    };
   }
 
   /** Budgets first, then the flow-control queue, else the admission policy over `state`. */
@@ -61,6 +93,7 @@ export class ControlPlane {
     this.shed.add(tierName(req.sloClass));
   }
 
+  /** A gateway event (the ranks are the queue's: the cluster sends none without it). */
   onEvent(rank: number, req: Request | null, clock: number): void {
     this.gateway!.onEvent(rank, req, clock);
   }
@@ -88,4 +121,8 @@ export class ControlPlane {
       tenantBudgetRejected: this.tenantBudgetRejected,
     };
   }
+}
+
+function unattached(): never {
+  throw new InvariantError("the control plane is not attached to a cluster");
 }

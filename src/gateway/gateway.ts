@@ -8,10 +8,13 @@ import { EvictionTracker } from "./eviction.js";
 import { ShedTally } from "./counters.js";
 import { EventQueue } from "../engine/eventQueue.js";
 
-/** Cluster event ranks of the gateway (after admission 1 and routing 2 at the same tick). */
-export const RANK_EVICT = 5;
-export const RANK_TTL = 6;
-export const RANK_TICK = 7;
+/**
+ * Cluster event ranks of the gateway: after admission 1 and routing 2 at the same tick, and after
+ * PD's 4–6 (the two never run together, so the gateway's order against the rest is unchanged).
+ */
+export const RANK_EVICT = 7;
+export const RANK_TTL = 8;
+export const RANK_TICK = 9;
 
 /** What the gateway needs of the cluster. */
 export interface GatewayHost {

@@ -2,7 +2,7 @@
 // (each parameter's type, range or values and target, and which run option it owns).
 
 import type { Node } from "yaml";
-import "../cluster/builtins.js";
+import "../gateway/builtins.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
 import { flagValue, lookupFlag, readFlags, SPACE_KIND } from "../experiment/configYaml.js";

@@ -9,13 +9,8 @@ import type { Instance } from "../instance/instance.js";
 import type { RoutingPolicy } from "../cluster/routing/routing.js";
 import type { InstanceSnapshot, RouterState } from "../cluster/snapshot.js";
 import type { CacheSignals } from "../cluster/scorers/cacheSignals.js";
-import {
-  RANK_PREFILL_ROUTING,
-  RANK_TRANSFER_COMPLETED,
-  RANK_TRANSFER_STARTED,
-  type ClusterPort,
-  type DisaggregationHook,
-} from "../cluster/disaggregation.js";
+import type { ClusterExtension, ClusterPort } from "../cluster/extension.js";
+import { PD_EXTENSION, RANK_PREFILL_ROUTING, RANK_TRANSFER_COMPLETED, RANK_TRANSFER_STARTED } from "./descriptor.js";
 import { InvariantError } from "../util/errors.js";
 import { unservableCheck } from "../instance/unservable.js";
 import type { Logger } from "../util/log.js";
@@ -59,7 +54,9 @@ class PoolView implements RouterState {
   }
 }
 
-export class PdController implements DisaggregationHook {
+/** Prefill/decode disaggregation as a cluster extension: it takes over routing and runs the PD events. */
+export class PdController implements ClusterExtension {
+  readonly descriptor = PD_EXTENSION;
   /** Disaggregated requests in routing order. */
   readonly parents: ParentRecord[] = [];
   /** Sequence numbers of the requests served whole on their decode instance. */
@@ -136,7 +133,8 @@ export class PdController implements DisaggregationHook {
     port.schedule(clock, RANK_PREFILL_ROUTING, p);
   }
 
-  onEvent(rank: number, req: Request, clock: number): void {
+  onEvent(rank: number, event: Request | null, clock: number): void {
+    const req = event!; // every PD event carries its sub-request
     const rec = this.subs.get(req);
     if (rec === undefined) throw new InvariantError(`PD event for unknown sub-request ${req.id}`);
     if (rank === RANK_PREFILL_ROUTING) this.routePrefill(rec, req, clock);

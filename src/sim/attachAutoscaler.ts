@@ -39,7 +39,7 @@ export function attachAutoscaler(
     },
     a.settings,
   );
-  cluster.control = controller;
+  cluster.attach(controller);
   controller.start();
   return controller;
 }

@@ -1,12 +1,9 @@
 // Builds the control plane of a run (tenant budgets, the gateway queue, goodput counting) on the
 // cluster, and adds its results to the metrics (docs/gateway.md).
-import { RANK_ROUTING, type ClusterSimulator } from "../cluster/cluster.js";
-import { GatewayCluster } from "../cluster/gatewayCluster.js";
-import { InvariantError } from "../util/errors.js";
+import type { ClusterSimulator } from "../cluster/cluster.js";
 import { COMPLETED, type Request } from "../core/request.js";
 import { F_COMPLETED, F_DROPPED, type RequestLedger } from "../core/ledger.js";
 import { ControlPlane } from "../gateway/controlPlane.js";
-import type { GatewayHost } from "../gateway/gateway.js";
 import { priorityMap } from "../gateway/priorities.js";
 import { TenantBudgets } from "../gateway/tenantBudget.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
@@ -21,24 +18,14 @@ export function attachControlPlane(cfg: SimConfig, cluster: ClusterSimulator, le
   if (plan === undefined) return null;
   const alive = (req: Request): boolean =>
     req.instance >= 0 && req.state !== COMPLETED && ((ledger.flags[req.seq] ?? 0) & (F_COMPLETED | F_DROPPED)) === 0;
-  // The queue needs its own cluster events; gatewayPlan refuses it with PD (a DisaggregatedCluster).
-  if (plan.settings !== null && !(cluster instanceof GatewayCluster)) throw new InvariantError("flow control needs a GatewayCluster");
-  const gc = cluster as GatewayCluster;
-  const host: GatewayHost = {
-    schedule: (t, rank, req) => gc.scheduleEvent(t, rank, req),
-    state: (clock) => cluster.routerState(clock),
-    dispatch: (req, clock) => gc.scheduleEvent(clock, RANK_ROUTING, req),
-    evict: (req) => gc.evictFromInstance(req),
-    alive,
-  };
   let budgets: TenantBudgets | null = null;
   if (plan.budgets !== null) {
     const slots = cfg.cluster.numInstances * cfg.engine.maxRunning;
     if (slots <= 0) log.warn("tenant_budgets: the cluster has no running slots (instances × --max-num-seqs = 0)");
     budgets = new TenantBudgets(plan.budgets, Math.max(1, slots), plan.settings?.priority ?? priorityMap(plan.priorities), alive);
   }
-  const cp = new ControlPlane(host, plan.settings, budgets);
-  cluster.controlPlane = cp;
+  const cp = new ControlPlane(plan.settings, budgets, alive);
+  cluster.attach(cp);
   return cp;
 }
 

@@ -46,13 +46,6 @@ export function resolveLoraStage(
   return { ...res, reservedBytes: bytes };
 }
 
-/** LoRA runs and prefill/decode disaggregation do not combine (sub-requests carry no adapter). */
-export function refuseLoraWithPd(lora: ResolvedLora, pd: boolean): void {
-  if (lora.active !== null && pd) {
-    throw new UserError("--lora-config cannot be combined with --prefill-instances/--decode-instances");
-  }
-}
-
 /**
  * `--lora-scorer-weight W` (docs/lora.md "Routing"): appends `lora-affinity:W` to the weighted
  * profile in effect; a warning with any other routing policy.

@@ -1,14 +1,13 @@
 import type { StepProbe } from "../instance/stepProbe.js";
 import "../policy/builtins.js";
-import "../cluster/builtins.js";
+import "../gateway/builtins.js";
 import { Instance, type InstanceObserver } from "../instance/instance.js";
 import { createKvStore } from "../kv/createKvStore.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
-import type { ClusterObserver } from "../cluster/cluster.js";
+import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
 import { OrderedLogger } from "../cluster/orderedLog.js";
-import { DisaggregatedCluster } from "../cluster/disaggregatedCluster.js";
-import { GatewayCluster } from "../cluster/gatewayCluster.js";
+import { instanceParts, type ClusterExtension } from "../cluster/extension.js";
 import { DecisionTrace } from "../trace/decisionTrace.js";
 import type { RequestSource } from "../core/workloadRequest.js";
 import { SessionManager, type EndedRequest, type SessionPlan } from "../workload/index.js";
@@ -26,7 +25,7 @@ import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
-import { InstanceLora } from "../lora/instanceLora.js";
+import { loraExtension } from "./loraExtension.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
 import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
 
@@ -70,7 +69,10 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const leave: { fn: Instance["onLeave"] } = { fn: null };
   // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
   const oneStepChain = (hooks.sessions ?? null) !== null;
-  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain);
+  // Extensions with a part in every instance, attached once the cluster exists.
+  const lora = loraExtension(cfg);
+  const parts: ClusterExtension[] = lora !== null ? [lora] : [];
+  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
@@ -84,7 +86,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   });
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const pd = buildPd(cfg, log);
-  const cluster = new (pd !== null ? DisaggregatedCluster : GatewayCluster)(
+  const cluster = new ClusterSimulator(
     instances,
     admission,
     routing,
@@ -106,7 +108,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     },
     log,
   );
-  if (pd !== null && cluster instanceof DisaggregatedCluster) cluster.setDisaggregation(pd.controller);
+  if (pd !== null) cluster.attach(pd.controller);
+  for (const e of parts) cluster.attach(e);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
   let onLeave: ((req: EndedRequest, t: number, cancelled: boolean) => void) | null = null;
@@ -173,6 +176,7 @@ function buildInstance(
   hooks: RunHooks,
   onLeave: Instance["onLeave"],
   oneStepChain: boolean,
+  extensions: readonly ClusterExtension[],
 ): Instance {
   const { engine, kv, policy } = cfg;
   // PD pools may have their own latency model, KV capacity and max-model-len.
@@ -191,7 +195,7 @@ function buildInstance(
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",
       ...(oneStepChain ? { oneStepChain } : {}),
-      ...(cfg.lora !== undefined ? { lora: new InstanceLora(cfg.lora) } : {}),
+      ...instanceParts(extensions, k),
       ...(speculates ? { speculation: instanceSpeculation(plan, k, store, latency) } : {}),
     },
     store,

@@ -1,5 +1,5 @@
 import "../policy/builtins.js";
-import "../cluster/builtins.js";
+import "../gateway/builtins.js";
 import type { RunInput, RunOptions } from "../config/runOptions.js";
 import { resolveLatencyBackend } from "../config/latency/resolve.js";
 import type { FetchLike } from "../latency/modelConfig.js";
@@ -21,12 +21,13 @@ import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
-import { gatewayPlan, type GatewayPlan } from "./gatewayConfig.js";
+import { gatewayPlan } from "./gatewayConfig.js";
 import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { sustainedWindow } from "../metrics/sustained.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
-import { refuseLoraWithPd, resolveLoraStage } from "./loraStage.js";
+import { resolveLoraStage } from "./loraStage.js";
+import { refuseIncompatibleFeatures } from "./features.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
 import { resolveSpeculation } from "./speculationStage.js";
 
@@ -114,12 +115,12 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, config.cluster.routing, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
-  refuseLoraWithPd(lora, pd !== null);
   if (lora.active !== null) config.lora = lora.active;
   const speculation = await resolveSpeculation(o, explicit, lat, log, so.fetchImpl);
   if (speculation !== null) config.speculation = speculation;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
-  if (pd !== null) refusePdCombinations(autoscale !== undefined, gateway, wl.deadlines === true);
+  const deadlines = wl.deadlines === true;
+  refuseIncompatibleFeatures({ lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway });
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
@@ -155,7 +156,6 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   };
 }
 
-/** Features that cannot run with prefill/decode disaggregation. */
 /** Runs the detectors and adds their labels and the steady completion ratio to the metrics. */
 function labelSaturation(run: ClusterRun, plan: SaturationPlan, log: Logger): SaturationAnalysis {
   const labelled = labelRun(run.ledger, plan, run.metrics.cluster, (m) => log.warn(m));
@@ -168,29 +168,6 @@ function labelSaturation(run: ClusterRun, plan: SaturationPlan, log: Logger): Sa
 function noteCoarserSeries(used: number, asked: number, log: Logger): void {
   if (used !== asked)
     log.warn(`--report-interval ${asked} µs would exceed the time series' memory cap; the report samples every ${used} µs instead`);
-}
-
-function refusePdCombinations(autoscale: boolean, gateway: GatewayPlan | undefined, deadlines: boolean): void {
-  // A deadline would have to cancel a user request split across two pools, its transfer and its
-  // decode reservation; sub-requests carry no deadline, so the run would silently ignore them.
-  if (deadlines) {
-    throw new UserError(
-      "--prefill-instances/--decode-instances cannot be combined with client deadlines (--timeout, or a workload-spec client's timeout key)",
-    );
-  }
-  // PD pools are fixed by index; instances the autoscaler adds or drains would have no pool.
-  if (autoscale) {
-    throw new UserError(
-      "--prefill-instances/--decode-instances cannot be combined with node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)",
-    );
-  }
-  // The gateway queue dispatches and evicts user requests and budgets count them in flight on one
-  // instance, while PD routes and tracks each request as two sub-requests on two pools.
-  if (gateway !== undefined && (gateway.settings !== null || gateway.budgets !== null)) {
-    throw new UserError(
-      "--prefill-instances/--decode-instances cannot be combined with --flow-control or tenant budgets (--policy-config tenant_budgets)",
-    );
-  }
 }
 
 /** Loads the run's plugins into `scope` (their budget first: the plugin host watches it). */

@@ -8,7 +8,7 @@ import path from "node:path";
 import { loadPolicyBundle } from "../../src/config/policyBundle.js";
 import { parseRoutingScorers } from "../../src/config/flagLists.js";
 import { scorers } from "../../src/cluster/scorers/scorer.js";
-import "../../src/cluster/builtins.js";
+import "../../src/gateway/builtins.js";
 import { UserError } from "../../src/util/errors.js";
 import { runCli } from "./helpers.js";
 import { clusterBlock, withoutLatencyNote } from "../helpers/cli.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { BASE } from "./helpers.js";
 import { cli } from "../helpers/cli.js";
 import { scorers } from "../../src/cluster/scorers/scorer.js";
-import "../../src/cluster/builtins.js";
+import "../../src/gateway/builtins.js";
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -1,6 +1,6 @@
 // Shared fixtures for the cluster-layer tests: hand-built requests, snapshots and router states.
 import "../../src/policy/builtins.js";
-import "../../src/cluster/builtins.js";
+import "../../src/gateway/builtins.js";
 import { Request } from "../../src/core/request.js";
 import { InstanceSnapshot, type RouterState } from "../../src/cluster/snapshot.js";
 import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";

@@ -2,7 +2,7 @@
 // GPUs, the workload presets and the registered policy names.
 
 import "../../src/policy/builtins.js";
-import "../../src/cluster/builtins.js";
+import "../../src/gateway/builtins.js";
 import { readFileSync } from "node:fs";
 import { modelCatalog } from "../../src/config/latency/modelCatalog.js";
 import { listedBackends } from "../../src/config/latency/backend.js";
