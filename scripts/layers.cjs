@@ -8,7 +8,7 @@ module.exports = {
     ["kv", "latency", "policy", "workload", "lora", "speculative"],
     ["instance", "infra"],
     ["cluster", "gateway", "trace", "autoscale", "pd"],
-    ["metrics", "config", "plugin", "saturation"],
+    ["metrics", "config", "features", "plugin", "saturation"],
     ["sim"],
     ["experiment", "optimize", "report", "calibration", "observe", "queue", "plan"],
     ["cli"],

@@ -2,7 +2,7 @@ import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
 import { anyNumber } from "../util/policyRegistry.js";
-import { policyParamFlags } from "./policyFamilies.js";
+import { bundleParamFlags } from "./policyFamilies.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";
@@ -158,7 +158,7 @@ function validateBundle(b: PolicyBundle): void {
 /** The bundle schema with the bundle keys of registered policies' parameters it does not hold yet. */
 function bundleSchema(): z.ZodType<PolicyBundle> {
   let schema: z.ZodObject = PolicyBundleSchema;
-  for (const { flag, schema: params } of policyParamFlags()) {
+  for (const { flag, schema: params } of bundleParamFlags()) {
     const leaf = params.shape[flag.key];
     if (flag.bundle === undefined || leaf === undefined) continue;
     schema = withPath(schema, flag.bundle.split("."), leaf instanceof z.ZodDefault ? (leaf.unwrap() as z.ZodType) : leaf);
@@ -177,7 +177,7 @@ function withPath(schema: z.ZodObject, path: string[], leaf: z.ZodType): z.ZodOb
 /** Parameter values a bundle sets, by run-option key (a policy parameter's `bundle` path). */
 export function bundleParamValues(b: PolicyBundle): [string, unknown][] {
   const out: [string, unknown][] = [];
-  for (const { flag } of policyParamFlags()) {
+  for (const { flag } of bundleParamFlags()) {
     if (flag.bundle === undefined) continue;
     let v: unknown = b;
     for (const part of flag.bundle.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;

@@ -12,6 +12,8 @@ import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { latencyBackends, latencyParamFlags } from "./latency/backend.js";
 import { pdDeciders } from "../pd/deciders.js";
+import "../features/builtins.js";
+import { features } from "../features/registry.js";
 
 export interface PolicyFamily {
   registry: PolicyFamilyView;
@@ -47,11 +49,21 @@ export function policyParamFlags(): { flag: ParamFlag; schema: ParamSchema<unkno
   return out;
 }
 
-/** The flags of `blis run` derived from registries: policies' and latency backends' parameters, each key once. */
+/** Every registered feature's option flags (src/features/). */
+export function featureParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
+  return features.all().flatMap((f) => f.flags.map((flag) => ({ flag, schema: f.params })));
+}
+
+/** The flags whose values a policy bundle may set too: policies' and features' options. */
+export function bundleParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
+  return [...policyParamFlags(), ...featureParamFlags()];
+}
+
+/** The flags of `blis run` derived from registries: policies', features' and latency backends' options, each key once. */
 export function runParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
   const seen = new Set<string>();
   const out: { flag: ParamFlag; schema: ParamSchema<unknown> }[] = [];
-  for (const p of [...policyParamFlags(), ...latencyParamFlags()]) {
+  for (const p of [...policyParamFlags(), ...featureParamFlags(), ...latencyParamFlags()]) {
     if (seen.has(p.flag.key)) continue;
     seen.add(p.flag.key);
     out.push(p);
@@ -59,9 +71,9 @@ export function runParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown>
   return out;
 }
 
-/** The parameter schemas of every registered policy and latency backend (run options hold them all). */
+/** The option schemas of every registered policy, feature and latency backend (run options hold them all). */
 export function paramSchemas(): ParamSchema<unknown>[] {
   const policies = policyFamilies().flatMap(({ registry }) => registry.all().map((p) => p.params));
   const backends = latencyBackends.names().flatMap((n) => latencyBackends.get(n)!.params ?? []);
-  return [...policies, ...backends];
+  return [...policies, ...features.all().map((f) => f.params), ...backends];
 }

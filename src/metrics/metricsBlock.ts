@@ -47,6 +47,8 @@ export interface MetricsBlock {
   adapters?: Record<string, AdapterMetrics>;
   /** Speculative-decoding runs: acceptance, tokens per step, TPOT (docs/speculative.md "Metrics"). */
   speculative?: SpeculativeMetrics;
+  /** Registered features' results, by feature name (docs/extending.md "Adding a feature"). */
+  features?: Record<string, unknown>;
 }
 
 export interface BlockCounts {

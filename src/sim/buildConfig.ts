@@ -11,6 +11,7 @@ import { ConstructionError, UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { HORIZON_MAX_TEXT, type InstancePolicies, type SimConfig } from "./simConfig.js";
 import type { PolicySettings } from "./validatePolicies.js";
+import type { ActiveFeature } from "../features/registry.js";
 
 /** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
 export function latencyFactory(
@@ -59,6 +60,7 @@ export function buildSimConfig(
   horizon: number,
   scorerSpecs: readonly ScorerSpec[],
   p: PolicySettings,
+  features: readonly ActiveFeature[] = [],
 ): SimConfig {
   // An empty policy name (accepted by validation) selects the option's default.
   const named = (k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy"): string =>
@@ -116,5 +118,6 @@ export function buildSimConfig(
       },
     },
     trace: { level: p.tracing ? "decisions" : "none", counterfactualK: o.counterfactualK },
+    features,
   };
 }

@@ -21,7 +21,7 @@ export interface RunFeatures {
 }
 
 /** Refuses a run whose features cannot run together, with the feature's own message. */
-export function refuseIncompatibleFeatures(f: RunFeatures): void {
+export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly FeatureDescriptor[] = []): void {
   const active: FeatureDescriptor[] = [];
   if (f.lora) active.push(LORA_EXTENSION);
   if (f.pd) active.push(PD_EXTENSION);
@@ -30,5 +30,5 @@ export function refuseIncompatibleFeatures(f: RunFeatures): void {
   // Goodput counting alone constrains nothing; the queue and tenant budgets do.
   const g = f.gateway;
   if (g !== undefined && (g.settings !== null || g.budgets !== null)) active.push(CONTROL_PLANE_EXTENSION);
-  refuseIncompatible(active);
+  refuseIncompatible([...active, ...registered]);
 }

@@ -28,6 +28,7 @@ import type { ControlPlane } from "../gateway/controlPlane.js";
 import { instanceExtensions } from "./loraExtension.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
 import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
+import { addFeatureResults, startFeatures } from "./featureWiring.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -121,6 +122,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   wireLeave(instances, pd, onLeave);
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
+  const started = startFeatures(cfg.features, cluster, instances, log);
   const recorder =
     hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
       ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null)
@@ -134,6 +136,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
   addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, log });
+  addFeatureResults(metrics, started);
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;

@@ -12,6 +12,7 @@ import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
 import type { LoraConfig } from "../lora/resolve.js";
 import type { SpeculationPlan } from "../speculative/plan.js";
+import type { ActiveFeature } from "../features/registry.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
 export interface EngineSettings {
@@ -84,6 +85,8 @@ export interface SimConfig {
   gateway?: GatewayPlan;
   /** LoRA adapters (docs/lora.md); absent: off. */
   lora?: LoraConfig;
+  /** Registered features that are on, bound to their settings (src/features/); empty: none. */
+  features: readonly ActiveFeature[];
   /** Speculative decoding (docs/speculative.md); absent: off. */
   speculation?: SpeculationPlan;
 }

@@ -28,6 +28,7 @@ import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js"
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { resolveLoraStage } from "./loraStage.js";
 import { refuseIncompatibleFeatures } from "./features.js";
+import { configureFeatures } from "./featureWiring.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
 import { resolveSpeculation } from "./speculationStage.js";
 
@@ -112,7 +113,16 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (o.fitnessWeights !== "") parseFitnessWeights(o.fitnessWeights);
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
-  const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies);
+  const deployment = {
+    numInstances: o.numInstances,
+    hardware: lat.hardware,
+    tp: lat.tp,
+    totalKvBlocks: lat.totalKvBlocks,
+    blockSize: o.blockSizeInTokens,
+    horizon,
+  };
+  const features = configureFeatures(o, explicit, deployment, log);
+  const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies, features);
   const pd = await resolvePd(o, explicit, pdCounts, lat, config.cluster.routing, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
   if (lora.active !== null) config.lora = lora.active;
@@ -120,7 +130,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (speculation !== null) config.speculation = speculation;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures({ lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway });
+  refuseIncompatibleFeatures({ lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway }, features);
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 

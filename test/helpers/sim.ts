@@ -89,6 +89,7 @@ export function simConfig(over: SimOverrides = {}): SimConfig {
       buildScheduler: schedulers.bind(scheduler, params),
     },
     trace: { level: "none", counterfactualK: 0, ...over.trace },
+    features: [],
   };
 }
 

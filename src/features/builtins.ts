@@ -1,0 +1,5 @@
+// The built-in features, one registration line each (docs/extending.md "Adding a feature").
+import { features } from "./registry.js";
+import { queueSnapshot } from "./queueSnapshot/queueSnapshot.js";
+
+features.register(queueSnapshot);

@@ -1,0 +1,65 @@
+// The registered features (src/features/builtins.ts lists the built-in ones). A feature's options
+// are read once, through its schema, when a run is configured; what the run keeps is the feature
+// bound to its typed settings (an ActiveFeature), never the options.
+
+import { parseParams, type ParamFlag, type ParamSchema } from "../util/policyRegistry.js";
+import type { Feature, FeatureContext, FeatureRun, FeatureStartContext, Incompatibility } from "./feature.js";
+
+/** A feature that is on in a run, bound to its settings. */
+export interface ActiveFeature {
+  readonly name: string;
+  readonly incompatible: readonly Incompatibility[];
+  start(context: FeatureStartContext): FeatureRun;
+}
+
+/** A registered feature with its option and settings types erased (parsing happens inside). */
+export interface RegisteredFeature {
+  readonly name: string;
+  readonly description: string;
+  readonly flags: readonly ParamFlag[];
+  readonly params: ParamSchema<unknown>;
+  /** Validates its options from `source` and, when it is on, binds it to its settings. */
+  configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): ActiveFeature | null;
+}
+
+export class FeatureRegistry {
+  private readonly entries = new Map<string, RegisteredFeature>();
+
+  register<P, S>(feature: Feature<P, S>): void {
+    if (this.entries.has(feature.name)) throw new Error(`feature "${feature.name}" is already registered`);
+    this.entries.set(feature.name, {
+      name: feature.name,
+      description: feature.description,
+      flags: feature.flags,
+      params: feature.params as ParamSchema<unknown>,
+      configure: (source, context) => {
+        const params = parseParams(feature.params, source);
+        feature.validate?.(params);
+        const settings = feature.settings(params, context);
+        if (settings === null) return null;
+        return {
+          name: feature.name,
+          incompatible: feature.incompatible ?? [],
+          start: (c) => feature.start(settings, c),
+        };
+      },
+    });
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** In registration order: the order they are configured, started and print their results. */
+  all(): RegisteredFeature[] {
+    return [...this.entries.values()];
+  }
+
+  /** Removes a feature (tests register features for one run at a time). */
+  unregister(name: string): void {
+    this.entries.delete(name);
+  }
+}
+
+/** Every feature a run can have beyond the built-in stages; plugins and library users add theirs. */
+export const features = new FeatureRegistry();
