@@ -135,8 +135,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
-  addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, log });
-  addFeatureResults(metrics, started);
+  addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, started, log });
   const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
@@ -148,12 +147,20 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
 function addRunMetrics(
   metrics: SimulationMetrics,
   users: RequestLedger,
-  run: { cfg: SimConfig; instances: Instance[]; sessions: SessionPlan | null; controlPlane: ControlPlane | null; log: Logger },
+  run: {
+    cfg: SimConfig;
+    instances: Instance[];
+    sessions: SessionPlan | null;
+    controlPlane: ControlPlane | null;
+    started: ReturnType<typeof startFeatures>;
+    log: Logger;
+  },
 ): void {
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
   if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
   if (run.cfg.speculation !== undefined) metrics.cluster.speculative = runSpeculativeMetrics(run.cfg.speculation, run.instances, users);
+  addFeatureResults(metrics, run.started);
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */

@@ -29,6 +29,7 @@ import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { resolveLoraStage } from "./loraStage.js";
 import { refuseIncompatibleFeatures } from "./features.js";
 import { configureFeatures } from "./featureWiring.js";
+import type { Deployment } from "../features/feature.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
 import { resolveSpeculation } from "./speculationStage.js";
 
@@ -113,15 +114,7 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (o.fitnessWeights !== "") parseFitnessWeights(o.fitnessWeights);
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
-  const deployment = {
-    numInstances: o.numInstances,
-    hardware: lat.hardware,
-    tp: lat.tp,
-    totalKvBlocks: lat.totalKvBlocks,
-    blockSize: o.blockSizeInTokens,
-    horizon,
-  };
-  const features = configureFeatures(o, explicit, deployment, log);
+  const features = configureFeatures(o, explicit, deploymentOf(o, lat, horizon), log);
   const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies, features);
   const pd = await resolvePd(o, explicit, pdCounts, lat, config.cluster.routing, log, so.fetchImpl);
   if (pd !== null) config.pd = pd;
@@ -130,7 +123,10 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
   if (speculation !== null) config.speculation = speculation;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures({ lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway }, features);
+  refuseIncompatibleFeatures(
+    { lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway },
+    features,
+  );
   if (autoscale !== undefined) config.autoscale = autoscale;
   if (gateway !== undefined) config.gateway = gateway;
 
@@ -164,6 +160,12 @@ async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: S
       return base;
     },
   };
+}
+
+/** The resolved values registered features may read (owned by the options and the latency backend). */
+function deploymentOf(o: Readonly<RunOptions>, lat: ResolvedLatency, horizon: number): Deployment {
+  const { hardware, tp, totalKvBlocks } = lat;
+  return { numInstances: o.numInstances, hardware, tp, totalKvBlocks, blockSize: o.blockSizeInTokens, horizon };
 }
 
 /** Runs the detectors and adds their labels and the steady completion ratio to the metrics. */
