@@ -1,5 +1,5 @@
 import { RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
-import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
+import type { Coefficients, ResolvedLatency } from "../latency/backends/backend.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { LatencyModel } from "../latency/model.js";
 import { preemptionPolicies } from "../policy/preemption.js";

@@ -1,21 +1,53 @@
 // From run options to a resolved latency backend: flag checks, backend choice, resolution.
 
-import type { RunOptions } from "../runOptions.js";
-import type { FetchLike } from "../../latency/modelConfig.js";
+import type { FetchLike } from "../modelConfig.js";
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
 import { parseParams } from "../../util/policyRegistry.js";
 import { latencyBackends, type ResolvedLatency } from "./backend.js";
 import "./builtins.js";
 import { selectBackend } from "./select.js";
-import { boundViolations, checkBounds } from "../../latency/physicsBounds.js";
+import { boundViolations, checkBounds } from "../physicsBounds.js";
+
+/**
+ * The run options the backends read (config's RunOptions has them all; a structural type keeps the
+ * backends below config in the layer order, docs/architecture.md "Layers"). The backends' own
+ * parameters are read from the same object by key, hence the index signature.
+ */
+export interface LatencyOptions {
+  readonly [key: string]: unknown;
+  model: string;
+  hardware: string;
+  tp: number;
+  dp: number;
+  vllmVersion: string;
+  roofline: boolean;
+  latencyModel: string;
+  latencyCoeffs: string;
+  alphaCoeffs: number[];
+  betaCoeffs: number[];
+  modelConfigFolder: string;
+  hardwareConfig: string;
+  defaultsFilepath: string;
+  gpuMemoryUtilization: number;
+  enableExpertParallel: boolean;
+  moeCommBackend: string;
+  totalKvBlocks: number;
+  blockSizeInTokens: number;
+  maxModelLen: number;
+  maxNumSeqs: number;
+  maxNumBatchedTokens: number;
+  /** Written: the newer flag names (--max-num-seqs, --max-num-batched-tokens) are folded in. */
+  maxNumRunningReqs: number;
+  maxNumScheduledTokens: number;
+}
 
 /**
  * Validates the model and engine flags the backends read, picks the backend and resolves it.
  * Newer flag names (--max-num-seqs, --max-num-batched-tokens) are folded into `o` here.
  */
 export async function resolveLatencyBackend(
-  o: RunOptions,
+  o: LatencyOptions,
   explicit: ReadonlySet<string>,
   log: Logger,
   fetchImpl?: FetchLike,
