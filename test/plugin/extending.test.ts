@@ -14,7 +14,7 @@ import { cli, metricBlocks } from "../helpers/cli.js";
 
 // The registry lines.
 scorers.register(lowIndex);
-latencyBackends.register(perTokenBackend.name, perTokenBackend);
+latencyBackends.register(perTokenBackend);
 
 const BASE = ["run", "--model", "qwen/qwen3-14b", "--num-requests", "60", "--rate", "40", "--num-instances", "3"];
 const WEIGHTED = [...BASE, "--routing-policy", "weighted", "--routing-scorers", "low-index:3,queue-depth:1"];
