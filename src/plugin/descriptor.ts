@@ -38,6 +38,9 @@ export function pluginDescriptor<C, T>(plugin: PluginSource, kind: string, d: un
   field("flags", "an array", Array.isArray);
   field("validate", "a function", (v) => typeof v === "function");
   field("summary", "a function", (v) => typeof v === "function");
+  const flags: unknown[] = Array.isArray(d["flags"]) ? d["flags"] : [];
+  const badFlag = flags.findIndex((f) => !(isRecord(f, true) && typeof f["key"] === "string" && typeof f["flag"] === "string"));
+  if (badFlag >= 0) throw bad(`"${name}": "flags[${badFlag}]" must be an object with a string "key" and "flag"`);
   const desc = d as Partial<WithoutParams<C, T>> & Pick<WithoutParams<C, T>, "name" | "create">;
   const complete = { ...desc, description: desc.description ?? "", flags: desc.flags ?? [] };
   const params = d["params"];

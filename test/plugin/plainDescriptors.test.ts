@@ -67,6 +67,7 @@ test("a malformed descriptor ends the run with one line naming the file and the 
     ["malformed-params.mjs", 'scorer "odd": "params" must be a zod object schema or a plain object of defaults, got an array'],
     ["malformed-param-value.mjs", 'scorer "nested": "params.floor" must be a number, string or boolean, got an object'],
     ["malformed-flags.mjs", 'scorer "flagged": "flags" must be an array, got string'],
+    ["malformed-flag-entry.mjs", 'scorer "flagged": "flags[0]" must be an object with a string "key" and "flag"'],
   ];
   for (const [file, what] of cases) {
     const r = await cli([...BASE, "--plugin", fixture(file)]);
