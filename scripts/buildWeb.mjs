@@ -14,7 +14,7 @@ import { build } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "dist-web");
 const web = path.join(root, "web");
-/** The package root inside the worker's file system (src/config/paths.ts derives it from import.meta.url). */
+/** The package root inside the worker's file system (src/util/paths.ts derives it from import.meta.url). */
 const VROOT = "/blis";
 
 /** data/ files the simulator reads (calibration data is for `blis calibrate`), their JSON caches, the package name. */
@@ -68,7 +68,7 @@ const workerCode = await bundle("worker/main.ts", {
     commander: shims("commander"),
   },
   inject: [shims("globals")],
-  define: { "import.meta.url": JSON.stringify(`file://${VROOT}/dist/src/config/paths.js`) },
+  define: { "import.meta.url": JSON.stringify(`file://${VROOT}/dist/src/util/paths.js`) },
 });
 const pageCode = await bundle("page/main.ts");
 const require = createRequire(import.meta.url);

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { BUNDLED_DATA_DIR } from "../config/paths.js";
+import { BUNDLED_DATA_DIR } from "../util/paths.js";
 import type { RunInput } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import { Rng } from "../engine/rng.js";

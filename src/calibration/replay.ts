@@ -1,7 +1,7 @@
 // `replay`: simulate exactly the requests a trace v2 records (docs/calibration.md "Replay").
 
 import type { SimResultEntry } from "./simResults.js";
-import type { Coefficients } from "../config/latency/backend.js";
+import type { Coefficients } from "../latency/backends/backend.js";
 import type { RunInput } from "../config/runOptions.js";
 import type { StepProbe } from "../instance/stepProbe.js";
 import { F_COMPLETED } from "../core/ledger.js";

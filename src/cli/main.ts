@@ -19,7 +19,7 @@ import { registerPlanCommand } from "./planCommand.js";
 import { processIo, reportError, type CliIo } from "./io.js";
 import { Logger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
-import { PACKAGE_ROOT } from "../config/paths.js";
+import { PACKAGE_ROOT } from "../util/paths.js";
 import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { isWatched } from "../plugin/watch.js";
 import { asksForPlugins } from "./pluginHost.js";

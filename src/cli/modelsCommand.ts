@@ -26,7 +26,7 @@ export function registerModelsCommand(program: Command, io: CliIo): void {
         io.stdout(opts.json === true ? JSON.stringify(rows, null, 2) + "\n" : renderBoundsCatalog(rows));
         return;
       }
-      const { modelCatalog, renderModelCatalog } = await import("../config/latency/modelCatalog.js");
+      const { modelCatalog, renderModelCatalog } = await import("../latency/backends/modelCatalog.js");
       const entries = modelCatalog();
       io.stdout(opts.json === true ? JSON.stringify(entries, null, 2) + "\n" : renderModelCatalog(entries));
     });

@@ -2,7 +2,7 @@
 // the winner's deployable settings and the HTML report.
 
 import { loadCoefficientFile } from "../latency/coefficientFile.js";
-import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../config/paths.js";
+import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../util/paths.js";
 import { kubernetesManifest, vllmCommands, type DeployInput } from "../plan/deploy.js";
 import { planJson, type PlanJson } from "../plan/output.js";
 import { runPlan } from "../plan/plan.js";

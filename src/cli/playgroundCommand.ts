@@ -8,7 +8,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import type { Command } from "commander";
 import type { CliIo } from "./io.js";
-import { PACKAGE_ROOT } from "../config/paths.js";
+import { PACKAGE_ROOT } from "../util/paths.js";
 import { UserError } from "../util/errors.js";
 import { DATA_FILE_LIMIT, readInputBytes } from "../util/inputFile.js";
 import { watchParent } from "../util/parentWatch.js";

@@ -10,7 +10,7 @@ import { checkOutputFiles, checkOutputPath, writeOutput } from "./outputPaths.js
 import { RUN_DEFAULTS } from "../config/runOptions.js";
 import { createRunProgress, type RunProgressMode } from "./runProgress.js";
 import type { SimulationResult } from "../sim/simulate.js";
-import type { ResolvedLatency } from "../config/latency/backend.js";
+import type { ResolvedLatency } from "../latency/backends/backend.js";
 import { saturationReportJson } from "../saturation/analyze.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 
@@ -89,7 +89,7 @@ export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgre
   // Loaded on demand so that other commands (and --help) start quickly.
   const { simulate } = await import("../sim/simulate.js");
   const { renderStdout } = await import("../sim/renderStdout.js");
-  const { coefficientNote } = await import("../config/latency/coefficientNote.js");
+  const { coefficientNote } = await import("../latency/backends/coefficientNote.js");
   const progress = createRunProgress(progressMode, io.stderrStream, io.stderrLine);
   // Which coefficients the run uses and where they were read: information, but shown at the default
   // level (hidden by --log error or quieter), since a file read or not read otherwise leaves no trace.

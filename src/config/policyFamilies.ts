@@ -10,7 +10,7 @@ import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
-import { latencyBackends, latencyParamFlags } from "./latency/backend.js";
+import { latencyBackends, latencyParamFlags } from "../latency/backends/backend.js";
 import { pdDeciders } from "../pd/deciders.js";
 import "../features/builtins.js";
 import { features } from "../features/registry.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_SLO_CACHE_WEIGHTS, DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
-import { BUNDLED_DEFAULTS } from "./paths.js";
+import { BUNDLED_DEFAULTS } from "../util/paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
 import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
 import { sloGatedParams } from "../cluster/admission/sloGated.js";

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { BUNDLED_DATA_DIR } from "../config/paths.js";
+import { BUNDLED_DATA_DIR } from "../util/paths.js";
 import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 import { UserError } from "../util/errors.js";
 

@@ -3,7 +3,7 @@
 // do not split over. The resolved step-time model also feeds the capacity bound.
 
 import type { RunInput } from "../config/runOptions.js";
-import { resolveLatencyBackend } from "../config/latency/resolve.js";
+import { resolveLatencyBackend } from "../latency/backends/resolve.js";
 import type { LatencyModel } from "../latency/model.js";
 import { parseRunInput } from "../sim/parseOptions.js";
 import { UserError } from "../util/errors.js";

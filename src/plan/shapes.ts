@@ -1,7 +1,7 @@
 // The candidate space of a plan: GPU × TP × co-located or prefill/decode split × engine limits.
 // A shape is one deployment layout; the search finds how many copies of it the load needs.
 
-import { BUNDLED_HARDWARE_V2 } from "../config/paths.js";
+import { BUNDLED_HARDWARE_V2 } from "../util/paths.js";
 import { UserError } from "../util/errors.js";
 import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 

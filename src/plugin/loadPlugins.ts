@@ -7,7 +7,8 @@ import { admissionPolicies } from "../cluster/admission/admission.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers, type Scheduler, type SchedulerContext } from "../policy/scheduler.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
-import { factoryPolicy, type PolicyDescriptor, type PolicyRegistry } from "../util/policyRegistry.js";
+import type { PolicyRegistry } from "../util/policyRegistry.js";
+import { pluginDescriptor } from "./descriptor.js";
 import type { PluginApi, PluginModule } from "./types.js";
 import { guardAdmission, guardPriority, guardRouting, guardScheduler, guardScorer } from "./guards.js";
 import { checkInputFile, readFailure, SPEC_FILE_LIMIT } from "../util/inputFile.js";
@@ -70,19 +71,16 @@ async function registerAll(
     nameId(pluginName, id);
     type Guard<C, T> = (plugin: string, name: string, f: (c: C) => T) => (c: C) => T;
     // A descriptor, or the older name-and-factory form; construction goes through the guard.
+    const source = { name: pluginName, file, options: options[pluginName] ?? {} };
     const add = <C, T>(reg: PolicyRegistry<C, T>, kind: string, guard: Guard<C, T>, d: unknown, factory: unknown): void => {
-      const desc = (typeof d === "string" ? factoryPolicy(d, factory as (c: C) => T) : d) as PolicyDescriptor<C, T, unknown>;
-      const name = desc?.name;
-      if (typeof name !== "string" || name === "") throw new UserError(`plugin ${pluginName}: ${kind} name must be a non-empty string`);
-      if (typeof desc.create !== "function" || (typeof d === "string" && typeof factory !== "function")) {
-        throw new UserError(`plugin ${pluginName}: ${kind} "${name}" factory must be a function`);
-      }
+      const desc = pluginDescriptor<C, T>(source, kind, d, factory);
+      const name = desc.name;
       if (reg.has(name)) throw new UserError(`plugin ${pluginName}: ${kind} "${name}" is already registered`);
       reg.register({ ...desc, create: (p, c) => guard(pluginName, name, (cc: C) => desc.create(p, cc))(c) });
       registered.push([reg, name]);
     };
     const api: PluginApi = {
-      options: options[pluginName] ?? {},
+      options: source.options,
       registerScorer: (d: unknown, f?: unknown) => add(scorers, "scorer", guardScorer, d, f),
       registerAdmissionPolicy: (d: unknown, f?: unknown) => add(admissionPolicies, "admission policy", guardAdmission, d, f),
       registerPriorityPolicy: (d: unknown, f?: unknown) => add(priorityPolicies, "priority policy", guardPriority, d, f),

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { PACKAGE_ROOT } from "../config/paths.js";
+import { PACKAGE_ROOT } from "../util/paths.js";
 import { DATA_FILE_LIMIT, readInputBytes, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 let cached: string | null = null;

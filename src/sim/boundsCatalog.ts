@@ -6,8 +6,8 @@ import { checkBounds, boundViolations } from "../latency/physicsBounds.js";
 import { KERNEL_GPUS } from "../latency/kernels/tables.js";
 import { UserError } from "../util/errors.js";
 import type { RunInput } from "../config/runOptions.js";
-import { modelCatalog } from "../config/latency/modelCatalog.js";
-import { resolveLatencyBackend } from "../config/latency/resolve.js";
+import { modelCatalog } from "../latency/backends/modelCatalog.js";
+import { resolveLatencyBackend } from "../latency/backends/resolve.js";
 
 export interface BoundRow {
   model: string;

@@ -1,5 +1,5 @@
 import { RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
-import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
+import type { Coefficients, ResolvedLatency } from "../latency/backends/backend.js";
 import { chooseScorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";

@@ -2,7 +2,7 @@
 // file's lora block and the flags, resolved before the latency backend (adapters reserve KV memory).
 
 import type { RunOptions } from "../config/runOptions.js";
-import { loadDefaultsFile } from "../config/defaultsFile.js";
+import { loadDefaultsFile } from "../latency/defaultsFile.js";
 import { decodeLoraBlock, loadLoraFile, type LoraBlock } from "../lora/config.js";
 import { reservedBytes, resolveLora, type LoraFlags, type ResolvedLora } from "../lora/resolve.js";
 import type { Logger } from "../util/log.js";

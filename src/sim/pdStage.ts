@@ -4,8 +4,8 @@
 
 import path from "node:path";
 import type { RunOptions } from "../config/runOptions.js";
-import { resolveLatencyBackend } from "../config/latency/resolve.js";
-import { latencyBackends, listedBackends, type ResolvedLatency } from "../config/latency/backend.js";
+import { resolveLatencyBackend } from "../latency/backends/resolve.js";
+import { latencyBackends, listedBackends, type ResolvedLatency } from "../latency/backends/backend.js";
 import { parseRoutingScorers } from "../config/flagLists.js";
 import { resolveModelConfig, type FetchLike } from "../latency/modelConfig.js";
 import { parseArchConfig } from "../latency/archConfig.js";

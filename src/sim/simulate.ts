@@ -1,7 +1,7 @@
 import "../policy/builtins.js";
 import "../gateway/builtins.js";
 import type { RunInput, RunOptions } from "../config/runOptions.js";
-import { resolveLatencyBackend } from "../config/latency/resolve.js";
+import { resolveLatencyBackend } from "../latency/backends/resolve.js";
 import type { FetchLike } from "../latency/modelConfig.js";
 import { UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
@@ -13,7 +13,7 @@ import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { loadPlugins } from "../plugin/loadPlugins.js";
 import { setBudget } from "../plugin/watch.js";
 import { parseFitnessWeights } from "../metrics/fitness.js";
-import type { Coefficients, ResolvedLatency } from "../config/latency/backend.js";
+import type { Coefficients, ResolvedLatency } from "../latency/backends/backend.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";

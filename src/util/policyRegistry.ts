@@ -2,6 +2,7 @@
 // defaults are the only defaults), the flags and bundle keys of those parameters, an optional check
 // and a constructor. Flags, --help lists, bundle keys and "Valid:" lists are derived from them.
 import { z } from "zod";
+import { Registry } from "./registry.js";
 
 /**
  * Any JS number, Infinity and NaN included (zod's number rejects them): float options and bundle
@@ -62,19 +63,23 @@ export function factoryPolicy<C, T>(name: string, factory: (context: C) => T, de
   return { name, description, params: NO_PARAMS, flags: [], create: (_p, c) => factory(c) };
 }
 
-/** Name → descriptor lookup for one policy family; plugins register into the same registries. */
+/**
+ * Name → descriptor lookup for one policy family; plugins register into the same registries. The
+ * descriptors are kept in the generic Registry (as latency backends are), their parameters erased.
+ */
 export class PolicyRegistry<C, T> {
-  private readonly entries = new Map<string, RegisteredPolicy<C, T>>();
-  constructor(readonly family: string) {}
+  private readonly entries: Registry<RegisteredPolicy<C, T>>;
+  constructor(readonly family: string) {
+    this.entries = new Registry(family);
+  }
 
   /** Registers a descriptor, or a bare factory under a name. */
   register<P>(descriptor: PolicyDescriptor<C, T, P>): void;
   register(name: string, factory: (context: C) => T): void;
   register<P>(d: PolicyDescriptor<C, T, P> | string, factory?: (context: C) => T): void {
     const desc = typeof d === "string" ? (factoryPolicy(d, factory!) as unknown as PolicyDescriptor<C, T, P>) : d;
-    if (this.entries.has(desc.name)) throw new Error(`${this.family} "${desc.name}" is already registered`);
     const parse = (source: Readonly<Record<string, unknown>>): P => parseParams(desc.params, source);
-    this.entries.set(desc.name, {
+    this.entries.register({
       name: desc.name,
       family: this.family,
       description: desc.description,
@@ -92,7 +97,7 @@ export class PolicyRegistry<C, T> {
 
   /** Removes a name (plugin policies are registered for one simulation at a time). */
   unregister(name: string): void {
-    this.entries.delete(name);
+    this.entries.unregister(name);
   }
 
   has(name: string): boolean {
@@ -122,16 +127,16 @@ export class PolicyRegistry<C, T> {
 
   /** Registered names, sorted (the order BLIS prints in "valid options" lists). */
   names(): string[] {
-    return [...this.entries.keys()].sort();
+    return this.entries.names();
   }
 
   /** Registered names in registration order (the order of --help lists). */
   listed(): string[] {
-    return [...this.entries.keys()];
+    return this.entries.listed();
   }
 
   all(): RegisteredPolicy<C, T>[] {
-    return [...this.entries.values()];
+    return this.entries.all();
   }
 }
 

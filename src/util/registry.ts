@@ -1,13 +1,19 @@
-// Name → factory lookup, one registry per policy family. Adding a policy is one file plus one
-// `register` call; plugins register into the same registries.
+// Name → descriptor lookup, the one registry type of every named family: policies (through
+// PolicyRegistry, which stores its descriptors with their parameter types erased) and latency
+// backends. Adding one is one file plus one `register` call; plugins register into the same registries.
 
-export class Registry<F> {
-  private readonly entries = new Map<string, F>();
+/** What every registered descriptor has: the name it is looked up by. */
+export interface Named {
+  readonly name: string;
+}
+
+export class Registry<D extends Named> {
+  private readonly entries = new Map<string, D>();
   constructor(readonly family: string) {}
 
-  register(name: string, factory: F): void {
-    if (this.entries.has(name)) throw new Error(`${this.family} "${name}" is already registered`);
-    this.entries.set(name, factory);
+  register(descriptor: D): void {
+    if (this.entries.has(descriptor.name)) throw new Error(`${this.family} "${descriptor.name}" is already registered`);
+    this.entries.set(descriptor.name, descriptor);
   }
 
   /** Removes a name (plugin policies are registered for one simulation at a time). */
@@ -19,12 +25,22 @@ export class Registry<F> {
     return this.entries.has(name);
   }
 
-  get(name: string): F | undefined {
+  get(name: string): D | undefined {
     return this.entries.get(name);
   }
 
   /** Registered names, sorted (the order BLIS prints in "valid options" lists). */
   names(): string[] {
     return [...this.entries.keys()].sort();
+  }
+
+  /** Registered names in registration order (the order of --help lists). */
+  listed(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Registered descriptors in registration order. */
+  all(): D[] {
+    return [...this.entries.values()];
   }
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../src/engine/rng.js";
 import { replay } from "../../src/calibration/replay.js";
-import type { Coefficients } from "../../src/config/latency/backend.js";
+import type { Coefficients } from "../../src/latency/backends/backend.js";
 import type { RunInput } from "../../src/config/runOptions.js";
 import { emptyTraceRecord, newTraceHeader, type TraceRecord, type TraceV2 } from "../../src/workload/index.js";
 

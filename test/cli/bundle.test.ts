@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { PACKAGE_ROOT } from "../../src/config/paths.js";
+import { PACKAGE_ROOT } from "../../src/util/paths.js";
 import { codeCachePath, loadCjsBundle } from "../../src/cli/bundleLoader.js";
 
 const CLI = path.join(PACKAGE_ROOT, "dist", "src", "cli");

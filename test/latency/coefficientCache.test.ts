@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { loadCoefficientFile } from "../../src/latency/coefficientFile.js";
-import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE, PACKAGE_ROOT } from "../../src/config/paths.js";
+import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE, PACKAGE_ROOT } from "../../src/util/paths.js";
 
 const YAML = `trained_physics_coefficients:
   alpha_coeffs: [1, 2, 3]

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findConfigFolder, normalizeModelName } from "../../src/latency/modelAliases.js";
 import { localModelDirName } from "../../src/latency/modelConfig.js";
-import { modelCatalog, renderModelCatalog } from "../../src/config/latency/modelCatalog.js";
+import { modelCatalog, renderModelCatalog } from "../../src/latency/backends/modelCatalog.js";
 import { DATA_DIR } from "./helpers.js";
 
 const CONFIGS = join(DATA_DIR, "model_configs");

@@ -6,15 +6,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { scorers } from "../../src/cluster/scorers/scorer.js";
-import { latencyBackends } from "../../src/config/latency/backend.js";
-import "../../src/config/latency/builtins.js";
+import { latencyBackends } from "../../src/latency/backends/backend.js";
+import "../../src/latency/backends/builtins.js";
 import { lowIndex } from "../fixtures/extending/lowIndexScorer.js";
 import { perTokenBackend } from "../fixtures/extending/perTokenLatency.js";
 import { cli, metricBlocks } from "../helpers/cli.js";
 
 // The registry lines.
 scorers.register(lowIndex);
-latencyBackends.register(perTokenBackend.name, perTokenBackend);
+latencyBackends.register(perTokenBackend);
 
 const BASE = ["run", "--model", "qwen/qwen3-14b", "--num-requests", "60", "--rate", "40", "--num-instances", "3"];
 const WEIGHTED = [...BASE, "--routing-policy", "weighted", "--routing-scorers", "low-index:3,queue-depth:1"];

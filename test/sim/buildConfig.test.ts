@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildSimConfig, latencyFactory } from "../../src/sim/buildConfig.js";
 import { validatePolicies } from "../../src/sim/validatePolicies.js";
-import type { ResolvedLatency } from "../../src/config/latency/backend.js";
+import type { ResolvedLatency } from "../../src/latency/backends/backend.js";
 import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
 import type { LatencyModel } from "../../src/latency/model.js";
 import { ConstructionError } from "../../src/util/errors.js";

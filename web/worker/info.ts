@@ -4,9 +4,9 @@
 import "../../src/policy/builtins.js";
 import "../../src/gateway/builtins.js";
 import { readFileSync } from "node:fs";
-import { modelCatalog } from "../../src/config/latency/modelCatalog.js";
-import { listedBackends } from "../../src/config/latency/backend.js";
-import { BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2 } from "../../src/config/paths.js";
+import { modelCatalog } from "../../src/latency/backends/modelCatalog.js";
+import { listedBackends } from "../../src/latency/backends/backend.js";
+import { BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2 } from "../../src/util/paths.js";
 import { readPresetsFromDefaults } from "../../src/workload/index.js";
 import { routingPolicies } from "../../src/cluster/routing/routing.js";
 import { scorers } from "../../src/cluster/scorers/scorer.js";

@@ -1,8 +1,8 @@
 // Where a blackbox fit starts (docs/calibration.md "Fit"): the --alpha-coeffs/--beta-coeffs of
 // the run flags, else the bundled blackbox entry of the deployment, resolved as `blis run` does.
 
-import type { Coefficients } from "../../config/latency/backend.js";
-import { resolveLatencyBackend } from "../../config/latency/resolve.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
+import { resolveLatencyBackend } from "../../latency/backends/resolve.js";
 import type { RunInput } from "../../config/runOptions.js";
 import { parseRunInput } from "../../sim/parseOptions.js";
 import { UserError } from "../../util/errors.js";

@@ -3,7 +3,7 @@
 // around the schedule it produced, and solves a non-negative least squares for the next
 // coefficients; a bounded coordinate search on the true objective can follow.
 
-import type { Coefficients } from "../../config/latency/backend.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
 import type { FitExperiment } from "../experiments.js";
 import type { ExperimentEval } from "./evaluate.js";
 import { addInto, emptyNormalEquations, solveNnls } from "./nnls.js";

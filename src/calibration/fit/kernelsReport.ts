@@ -2,8 +2,8 @@
 // flags, and the table of fitted parameters with their units and standard errors.
 
 import { stringify } from "yaml";
-import type { Coefficients } from "../../config/latency/backend.js";
-import { BUNDLED_KERNEL_OVERHEADS } from "../../config/paths.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
+import { BUNDLED_KERNEL_OVERHEADS } from "../../util/paths.js";
 import { loadKernelCoefficients } from "../../latency/kernels/coefficients.js";
 import type { ParamLayout } from "./layout.js";
 

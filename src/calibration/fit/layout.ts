@@ -2,7 +2,7 @@
 // NUM_PARAMS entries: three α, then one coefficient per step-time feature slot. Blackbox uses the
 // first three slots (β0, β1, β2) and leaves the others at zero.
 
-import type { Coefficients } from "../../config/latency/backend.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
 import type { RunInput } from "../../config/runOptions.js";
 import { UserError } from "../../util/errors.js";
 import {

@@ -1,7 +1,7 @@
 // The fitted parameter vector (docs/calibration.md "Fit"): three α, the eleven β of the bundled
 // form, then the extra terms. Index j ≥ 3 multiplies step-time feature j − 3.
 
-import type { Coefficients } from "../../config/latency/backend.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
 import { FEATURE_NAMES, NUM_FEATURES } from "../../latency/trainedPhysics.js";
 import { UserError } from "../../util/errors.js";
 

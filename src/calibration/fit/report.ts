@@ -1,7 +1,7 @@
 // The fit's outputs (docs/calibration.md "Fit"): the coefficient file and the error tables.
 
 import { stringify } from "yaml";
-import type { Coefficients } from "../../config/latency/backend.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
 import type { ExperimentEval } from "./evaluate.js";
 import { objective } from "./fit.js";
 

@@ -1,8 +1,8 @@
 // `fit` as a library call (docs/calibration.md "Fit"): the coefficient fit over measured runs,
 // replays spread over worker processes, and the held-out runs evaluated before and after.
 
-import type { Coefficients } from "../../config/latency/backend.js";
-import { BUNDLED_TRAINED_PHYSICS } from "../../config/paths.js";
+import type { Coefficients } from "../../latency/backends/backend.js";
+import { BUNDLED_TRAINED_PHYSICS } from "../../util/paths.js";
 import { loadCoefficientFile } from "../../latency/coefficientFile.js";
 import type { FitExperiment } from "../experiments.js";
 import { evaluateExperiment, type ExperimentEval } from "./evaluate.js";

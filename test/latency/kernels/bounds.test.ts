@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
-import type { ResolvedLatency } from "../../../src/config/latency/backend.js";
+import type { ResolvedLatency } from "../../../src/latency/backends/backend.js";
 import { activeLayerParams } from "../../../src/latency/physicsBounds.js";
 import type { StepRequestView } from "../../../src/latency/model.js";
 import { UserError } from "../../../src/util/errors.js";

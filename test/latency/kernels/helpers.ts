@@ -4,8 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RunInput } from "../../../src/config/runOptions.js";
-import type { ResolvedLatency } from "../../../src/config/latency/backend.js";
-import { resolveLatencyBackend } from "../../../src/config/latency/resolve.js";
+import type { ResolvedLatency } from "../../../src/latency/backends/backend.js";
+import { resolveLatencyBackend } from "../../../src/latency/backends/resolve.js";
 import type { Extrapolations } from "../../../src/latency/kernels/gemm.js";
 import type { KernelTables } from "../../../src/latency/kernels/tables.js";
 import type { StepRequestView } from "../../../src/latency/model.js";

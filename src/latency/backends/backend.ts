@@ -1,11 +1,11 @@
 // Latency backends: the named ways to turn run options into per-instance step-time models
 // (docs/latency.md "Backends"). A backend is one file and one line in ./builtins.ts.
 
-import type { ExtraTerms, FeatureModel } from "../../latency/trainedPhysics.js";
-import type { LatencyModel } from "../../latency/model.js";
-import type { ArchConfig } from "../../latency/archConfig.js";
-import type { GpuPeaks } from "../../latency/physicsBounds.js";
-import type { FetchLike } from "../../latency/modelConfig.js";
+import type { ExtraTerms, FeatureModel } from "../trainedPhysics.js";
+import type { LatencyModel } from "../model.js";
+import type { ArchConfig } from "../archConfig.js";
+import type { GpuPeaks } from "../physicsBounds.js";
+import type { FetchLike } from "../modelConfig.js";
 import type { Logger } from "../../util/log.js";
 import type { ParamFlag, ParamSchema } from "../../util/policyRegistry.js";
 import { Registry } from "../../util/registry.js";

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
-/** Package root (this file lives at dist/src/config/paths.js once built). */
+/** Package root (this file lives at dist/src/util/paths.js once built). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 /** The bundled data folder: defaults.yaml, hardware_config.json, model_configs/. */

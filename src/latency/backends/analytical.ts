@@ -4,15 +4,15 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { parseArchConfig, isMoe, type ArchConfig } from "../../latency/archConfig.js";
-import { loadCoefficientFile } from "../../latency/coefficientFile.js";
-import { loadHardwareConfig, type HardwareCalib } from "../../latency/hardwareConfig.js";
-import { resolveModelConfig } from "../../latency/modelConfig.js";
-import { MOE_COMM_BACKENDS } from "../../latency/trainedPhysics.js";
+import { parseArchConfig, isMoe, type ArchConfig } from "../archConfig.js";
+import { loadCoefficientFile } from "../coefficientFile.js";
+import { loadHardwareConfig, type HardwareCalib } from "../hardwareConfig.js";
+import { resolveModelConfig } from "../modelConfig.js";
+import { MOE_COMM_BACKENDS } from "../trainedPhysics.js";
 import { deriveKvBlocks, deriveModelLen } from "./capacity.js";
 import { UserError } from "../../util/errors.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_HARDWARE_V2, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
+import { BUNDLED_HARDWARE_V2, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../../util/paths.js";
 import type { LatencyRequest } from "./backend.js";
 
 export interface AnalyticalSetup {

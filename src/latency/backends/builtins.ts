@@ -5,8 +5,8 @@ import { rooflineBackend } from "./rooflineBackend.js";
 import { kernelsBackend } from "./kernelsBackend.js";
 import { trainedPhysicsBackend } from "./trainedPhysicsBackend.js";
 
-latencyBackends.register(trainedPhysicsBackend.name, trainedPhysicsBackend);
-latencyBackends.register(rooflineBackend.name, rooflineBackend);
-latencyBackends.register(blackboxBackend.name, blackboxBackend);
-latencyBackends.register(seedRooflineBackend.name, seedRooflineBackend);
-latencyBackends.register(kernelsBackend.name, kernelsBackend);
+latencyBackends.register(trainedPhysicsBackend);
+latencyBackends.register(rooflineBackend);
+latencyBackends.register(blackboxBackend);
+latencyBackends.register(seedRooflineBackend);
+latencyBackends.register(kernelsBackend);

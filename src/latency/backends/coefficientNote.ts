@@ -3,7 +3,7 @@
 // that was read, or one that was silently not read, shows.
 
 import path from "node:path";
-import { PACKAGE_ROOT } from "../paths.js";
+import { PACKAGE_ROOT } from "../../util/paths.js";
 import type { ResolvedLatency } from "./backend.js";
 
 /** A bundled file as `bundled data/...`; any other path as given. */

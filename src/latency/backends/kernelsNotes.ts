@@ -3,7 +3,7 @@
 
 import type { Logger } from "../../util/log.js";
 
-import type { Extrapolations } from "../../latency/kernels/gemm.js";
+import type { Extrapolations } from "../kernels/gemm.js";
 
 /**
  * Shapes outside the grids are reported when the model is built; a curve's run beyond its last

@@ -1,21 +1,47 @@
 // From run options to a resolved latency backend: flag checks, backend choice, resolution.
 
-import type { RunOptions } from "../runOptions.js";
-import type { FetchLike } from "../../latency/modelConfig.js";
+import type { FetchLike } from "../modelConfig.js";
 import { UserError } from "../../util/errors.js";
 import type { Logger } from "../../util/log.js";
 import { parseParams } from "../../util/policyRegistry.js";
 import { latencyBackends, type ResolvedLatency } from "./backend.js";
 import "./builtins.js";
 import { selectBackend } from "./select.js";
-import { boundViolations, checkBounds } from "../../latency/physicsBounds.js";
+import { boundViolations, checkBounds } from "../physicsBounds.js";
+
+/**
+ * The run options the backends read (config's RunOptions has them all; a structural type keeps the
+ * backends below config in the layer order, docs/architecture.md "Layers"). The backends' own
+ * parameters are read from the same object by key, hence the index signature.
+ */
+export interface LatencyOptions {
+  readonly [key: string]: unknown;
+  readonly model: string;
+  readonly hardware: string;
+  readonly tp: number;
+  readonly dp: number;
+  readonly vllmVersion: string;
+  readonly roofline: boolean;
+  readonly latencyModel: string;
+  readonly latencyCoeffs: string;
+  readonly alphaCoeffs: number[];
+  readonly betaCoeffs: number[];
+  readonly modelConfigFolder: string;
+  readonly hardwareConfig: string;
+  readonly defaultsFilepath: string;
+  readonly gpuMemoryUtilization: number;
+  readonly enableExpertParallel: boolean;
+  readonly moeCommBackend: string;
+  readonly totalKvBlocks: number;
+  readonly blockSizeInTokens: number;
+  readonly maxModelLen: number;
+}
 
 /**
  * Validates the model and engine flags the backends read, picks the backend and resolves it.
- * Newer flag names (--max-num-seqs, --max-num-batched-tokens) are folded into `o` here.
  */
 export async function resolveLatencyBackend(
-  o: Readonly<RunOptions>,
+  o: LatencyOptions,
   explicit: ReadonlySet<string>,
   log: Logger,
   fetchImpl?: FetchLike,

@@ -1,15 +1,15 @@
 // The default backend: trained-physics step times (docs/latency.md "Trained physics").
 
-import { loadCoefficientFile } from "../../latency/coefficientFile.js";
-import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
-import { TrainedPhysicsLatencyModel, type ExtraTerms } from "../../latency/trainedPhysics.js";
+import { loadCoefficientFile } from "../coefficientFile.js";
+import { ModelConfigNotBundled } from "../modelConfig.js";
+import { TrainedPhysicsLatencyModel, type ExtraTerms } from "../trainedPhysics.js";
 import { UserError } from "../../util/errors.js";
-import type { ArchConfig } from "../../latency/archConfig.js";
-import type { HardwareCalib } from "../../latency/hardwareConfig.js";
-import type { GpuPeaks } from "../../latency/physicsBounds.js";
+import type { ArchConfig } from "../archConfig.js";
+import type { HardwareCalib } from "../hardwareConfig.js";
+import type { GpuPeaks } from "../physicsBounds.js";
 import { silentLogger } from "../../util/log.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
+import { BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../../util/paths.js";
 import { defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { blackboxBackend } from "./blackboxBackend.js";

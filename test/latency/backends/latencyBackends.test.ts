@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { simulate, type SimulationResult } from "../../src/sim/simulate.js";
-import type { RunInput } from "../../src/config/runOptions.js";
-import type { FetchLike } from "../../src/latency/modelConfig.js";
-import { cli, clusterBlock } from "../helpers/cli.js";
-import { recordingLogger } from "../latency/helpers.js";
+import { simulate, type SimulationResult } from "../../../src/sim/simulate.js";
+import type { RunInput } from "../../../src/config/runOptions.js";
+import type { FetchLike } from "../../../src/latency/modelConfig.js";
+import { cli, clusterBlock } from "../../helpers/cli.js";
+import { recordingLogger } from "../helpers.js";
 
 const LLAMA = "meta-llama/llama-3.1-8b-instruct";
 const MIXTRAL_INSTRUCT = "mistralai/mixtral-8x7b-instruct-v0.1";

@@ -5,11 +5,11 @@
 // did (e.g. Llama-3.1-8B: H100 TP 1 today, H100 TP 2 for blackbox).
 
 import path from "node:path";
-import { loadCoefficientFile } from "../../latency/coefficientFile.js";
-import { findConfigFolder } from "../../latency/modelAliases.js";
-import { localModelDirName } from "../../latency/modelConfig.js";
+import { loadCoefficientFile } from "../coefficientFile.js";
+import { findConfigFolder } from "../modelAliases.js";
+import { localModelDirName } from "../modelConfig.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../paths.js";
+import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../../util/paths.js";
 
 export interface ModelEntry {
   model: string;

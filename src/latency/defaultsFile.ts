@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { BUNDLED_DEFAULTS, BUNDLED_DEFAULTS_CACHE } from "./paths.js";
+import { BUNDLED_DEFAULTS, BUNDLED_DEFAULTS_CACHE } from "../util/paths.js";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";

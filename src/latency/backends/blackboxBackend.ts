@@ -3,9 +3,9 @@
 // is the seed's, unchanged, so seed-era invocations keep their results (docs/behavior.md
 // "Step time and request timelines").
 
-import { BlackboxLatencyModel } from "../../latency/blackbox.js";
-import { buildRooflineModel, loadRooflineInputs } from "../../latency/resolveRoofline.js";
-import { resolveLatency } from "../latencyResolution.js";
+import { BlackboxLatencyModel } from "../blackbox.js";
+import { buildRooflineModel, loadRooflineInputs } from "../resolveRoofline.js";
+import { resolveLatency } from "./latencyResolution.js";
 import type { LatencyBackend, LatencyRequest, ResolvedLatency } from "./backend.js";
 import { checkTpSplit } from "./analytical.js";
 import { UserError } from "../../util/errors.js";

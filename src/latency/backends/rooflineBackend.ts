@@ -1,6 +1,6 @@
 // Today's analytical roofline: MoE-aware FLOPs and bytes, FP8, no trained terms (docs/latency.md "Roofline").
 
-import { RooflineV2LatencyModel } from "../../latency/rooflineV2.js";
+import { RooflineV2LatencyModel } from "../rooflineV2.js";
 import { UserError } from "../../util/errors.js";
 import { resolveAnalytical } from "./analytical.js";
 import type { LatencyBackend } from "./backend.js";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { UserError } from "../util/errors.js";
-import type { Logger } from "../util/log.js";
-import { loadDefaultsFile, lookupCoefficients, type DefaultsFile } from "./defaultsFile.js";
+import { UserError } from "../../util/errors.js";
+import type { Logger } from "../../util/log.js";
+import { loadDefaultsFile, lookupCoefficients, type DefaultsFile } from "../defaultsFile.js";
 
 export interface LatencyInputs {
   model: string;

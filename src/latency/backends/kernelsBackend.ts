@@ -1,16 +1,16 @@
 // Step times composed from measured GPU kernels (docs/latency.md "Kernels").
 
-import type { HardwareCalib } from "../../latency/hardwareConfig.js";
-import { loadKernelCoefficients, type KernelCoefficients } from "../../latency/kernels/coefficients.js";
-import { KernelLatencyModel, TokenCostCache } from "../../latency/kernels/kernelModel.js";
-import { buildLayerCosts } from "../../latency/kernels/layers.js";
-import { gpuDir, gpuSystem, KERNEL_GPUS, loadTables, nearestVersion, type GpuSystem } from "../../latency/kernels/tables.js";
-import { hardwareNames } from "../../latency/hardwareConfig.js";
+import type { HardwareCalib } from "../hardwareConfig.js";
+import { loadKernelCoefficients, type KernelCoefficients } from "../kernels/coefficients.js";
+import { KernelLatencyModel, TokenCostCache } from "../kernels/kernelModel.js";
+import { buildLayerCosts } from "../kernels/layers.js";
+import { gpuDir, gpuSystem, KERNEL_GPUS, loadTables, nearestVersion, type GpuSystem } from "../kernels/tables.js";
+import { hardwareNames } from "../hardwareConfig.js";
 import { UserError } from "../../util/errors.js";
-import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2, BUNDLED_KERNEL_OVERHEADS } from "../paths.js";
+import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2, BUNDLED_KERNEL_OVERHEADS } from "../../util/paths.js";
 import { currentModelDefault, defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
-import { ModelConfigNotBundled } from "../../latency/modelConfig.js";
-import { hasKernelCoefficients } from "../../latency/kernels/coefficients.js";
+import { ModelConfigNotBundled } from "../modelConfig.js";
+import { hasKernelCoefficients } from "../kernels/coefficients.js";
 import type { LatencyBackend, LatencyRequest } from "./backend.js";
 import { checkCoefficientFlags } from "./select.js";
 import { peaksOf, trainedPhysicsBackend } from "./trainedPhysicsBackend.js";

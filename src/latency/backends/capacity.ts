@@ -2,10 +2,10 @@
 // (docs/latency.md "KV capacity" and "Max model length"): logging and flag handling around the
 // pure calculations in src/latency.
 
-import type { ArchConfig } from "../../latency/archConfig.js";
-import type { HardwareCalib } from "../../latency/hardwareConfig.js";
-import { autoKvBlocks } from "../../latency/kvCapacity.js";
-import { capMaxModelLenToKv, deriveMaxModelLen } from "../../latency/maxModelLen.js";
+import type { ArchConfig } from "../archConfig.js";
+import type { HardwareCalib } from "../hardwareConfig.js";
+import { autoKvBlocks } from "../kvCapacity.js";
+import { capMaxModelLenToKv, deriveMaxModelLen } from "../maxModelLen.js";
 import type { Logger } from "../../util/log.js";
 import type { LatencyRequest } from "./backend.js";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadDefaultsFile } from "../../src/config/defaultsFile.js";
+import { loadDefaultsFile } from "../../src/latency/defaultsFile.js";
 
 test("a defaults file that is missing, with broken YAML, an alias bomb or a wrong field is named in the error", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-defaults-"));
