@@ -7,6 +7,8 @@ import { defaultJobs } from "../experiment/jobs.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
 import type { CliIo } from "./io.js";
 import { checkOutputDir, writeOutput } from "./outputPaths.js";
+import { parsePositiveSeconds } from "./sweepCommand.js";
+import { UserError } from "../util/errors.js";
 
 interface OptimizeCliOptions {
   out: string;
@@ -14,6 +16,7 @@ interface OptimizeCliOptions {
   restart?: boolean;
   progress?: boolean;
   queue?: string;
+  waitTimeout?: number;
 }
 
 function parseJobs(text: string): number {
@@ -34,6 +37,8 @@ function firstMissingDir(dir: string): string | null {
 export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, io: CliIo): Promise<void> {
   const { parseQueueUrl } = await import("../queue/url.js");
   const queueUrl = opts.queue !== undefined ? parseQueueUrl(opts.queue) : null;
+  if (opts.waitTimeout !== undefined && queueUrl === null)
+    throw new UserError("--wait-timeout needs --queue (it bounds the wait for queue workers)");
   checkOutputDir("--out", opts.out);
   const { loadSpace } = await import("../optimize/space.js");
   const { optimize } = await import("../optimize/search.js");
@@ -41,7 +46,9 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
     await import("../optimize/output.js");
   const space = loadSpace(spaceFile);
   const executor =
-    queueUrl !== null ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine) : undefined;
+    queueUrl !== null
+      ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine, opts.waitTimeout)
+      : undefined;
   const created = firstMissingDir(opts.out);
   let res;
   try {
@@ -101,6 +108,11 @@ export function registerOptimizeCommand(program: Command, io: CliIo): void {
     .option(
       "--queue <url>",
       "evaluate each step's points on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker); --jobs is then the points per step",
+    )
+    .option(
+      "--wait-timeout <s>",
+      "with --queue: fail (exit 1) when no worker has been connected to the queue for this many seconds (default: wait)",
+      parsePositiveSeconds,
     )
     .option("--no-progress", "no per-evaluation lines (k/budget, best so far, ETA) on stderr")
     .addHelpText(

@@ -7,6 +7,7 @@ import { defaultJobs } from "../experiment/jobs.js";
 import type { CliIo } from "./io.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
 import { planCli } from "./planRun.js";
+import { parsePositiveSeconds } from "./sweepCommand.js";
 
 /** Run flags the plan sets itself (per candidate or per evaluation) or that have no meaning for it. */
 const OWN = new Set([
@@ -75,6 +76,11 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
     .option("--timeout-s <s>", "wall-clock limit per simulation (default 600)", positive("--timeout-s"))
     .option("--jobs <n>", `simulations at a time (default: number of CPUs, ${defaultJobs()} here)`, positive("--jobs", true))
     .option("--queue <url>", "run the simulations on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker)")
+    .option(
+      "--wait-timeout <s>",
+      "with --queue: fail (exit 1) when no worker has been connected to the queue for this many seconds (default: wait)",
+      parsePositiveSeconds,
+    )
     .option("--out <dir>", "write plan.json, evaluations.jsonl (reused on a rerun), deploy/ and report.html here")
     .option(
       "--fleet <shape>",

@@ -23,9 +23,14 @@ export async function planCli(opts: Record<string, unknown>, base: RunInput, io:
   if (outDir !== null) checkOutputDir("--out", outDir);
   const { parseQueueUrl } = await import("../queue/url.js");
   const queueUrl = opts["queue"] !== undefined ? parseQueueUrl(String(opts["queue"])) : null;
+  const waitTimeout = opts["waitTimeout"] as number | undefined;
+  if (waitTimeout !== undefined && queueUrl === null)
+    throw new UserError("--wait-timeout needs --queue (it bounds the wait for queue workers)");
   const progress = opts["progress"] === true || (opts["progress"] !== false && io.stderrStream?.isTTY === true);
   const executor: RunExecutor | undefined =
-    queueUrl !== null ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine) : undefined;
+    queueUrl !== null
+      ? await (await import("../queue/coordinator.js")).QueueExecutor.open(queueUrl, io.stderrLine, waitTimeout)
+      : undefined;
   const rt: PlanRuntime = {
     jobs: (opts["jobs"] as number | undefined) ?? defaultJobs(),
     ...(executor !== undefined ? { pool: executor } : {}),

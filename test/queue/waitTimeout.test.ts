@@ -71,3 +71,44 @@ test("--wait-timeout needs --queue and a number of seconds > 0", async () => {
     assert.equal(r.stdout, "");
   }
 });
+
+test("optimize and plan with --queue and no worker: --wait-timeout gives up with the same line, exit 1", async () => {
+  const url = `${redis.url}/8`;
+  const space = path.resolve(import.meta.dirname, "..", "..", "..", "examples", "optimize", "strategy.yaml");
+  const runs = [
+    ["optimize", space, "--out", path.join(dir, "opt"), "--queue", url, "--wait-timeout", "2", "--no-progress"],
+    ["plan", "--model", "meta-llama/llama-3.1-8b-instruct", "--rate", "10", "--slo", "ttft_p99_ms=300"].concat([
+      "--gpus",
+      "H100",
+      "--tp",
+      "1",
+      "--seeds",
+      "1",
+      "--queue",
+      url,
+      "--wait-timeout",
+      "2",
+      "--no-progress",
+    ]),
+  ];
+  for (const argv of runs) {
+    const r = new Blis(argv);
+    assert.equal(await r.exited, 1, `${argv[0]}: ${r.stderr}`);
+    assert.equal(r.stdout, "", argv[0]);
+    const errors = r.stderr
+      .trimEnd()
+      .split("\n")
+      .filter((l) => l.startsWith("error:"));
+    assert.deepEqual(errors, [
+      `error: --wait-timeout 2: no worker connected to the queue ${url} in 2 s (start one with: blis worker --queue ${url})`,
+    ]);
+  }
+  for (const command of [
+    ["optimize", space, "--out", path.join(dir, "opt2")],
+    ["plan", "--model", "m", "--rate", "1", "--slo", "ttft_p99_ms=300"],
+  ]) {
+    const alone = new Blis([...command, "--wait-timeout", "5"]);
+    assert.equal(await alone.exited, 1);
+    assert.match(alone.stderr, /--wait-timeout needs --queue/);
+  }
+});
