@@ -26,6 +26,7 @@ const RUN_INPUTS: readonly [keyof RunInput, string, number][] = [
   ["latencyCoeffs", "--latency-coeffs", SPEC_FILE_LIMIT],
   ["hardwareConfig", "--hardware-config", SPEC_FILE_LIMIT],
   ["saturationConfig", "--saturation-config", SPEC_FILE_LIMIT],
+  ["loraConfig", "--lora-config", SPEC_FILE_LIMIT],
 ];
 
 /** The flags of RUN_INPUTS (the browser playground offers none of them). */

@@ -105,3 +105,8 @@ test("plans, spaces and saved results: devices are refused at once", async () =>
   );
   assert.equal(fs.existsSync(path.join(dir, "o")), false, "the --out directory of a failed optimize is not created");
 });
+
+test("--lora-config is checked with the other input files, before any work starts", async () => {
+  await fails([...RUN, "--lora-config", "/dev/zero"], "error: --lora-config /dev/zero: not a regular file (character device)");
+  await fails([...RUN, "--lora-config", dir], `error: --lora-config ${dir}: is a directory`);
+});

@@ -78,7 +78,7 @@ test("every flag that reads a file is refused by the page", () => {
       .filter((f) => f.unavailable !== "")
       .map((f) => f.name),
   );
-  for (const flag of [...RUN_INPUT_FLAGS, "--lora-config", "--saturation-report", "--results-path", "--report"]) {
+  for (const flag of [...RUN_INPUT_FLAGS, "--saturation-report", "--results-path", "--report"]) {
     assert.ok(unavailable.has(flag.slice(2)), `${flag} is offered`);
   }
 });

@@ -16,7 +16,7 @@ import { RUN_INPUT_FLAGS } from "../../src/cli/inputPaths.js";
 const BIN = path.join(ROOT, JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).bin.blis as string);
 
 /** Flags that write files or load code, besides the input files of RUN_INPUT_FLAGS. */
-const OTHER_FILE_FLAGS = ["--lora-config", "--results-path", "--report", "--saturation-report", "--plugin", "--plugin-option"];
+const OTHER_FILE_FLAGS = ["--results-path", "--report", "--saturation-report", "--plugin", "--plugin-option"];
 
 /** Starts `blis playground --port 0` and resolves with its address. */
 function serve(): Promise<{ child: ChildProcess; url: string }> {
