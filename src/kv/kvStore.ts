@@ -190,11 +190,12 @@ export class KvStore implements KvCache {
         this.used++;
         this.free.unlink(b);
       }
-      this.hits++;
       req.appendBlock(b);
-      req.chainPrev = this.content.hash[b]!;
-      req.tailFill = this.blockSize;
     }
+    if (nPrefix === 0) return;
+    this.hits += nPrefix;
+    req.chainPrev = this.content.hash[prefix[nPrefix - 1]!]!;
+    req.tailFill = this.blockSize;
   }
 
   /** Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing it when full; returns the count. */
