@@ -1,7 +1,8 @@
 // `npm run bench`: wall time, CPU time and peak RSS of `blis run` cases, one process per run, each
 // against its target. `npm run bench -- --quick` runs the single-instance cases up to 100,000
 // requests only; `--repeat N` runs every case N times and keeps the fastest run (by default
-// cases under 2 s run 5 times, the others once).
+// cases under 2 s run 5 times, the others once); `--only PREFIX` runs the cases whose kind starts with
+// PREFIX (`--only long-context`).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -87,19 +88,21 @@ function targetText(c: Case): string {
   return c.n === 1 ? "(startup)" : "(growth)";
 }
 
-function parseArgs(argv: string[]): { quick: boolean; repeat: number | null } {
+function parseArgs(argv: string[]): { quick: boolean; repeat: number | null; only: string } {
   let quick = process.env["BLIS_BENCH_QUICK"] === "1";
   let repeat: number | null = null;
+  let only = "";
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") quick = true;
     else if (a === "--repeat" && i + 1 < argv.length && Number(argv[i + 1]) >= 1) repeat = Math.floor(Number(argv[++i]));
-    else throw new Error(`usage: npm run bench -- [--quick] [--repeat N] (got ${a})`);
+    else if (a === "--only" && i + 1 < argv.length) only = argv[++i]!;
+    else throw new Error(`usage: npm run bench -- [--quick] [--repeat N] [--only CASE-PREFIX] (got ${a})`);
   }
-  return { quick, repeat };
+  return { quick, repeat, only };
 }
 
-const { quick, repeat } = parseArgs(process.argv.slice(2));
+const { quick, repeat, only } = parseArgs(process.argv.slice(2));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-bench-"));
 const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
 process.stdout.write(`blis run, one process per row (best of the repeats); ${os.cpus().length} × ${cpu}, node ${process.version}\n`);
@@ -107,7 +110,7 @@ process.stdout.write("case              instances   requests   wall_s    cpu_s  
 // CPU seconds of the default case by request count: the growth check, less disturbed by other load.
 const defaultCpu = new Map<number, number>();
 for (const c of PLAN) {
-  if (quick && !c.quick) continue;
+  if ((quick && !c.quick) || !c.kind.startsWith(only)) continue;
   const m = best(argsFor(c.kind, c.n, dir), dir, repeat);
   if (c.kind === "default") defaultCpu.set(c.n, m.cpuS);
   process.stdout.write(

@@ -109,6 +109,29 @@ export class BlockContent {
     this.register(req, blk, k);
   }
 
+  /**
+   * First block position from which the request's full blocks hold private content without an
+   * entry to keep (kv/privateEntries.ts), taken by takePrivate(); -1 when every block goes
+   * through hashFullBlock (no private blocks, or the request's entries are kept).
+   */
+  untrackedPrivateFrom(req: Request): number {
+    const p = this.priv;
+    if (p === null || req.kvTracker === p) return -1;
+    return p.firstPrivate(req);
+  }
+
+  /**
+   * Block b, just taken fresh, holds a full block of untrackedPrivateFrom()'s kind: what evict(b)
+   * then hashFullBlock() would leave, with nothing done for a block that held such content before.
+   */
+  takePrivate(b: number): void {
+    const p = this.priv!;
+    if (this.hash[b] === PRIVATE_HASH && p.owner[b] === UNTRACKED) return;
+    this.evict(b);
+    this.hash[b] = PRIVATE_HASH;
+    p.owner[b] = UNTRACKED;
+  }
+
   /** Makes block blk, holding the content of the request's block k (hash[blk] set), findable. */
   private register(req: Request, blk: number, k: number): void {
     const p = this.priv;

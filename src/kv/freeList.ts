@@ -15,6 +15,8 @@ export class FreeList {
   tail: number;
   private vPrev = NIL;
   private vNext = NIL;
+  /** What popHeadRun() returns. */
+  private run = new Int32Array(64);
   /** Blocks with ID < highWater have been materialized. */
   highWater = 0;
   /** Called when highWater passes the per-block arrays' capacity. */
@@ -62,6 +64,37 @@ export class FreeList {
     if (b >= this.prev.length) this.grow(b + 1);
     if (this.highWater === this.total) this.unlink(VIRGIN);
     return b;
+  }
+
+  /**
+   * Removes the first n blocks (n at most the list's length) and returns them in list order in
+   * [0, n) of a buffer reused by the next call: what n popHead() calls return, without relinking
+   * each block (a taken block's links are never read) and with the untouched run taken in one piece.
+   */
+  popHeadRun(n: number): Int32Array {
+    if (this.run.length < n) this.run = new Int32Array(n * 2);
+    const out = this.run;
+    let i = 0;
+    let h = this.head;
+    while (i < n) {
+      if (h !== VIRGIN) {
+        out[i++] = h;
+        h = this.next[h]!;
+        continue;
+      }
+      const m = Math.min(n - i, this.total - this.highWater);
+      if (this.highWater + m > this.prev.length) this.grow(this.highWater + m);
+      for (let j = 0; j < m; j++) out[i++] = this.highWater++;
+      if (this.highWater < this.total) break;
+      // The untouched run is used up: its node leaves the list.
+      h = this.vNext;
+      this.vPrev = NIL;
+      this.vNext = NIL;
+    }
+    this.head = h;
+    if (h === NIL) this.tail = NIL;
+    else this.setPrev(h, NIL);
+    return out;
   }
 
   /** First materialized block from the head satisfying `pred`, skipping the untouched run. */

@@ -2,6 +2,7 @@ import { BlockContent } from "./blockContent.js";
 import { FreeList, NIL } from "./freeList.js";
 import type { HashIndex } from "./hashIndex.js";
 import { NO_HASH } from "./hash.js";
+import { PRIVATE_HASH } from "./privateEntries.js";
 import { AllocationUndoLog } from "./undoLog.js";
 import { seqHashesInto } from "./seqHash.js";
 import type { Request } from "../core/request.js";
@@ -11,9 +12,9 @@ import { grownInt32, grownUint8 } from "../core/typedArrays.js";
 /**
  * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
  *
- * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call
- * created and keeps the request's earlier block list, so the request can be preempted and its
- * blocks freed (BLIS deletes the list and leaks every block on it, docs/behavior.md#q8).
+ * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call created and keeps the request's
+ * earlier block list, so the request can be preempted and its blocks freed (BLIS deletes the list and leaks every block on it,
+ * docs/behavior.md#q8).
  */
 export class KvStore implements KvCache {
   readonly totalBlocks: number;
@@ -30,15 +31,17 @@ export class KvStore implements KvCache {
   prefixScratch: Int32Array = new Int32Array(16);
 
   private readonly undo = new AllocationUndoLog();
+  private readonly privateRuns: boolean;
   /** Blocks taken for the current step's speculative slots (reserveScratch). */
   private scratch = new Int32Array(8);
   scratchBlocks = 0;
 
   /**
-   * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index
-   * (kv/privateEntries.ts); the lookups' answers are the same either way.
+   * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts); the
+   * lookups' answers are the same either way. `privateRuns`: take a prefill's full private blocks as one run (takePrivateRun).
    */
-  constructor(totalBlocks: number, blockSize: number, privateBlocks = true) {
+  constructor(totalBlocks: number, blockSize: number, privateBlocks = true, privateRuns = true) {
+    this.privateRuns = privateRuns;
     this.totalBlocks = totalBlocks;
     this.blockSize = blockSize;
     // Small to start: per-block arrays grow with use, and idle instances of a large cluster stay cheap.
@@ -103,8 +106,8 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Longest run of cached blocks matching the request's whole prompt (docs/behavior.md
-   * "Prefix lookup, allocation and rollback"). Block IDs are left in prefixScratch[0 .. result).
+   * Longest run of cached blocks matching the request's whole prompt (docs/behavior.md "Prefix lookup, allocation and rollback").
+   * Block IDs are left in prefixScratch[0 .. result).
    */
   cachedPrefix(req: Request): number {
     const k = Math.floor(req.inputLen / this.blockSize);
@@ -113,10 +116,9 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of
-   * prefixScratch on the request's first allocation (docs/behavior.md
-   * "Prefix lookup, allocation and rollback"). Returns false on failure, with every change made by
-   * this call undone.
+   * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of prefixScratch on the
+   * request's first allocation (docs/behavior.md "Prefix lookup, allocation and rollback"). Returns false on failure, with every
+   * change made by this call undone.
    */
   allocate(req: Request, start: number, end: number, nPrefix: number): boolean {
     return this.allocateGpu(req, start, end, nPrefix);
@@ -188,17 +190,15 @@ export class KvStore implements KvCache {
         this.used++;
         this.free.unlink(b);
       }
-      this.hits++;
       req.appendBlock(b);
-      req.chainPrev = this.content.hash[b]!;
-      req.tailFill = this.blockSize;
     }
+    if (nPrefix === 0) return;
+    this.hits += nPrefix;
+    req.chainPrev = this.content.hash[prefix[nPrefix - 1]!]!;
+    req.tailFill = this.blockSize;
   }
 
-  /**
-   * Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing
-   * the block when it becomes full. Returns the tokens placed.
-   */
+  /** Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing it when full; returns the count. */
   private fillTail(req: Request, pos: number, count: number): number {
     const bs = this.blockSize;
     const f = req.tailFill;
@@ -212,8 +212,8 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Takes fresh blocks for `count` tokens from `pos` (one miss each). Returns false when the free
-   * list runs dry; the blocks taken so far are in the undo log.
+   * Takes fresh blocks for `count` tokens from `pos` (one miss each). Returns false when the free list runs dry; the blocks taken
+   * so far are then in the undo log.
    */
   private appendFresh(req: Request, pos: number, count: number, prefill: boolean): boolean {
     const bs = this.blockSize;
@@ -224,12 +224,24 @@ export class KvStore implements KvCache {
     const shared = content.sharedPromptBlocks(req);
     const ph = prefill && req.nBlocks < shared ? content.sequenceHashes(req) : null;
     const nb = Math.ceil(count / bs);
+    // With a free block for every block of the call it cannot fail: nothing to undo, and its full
+    // private blocks can be taken as one run.
+    const sure = nb <= this.totalBlocks - this.used;
+    const runFrom = sure && prefill && this.privateRuns ? content.untrackedPrivateFrom(req) : -1;
     let placed = 0;
     for (let k = 0; k < nb; k++) {
-      const blk = this.takeFresh();
+      const blockIdx = req.nBlocks;
+      if (runFrom >= 0 && blockIdx >= runFrom && pos === blockIdx * bs && count - placed >= bs) {
+        const n = Math.floor((count - placed) / bs);
+        this.takePrivateRun(req, n);
+        k += n - 1;
+        pos += n * bs;
+        placed += n * bs;
+        continue;
+      }
+      const blk = this.takeFresh(!sure);
       if (blk === NIL) return false;
       const take = count - placed < bs ? count - placed : bs;
-      const blockIdx = req.nBlocks;
       if (ph !== null && take === bs && blockIdx < shared && pos === blockIdx * bs) {
         content.setSharedBlock(req, blk, blockIdx, ph);
       } else if (take === bs) {
@@ -249,11 +261,34 @@ export class KvStore implements KvCache {
     return true;
   }
 
-  /** Takes the free-list head, evicting its cached identity; records it for rollback. */
-  private takeFresh(): number {
+  /**
+   * Takes n fresh blocks (there are n free) for the request's next n blocks, full and of untracked
+   * private content: what n takeFresh() calls would do, without undo records (it cannot fail).
+   */
+  private takePrivateRun(req: Request, n: number): void {
+    // Taken first: the free list may grow the per-block arrays.
+    const ids = this.free.popHeadRun(n);
+    const content = this.content;
+    const refCount = this.refCount;
+    const inUse = this.inUse;
+    for (let i = 0; i < n; i++) {
+      const b = ids[i]!;
+      content.takePrivate(b);
+      refCount[b] = 1;
+      inUse[b] = 1;
+      req.appendBlock(b);
+    }
+    this.used += n;
+    this.misses += n;
+    req.chainPrev = PRIVATE_HASH;
+    req.tailFill = this.blockSize;
+  }
+
+  /** Takes the free-list head, evicting its cached identity; with `undoable`, records it for rollback. */
+  private takeFresh(undoable: boolean): number {
     const b = this.free.popHead();
     if (b === NIL) return NIL;
-    this.content.recordFresh(this.undo, b);
+    if (undoable) this.content.recordFresh(this.undo, b);
     this.content.evict(b);
     return b;
   }
@@ -310,18 +345,15 @@ export class KvStore implements KvCache {
     this.scratchBlocks = 0;
   }
 
-  /**
-   * Frees the request's blocks, last to first; freed blocks keep their content (docs/behavior.md
-   * "KV cache").
-   */
+  /** Frees the request's blocks, last to first; freed blocks keep their content (docs/behavior.md "KV cache"). */
   release(req: Request): void {
     this.content.priv?.forget(req);
     this.dropBlocks(req);
   }
 
   /**
-   * Frees the blocks of a request preempted here, which will come back and look its prompt up
-   * again: its private cached blocks stay findable for it (kv/privateEntries.ts).
+   * Frees the blocks of a request preempted here, which will come back and look its prompt up again: its private cached blocks
+   * stay findable for it (kv/privateEntries.ts).
    */
   releaseToRetry(req: Request): void {
     this.content.priv?.retain(req, this.content.hash);

@@ -16,6 +16,7 @@ import { scratchTokens, TOKEN_VOCABULARY, type TokenSeq } from "../core/tokenSeq
 import { fillIntnFromState, RUN_WORDS, skipState } from "../engine/rng.js";
 import { blockHash, blockHashChain, finalizeHash, initLaneA, initLaneB, mixA, mixB } from "./hash.js";
 import { grownInt32 as grownI } from "../core/typedArrays.js";
+import { ChainMemo } from "./chainMemo.js";
 
 /** Shortest stretch of a run mixed in by its description rather than its IDs. */
 export const MIN_SYMBOLIC = 4;
@@ -146,6 +147,32 @@ function windowHash(start: number, blockSize: number): void {
   chain[0] = finalizeHash(a, b);
 }
 
+/** Chains of prefixes made of runs only, by their description (describePrefix). */
+const memo = new ChainMemo();
+let description = new Int32Array(32);
+
+/**
+ * Describes the loaded sequence's positions [0, end) hashed in blocks of blockSize into
+ * description[0 .. result): the two numbers, then per piece its start state and its length within
+ * the range, which is all that the blocks' hashes depend on. -1 when literal IDs lie in the range.
+ */
+function describePrefix(end: number, blockSize: number): number {
+  if (description.length < 2 + 5 * pieces) description = new Int32Array(4 + 10 * pieces);
+  const d = description;
+  d[0] = blockSize;
+  d[1] = end;
+  let n = 2;
+  for (let p = 0; p < pieces && pieceStart[p]! < end; p++) {
+    if (pieceIsRun[p] === 0) return -1;
+    for (let w = 0; w < 4; w++) d[n + w] = runWords[4 * p + w]!;
+    const len = pieceLen[p]!;
+    const rest = end - pieceStart[p]!;
+    d[n + 4] = len < rest ? len : rest;
+    n += 5;
+  }
+  return n;
+}
+
 /**
  * Hash chain of the full blocks among the first `count` tokens of seq, into out[0 .. result).
  * With blocks shorter than MIN_SYMBOLIC every stretch is short: the IDs are drawn and hashed.
@@ -157,11 +184,14 @@ export function seqHashesInto(seq: TokenSeq, count: number, blockSize: number, o
     return k;
   }
   loadPieces(seq);
+  const n = k > 0 ? describePrefix(k * blockSize, blockSize) : -1;
+  if (n > 0 && memo.recall(description, n, out, k)) return k;
   chain[0] = NO_HASH;
   for (let i = 0; i < k; i++) {
     windowHash(i * blockSize, blockSize);
     out[i] = chain[0]!;
   }
+  if (n > 0) memo.remember(description, n, out, k);
   return k;
 }
 
