@@ -61,5 +61,5 @@ export class FeatureRegistry {
   }
 }
 
-/** Every feature a run can have beyond the built-in stages; plugins and library users add theirs. */
+/** Every feature a run can have beyond the built-in stages (src/features/builtins.ts; library users may register more). */
 export const features = new FeatureRegistry();
