@@ -104,15 +104,20 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const summary = fitSummary(data, holdout, res, names);
   const file = fileText(layout, res, summary, bb?.kvBlocks ?? null);
   writeOutput("--out", out, file.text, writeFileAtomic);
+  io.stdout(fitTables(layout, res, names, stderr, holdout.length > 0));
+  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${file.flags}\n`);
+  fs.rmSync(statePath, { force: true });
+}
+
+/** The printed result: fitted parameters with standard errors, then the error tables before and after. */
+function fitTables(layout: ParamLayout, res: FitOutcome, names: readonly string[], stderr: number[], hasHoldout: boolean): string {
   let text = parameterTable(
     layout,
     res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })),
   );
   text += "\n" + errorTable("## Fitted experiments (mean APE)", res.before, res.after);
-  if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
-  io.stdout(text);
-  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${file.flags}\n`);
-  fs.rmSync(statePath, { force: true });
+  if (hasHoldout) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
+  return text;
 }
 
 /** The written file and the run flags that use the fitted coefficients. */
