@@ -93,9 +93,7 @@ export interface Workload {
 export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): Workload {
   const positions = spec !== null && typeof spec === "object" ? specPositions(spec) : undefined;
   const s = decodeWorkloadSpec(spec);
-  const horizon = normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity));
-  const maxRequests = opts.maxRequests ?? s.num_requests;
-  const seed = opts.seed ?? s.seed;
+  const { horizon, maxRequests, seed } = runLimits(s, opts);
   const logger = opts.logger;
 
   checkSpecBounds(s, { numRequests: opts.maxRequests !== undefined, horizon: opts.horizon !== undefined }, positions);
@@ -110,13 +108,7 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
     return mooncakeWorkload(s.mooncake_trace, { horizon, maxRequests, seed: BigInt.asIntN(64, seed), timeoutUs: opts.timeoutUs ?? 0 });
   }
   prepareSpec(s, positions, logger);
-  const members = cohortMemberCount(s.cohorts);
-  if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {
-    throw new UserError(`workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`);
-  }
-  // concat, not push(...): spreading 100,000s of members overflows the argument limit.
-  const clients = s.clients.concat(expandCohorts(s.cohorts));
-  if (opts.timeoutUs !== undefined) for (const c of clients) c.timeout = opts.timeoutUs;
+  const clients = expandedClients(s, opts.timeoutUs);
 
   const w = new Rng(deriveStreamSeed(BigInt.asIntN(64, seed), "workload-gen"));
   const prefixes = drawPrefixGroups(clients, w);
@@ -135,23 +127,8 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       users.push(loopClient(c, prefixes, shared));
       continue;
     }
-    const label = `client "${c.id}"`;
-    const arrival = clientArrival(c, label, s.aggregate_rate, fractionSum, shared, logger);
-    const common: StreamCommon = {
-      label,
-      rng,
-      arrival,
-      cap,
-      horizon,
-      tenantId: c.tenant_id,
-      sloClass: c.slo_class,
-      model: c.model,
-      adapter: c.adapter ?? "",
-    };
-    let stream = buildStream(c, common, prefixes, shared);
-    if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
-    const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
-    streams.push(closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream);
+    const arrival = clientArrival(c, `client "${c.id}"`, s.aggregate_rate, fractionSum, shared, logger);
+    streams.push(clientStream(c, { rng, arrival, cap, horizon }, prefixes, shared, marks));
   }
   const base = new MergedSource(streams, maxRequests > 0 ? maxRequests : Infinity);
   if (users.length === 0 && !streams.some((st) => st instanceof ClosedLoopStream)) {
@@ -159,6 +136,55 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   }
   const { source, plan } = planClosedLoop({ base, marks, users, seed, cap: maxRequests > 0 ? maxRequests : 0, horizon });
   return { source, sessions: plan };
+}
+
+/** Horizon, request cap and seed: the options' when given, else the spec's (no horizon: unbounded). */
+function runLimits(s: WorkloadSpec, opts: RequestSourceOptions): { horizon: number; maxRequests: number; seed: bigint } {
+  return {
+    horizon: normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity)),
+    maxRequests: opts.maxRequests ?? s.num_requests,
+    seed: opts.seed ?? s.seed,
+  };
+}
+
+/** The spec's clients followed by the members of its cohorts, each with the run's timeout when one is given. */
+function expandedClients(s: WorkloadSpec, timeoutUs: number | undefined): ClientSpec[] {
+  const members = cohortMemberCount(s.cohorts);
+  if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {
+    throw new UserError(`workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`);
+  }
+  // concat, not push(...): spreading 100,000s of members overflows the argument limit.
+  const clients = s.clients.concat(expandCohorts(s.cohorts));
+  if (timeoutUs !== undefined) for (const c of clients) c.timeout = timeoutUs;
+  return clients;
+}
+
+/**
+ * The request stream of an open-loop client: wrapped to apply its timeout and SLO target when it
+ * has them, and to run its multi-turn sessions closed-loop when it asks for that.
+ */
+function clientStream(
+  c: ClientSpec,
+  run: Pick<StreamCommon, "rng" | "arrival" | "cap" | "horizon">,
+  prefixes: Map<string, Int32Array>,
+  shared: SharedBuilds,
+  marks: Map<WorkloadRequest, LoopClient>,
+): ClientStream {
+  const common: StreamCommon = {
+    label: `client "${c.id}"`,
+    rng: run.rng,
+    arrival: run.arrival,
+    cap: run.cap,
+    horizon: run.horizon,
+    tenantId: c.tenant_id,
+    sloClass: c.slo_class,
+    model: c.model,
+    adapter: c.adapter ?? "",
+  };
+  let stream = buildStream(c, common, prefixes, shared);
+  if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
+  const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
+  return closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream;
 }
 
 /** The client's arrival sampler: shared by equal constant-rate clients, per client with a rate schedule. */
