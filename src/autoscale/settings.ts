@@ -94,18 +94,19 @@ function checkName(key: string, name: string, valid: string[]): string {
   return name;
 }
 
-function pool(p: z.infer<typeof NodePoolBundle>, k: number, seen: Set<string>): NodePoolSpec {
-  const name = p.name ?? "";
-  if (name === "") fail(`node_pools[${k}]: name must not be empty`);
-  const at = `node_pools[${k}] "${name}"`;
-  if (seen.has(name)) fail(`duplicate pool name "${name}"`);
-  seen.add(name);
+/** The pool's hardware: which GPU, how many per node, and their memory. */
+function poolHardware(p: z.infer<typeof NodePoolBundle>, at: string): { gpuType: string; gpusPerNode: number; mem: number } {
   const gpuType = p.gpu_type ?? "";
   if (gpuType === "") fail(`${at}: gpu_type must not be empty`);
   const gpusPerNode = p.gpus_per_node ?? 0;
   if (gpusPerNode < 1) fail(`${at}: gpus_per_node must be >= 1, got ${gpusPerNode}`);
   const mem = p.gpu_memory_gib ?? 0;
   if (!(Number.isFinite(mem) && mem > 0)) fail(`${at}: gpu_memory_gib must be finite and > 0, got ${mem}`);
+  return { gpuType, gpusPerNode, mem };
+}
+
+/** The pool's node counts: initial and min must fit under max. */
+function poolNodeCounts(p: z.infer<typeof NodePoolBundle>, at: string): { initial: number; min: number; max: number } {
   const initial = p.initial_nodes ?? 0;
   const min = p.min_nodes ?? 0;
   const max = p.max_nodes ?? 0;
@@ -113,6 +114,17 @@ function pool(p: z.infer<typeof NodePoolBundle>, k: number, seen: Set<string>): 
   if (min < 0) fail(`${at}: min_nodes must be >= 0, got ${min}`);
   if (max < initial) fail(`${at}: max_nodes (${max}) must be >= initial_nodes (${initial})`);
   if (max < min) fail(`${at}: max_nodes (${max}) must be >= min_nodes (${min})`);
+  return { initial, min, max };
+}
+
+function pool(p: z.infer<typeof NodePoolBundle>, k: number, seen: Set<string>): NodePoolSpec {
+  const name = p.name ?? "";
+  if (name === "") fail(`node_pools[${k}]: name must not be empty`);
+  const at = `node_pools[${k}] "${name}"`;
+  if (seen.has(name)) fail(`duplicate pool name "${name}"`);
+  seen.add(name);
+  const { gpuType, gpusPerNode, mem } = poolHardware(p, at);
+  const { initial, min, max } = poolNodeCounts(p, at);
   const cost = p.cost_per_hour ?? 0;
   if (!(Number.isFinite(cost) && cost >= 0)) fail(`${at}: cost_per_hour must be finite and >= 0, got ${cost}`);
   const provisioningDelay = delay(`${at}: provisioning_delay`, p.provisioning_delay);
@@ -139,24 +151,18 @@ function checkIntervalFloor(intervalUs: number, fromFlag: boolean): void {
   fail(`autoscaler.interval_us ${rule}`);
 }
 
-/**
- * The settings of a run from its bundle and --model-autoscaler-interval-us (given: it replaces
- * interval_us); null when the bundle has none of the three sections and the flag does not enable
- * the autoscaler (the run is then exactly a run without autoscaling).
- */
-export function autoscaleSettings(b: InfraBundle, flagInterval: number | undefined): AutoscaleSettings | null {
+function checkFlagInterval(flagInterval: number | undefined): void {
   if (flagInterval !== undefined && !(Number.isFinite(flagInterval) && flagInterval >= 0)) {
     throw new UserError(`--model-autoscaler-interval-us must be a finite number >= 0 (0 = off), got ${flagInterval}`);
   }
-  const a = b.autoscaler ?? {};
-  const intervalUs = flagInterval ?? finiteAtLeast0("autoscaler.interval_us", a.interval_us);
-  if (b.autoscaler === undefined && b.node_pools === undefined && b.instance_lifecycle === undefined && !(intervalUs > 0)) return null;
-  const upWindowUs = finiteAtLeast0("autoscaler.scale_up_stabilization_window_us", a.scale_up_stabilization_window_us);
-  const downWindowUs = finiteAtLeast0("autoscaler.scale_down_stabilization_window_us", a.scale_down_stabilization_window_us);
-  const scrapeDelay = delay("autoscaler.hpa_scrape_delay", a.hpa_scrape_delay);
-  const analyzer = checkName("autoscaler analyzer", a.analyzer?.name ?? "saturation", analyzers.names());
-  const { name: _name, ...analyzerParams } = a.analyzer ?? {};
-  analyzers.get(analyzer)!.validate(analyzerParams);
+}
+
+/** Whether the run autoscales: the bundle has one of the three sections, or the interval is on. */
+function hasAutoscaling(b: InfraBundle, intervalUs: number): boolean {
+  return b.autoscaler !== undefined || b.node_pools !== undefined || b.instance_lifecycle !== undefined || intervalUs > 0;
+}
+
+function replicaLimits(a: z.infer<typeof AutoscalerBundle>): { minReplicas: number; maxReplicas: number; instanceBudget: number } {
   const minReplicas = a.min_replicas ?? 1;
   if (minReplicas < 1) fail(`autoscaler.min_replicas must be >= 1, got ${minReplicas}`);
   const maxReplicas = a.max_replicas ?? 0;
@@ -164,6 +170,26 @@ export function autoscaleSettings(b: InfraBundle, flagInterval: number | undefin
     fail(`autoscaler.max_replicas (${maxReplicas}) must be 0 (no limit) or >= min_replicas (${minReplicas})`);
   const instanceBudget = a.instance_budget ?? 1024;
   if (instanceBudget < 0) fail(`autoscaler.instance_budget must be >= 0, got ${instanceBudget}`);
+  return { minReplicas, maxReplicas, instanceBudget };
+}
+
+/**
+ * The settings of a run from its bundle and --model-autoscaler-interval-us (given: it replaces
+ * interval_us); null when the bundle has none of the three sections and the flag does not enable
+ * the autoscaler (the run is then exactly a run without autoscaling).
+ */
+export function autoscaleSettings(b: InfraBundle, flagInterval: number | undefined): AutoscaleSettings | null {
+  checkFlagInterval(flagInterval);
+  const a = b.autoscaler ?? {};
+  const intervalUs = flagInterval ?? finiteAtLeast0("autoscaler.interval_us", a.interval_us);
+  if (!hasAutoscaling(b, intervalUs)) return null;
+  const upWindowUs = finiteAtLeast0("autoscaler.scale_up_stabilization_window_us", a.scale_up_stabilization_window_us);
+  const downWindowUs = finiteAtLeast0("autoscaler.scale_down_stabilization_window_us", a.scale_down_stabilization_window_us);
+  const scrapeDelay = delay("autoscaler.hpa_scrape_delay", a.hpa_scrape_delay);
+  const analyzer = checkName("autoscaler analyzer", a.analyzer?.name ?? "saturation", analyzers.names());
+  const { name: _name, ...analyzerParams } = a.analyzer ?? {};
+  analyzers.get(analyzer)!.validate(analyzerParams);
+  const { minReplicas, maxReplicas, instanceBudget } = replicaLimits(a);
   checkIntervalFloor(intervalUs, flagInterval !== undefined);
   const seen = new Set<string>();
   const nodePools = (b.node_pools ?? []).map((p, k) => pool(p, k, seen));

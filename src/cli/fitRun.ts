@@ -67,10 +67,7 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
 
   // Resume: evaluations of an interrupted fit with the same inputs are kept beside the output.
   const statePath = `${out}.state.json`;
-  const fingerprint = createHash("sha256")
-    .update(JSON.stringify({ data: opts["data"], run: runIn, seed, start, free, lambda: opts["lambda"], terms: opts["terms"] ?? "" }))
-    .digest("hex")
-    .slice(0, 16);
+  const fingerprint = fitFingerprint(opts, runIn, seed, start, free);
   const memo = opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
   const save = (): void =>
     writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
@@ -82,7 +79,7 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
     jobs: opts["jobs"] as number,
     start,
     free,
-    whenUsed: opts["params"] === undefined && layout === TRAINED_PHYSICS_LAYOUT ? WHEN_USED : [],
+    whenUsed: whenUsedParams(opts, layout),
     iterations: opts["iterations"] as number,
     budget: opts["budget"] as number,
     lambda: opts["lambda"] as number,
@@ -104,15 +101,33 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const summary = fitSummary(data, holdout, res, names);
   const file = fileText(layout, res, summary, bb?.kvBlocks ?? null);
   writeOutput("--out", out, file.text, writeFileAtomic);
+  io.stdout(fitTables(layout, res, names, stderr, holdout.length > 0));
+  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${file.flags}\n`);
+  fs.rmSync(statePath, { force: true });
+}
+
+/** Identifies the inputs of a fit: saved evaluations are reused only by a fit with the same fingerprint. */
+function fitFingerprint(opts: Record<string, unknown>, runIn: RunInput, seed: number, start: unknown, free: number[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ data: opts["data"], run: runIn, seed, start, free, lambda: opts["lambda"], terms: opts["terms"] ?? "" }))
+    .digest("hex")
+    .slice(0, 16);
+}
+
+/** The default trained-physics fit (no --params) frees some parameters only when the data exercises them. */
+function whenUsedParams(opts: Record<string, unknown>, layout: ParamLayout): number[] {
+  return opts["params"] === undefined && layout === TRAINED_PHYSICS_LAYOUT ? WHEN_USED : [];
+}
+
+/** The printed result: fitted parameters with standard errors, then the error tables before and after. */
+function fitTables(layout: ParamLayout, res: FitOutcome, names: readonly string[], stderr: number[], hasHoldout: boolean): string {
   let text = parameterTable(
     layout,
     res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })),
   );
   text += "\n" + errorTable("## Fitted experiments (mean APE)", res.before, res.after);
-  if (holdout.length > 0) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
-  io.stdout(text);
-  io.stdout(`\nCoefficients written to ${out}\nAs flags: ${file.flags}\n`);
-  fs.rmSync(statePath, { force: true });
+  if (hasHoldout) text += "\n" + errorTable("## Held-out experiments (mean APE)", res.holdoutBefore, res.holdoutAfter);
+  return text;
 }
 
 /** The written file and the run flags that use the fitted coefficients. */

@@ -26,6 +26,34 @@ function defaultGpus(base: RunInput, priced: string[]): string[] {
   return all.includes("A100-SXM") ? all.filter((g) => g !== "A100-80") : all;
 }
 
+/** The --gpus list, or null when not given (the default candidates apply). */
+function givenGpus(opts: Record<string, unknown>): string[] | null {
+  const gpuList = list(opts["gpus"]);
+  if (gpuList !== null && gpuList.length === 0) throw new UserError("--gpus: the candidate space is empty (no GPU listed)");
+  if (gpuList !== null && new Set(gpuList).size !== gpuList.length) throw new UserError("--gpus: a GPU is listed twice");
+  return gpuList;
+}
+
+/** The candidate values of each shape axis besides the GPU: given lists, else the defaults (parsed in this order). */
+function shapeAxes(opts: Record<string, unknown>): Pick<PlanQuestion, "tps" | "pds" | "maxNumSeqs" | "maxNumBatchedTokens"> {
+  return {
+    tps: opts["tp"] !== undefined ? parseIntList("--tp", String(opts["tp"])) : [...PLAN_DEFAULTS.tps],
+    pds: opts["pd"] !== undefined ? parsePdList(String(opts["pd"])) : [{ kind: "none" }],
+    maxNumSeqs: opts["maxNumSeqs"] !== undefined ? parseIntList("--max-num-seqs", String(opts["maxNumSeqs"])) : [256],
+    maxNumBatchedTokens:
+      opts["maxNumBatchedTokens"] !== undefined ? parseIntList("--max-num-batched-tokens", String(opts["maxNumBatchedTokens"])) : [2048],
+  };
+}
+
+/** How far the search may go: the largest fleet, shapes tried per step, and wall-clock time. */
+function searchLimits(opts: Record<string, unknown>): Pick<PlanQuestion, "maxUnits" | "shapesPerStep" | "timeoutS"> {
+  return {
+    maxUnits: (opts["maxReplicas"] as number | undefined) ?? PLAN_DEFAULTS.maxUnits,
+    shapesPerStep: (opts["shapesPerStep"] as number | undefined) ?? PLAN_DEFAULTS.shapesPerStep,
+    timeoutS: (opts["timeoutS"] as number | undefined) ?? PLAN_DEFAULTS.timeoutS,
+  };
+}
+
 /** The question; `rate` may be absent only for --fleet (pass requireRate false). */
 export function buildQuestion(opts: Record<string, unknown>, base: RunInput, requireRate = true): PlanQuestion {
   if (base.model === undefined || base.model === "") throw new UserError("--model is required");
@@ -34,9 +62,7 @@ export function buildQuestion(opts: Record<string, unknown>, base: RunInput, req
   if (opts["slo"] === undefined) throw new UserError("--slo is required (e.g. ttft_p99_ms=300,itl_p99_ms=40)");
   const slos = parseSlos(String(opts["slo"]));
   const prices = loadPriceTable(...(opts["gpuPrices"] !== undefined ? [String(opts["gpuPrices"])] : []));
-  const gpuList = list(opts["gpus"]);
-  if (gpuList !== null && gpuList.length === 0) throw new UserError("--gpus: the candidate space is empty (no GPU listed)");
-  if (gpuList !== null && new Set(gpuList).size !== gpuList.length) throw new UserError("--gpus: a GPU is listed twice");
+  const gpuList = givenGpus(opts);
   const seeds = (opts["seeds"] as number | undefined) ?? PLAN_DEFAULTS.seeds.length;
   const r = rate ?? 1;
   return {
@@ -48,15 +74,9 @@ export function buildQuestion(opts: Record<string, unknown>, base: RunInput, req
     seedRule: parseSeedRule(opts["seedQuantile"] !== undefined ? String(opts["seedQuantile"]) : "all"),
     gpus: gpuList ?? defaultGpus(base, Object.keys(prices.perGpuHour)),
     gpusGiven: gpuList !== null,
-    tps: opts["tp"] !== undefined ? parseIntList("--tp", String(opts["tp"])) : [...PLAN_DEFAULTS.tps],
-    pds: opts["pd"] !== undefined ? parsePdList(String(opts["pd"])) : [{ kind: "none" }],
-    maxNumSeqs: opts["maxNumSeqs"] !== undefined ? parseIntList("--max-num-seqs", String(opts["maxNumSeqs"])) : [256],
-    maxNumBatchedTokens:
-      opts["maxNumBatchedTokens"] !== undefined ? parseIntList("--max-num-batched-tokens", String(opts["maxNumBatchedTokens"])) : [2048],
+    ...shapeAxes(opts),
     prices,
-    maxUnits: (opts["maxReplicas"] as number | undefined) ?? PLAN_DEFAULTS.maxUnits,
-    shapesPerStep: (opts["shapesPerStep"] as number | undefined) ?? PLAN_DEFAULTS.shapesPerStep,
-    timeoutS: (opts["timeoutS"] as number | undefined) ?? PLAN_DEFAULTS.timeoutS,
+    ...searchLimits(opts),
     minCompletionRatio: PLAN_DEFAULTS.minCompletionRatio,
   };
 }

@@ -22,20 +22,7 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
   const data = String(opts["traceData"]);
   if (!fs.existsSync(header)) throw new UserError(`--trace-header file not found: ${header}`);
   if (!fs.existsSync(data)) throw new UserError(`--trace-data file not found: ${data}`);
-  const prefix = opts["traceOutput"] === undefined ? undefined : String(opts["traceOutput"]);
-  // DIR/ (or DIR/.) as the prefix would write the hidden files DIR/.yaml and DIR/.csv.
-  if (prefix !== undefined && (/[\\/]$/.test(prefix) || [".", "..", ""].includes(path.basename(prefix)))) {
-    throw new UserError(
-      `--trace-output ${prefix}: names a directory; give a file prefix (DIR/trace writes DIR/trace.yaml and DIR/trace.csv)`,
-    );
-  }
-  const outputs: [string, string | undefined][] = [
-    ["--results-path", opts["resultsPath"] as string | undefined],
-    ["--metrics-path", opts["metricsPath"] as string | undefined],
-    ["--trace-output", opts["traceOutput"] === undefined ? undefined : `${String(opts["traceOutput"])}.yaml`],
-  ];
-  for (const [flag, p] of outputs) if (p !== undefined) checkOutputPath(flag, p);
-  if (opts["traceOutput"] !== undefined) checkOutputPath("--trace-output", `${String(opts["traceOutput"])}.csv`);
+  checkReplayOutputPaths(opts);
   checkInputPath("--trace-header", header, SPEC_FILE_LIMIT);
   checkInputPath("--trace-data", data, DATA_FILE_LIMIT);
   checkRunInputs(run);
@@ -57,6 +44,37 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
   });
   const out = renderStdout(res.sim);
   io.stdout(out.head);
+  writeReplayOutputs(opts, res, logger);
+  writeSaturationReport(res.sim);
+  if (out.fitnessError !== null) throw out.fitnessError;
+  io.stdout(out.tail);
+  if (res.sim.options.report !== "") {
+    const { writeRunReport } = await import("../report/runReport.js");
+    const written = writeRunReport(res.sim.options.report, res.sim);
+    logger.info(`Report written to: ${written.html} (data: ${written.data})`);
+  }
+}
+
+/** Checks every output file of a replay before it runs (a bad path fails fast, not after the simulation). */
+function checkReplayOutputPaths(opts: Record<string, unknown>): void {
+  const prefix = opts["traceOutput"] === undefined ? undefined : String(opts["traceOutput"]);
+  // DIR/ (or DIR/.) as the prefix would write the hidden files DIR/.yaml and DIR/.csv.
+  if (prefix !== undefined && (/[\\/]$/.test(prefix) || [".", "..", ""].includes(path.basename(prefix)))) {
+    throw new UserError(
+      `--trace-output ${prefix}: names a directory; give a file prefix (DIR/trace writes DIR/trace.yaml and DIR/trace.csv)`,
+    );
+  }
+  const outputs: [string, string | undefined][] = [
+    ["--results-path", opts["resultsPath"] as string | undefined],
+    ["--metrics-path", opts["metricsPath"] as string | undefined],
+    ["--trace-output", opts["traceOutput"] === undefined ? undefined : `${String(opts["traceOutput"])}.yaml`],
+  ];
+  for (const [flag, p] of outputs) if (p !== undefined) checkOutputPath(flag, p);
+  if (opts["traceOutput"] !== undefined) checkOutputPath("--trace-output", `${String(opts["traceOutput"])}.csv`);
+}
+
+/** Writes the per-request results, the cluster metrics and the replayed trace, each when its flag is given. */
+function writeReplayOutputs(opts: Record<string, unknown>, res: ReplayResult, logger: ReturnType<typeof loggerFor>): void {
   const resultsPath = opts["resultsPath"] as string | undefined;
   if (resultsPath !== undefined) {
     writeOutput("--results-path", resultsPath, goJson(res.requests) + "\n", writeFileAtomic);
@@ -74,14 +92,6 @@ export async function runReplayCli(opts: Record<string, unknown>, run: RunInput,
     } catch (e) {
       throw new UserError(`--trace-output: cannot write ${traceOutput}.yaml/.csv: ${errnoReason(e)}`);
     }
-  }
-  writeSaturationReport(res.sim);
-  if (out.fitnessError !== null) throw out.fitnessError;
-  io.stdout(out.tail);
-  if (res.sim.options.report !== "") {
-    const { writeRunReport } = await import("../report/runReport.js");
-    const written = writeRunReport(res.sim.options.report, res.sim);
-    logger.info(`Report written to: ${written.html} (data: ${written.data})`);
   }
 }
 

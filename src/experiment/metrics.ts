@@ -155,35 +155,43 @@ export function extractMetric(name: string, m: SimulationMetrics, fitnessWeights
     return b === undefined || key === undefined ? null : blockValue(b, key);
   }
   g = SLO_RE.exec(name);
-  if (g) {
-    const e = m.perSlo.find((x) => x.sloClass === g![1]);
-    if (e === undefined) return null;
-    const f = g[2]!;
-    if (f === "n" || f === "e2e_n") return e.e2e.count;
-    if (f === "ttft_n") return e.ttft.count;
-    const d = f.startsWith("ttft_") ? e.ttft : e.e2e;
-    const stat = f.slice(f.indexOf("_") + 1) as "mean" | "p50" | "p95" | "p99";
-    return d[stat];
-  }
+  if (g) return sloMetric(g[1]!, g[2]!, m);
   g = TARGET_RE.exec(name);
-  if (g) {
-    if (m.trace === null) return null;
-    const hit = m.trace.targetDistribution.find(([id]) => id === g![1]);
-    return hit === undefined ? 0 : hit[1];
-  }
-  if (name === "fitness" || FITNESS_RE.test(name)) {
-    if (fitnessWeights === "") return null;
-    let res;
-    try {
-      res = evaluateFitness(m, parseFitnessWeights(fitnessWeights));
-    } catch {
-      return null;
-    }
-    if (name === "fitness") return res.score;
-    const comp = res.components.find(([k]) => k === name.slice("fitness.".length));
-    return comp === undefined ? null : comp[1];
-  }
+  if (g) return targetShare(g[1]!, m);
+  if (name === "fitness" || FITNESS_RE.test(name)) return fitnessMetric(name, m, fitnessWeights);
   return null;
+}
+
+/** A per-SLO-class field (count, or a TTFT/E2E statistic); null when the class did not occur. */
+function sloMetric(sloClass: string, field: string, m: SimulationMetrics): number | null {
+  const e = m.perSlo.find((x) => x.sloClass === sloClass);
+  if (e === undefined) return null;
+  if (field === "n" || field === "e2e_n") return e.e2e.count;
+  if (field === "ttft_n") return e.ttft.count;
+  const d = field.startsWith("ttft_") ? e.ttft : e.e2e;
+  const stat = field.slice(field.indexOf("_") + 1) as "mean" | "p50" | "p95" | "p99";
+  return d[stat];
+}
+
+/** How many requests went to one routing target; null without a trace. */
+function targetShare(target: string, m: SimulationMetrics): number | null {
+  if (m.trace === null) return null;
+  const hit = m.trace.targetDistribution.find(([id]) => id === target);
+  return hit === undefined ? 0 : hit[1];
+}
+
+/** The fitness score or one of its components; null without weights or when they do not parse. */
+function fitnessMetric(name: string, m: SimulationMetrics, fitnessWeights: string): number | null {
+  if (fitnessWeights === "") return null;
+  let res;
+  try {
+    res = evaluateFitness(m, parseFitnessWeights(fitnessWeights));
+  } catch {
+    return null;
+  }
+  if (name === "fitness") return res.score;
+  const comp = res.components.find(([k]) => k === name.slice("fitness.".length));
+  return comp === undefined ? null : comp[1];
 }
 
 function blockValue(b: MetricsBlock, key: keyof MetricsBlock): number | null {

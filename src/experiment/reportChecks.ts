@@ -66,38 +66,59 @@ export function conservationRow(config: string, seed: number, r: RunRecord | und
     rejected: m.anomalies.rejected,
   });
   const problems: string[] = [];
-  row.blocks = "PASS";
-  for (const b of [...m.instances, cl]) {
-    const sum = b.completed_requests + b.still_queued + b.still_running + b.dropped_unservable;
-    if (b.injected_requests !== sum) {
-      row.blocks = "FAIL";
-      problems.push(`${b.instance_id}: injected ${b.injected_requests} != completed+queued+running+dropped ${sum}`);
-    }
-  }
-  if (m.instances.length > 1) {
-    let s = 0;
-    for (const b of m.instances) s += b.injected_requests;
-    // PD: a split request is a prefill on one instance and a decode on another.
-    const subs = m.pd?.decodeSubRequests ?? 0;
-    row.instance_sum = s === cl.injected_requests + subs ? "PASS" : "FAIL";
-    if (row.instance_sum === "FAIL") {
-      problems.push(
-        `Σ instance injected ${s} != cluster injected ${cl.injected_requests}${subs > 0 ? ` + ${subs} decode sub-requests` : ""}`,
-      );
-    }
-  }
-  if (m.allArrived) {
-    // Requests still in admission or routing latency at the horizon are neither injected nor rejected.
-    const s =
-      cl.injected_requests + m.anomalies.rejected + (m.anomalies.routingRejections ?? 0) + gatewayAccounted(m.gateway) + (m.inTransit ?? 0);
-    row.pipeline = s === m.generated ? "PASS" : "FAIL";
-    if (row.pipeline === "FAIL") problems.push(`injected+rejected+in transit ${s} != generated ${m.generated}`);
-  } else {
-    problems.push("pipeline N/A: some requests arrive after the horizon");
-  }
+  row.blocks = blocksBalance(m, problems);
+  if (m.instances.length > 1) row.instance_sum = instancesSumToCluster(m, problems);
+  row.pipeline = pipelineBalance(m, problems);
   row.result = [row.blocks, row.instance_sum, row.pipeline].includes("FAIL") ? "FAIL" : "PASS";
   row.detail = problems.join("; ");
   return row;
+}
+
+/** Every instance and the cluster: injected = completed + queued + running + dropped. */
+function blocksBalance(m: SimulationMetrics, problems: string[]): CheckResult {
+  let result: CheckResult = "PASS";
+  for (const b of [...m.instances, m.cluster]) {
+    const sum = b.completed_requests + b.still_queued + b.still_running + b.dropped_unservable;
+    if (b.injected_requests !== sum) {
+      result = "FAIL";
+      problems.push(`${b.instance_id}: injected ${b.injected_requests} != completed+queued+running+dropped ${sum}`);
+    }
+  }
+  return result;
+}
+
+/** The instances' injected requests add up to the cluster's. */
+function instancesSumToCluster(m: SimulationMetrics, problems: string[]): CheckResult {
+  const cl = m.cluster;
+  let s = 0;
+  for (const b of m.instances) s += b.injected_requests;
+  // PD: a split request is a prefill on one instance and a decode on another.
+  const subs = m.pd?.decodeSubRequests ?? 0;
+  const result = s === cl.injected_requests + subs ? "PASS" : "FAIL";
+  if (result === "FAIL") {
+    problems.push(
+      `Σ instance injected ${s} != cluster injected ${cl.injected_requests}${subs > 0 ? ` + ${subs} decode sub-requests` : ""}`,
+    );
+  }
+  return result;
+}
+
+/** Every generated request is injected, rejected or in transit; N/A when some arrive after the horizon. */
+function pipelineBalance(m: SimulationMetrics, problems: string[]): CheckResult {
+  if (!m.allArrived) {
+    problems.push("pipeline N/A: some requests arrive after the horizon");
+    return "N/A";
+  }
+  // Requests still in admission or routing latency at the horizon are neither injected nor rejected.
+  const s =
+    m.cluster.injected_requests +
+    m.anomalies.rejected +
+    (m.anomalies.routingRejections ?? 0) +
+    gatewayAccounted(m.gateway) +
+    (m.inTransit ?? 0);
+  const result = s === m.generated ? "PASS" : "FAIL";
+  if (result === "FAIL") problems.push(`injected+rejected+in transit ${s} != generated ${m.generated}`);
+  return result;
 }
 
 /** Determinism table (examples/experiments/README.md "Tables"). */

@@ -22,6 +22,35 @@ export interface GoodputResult {
 
 const DIMS = ["e2e", "itl", "ttft"] as const;
 
+type Limits = Record<(typeof DIMS)[number], number>;
+
+/**
+ * The completed requests of one class: their latencies, how many met each dimension's limit, and
+ * how many met every limit (good). A limit <= 0 is not checked.
+ */
+function completedOfClass(ledger: RequestLedger, cls: string, limit: Limits) {
+  const met: Limits = { ttft: 0, itl: 0, e2e: 0 };
+  let good = 0;
+  const ttft: number[] = [];
+  const e2e: number[] = [];
+  const itl: number[] = [];
+  for (let i = 0; i < ledger.size; i++) {
+    if (!ledger.isCompleted(i) || (ledger.sloNames[ledger.slo[i]!] || "default") !== cls) continue;
+    const v = { ttft: ledger.ttft[i]!, itl: ledger.itl[i]!, e2e: ledger.e2e[i]! };
+    if (v.ttft >= 0) ttft.push(v.ttft);
+    e2e.push(v.e2e);
+    itl.push(v.itl);
+    let ok = true;
+    for (const d of DIMS) {
+      if (limit[d] <= 0) continue;
+      if (v[d] >= 0 && v[d] <= limit[d]) met[d]++;
+      else ok = false;
+    }
+    if (ok) good++;
+  }
+  return { met, good, ttft, e2e, itl };
+}
+
 /**
  * Goodput of a run. `arrivals` counts arrivals by raw class ("" for none); `simEnded` is the
  * cluster's sim_ended in ticks.
@@ -40,25 +69,7 @@ export function computeGoodput(
     const t = targets[cls]!;
     const limit = { ttft: t.ttft_ms * 1000, itl: t.itl_ms * 1000, e2e: t.e2e_ms * 1000 };
     const count = (arrivals.get(cls) ?? 0) + (cls === "default" ? (arrivals.get("") ?? 0) : 0);
-    const met = { ttft: 0, itl: 0, e2e: 0 };
-    let g = 0;
-    const ttft: number[] = [];
-    const e2e: number[] = [];
-    const itl: number[] = [];
-    for (let i = 0; i < ledger.size; i++) {
-      if (!ledger.isCompleted(i) || (ledger.sloNames[ledger.slo[i]!] || "default") !== cls) continue;
-      const v = { ttft: ledger.ttft[i]!, itl: ledger.itl[i]!, e2e: ledger.e2e[i]! };
-      if (v.ttft >= 0) ttft.push(v.ttft);
-      e2e.push(v.e2e);
-      itl.push(v.itl);
-      let ok = true;
-      for (const d of DIMS) {
-        if (limit[d] <= 0) continue;
-        if (v[d] >= 0 && v[d] <= limit[d]) met[d]++;
-        else ok = false;
-      }
-      if (ok) g++;
-    }
+    const { met, good: g, ttft, e2e, itl } = completedOfClass(ledger, cls, limit);
     const byDim: GoodputClassResult["slo_attainment_by_dim"] = {};
     // By dimension: met over the completed requests checked.
     for (const d of DIMS) if (limit[d] > 0) byDim[d] = e2e.length > 0 ? met[d] / e2e.length : 0;

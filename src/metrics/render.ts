@@ -72,78 +72,90 @@ export interface TailOptions {
 
 /** Blocks after the fitness block (docs/behavior.md "Output, in order", items 3-7). */
 export function renderTail(m: SimulationMetrics, opts: TailOptions): string {
-  let out = "";
-  const a = m.anomalies;
-  const routing = a.routingRejections ?? 0;
-  const g = m.gateway;
-  const timedOut = a.timedOut ?? 0;
-  if (
-    a.priorityInversions > 0 ||
-    a.holBlocking > 0 ||
-    a.rejected > 0 ||
-    a.droppedUnservable > 0 ||
-    routing > 0 ||
-    timedOut > 0 ||
-    gatewayAnomalies(g)
-  ) {
-    out +=
-      "=== Anomaly Counters ===\n" +
-      `Priority Inversions: ${a.priorityInversions}\n` +
-      `HOL Blocking Events: ${a.holBlocking}\n` +
-      `Rejected Requests: ${a.rejected}\n` +
-      shedLines(g) +
-      // Only when > 0, so that runs without routing rejections print the seed block.
-      (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
-      `Dropped Unservable: ${a.droppedUnservable}\n` +
-      timeoutLines(a) +
-      gatewayLines(g);
-  }
-  const kv = m.kv;
-  if (kv.preemptionRate !== 0 || kv.cacheHitRate !== 0 || kv.kvThrashingRate !== 0) {
-    out +=
-      "=== KV Cache Metrics ===\n" +
-      `Preemption Rate: ${formatFixed(kv.preemptionRate, 4)}\n` +
-      `Cache Hit Rate: ${formatFixed(kv.cacheHitRate, 4)}\n` +
-      `KV Thrashing Rate: ${formatFixed(kv.kvThrashingRate, 4)}\n`;
-    // Extension: CPU-tier counters, printed only when a CPU tier is configured.
-    if (kv.tiered !== null) {
-      out += `KV Offloads: ${kv.tiered.offloads}\n` + `KV Reloads: ${kv.tiered.reloads}\n` + `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
-    }
-  }
-  // Goodput targets show the block even for one class.
-  if (m.perSlo.length > 1 || (m.goodputConfigured === true && m.perSlo.length > 0)) {
-    out += "=== Per-SLO Metrics ===\n";
-    for (const e of m.perSlo) {
-      out +=
-        `  ${e.sloClass}:\n` +
-        `    TTFT: mean=${formatFixed(e.ttft.mean, 2)} p99=${formatFixed(e.ttft.p99, 2)} (n=${e.ttft.count})\n` +
-        `    E2E:  mean=${formatFixed(e.e2e.mean, 2)} p99=${formatFixed(e.e2e.p99, 2)} (n=${e.e2e.count})\n`;
-    }
-  }
+  let out = anomalyBlock(m) + kvCacheBlock(m.kv) + perSloBlock(m);
   if (opts.printFairness) {
     out += `=== Fairness ===\nJain Index (tenants): ${formatFixed(m.tenantFairness, 4)}\n`;
   }
   if (m.tenants !== undefined && m.tenants !== null) out += renderTenantMetrics(m.tenants);
   if (m.sessions !== undefined && m.sessions !== null) out += renderSessionMetrics(m.sessions);
   if (m.pd !== undefined && m.pd !== null) out += renderPdMetrics(m.pd);
-  if (opts.summarizeTrace && m.trace !== null) {
-    const t = m.trace;
+  if (opts.summarizeTrace && m.trace !== null) out += traceSummaryBlock(m.trace);
+  return out;
+}
+
+/** The anomaly counters; empty when every counter is zero. */
+function anomalyBlock(m: SimulationMetrics): string {
+  const a = m.anomalies;
+  const routing = a.routingRejections ?? 0;
+  const g = m.gateway;
+  const timedOut = a.timedOut ?? 0;
+  const anyAnomaly =
+    a.priorityInversions > 0 ||
+    a.holBlocking > 0 ||
+    a.rejected > 0 ||
+    a.droppedUnservable > 0 ||
+    routing > 0 ||
+    timedOut > 0 ||
+    gatewayAnomalies(g);
+  if (!anyAnomaly) return "";
+  return (
+    "=== Anomaly Counters ===\n" +
+    `Priority Inversions: ${a.priorityInversions}\n` +
+    `HOL Blocking Events: ${a.holBlocking}\n` +
+    `Rejected Requests: ${a.rejected}\n` +
+    shedLines(g) +
+    // Only when > 0, so that runs without routing rejections print the seed block.
+    (routing > 0 ? `Rejected Requests (Routing): ${routing}\n` : "") +
+    `Dropped Unservable: ${a.droppedUnservable}\n` +
+    timeoutLines(a) +
+    gatewayLines(g)
+  );
+}
+
+/** The KV cache rates; empty when all three are zero. */
+function kvCacheBlock(kv: SimulationMetrics["kv"]): string {
+  if (kv.preemptionRate === 0 && kv.cacheHitRate === 0 && kv.kvThrashingRate === 0) return "";
+  let out =
+    "=== KV Cache Metrics ===\n" +
+    `Preemption Rate: ${formatFixed(kv.preemptionRate, 4)}\n` +
+    `Cache Hit Rate: ${formatFixed(kv.cacheHitRate, 4)}\n` +
+    `KV Thrashing Rate: ${formatFixed(kv.kvThrashingRate, 4)}\n`;
+  // Extension: CPU-tier counters, printed only when a CPU tier is configured.
+  if (kv.tiered !== null) {
+    out += `KV Offloads: ${kv.tiered.offloads}\n` + `KV Reloads: ${kv.tiered.reloads}\n` + `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
+  }
+  return out;
+}
+
+/** Latencies per SLO class; only with several classes, or with goodput targets (then even for one class). */
+function perSloBlock(m: SimulationMetrics): string {
+  if (!(m.perSlo.length > 1 || (m.goodputConfigured === true && m.perSlo.length > 0))) return "";
+  let out = "=== Per-SLO Metrics ===\n";
+  for (const e of m.perSlo) {
     out +=
-      "=== Trace Summary ===\n" +
-      `Total Decisions: ${t.totalDecisions}\n` +
-      `  Admitted: ${t.admitted}\n` +
-      `  Rejected: ${t.rejected}\n` +
-      `Unique Targets: ${t.uniqueTargets}\n`;
-    if (t.targetDistribution.length > 0) {
-      out += "Target Distribution:\n";
-      for (const [id, c] of t.targetDistribution) out += `  ${id}: ${c}\n`;
-    }
-    out += `Mean Regret: ${formatFixed(t.meanRegret, 6)}\nMax Regret: ${formatFixed(t.maxRegret, 6)}\n`;
-    // Only autoscaled runs have scaling events (docs/autoscaling.md "Outputs").
-    if (t.scaling !== undefined) {
-      out += `Scaling Events: ${t.scaling.length}\n`;
-      for (const e of t.scaling) out += `  t=${e.clock} ${e.kind} ${e.instance}: ${e.reason}\n`;
-    }
+      `  ${e.sloClass}:\n` +
+      `    TTFT: mean=${formatFixed(e.ttft.mean, 2)} p99=${formatFixed(e.ttft.p99, 2)} (n=${e.ttft.count})\n` +
+      `    E2E:  mean=${formatFixed(e.e2e.mean, 2)} p99=${formatFixed(e.e2e.p99, 2)} (n=${e.e2e.count})\n`;
+  }
+  return out;
+}
+
+function traceSummaryBlock(t: NonNullable<SimulationMetrics["trace"]>): string {
+  let out =
+    "=== Trace Summary ===\n" +
+    `Total Decisions: ${t.totalDecisions}\n` +
+    `  Admitted: ${t.admitted}\n` +
+    `  Rejected: ${t.rejected}\n` +
+    `Unique Targets: ${t.uniqueTargets}\n`;
+  if (t.targetDistribution.length > 0) {
+    out += "Target Distribution:\n";
+    for (const [id, c] of t.targetDistribution) out += `  ${id}: ${c}\n`;
+  }
+  out += `Mean Regret: ${formatFixed(t.meanRegret, 6)}\nMax Regret: ${formatFixed(t.maxRegret, 6)}\n`;
+  // Only autoscaled runs have scaling events (docs/autoscaling.md "Outputs").
+  if (t.scaling !== undefined) {
+    out += `Scaling Events: ${t.scaling.length}\n`;
+    for (const e of t.scaling) out += `  t=${e.clock} ${e.kind} ${e.instance}: ${e.reason}\n`;
   }
   return out;
 }

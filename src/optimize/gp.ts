@@ -155,6 +155,81 @@ export interface Surrogate {
   logLik: number;
 }
 
+/** One hyperparameter candidate: length scales, noise ratio, its profiled log-likelihood and signal variance. */
+interface Candidate {
+  ls: number[];
+  g: number;
+  ll: number;
+  s2: number;
+}
+
+type Profile = (ls: number[], g: number) => { ll: number; s2: number };
+
+/** Targets shifted to mean 0 and scaled to standard deviation 1 (scale 1 when y is constant). */
+function standardize(y: readonly number[]): { yMean: number; yStd: number; z: number[] } {
+  const n = y.length;
+  const yMean = y.reduce((s, v) => s + v, 0) / n;
+  const sd = Math.sqrt(y.reduce((s, v) => s + (v - yMean) * (v - yMean), 0) / n);
+  const yStd = sd > 1e-12 * Math.max(1, Math.abs(yMean)) ? sd : 1;
+  const z = y.map((v) => (v - yMean) / yStd);
+  return { yMean, yStd, z };
+}
+
+/** The best candidate with one length scale shared by every dimension, over the full grid. */
+function bestIsotropic(profiled: Profile, d: number, lengthGrid: readonly number[], noiseGrid: readonly number[]): Candidate {
+  let best: Candidate = { ls: new Array<number>(d).fill(lengthGrid[0]!), g: noiseGrid[0]!, ll: -Infinity, s2: 1 };
+  for (const l of lengthGrid) {
+    for (const g of noiseGrid) {
+      const ls = new Array<number>(d).fill(l);
+      const r = profiled(ls, g);
+      if (r.ll > best.ll) best = { ls, g, ll: r.ll, s2: r.s2 };
+    }
+  }
+  return best;
+}
+
+/**
+ * Coordinate ascent from `start`: up to two sweeps, each trying every length scale for each group
+ * of dimensions in turn and then every noise ratio; stops early when a sweep improves nothing.
+ */
+function refineByGroup(
+  profiled: Profile,
+  start: Candidate,
+  groups: readonly number[],
+  lengthGrid: readonly number[],
+  noiseGrid: readonly number[],
+): Candidate {
+  let best = start;
+  const ids = [...new Set(groups)];
+  for (let sweep = 0; sweep < 2; sweep++) {
+    let improved = false;
+    for (const id of ids) {
+      for (const l of lengthGrid) {
+        const ls = best.ls.map((v, k) => (groups[k] === id ? l : v));
+        if (ls.every((v, k) => v === best.ls[k])) continue;
+        for (const g of [best.g]) {
+          const r = profiled(ls, g);
+          if (r.ll > best.ll + 1e-9) {
+            best = { ls, g, ll: r.ll, s2: r.s2 };
+            improved = true;
+          }
+        }
+      }
+    }
+    // Re-choose the noise for the refined length scales.
+    for (const g of noiseGrid) {
+      if (g === best.g) continue;
+      const r = profiled(best.ls, g);
+      if (r.ll > best.ll + 1e-9) {
+        best = { ...best, g, ll: r.ll, s2: r.s2 };
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return best;
+}
+
 /**
  * Fits a GP to (X, y): y is standardized; for every candidate (length scales, noise ratio g) the
  * correlation matrix R + gI is factorized, the signal variance takes its maximum-likelihood value
@@ -168,10 +243,7 @@ export function fitSurrogate(X: readonly (readonly number[])[], y: readonly numb
   const kind = opts.kernel ?? "matern52";
   const lengthGrid = opts.lengthGrid ?? DEFAULT_LENGTH_GRID;
   const noiseGrid = opts.noiseGrid ?? DEFAULT_NOISE_GRID;
-  const yMean = y.reduce((s, v) => s + v, 0) / n;
-  const sd = Math.sqrt(y.reduce((s, v) => s + (v - yMean) * (v - yMean), 0) / n);
-  const yStd = sd > 1e-12 * Math.max(1, Math.abs(yMean)) ? sd : 1;
-  const z = y.map((v) => (v - yMean) / yStd);
+  const { yMean, yStd, z } = standardize(y);
 
   const profiled = (ls: number[], g: number): { ll: number; s2: number } => {
     const gp = new GaussianProcess(X, z, { kernel: kind, lengthScales: ls, signalVariance: 1, noiseVariance: g });
@@ -180,44 +252,9 @@ export function fitSurrogate(X: readonly (readonly number[])[], y: readonly numb
     return { ll: -0.5 * n * (1 + Math.log(2 * Math.PI) + Math.log(s2)) - 0.5 * logDet, s2 };
   };
 
-  let best = { ls: new Array<number>(d).fill(lengthGrid[0]!), g: noiseGrid[0]!, ll: -Infinity, s2: 1 };
-  for (const l of lengthGrid) {
-    for (const g of noiseGrid) {
-      const ls = new Array<number>(d).fill(l);
-      const r = profiled(ls, g);
-      if (r.ll > best.ll) best = { ls, g, ll: r.ll, s2: r.s2 };
-    }
-  }
+  let best = bestIsotropic(profiled, d, lengthGrid, noiseGrid);
   const groups = opts.groups;
-  if (groups !== undefined && groups.length === d && n >= 3) {
-    const ids = [...new Set(groups)];
-    for (let sweep = 0; sweep < 2; sweep++) {
-      let improved = false;
-      for (const id of ids) {
-        for (const l of lengthGrid) {
-          const ls = best.ls.map((v, k) => (groups[k] === id ? l : v));
-          if (ls.every((v, k) => v === best.ls[k])) continue;
-          for (const g of [best.g]) {
-            const r = profiled(ls, g);
-            if (r.ll > best.ll + 1e-9) {
-              best = { ls, g, ll: r.ll, s2: r.s2 };
-              improved = true;
-            }
-          }
-        }
-      }
-      // Re-choose the noise for the refined length scales.
-      for (const g of noiseGrid) {
-        if (g === best.g) continue;
-        const r = profiled(best.ls, g);
-        if (r.ll > best.ll + 1e-9) {
-          best = { ...best, g, ll: r.ll, s2: r.s2 };
-          improved = true;
-        }
-      }
-      if (!improved) break;
-    }
-  }
+  if (groups !== undefined && groups.length === d && n >= 3) best = refineByGroup(profiled, best, groups, lengthGrid, noiseGrid);
   const gp = new GaussianProcess(X, z, { kernel: kind, lengthScales: best.ls, signalVariance: best.s2, noiseVariance: best.g * best.s2 });
   return { gp, yMean, yStd, z, logLik: best.ll };
 }

@@ -11,8 +11,8 @@ import { renderConvergence } from "./tables.js";
 export { summarizeBest, type BestSummary } from "./best.js";
 export { renderConvergence, renderEvaluationsCsv, renderEvaluationsJson } from "./tables.js";
 
-/** The stdout report. */
-export function renderSummary(res: OptimizeResult, best: BestSummary | null): string {
+/** The report's head: what was searched, under which constraints, and how many evaluations it took. */
+function searchLines(res: OptimizeResult): string[] {
   const { space } = res;
   const m = space.objective.metric;
   const out: string[] = [];
@@ -31,6 +31,22 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   // Wall time goes to stderr only: stdout is the same for the same inputs.
   out.push(`simulations run: ${res.simulations}, evaluations reused: ${res.reused}`);
   out.push("");
+  return out;
+}
+
+/** One constraint of the best evaluation: its value, its bounds and whether it holds. */
+function constraintLine(c: Evaluated["constraints"][number]): string {
+  const bounds = [c.min !== null ? `>= ${fmtValue(c.min)}` : "", c.max !== null ? `<= ${fmtValue(c.max)}` : ""]
+    .filter((x) => x !== "")
+    .join(" and ");
+  return `  ${c.metric} = ${c.value === null ? "-" : fmtValue(c.value)}  (${c.text}: ${bounds}) ${c.ok ? "ok" : "VIOLATED"}`;
+}
+
+/** The stdout report. */
+export function renderSummary(res: OptimizeResult, best: BestSummary | null): string {
+  const { space } = res;
+  const m = space.objective.metric;
+  const out: string[] = searchLines(res);
   const metricLine = (e: Evaluated): string =>
     recordedMetrics(space)
       .map((k) => `${k}=${e.means[k] === null || e.means[k] === undefined ? "-" : fmtValue(e.means[k]!)}`)
@@ -58,12 +74,7 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
     `  ${m} = ${fmtValue(e.objective!)}${b !== null && b !== undefined ? `  (baseline ${fmtValue(b)}, ${pct(e.objective!, b)})` : ""}`,
   );
   out.push(`  per seed: ${space.seeds.map((s, i) => `${s}: ${e.perSeed[i] === null ? "-" : fmtValue(e.perSeed[i]!)}`).join(", ")}`);
-  for (const c of e.constraints) {
-    const bounds = [c.min !== null ? `>= ${fmtValue(c.min)}` : "", c.max !== null ? `<= ${fmtValue(c.max)}` : ""]
-      .filter((x) => x !== "")
-      .join(" and ");
-    out.push(`  ${c.metric} = ${c.value === null ? "-" : fmtValue(c.value)}  (${c.text}: ${bounds}) ${c.ok ? "ok" : "VIOLATED"}`);
-  }
+  for (const c of e.constraints) out.push(constraintLine(c));
   out.push(`  ${metricLine(e)}`);
   out.push("  parameters:");
   for (const p of space.parameters) out.push(`    ${p.name} = ${String(e.rec.params[p.name])}`);

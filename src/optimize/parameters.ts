@@ -185,6 +185,11 @@ function readNumeric(y: YamlSource, node: Node, e: Map<string, Entry>, item: str
   }
   if (!(p.min < p.max)) y.fail(e.get("max")!.value, item, `min (${p.min}) must be less than max (${p.max})`);
   if (p.log && !(p.min > 0)) y.fail(e.get("min")!.value, item, `a log-scale parameter needs min > 0, got ${p.min}`);
+  checkNumericTarget(y, e, item, p);
+}
+
+/** A numeric parameter's target must take numbers of its type (variants and non-numeric flags are categorical). */
+function checkNumericTarget(y: YamlSource, e: Map<string, Entry>, item: string, p: Parameter): void {
   const tn = e.get("target")!.value;
   const target = p.target;
   if (target.kind === "variant") y.fail(tn, item, "a variant target needs a categorical parameter (values: [{name, flags}, ...])");

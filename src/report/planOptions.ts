@@ -47,33 +47,39 @@ export function splitReportKey(text: string, file: string): { rest: string; repo
   const value = pair.value as Node | null;
   if (value !== null && !(isScalar(value) && value.value === null)) {
     if (!isMap(value)) fail(value, "expected a mapping, e.g. {pareto: [ttft_p99, throughput]}");
-    for (const item of (value as { items: Pair[] }).items) {
-      const key = isScalar(item.key) ? String(item.key.value) : "";
-      if (key !== "pareto") fail(item.key as Node, `unknown key "${key}" (valid: pareto)`);
-      const v = item.value as Node | null;
-      if (
-        v === null ||
-        !isSeq(v) ||
-        v.items.length !== 2 ||
-        !v.items.every((x) => isScalar(x) && typeof (x as { value: unknown }).value === "string")
-      ) {
-        fail(v ?? (item.key as Node), "pareto: expected two metric names [x, y], e.g. [ttft_p99, throughput]");
-      }
-      const names = (v as { items: { value: string }[] }).items.map((x) => x.value.trim());
-      names.forEach((m, i) => {
-        const why = metricProblem(m);
-        if (why !== null) fail((v as { items: Node[] }).items[i], `pareto metric "${m}": ${why}`);
-      });
-      if (names[0] === names[1]) fail(v, "pareto: the two metrics must differ");
-      report.pareto = [names[0]!, names[1]!];
-    }
+    for (const item of (value as { items: Pair[] }).items) report.pareto = readPareto(item, fail);
   }
-  // Blank the pair (keeping newlines) so that the remaining text parses to the same positions.
+  return { rest: blankPair(text, pair, value), report };
+}
+
+/** The two metrics of `report: {pareto: [x, y]}`: a key other than pareto, a malformed list or an unknown metric fails. */
+function readPareto(item: Pair, fail: (node: Node | null | undefined, msg: string) => never): [string, string] {
+  const key = isScalar(item.key) ? String(item.key.value) : "";
+  if (key !== "pareto") fail(item.key as Node, `unknown key "${key}" (valid: pareto)`);
+  const v = item.value as Node | null;
+  if (
+    v === null ||
+    !isSeq(v) ||
+    v.items.length !== 2 ||
+    !v.items.every((x) => isScalar(x) && typeof (x as { value: unknown }).value === "string")
+  ) {
+    fail(v ?? (item.key as Node), "pareto: expected two metric names [x, y], e.g. [ttft_p99, throughput]");
+  }
+  const names = (v as { items: { value: string }[] }).items.map((x) => x.value.trim());
+  names.forEach((m, i) => {
+    const why = metricProblem(m);
+    if (why !== null) fail((v as { items: Node[] }).items[i], `pareto metric "${m}": ${why}`);
+  });
+  if (names[0] === names[1]) fail(v, "pareto: the two metrics must differ");
+  return [names[0]!, names[1]!];
+}
+
+/** The text with the pair blanked (keeping newlines) so that the remaining text parses to the same positions. */
+function blankPair(text: string, pair: Pair, value: Node | null): string {
   const start = (pair.key as Node).range![0];
   const end = value?.range?.[1] ?? (pair.key as Node).range![1];
   let colon = text.indexOf(":", (pair.key as Node).range![1]);
   if (colon < 0 || colon > end) colon = end;
   const blankEnd = Math.max(end, colon + 1);
-  const rest = text.slice(0, start) + text.slice(start, blankEnd).replace(/[^\n]/g, " ") + text.slice(blankEnd);
-  return { rest, report };
+  return text.slice(0, start) + text.slice(start, blankEnd).replace(/[^\n]/g, " ") + text.slice(blankEnd);
 }

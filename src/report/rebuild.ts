@@ -77,6 +77,57 @@ export interface Rebuilt {
   html: string;
 }
 
+/** The page for a sweep's output folder and where it goes. */
+function renderFromSweepDir(dir: string, out: string | undefined): { kind: "run" | "sweep"; html: string; target: string } {
+  return { kind: "sweep", html: renderSweepReport(sweepFromDir(dir)), target: out ?? path.join(dir, "report.html") };
+}
+
+/** The data file of `results`: itself, or for a report page the JSON written beside it. */
+function dataFileOf(results: string): string {
+  if (!/\.html?$/i.test(results)) return results;
+  const file = reportDataPath(results);
+  if (!fs.existsSync(file))
+    throw new UserError(`${results}: the report's data file ${file} is missing (give the JSON that --report wrote)`);
+  return file;
+}
+
+/** The page for a data file (run report data, sweep report data or a sweep's summary) and where it goes. */
+function renderFromDataFile(results: string, out: string | undefined): { kind: "run" | "sweep"; html: string; target: string } {
+  const file = dataFileOf(results);
+  const v = readJson(file);
+  const dir = path.dirname(file);
+  const format = v !== null && typeof v === "object" ? (v as Record<string, unknown>)["format"] : undefined;
+  let kind: "run" | "sweep";
+  let html: string;
+  let target: string;
+  if (format === RUN_REPORT_FORMAT) {
+    kind = "run";
+    html = renderRunReport(checkRunReportData(v, file));
+    target = out ?? (/\.json$/i.test(file) ? file.replace(/\.json$/i, ".html") : `${file}.html`);
+  } else if (isSweepReportData(v)) {
+    kind = "sweep";
+    html = renderSweepReport(v);
+    target = out ?? path.join(dir, "report.html");
+  } else if (v !== null && typeof v === "object" && "per_seed" in v) {
+    kind = "sweep";
+    const saved = sweepDataIn(dir);
+    html = renderSweepReport(
+      saved !== null && saved.report.name === (v as { name?: unknown }).name
+        ? { ...saved, report: sweepDataFromSummary(v, dir, file).report }
+        : sweepDataFromSummary(v, dir, file, undefined, planOptions(dir)?.within),
+    );
+    target = out ?? path.join(dir, "report.html");
+  } else {
+    throw new UserError(
+      `${file}: not a report data file (expected the JSON that blis run --report writes, or a sweep's summary.json / report.json${
+        typeof format === "string" ? `; format is "${format}"` : ""
+      })`,
+    );
+  }
+  if (path.resolve(target) === path.resolve(file)) throw new UserError(`${target}: the report would overwrite its own data; give --out`);
+  return { kind, html, target };
+}
+
 /** Rebuilds the report for `results`, writing it to `out` (default: beside the results). */
 export function rebuildReport(results: string, out?: string): Rebuilt {
   let st: fs.Stats;
@@ -85,49 +136,7 @@ export function rebuildReport(results: string, out?: string): Rebuilt {
   } catch {
     throw new UserError(`${results}: no such file or directory`);
   }
-  let kind: "run" | "sweep";
-  let html: string;
-  let target: string;
-  if (st.isDirectory()) {
-    kind = "sweep";
-    html = renderSweepReport(sweepFromDir(results));
-    target = out ?? path.join(results, "report.html");
-  } else {
-    let file = results;
-    if (/\.html?$/i.test(file)) {
-      file = reportDataPath(file);
-      if (!fs.existsSync(file))
-        throw new UserError(`${results}: the report's data file ${file} is missing (give the JSON that --report wrote)`);
-    }
-    const v = readJson(file);
-    const dir = path.dirname(file);
-    const format = v !== null && typeof v === "object" ? (v as Record<string, unknown>)["format"] : undefined;
-    if (format === RUN_REPORT_FORMAT) {
-      kind = "run";
-      html = renderRunReport(checkRunReportData(v, file));
-      target = out ?? (/\.json$/i.test(file) ? file.replace(/\.json$/i, ".html") : `${file}.html`);
-    } else if (isSweepReportData(v)) {
-      kind = "sweep";
-      html = renderSweepReport(v);
-      target = out ?? path.join(dir, "report.html");
-    } else if (v !== null && typeof v === "object" && "per_seed" in v) {
-      kind = "sweep";
-      const saved = sweepDataIn(dir);
-      html = renderSweepReport(
-        saved !== null && saved.report.name === (v as { name?: unknown }).name
-          ? { ...saved, report: sweepDataFromSummary(v, dir, file).report }
-          : sweepDataFromSummary(v, dir, file, undefined, planOptions(dir)?.within),
-      );
-      target = out ?? path.join(dir, "report.html");
-    } else {
-      throw new UserError(
-        `${file}: not a report data file (expected the JSON that blis run --report writes, or a sweep's summary.json / report.json${
-          typeof format === "string" ? `; format is "${format}"` : ""
-        })`,
-      );
-    }
-    if (path.resolve(target) === path.resolve(file)) throw new UserError(`${target}: the report would overwrite its own data; give --out`);
-  }
+  const { kind, html, target } = st.isDirectory() ? renderFromSweepDir(results, out) : renderFromDataFile(results, out);
   try {
     makeDirs(path.dirname(path.resolve(target)));
     writeFileAtomic(target, html);

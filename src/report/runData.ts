@@ -148,30 +148,12 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
   if (v === null || typeof v !== "object") bad("expected a JSON object");
   const o = v as Record<string, unknown>;
   if (o["format"] !== RUN_REPORT_FORMAT) bad(`format is ${JSON.stringify(o["format"])}, expected "${RUN_REPORT_FORMAT}"`);
-  const m = o["metrics"] as Record<string, unknown> | undefined;
-  if (m === undefined || m === null || typeof m !== "object" || typeof m["cluster"] !== "object" || !Array.isArray(m["instances"]))
-    bad("missing metrics");
+  checkMetrics(o["metrics"], bad);
   if (o["options"] === null || typeof o["options"] !== "object") bad("missing options");
-  const r = o["requests"] as Record<string, unknown> | undefined;
-  if (r === undefined || r === null || typeof r !== "object") bad("missing requests");
-  const cols = ["slo", "instance", "completed", "arrivalUs", "ttftUs", "itlUs", "e2eUs"];
-  const n = Array.isArray(r!["slo"]) ? (r!["slo"] as unknown[]).length : -1;
-  for (const c of ["sloClasses", ...cols]) if (!Array.isArray(r![c])) bad(`requests.${c} is not a list`);
-  for (const c of cols)
-    if ((r![c] as unknown[]).length !== n) bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
+  checkRequests(o["requests"], bad);
   if (!Array.isArray(o["itlPerToken"])) bad("missing itlPerToken");
   const ts = o["timeSeries"] as Record<string, unknown> | null | undefined;
-  if (ts !== null && ts !== undefined) {
-    if (!Array.isArray(ts["timesUs"]) || !Array.isArray(ts["instances"]) || typeof ts["cluster"] !== "object") bad("malformed timeSeries");
-    const len = (ts["timesUs"] as unknown[]).length;
-    for (const blk of [...(ts["instances"] as Record<string, unknown>[]), ts["cluster"] as Record<string, unknown>]) {
-      for (const f of SERIES_FIELDS) {
-        if (!Array.isArray(blk?.[f]) || (blk[f] as unknown[]).length !== len) bad(`timeSeries field ${f} does not match timesUs`);
-      }
-    }
-    checkFleet(ts["fleet"], len, bad);
-    checkGatewaySeries(ts["gateway"], len, bad);
-  }
+  if (ts !== null && ts !== undefined) checkTimeSeries(ts, bad);
   const a = o["autoscaler"] as Record<string, unknown> | undefined;
   if (a !== undefined && (a === null || typeof a !== "object" || !Array.isArray(a["events"]))) bad("malformed autoscaler");
   return {
@@ -179,6 +161,36 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
     timeSeries: (ts ?? null) as TimeSeries | null,
     workloadSpecText: (o["workloadSpecText"] as string | null) ?? null,
   };
+}
+
+function checkMetrics(v: unknown, bad: (what: string) => never): void {
+  const m = v as Record<string, unknown> | undefined;
+  if (m === undefined || m === null || typeof m !== "object" || typeof m["cluster"] !== "object" || !Array.isArray(m["instances"]))
+    bad("missing metrics");
+}
+
+/** The per-request columns: all lists, all as long as requests.slo. */
+function checkRequests(v: unknown, bad: (what: string) => never): void {
+  const r = v as Record<string, unknown> | undefined;
+  if (r === undefined || r === null || typeof r !== "object") bad("missing requests");
+  const cols = ["slo", "instance", "completed", "arrivalUs", "ttftUs", "itlUs", "e2eUs"];
+  const n = Array.isArray(r!["slo"]) ? (r!["slo"] as unknown[]).length : -1;
+  for (const c of ["sloClasses", ...cols]) if (!Array.isArray(r![c])) bad(`requests.${c} is not a list`);
+  for (const c of cols)
+    if ((r![c] as unknown[]).length !== n) bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
+}
+
+/** Every series of every instance, the cluster, the fleet and the gateway has one value per sample time. */
+function checkTimeSeries(ts: Record<string, unknown>, bad: (what: string) => never): void {
+  if (!Array.isArray(ts["timesUs"]) || !Array.isArray(ts["instances"]) || typeof ts["cluster"] !== "object") bad("malformed timeSeries");
+  const len = (ts["timesUs"] as unknown[]).length;
+  for (const blk of [...(ts["instances"] as Record<string, unknown>[]), ts["cluster"] as Record<string, unknown>]) {
+    for (const f of SERIES_FIELDS) {
+      if (!Array.isArray(blk?.[f]) || (blk[f] as unknown[]).length !== len) bad(`timeSeries field ${f} does not match timesUs`);
+    }
+  }
+  checkFleet(ts["fleet"], len, bad);
+  checkGatewaySeries(ts["gateway"], len, bad);
 }
 
 function checkGatewaySeries(v: unknown, len: number, bad: (what: string) => never): void {

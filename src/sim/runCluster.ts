@@ -91,44 +91,21 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     routing,
     source,
     ledger,
-    {
-      horizon: cfg.horizon,
-      admissionLatency: c.admission.latency,
-      routingLatency: c.routing.latency,
-      snapshotRefreshInterval: c.routing.snapshotRefreshInterval,
-      blockSize: kv.blockSize,
-      priorityBridge: policy.priorityBridge,
-      slo: policy.slo,
-      trace,
-      ...(c.model !== undefined ? { model: c.model } : {}),
-      instanceLog,
-      ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
-      capacity,
-    },
+    clusterOptions(cfg, trace, instanceLog, pd, capacity),
     log,
   );
   for (const e of pd !== null ? [pd.controller, ...parts] : parts) cluster.attach(e);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
-  let onLeave: ((req: EndedRequest, t: number, cancelled: boolean) => void) | null = null;
-  if (sessions !== null) {
-    const manager = new SessionManager(sessions, log);
-    onLeave = (req: EndedRequest, t: number, cancelled: boolean): void => {
-      const next = manager.onEnd(req, t, cancelled);
-      if (next !== null) cluster.pushArrival(next);
-    };
-    leave.fn = onLeave;
-  }
+  const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
+  leave.fn = onLeave;
   wireLeave(instances, pd, onLeave);
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   const started = startFeatures(cfg.features, cluster, instances, log);
-  const recorder =
-    hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0
-      ? new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null)
-      : null;
-  const progress = hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, cfg.horizon, hooks.requestCap ?? 0) : null;
-  cluster.recorder = progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
+  const recorder = timeSeriesRecorder(hooks, cluster, instances, autoscaler, controlPlane);
+  const progress = progressSampler(hooks, instances, cfg.horizon);
+  cluster.recorder = bothSamplers(recorder, progress);
   const stats = cluster.run();
   if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
   checkInFlight(instances, stats.inFlight, pd, log);
@@ -141,6 +118,66 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const timeSeries = recorder?.series ?? null;
   const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
   return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler, controlPlane };
+}
+
+/** The simulator's options from the configuration (model and cache-signal delay only when set). */
+function clusterOptions(
+  cfg: SimConfig,
+  trace: DecisionTrace | null,
+  instanceLog: OrderedLogger,
+  pd: ReturnType<typeof buildPd>,
+  capacity: number,
+): ConstructorParameters<typeof ClusterSimulator>[5] {
+  const { kv, cluster: c, policy } = cfg;
+  return {
+    horizon: cfg.horizon,
+    admissionLatency: c.admission.latency,
+    routingLatency: c.routing.latency,
+    snapshotRefreshInterval: c.routing.snapshotRefreshInterval,
+    blockSize: kv.blockSize,
+    priorityBridge: policy.priorityBridge,
+    slo: policy.slo,
+    trace,
+    ...(c.model !== undefined ? { model: c.model } : {}),
+    instanceLog,
+    ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
+    capacity,
+  };
+}
+
+/** Closed-loop sessions: when a request ends, its user's next round (if any) arrives. */
+function nextRoundOnLeave(
+  sessions: SessionPlan,
+  cluster: ClusterSimulator,
+  log: Logger,
+): (req: EndedRequest, t: number, cancelled: boolean) => void {
+  const manager = new SessionManager(sessions, log);
+  return (req: EndedRequest, t: number, cancelled: boolean): void => {
+    const next = manager.onEnd(req, t, cancelled);
+    if (next !== null) cluster.pushArrival(next);
+  };
+}
+
+/** The time-series recorder when the hooks ask for one (an interval > 0); null otherwise. */
+function timeSeriesRecorder(
+  hooks: RunHooks,
+  cluster: ClusterSimulator,
+  instances: Instance[],
+  autoscaler: AutoscaleController | null,
+  controlPlane: ControlPlane | null,
+): TimeSeriesRecorder | null {
+  if (!(hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0)) return null;
+  return new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null);
+}
+
+/** The progress sampler when the hooks take progress reports; null otherwise. */
+function progressSampler(hooks: RunHooks, instances: Instance[], horizon: number): ProgressSampler | null {
+  return hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, horizon, hooks.requestCap ?? 0) : null;
+}
+
+/** The cluster's one sampler slot: whichever of the two exists, or a pair that feeds both. */
+function bothSamplers(recorder: TimeSeriesRecorder | null, progress: ProgressSampler | null) {
+  return progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
 }
 
 /** The session, control-plane and LoRA parts of the metrics, in key order. */

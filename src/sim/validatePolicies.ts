@@ -21,20 +21,46 @@ export interface PolicySettings {
 
 /** Stage: parameters and names of the selected policies, tracing, SLO extensions (steps 7-8). */
 export function validatePolicies(o: Readonly<RunOptions>, log: Logger, explicit: ReadonlySet<string> = new Set()): PolicySettings {
-  // 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status"),
-  // then those of other policies whose flags were given: a bad value is a mistake even where it has no effect.
+  validatePolicyParameters(o, explicit);
+  // 8. Policy names, tracing.
+  checkPolicyNames(o);
+  const tracing = checkTracing(o, log);
+  // Extension parameters.
+  checkName("priority bridge", o.priorityBridge, ["floor", "hint", "none"]);
+  checkName("preemption policy", o.preemptionPolicy, preemptionPolicies.names());
+  checkExtensionNumbers(o);
+  const sloCacheWeights = parseSloCacheWeights(o.sloCacheWeights);
+  const sloPrefill = parseSloPrefillThresholds(o.sloPrefillThresholds);
+  if (o.priorityPolicy === "slo-tiered" || o.priorityPolicy === "slo-class" || o.priorityBridge !== "none") {
+    if (!(o.sloBaseCritical > o.sloBaseStandard && o.sloBaseStandard > o.sloBaseSheddable)) {
+      log.warn("SLO base scores are not strictly decreasing from critical to sheddable");
+    }
+  }
+  return { tracing, sloCacheWeights, sloPrefill };
+}
+
+/**
+ * 7. Parameters of the selected policies (token bucket: docs/behavior.md "Validation order and exit status"),
+ * then those of other policies whose flags were given: a bad value is a mistake even where it has no effect.
+ */
+function validatePolicyParameters(o: Readonly<RunOptions>, explicit: ReadonlySet<string>): void {
   for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(o[fam.option])?.validate(o);
   for (const fam of policyFamilies()) {
     for (const p of fam.registry.all()) if (p.flags.some((f) => explicit.has(f.key))) p.validate(o);
   }
+}
 
-  // 8. Policy names, tracing.
+function checkPolicyNames(o: Readonly<RunOptions>): void {
   checkName("admission policy", o.admissionPolicy, admissionPolicies.names());
   checkName("routing policy", o.routingPolicy, routingPolicies.names());
   checkTieBreak(o.routingTieBreak);
   checkQueueDepthSignal(o.queueDepthSignal);
   checkName("priority policy", o.priorityPolicy, priorityPolicies.names());
   checkName("scheduler", o.scheduler, schedulers.names());
+}
+
+/** Whether decisions are traced; warns about trace flags that have no effect. */
+function checkTracing(o: Readonly<RunOptions>, log: Logger): boolean {
   if (o.traceLevel !== "" && o.traceLevel !== "none" && o.traceLevel !== "decisions") {
     throw new UserError(`Unknown trace level "${o.traceLevel}". Valid: none, decisions`);
   }
@@ -43,9 +69,11 @@ export function validatePolicies(o: Readonly<RunOptions>, log: Logger, explicit:
   if (o.counterfactualK > 0 && !tracing) log.warn("--counterfactual-k has no effect without --trace-level decisions");
   if (o.summarizeTrace && !tracing) log.warn("--summarize-trace has no effect without --trace-level decisions");
   if (tracing && !o.summarizeTrace) log.info("decision tracing is on; add --summarize-trace to print a summary");
-  // Extension parameters.
-  checkName("priority bridge", o.priorityBridge, ["floor", "hint", "none"]);
-  checkName("preemption policy", o.preemptionPolicy, preemptionPolicies.names());
+  return tracing;
+}
+
+/** The admission load threshold and the SLO base scores, age weight and thresholds, in flag order. */
+function checkExtensionNumbers(o: Readonly<RunOptions>): void {
   if (!Number.isFinite(o.admissionLoadThreshold) || o.admissionLoadThreshold < 0) {
     throw new UserError(`--admission-load-threshold must be a finite value >= 0, got ${o.admissionLoadThreshold}`);
   }
@@ -66,14 +94,6 @@ export function validatePolicies(o: Readonly<RunOptions>, log: Logger, explicit:
   ] as const) {
     if (o[k] < 0) throw new UserError(`${flag} must be >= 0, got ${o[k]}`);
   }
-  const sloCacheWeights = parseSloCacheWeights(o.sloCacheWeights);
-  const sloPrefill = parseSloPrefillThresholds(o.sloPrefillThresholds);
-  if (o.priorityPolicy === "slo-tiered" || o.priorityPolicy === "slo-class" || o.priorityBridge !== "none") {
-    if (!(o.sloBaseCritical > o.sloBaseStandard && o.sloBaseStandard > o.sloBaseSheddable)) {
-      log.warn("SLO base scores are not strictly decreasing from critical to sheddable");
-    }
-  }
-  return { tracing, sloCacheWeights, sloPrefill };
 }
 
 /** Stage: the weighted-routing scorers and the selected policies' info lines (step 10). */

@@ -68,17 +68,10 @@ export function decodeSpeculativeConfig(raw: unknown): SpeculativeConfig {
   if ((method === "draft_model" || method === "eagle" || method === "eagle3") && model === "") {
     fail(`method "${method}" needs "model" (the draft model or head)`);
   }
-  const k = o["num_speculative_tokens"];
-  if (k === undefined) fail(`"num_speculative_tokens" is required`);
-  if (typeof k !== "number" || !Number.isInteger(k) || k < 1)
-    fail(`"num_speculative_tokens" must be an integer >= 1, got ${JSON.stringify(k)}`);
-  if (k > 64) fail(`"num_speculative_tokens" must be <= 64, got ${k}`);
+  const k = speculativeTokens(o["num_speculative_tokens"]);
   checkInertKeys(o);
   const rates = acceptanceOf(o, k);
-  const dbs = o["disable_by_batch_size"];
-  if (dbs !== undefined && (typeof dbs !== "number" || !Number.isInteger(dbs) || dbs < 2)) {
-    fail(`"disable_by_batch_size" must be an integer >= 2, got ${JSON.stringify(dbs)}`);
-  }
+  const disableByBatchSize = batchSizeCutoff(o["disable_by_batch_size"]);
   return {
     method,
     k,
@@ -86,9 +79,26 @@ export function decodeSpeculativeConfig(raw: unknown): SpeculativeConfig {
     rates,
     bySloClass: overrides(o, "acceptance_by_slo_class", k),
     byTenant: overrides(o, "acceptance_by_tenant", k),
-    disableByBatchSize: typeof dbs === "number" ? dbs : 0,
+    disableByBatchSize,
     draftTp: typeof o["draft_tensor_parallel_size"] === "number" ? o["draft_tensor_parallel_size"] : 0,
   };
+}
+
+/** num_speculative_tokens: required, an integer in [1, 64]. */
+function speculativeTokens(k: unknown): number {
+  if (k === undefined) fail(`"num_speculative_tokens" is required`);
+  if (typeof k !== "number" || !Number.isInteger(k) || k < 1)
+    fail(`"num_speculative_tokens" must be an integer >= 1, got ${JSON.stringify(k)}`);
+  if (k > 64) fail(`"num_speculative_tokens" must be <= 64, got ${k}`);
+  return k;
+}
+
+/** disable_by_batch_size: an integer >= 2 when given; 0 (never disable) otherwise. */
+function batchSizeCutoff(dbs: unknown): number {
+  if (dbs !== undefined && (typeof dbs !== "number" || !Number.isInteger(dbs) || dbs < 2)) {
+    fail(`"disable_by_batch_size" must be an integer >= 2, got ${JSON.stringify(dbs)}`);
+  }
+  return typeof dbs === "number" ? dbs : 0;
 }
 
 function optionalString(o: Record<string, unknown>, key: string): string {

@@ -37,16 +37,8 @@ export interface LatencyOptions {
   readonly maxModelLen: number;
 }
 
-/**
- * Validates the model and engine flags the backends read, picks the backend and resolves it.
- */
-export async function resolveLatencyBackend(
-  o: LatencyOptions,
-  explicit: ReadonlySet<string>,
-  log: Logger,
-  fetchImpl?: FetchLike,
-  loraReservedBytes = 0,
-): Promise<ResolvedLatency> {
+/** The engine flags every backend reads, checked in flag order. */
+function checkEngineFlags(o: LatencyOptions, explicit: ReadonlySet<string>): void {
   if (o.tp < 0) throw new UserError(`--tp must be >= 0, got ${o.tp}`);
   const u = o.gpuMemoryUtilization;
   if (!Number.isFinite(u) || u <= 0 || u > 1) {
@@ -57,6 +49,36 @@ export async function resolveLatencyBackend(
   if (explicit.has("totalKvBlocks") && o.totalKvBlocks <= 0) {
     throw new UserError(`--total-kv-blocks must be > 0, got ${o.totalKvBlocks}`);
   }
+}
+
+/** Refuses the flags only trained-physics reads, naming all that were given, for a backend that would ignore them. */
+function refuseTrainedPhysicsFlags(o: LatencyOptions, backend: string): void {
+  const current: [boolean, string][] = [
+    [o.dp !== 1, "--dp"],
+    [o.enableExpertParallel, "--enable-expert-parallel"],
+    [o.moeCommBackend !== "", "--moe-comm-backend"],
+    [o.latencyCoeffs !== "", "--latency-coeffs"],
+  ];
+  const given = current.filter(([on]) => on).map(([, flag]) => flag);
+  if (given.length > 0) {
+    throw new UserError(
+      `${given.join(", ")} need${given.length === 1 ? "s" : ""} --latency-model trained-physics (this run uses ${backend})`,
+    );
+  }
+}
+
+/**
+ * Validates the model and engine flags the backends read, picks the backend and resolves it.
+ */
+export async function resolveLatencyBackend(
+  o: LatencyOptions,
+  explicit: ReadonlySet<string>,
+  log: Logger,
+  fetchImpl?: FetchLike,
+  loraReservedBytes = 0,
+): Promise<ResolvedLatency> {
+  checkEngineFlags(o, explicit);
+  const u = o.gpuMemoryUtilization;
   const alpha = explicit.has("alphaCoeffs") ? o.alphaCoeffs : null;
   const beta = explicit.has("betaCoeffs") ? o.betaCoeffs : null;
   const choice = selectBackend({
@@ -67,20 +89,7 @@ export async function resolveLatencyBackend(
     beta,
   });
   if (o.dp < 1) throw new UserError(`--dp must be >= 1, got ${o.dp}`);
-  if (choice.name === "blackbox" || choice.name === "seed-roofline") {
-    const current: [boolean, string][] = [
-      [o.dp !== 1, "--dp"],
-      [o.enableExpertParallel, "--enable-expert-parallel"],
-      [o.moeCommBackend !== "", "--moe-comm-backend"],
-      [o.latencyCoeffs !== "", "--latency-coeffs"],
-    ];
-    const given = current.filter(([on]) => on).map(([, flag]) => flag);
-    if (given.length > 0) {
-      throw new UserError(
-        `${given.join(", ")} need${given.length === 1 ? "s" : ""} --latency-model trained-physics (this run uses ${choice.name})`,
-      );
-    }
-  }
+  if (choice.name === "blackbox" || choice.name === "seed-roofline") refuseTrainedPhysicsFlags(o, choice.name);
   const backend = latencyBackends.get(choice.name)!;
   const params = backend.params === undefined ? {} : parseParams(backend.params, o);
   const resolved = await backend.resolve(

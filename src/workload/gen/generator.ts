@@ -7,15 +7,9 @@ import type { Logger } from "../../util/log.js";
 import type { RequestSource, WorkloadRequest } from "../../core/workloadRequest.js";
 import { buildArrivalSampler, type ArrivalSampler } from "../samplers/arrival.js";
 import { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "../samplers/length.js";
-import { cohortMemberCount, expandCohorts } from "../spec/cohorts.js";
-import { positionSuffix, type PositionMap } from "../spec/decode.js";
-import { expandInferencePerf, findInferencePerfFailure, MAX_EXPANDED_CLIENTS } from "../spec/inferencePerf.js";
 import { decodeWorkloadSpec, specPositions } from "../spec/load.js";
-import { loadServeGenClients, ServeGenError } from "../spec/servegen.js";
 import type { ClientSpec, DistSpec, WindowSpec, WorkloadSpec } from "../spec/types.js";
-import { upgradeV1ToV2 } from "../spec/upgrade.js";
 import { checkSpecBounds, validateWorkloadSpec } from "../spec/validate.js";
-import { fmtV } from "../util/format.js";
 import { generationEnd } from "./bound.js";
 import { EmptySource, MergedSource } from "./merge.js";
 import {
@@ -31,6 +25,7 @@ import { EMPTY_TOKENS, fillTokens, MAX_SAMPLED_LENGTH } from "./tokens.js";
 import { ActiveWindows, WindowSet } from "./windows.js";
 import { RateCurve, ScheduledArrival } from "./rateSchedule.js";
 import { mooncakeWorkload } from "../mooncake/workload.js";
+import { expandedClients, prepareSpec } from "./prepareSpec.js";
 import { ClosedLoopStream, planClosedLoop, type LoopClient, type SessionPlan } from "../sessions/plan.js";
 
 export interface RequestSourceOptions {
@@ -93,9 +88,7 @@ export interface Workload {
 export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): Workload {
   const positions = spec !== null && typeof spec === "object" ? specPositions(spec) : undefined;
   const s = decodeWorkloadSpec(spec);
-  const horizon = normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity));
-  const maxRequests = opts.maxRequests ?? s.num_requests;
-  const seed = opts.seed ?? s.seed;
+  const { horizon, maxRequests, seed } = runLimits(s, opts);
   const logger = opts.logger;
 
   checkSpecBounds(s, { numRequests: opts.maxRequests !== undefined, horizon: opts.horizon !== undefined }, positions);
@@ -110,13 +103,7 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
     return mooncakeWorkload(s.mooncake_trace, { horizon, maxRequests, seed: BigInt.asIntN(64, seed), timeoutUs: opts.timeoutUs ?? 0 });
   }
   prepareSpec(s, positions, logger);
-  const members = cohortMemberCount(s.cohorts);
-  if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {
-    throw new UserError(`workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`);
-  }
-  // concat, not push(...): spreading 100,000s of members overflows the argument limit.
-  const clients = s.clients.concat(expandCohorts(s.cohorts));
-  if (opts.timeoutUs !== undefined) for (const c of clients) c.timeout = opts.timeoutUs;
+  const clients = expandedClients(s, opts.timeoutUs);
 
   const w = new Rng(deriveStreamSeed(BigInt.asIntN(64, seed), "workload-gen"));
   const prefixes = drawPrefixGroups(clients, w);
@@ -135,23 +122,8 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
       users.push(loopClient(c, prefixes, shared));
       continue;
     }
-    const label = `client "${c.id}"`;
-    const arrival = clientArrival(c, label, s.aggregate_rate, fractionSum, shared, logger);
-    const common: StreamCommon = {
-      label,
-      rng,
-      arrival,
-      cap,
-      horizon,
-      tenantId: c.tenant_id,
-      sloClass: c.slo_class,
-      model: c.model,
-      adapter: c.adapter ?? "",
-    };
-    let stream = buildStream(c, common, prefixes, shared);
-    if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
-    const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
-    streams.push(closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream);
+    const arrival = clientArrival(c, `client "${c.id}"`, s.aggregate_rate, fractionSum, shared, logger);
+    streams.push(clientStream(c, { rng, arrival, cap, horizon }, prefixes, shared, marks));
   }
   const base = new MergedSource(streams, maxRequests > 0 ? maxRequests : Infinity);
   if (users.length === 0 && !streams.some((st) => st instanceof ClosedLoopStream)) {
@@ -159,6 +131,43 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   }
   const { source, plan } = planClosedLoop({ base, marks, users, seed, cap: maxRequests > 0 ? maxRequests : 0, horizon });
   return { source, sessions: plan };
+}
+
+/** Horizon, request cap and seed: the options' when given, else the spec's (no horizon: unbounded). */
+function runLimits(s: WorkloadSpec, opts: RequestSourceOptions): { horizon: number; maxRequests: number; seed: bigint } {
+  return {
+    horizon: normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity)),
+    maxRequests: opts.maxRequests ?? s.num_requests,
+    seed: opts.seed ?? s.seed,
+  };
+}
+
+/**
+ * The request stream of an open-loop client: wrapped to apply its timeout and SLO target when it
+ * has them, and to run its multi-turn sessions closed-loop when it asks for that.
+ */
+function clientStream(
+  c: ClientSpec,
+  run: Pick<StreamCommon, "rng" | "arrival" | "cap" | "horizon">,
+  prefixes: Map<string, Int32Array>,
+  shared: SharedBuilds,
+  marks: Map<WorkloadRequest, LoopClient>,
+): ClientStream {
+  const common: StreamCommon = {
+    label: `client "${c.id}"`,
+    rng: run.rng,
+    arrival: run.arrival,
+    cap: run.cap,
+    horizon: run.horizon,
+    tenantId: c.tenant_id,
+    sloClass: c.slo_class,
+    model: c.model,
+    adapter: c.adapter ?? "",
+  };
+  let stream = buildStream(c, common, prefixes, shared);
+  if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
+  const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
+  return closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream;
 }
 
 /** The client's arrival sampler: shared by equal constant-rate clients, per client with a rate schedule. */
@@ -206,41 +215,6 @@ export function generateAll(spec: unknown, opts: RequestSourceOptions = {}): Wor
   const out: WorkloadRequest[] = [];
   for (let r = source.next(); r !== null; r = source.next()) out.push(r);
   return out;
-}
-
-/**
- * Expansion, v1 upgrade and validation on our private copy of the spec (docs/behavior.md
- * "The workload spec").
- */
-function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined, logger: Logger | undefined): void {
-  if (s.inference_perf !== undefined && s.clients.length === 0) {
-    const failure = findInferencePerfFailure(s.inference_perf);
-    if (failure !== null) {
-      throw new UserError(
-        `expanding inference-perf spec: validating inference-perf spec: ${failure.message}${positionSuffix(positions, failure.path)}`,
-      );
-    }
-    const expansion = expandInferencePerf(s.inference_perf);
-    s.clients = expansion.clients;
-    // The stage rates are the ground truth: any other aggregate_rate would rescale every stage.
-    if (s.aggregate_rate > 0 && s.aggregate_rate !== expansion.aggregateRate) {
-      logger?.warn(
-        `inference_perf: overriding aggregate_rate ${fmtV(s.aggregate_rate)} with the sum of the stage rates ${fmtV(expansion.aggregateRate)} (each stage runs at its own rate)`,
-      );
-    }
-    s.aggregate_rate = expansion.aggregateRate;
-    if (s.category === "") s.category = expansion.category;
-  }
-  if (s.servegen_data !== undefined && s.clients.length === 0) {
-    try {
-      s.clients = loadServeGenClients(s.servegen_data.path, s.servegen_data.span_start, s.servegen_data.span_end, logger);
-    } catch (err) {
-      if (err instanceof ServeGenError) throw new UserError(`loading servegen data: ${err.message}`);
-      throw err;
-    }
-  }
-  upgradeV1ToV2(s, logger);
-  validateWorkloadSpec(s, positions);
 }
 
 /**

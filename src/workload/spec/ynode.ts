@@ -14,6 +14,9 @@ import {
   parseAllDocuments,
   type Document,
   type Node as YamlNode,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
 } from "yaml";
 
 export interface Pos {
@@ -133,67 +136,91 @@ class YamlConverter {
 
   private convertInner(node: unknown, depth: number, aliasDepth: number): YNode {
     if (depth > MAX_DEPTH) throw new DocumentError(`nesting deeper than ${MAX_DEPTH} levels (cyclic anchor?)`, null);
-    if (isAlias(node)) {
-      const target = this.anchors.get((node as Alias).source);
-      if (target === undefined) {
-        throw new DocumentError(`unknown anchor "${(node as Alias).source}" referenced`, this.pos(node as Alias));
-      }
-      const done = this.shared.get(target);
-      if (done !== undefined) return done;
-      const converted = this.convert(target, depth + 1, aliasDepth + 1);
-      this.shared.set(target, converted);
-      return converted;
-    }
+    if (isAlias(node)) return this.convertAlias(node, depth, aliasDepth);
     const anchor = (node as { anchor?: unknown } | null)?.anchor;
     if (aliasDepth === 0 && typeof anchor === "string") this.anchors.set(anchor, node);
-    if (isScalar(node)) {
-      const pos = this.pos(node);
-      const v = node.value;
-      const source = typeof node.source === "string" && node.type === "PLAIN" ? node.source : undefined;
-      if (v === null || v === undefined) return nullNode(pos);
-      if (typeof v === "boolean") return { k: "scalar", tag: "bool", value: v, text: source ?? String(v), pos };
-      if (typeof v === "bigint") return { k: "scalar", tag: "int", value: v, text: source ?? v.toString(), pos };
-      if (typeof v === "number") return { k: "scalar", tag: "float", value: v, text: source ?? String(v), pos };
-      if (typeof v === "string") return { k: "scalar", tag: "str", value: v, text: v, pos };
-      // Tagged scalars of other types (e.g. !!binary, timestamps) keep their text.
-      return { k: "scalar", tag: "str", value: String(v), text: source ?? String(v), pos };
-    }
+    if (isScalar(node)) return scalarNode(node, this.pos(node));
     if (isSeq(node)) {
       const items = node.items.map((item) => this.convert(item, depth + 1, aliasDepth));
       return { k: "seq", items, pos: this.pos(node) };
     }
-    if (isMap(node)) {
-      const entries: YEntry[] = [];
-      const merged: YEntry[] = [];
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const keyNode = pair.key as YamlNode | null;
-        const keyPos = keyNode && typeof keyNode === "object" ? this.pos(keyNode) : null;
-        if (!isScalar(keyNode)) {
-          throw new DocumentError("mapping keys must be scalars", keyPos);
-        }
-        const rawKey = keyNode.value;
-        const key = typeof keyNode.source === "string" && keyNode.type === "PLAIN" ? keyNode.source : rawKey === null ? "" : String(rawKey);
-        const valueNode =
-          pair.value === null || pair.value === undefined ? nullNode(keyPos) : this.convert(pair.value, depth + 1, aliasDepth);
-        if (key === "<<" && keyNode.type === "PLAIN") {
-          // YAML 1.1 merge key (supported by the reference's YAML library).
-          const sources = valueNode.k === "seq" ? valueNode.items : [valueNode];
-          for (const src of sources) {
-            if (src.k !== "map") throw new DocumentError("merge key << needs a mapping or a list of mappings", keyPos);
-            for (const e of src.entries) merged.push(e);
-          }
-          continue;
-        }
-        entries.push({ key, keyPos, value: valueNode });
-      }
-      for (const m of merged) {
-        if (!entries.some((e) => e.key === m.key)) entries.push(m);
-      }
-      return { k: "map", entries, pos: this.pos(node) };
-    }
+    if (isMap(node)) return this.convertMap(node, depth, aliasDepth);
     throw new DocumentError("unsupported YAML node", null);
   }
+
+  /** The anchored node, converted once and then shared by every alias of it. */
+  private convertAlias(node: Alias, depth: number, aliasDepth: number): YNode {
+    const target = this.anchors.get(node.source);
+    if (target === undefined) {
+      throw new DocumentError(`unknown anchor "${node.source}" referenced`, this.pos(node));
+    }
+    const done = this.shared.get(target);
+    if (done !== undefined) return done;
+    const converted = this.convert(target, depth + 1, aliasDepth + 1);
+    this.shared.set(target, converted);
+    return converted;
+  }
+
+  /** A mapping; entries merged in with `<<` come after its own and never replace them. */
+  private convertMap(node: YAMLMap, depth: number, aliasDepth: number): YNode {
+    const entries: YEntry[] = [];
+    const merged: YEntry[] = [];
+    for (const pair of node.items) {
+      if (!isPair(pair)) continue;
+      const keyNode = pair.key as YamlNode | null;
+      const keyPos = keyNode && typeof keyNode === "object" ? this.pos(keyNode) : null;
+      if (!isScalar(keyNode)) {
+        throw new DocumentError("mapping keys must be scalars", keyPos);
+      }
+      const key = mapKeyText(keyNode);
+      const valueNode = this.convertValueOf(pair, keyPos, depth, aliasDepth);
+      if (key === "<<" && keyNode.type === "PLAIN") {
+        // YAML 1.1 merge key (supported by the reference's YAML library).
+        for (const e of mergedEntries(valueNode, keyPos)) merged.push(e);
+        continue;
+      }
+      entries.push({ key, keyPos, value: valueNode });
+    }
+    for (const m of merged) {
+      if (!entries.some((e) => e.key === m.key)) entries.push(m);
+    }
+    return { k: "map", entries, pos: this.pos(node) };
+  }
+
+  /** A pair's value; a missing one is null at the key's position. */
+  private convertValueOf(pair: Pair, keyPos: Pos | null, depth: number, aliasDepth: number): YNode {
+    return pair.value === null || pair.value === undefined ? nullNode(keyPos) : this.convert(pair.value, depth + 1, aliasDepth);
+  }
+}
+
+/** A YAML scalar with its tag; plain scalars keep their literal text. */
+function scalarNode(node: Scalar, pos: Pos | null): YNode {
+  const v = node.value;
+  const source = typeof node.source === "string" && node.type === "PLAIN" ? node.source : undefined;
+  if (v === null || v === undefined) return nullNode(pos);
+  if (typeof v === "boolean") return { k: "scalar", tag: "bool", value: v, text: source ?? String(v), pos };
+  if (typeof v === "bigint") return { k: "scalar", tag: "int", value: v, text: source ?? v.toString(), pos };
+  if (typeof v === "number") return { k: "scalar", tag: "float", value: v, text: source ?? String(v), pos };
+  if (typeof v === "string") return { k: "scalar", tag: "str", value: v, text: v, pos };
+  // Tagged scalars of other types (e.g. !!binary, timestamps) keep their text.
+  return { k: "scalar", tag: "str", value: String(v), text: source ?? String(v), pos };
+}
+
+/** A mapping key as written (plain keys), else its value as text ("" for null). */
+function mapKeyText(keyNode: Scalar): string {
+  const rawKey = keyNode.value;
+  return typeof keyNode.source === "string" && keyNode.type === "PLAIN" ? keyNode.source : rawKey === null ? "" : String(rawKey);
+}
+
+/** The entries a `<<` merge key brings in: from one mapping or a list of mappings. */
+function mergedEntries(valueNode: YNode, keyPos: Pos | null): YEntry[] {
+  const out: YEntry[] = [];
+  const sources = valueNode.k === "seq" ? valueNode.items : [valueNode];
+  for (const src of sources) {
+    if (src.k !== "map") throw new DocumentError("merge key << needs a mapping or a list of mappings", keyPos);
+    for (const e of src.entries) out.push(e);
+  }
+  return out;
 }
 
 /** Converts an in-memory value (programmatic spec) into a YNode tree without positions. */

@@ -55,23 +55,9 @@ export function summarizeCsvTrace(text: string, path: string, horizon: number): 
     const f = next.value.fields;
     const row = `CSV ${path} row ${s.count}`;
     if (f.length < 5) throw new UserError(`${row}: expected at least 5 columns, got ${f.length}`);
-    const seconds = parseGoFloat(f[0]!);
-    if (seconds === null) {
-      throw new UserError(
-        `${row}: invalid arrival_time ${JSON.stringify(f[0])}: strconv.ParseFloat: parsing ${JSON.stringify(f[0])}: invalid syntax`,
-      );
-    }
-    const arrival = Math.trunc(seconds * 1e6);
-    if (!(Number.isFinite(arrival) && arrival >= 0)) throw new UserError(`${row}: arrival_time must be a finite number >= 0, got ${f[0]}`);
-    if (s.count > 0 && arrival < s.lastArrival) {
-      throw new UserError(`${row}: arrival_time ${f[0]} is before the previous row's (rows must be in arrival order)`);
-    }
+    const arrival = rowArrival(f, row, s);
     if (horizon > 0 && arrival > horizon) break;
-    const inLen = tokenArrayLength(f[3]!);
-    if (typeof inLen === "string") throw new UserError(`${row}: invalid prefill_tokens: ${inLen}`);
-    if (inLen === 0) throw new UserError(`${row}: prefill_tokens is empty (a request needs at least one input token)`);
-    const outLen = tokenArrayLength(f[4]!);
-    if (typeof outLen === "string") throw new UserError(`${row}: invalid decode_tokens: ${outLen}`);
+    const { inLen, outLen } = rowTokenCounts(f, row);
     if (s.count === 0) s.firstArrival = arrival;
     s.lastArrival = arrival;
     s.totalInput += inLen;
@@ -80,6 +66,32 @@ export function summarizeCsvTrace(text: string, path: string, horizon: number): 
   }
   if (s.count === 0) throw new UserError(`empty CSV: no data rows in ${path}`);
   return s;
+}
+
+/** A row's arrival time in µs: a finite number >= 0, not before the previous row's. */
+function rowArrival(f: readonly string[], row: string, s: CsvTraceSummary): number {
+  const seconds = parseGoFloat(f[0]!);
+  if (seconds === null) {
+    throw new UserError(
+      `${row}: invalid arrival_time ${JSON.stringify(f[0])}: strconv.ParseFloat: parsing ${JSON.stringify(f[0])}: invalid syntax`,
+    );
+  }
+  const arrival = Math.trunc(seconds * 1e6);
+  if (!(Number.isFinite(arrival) && arrival >= 0)) throw new UserError(`${row}: arrival_time must be a finite number >= 0, got ${f[0]}`);
+  if (s.count > 0 && arrival < s.lastArrival) {
+    throw new UserError(`${row}: arrival_time ${f[0]} is before the previous row's (rows must be in arrival order)`);
+  }
+  return arrival;
+}
+
+/** A row's prompt and output lengths (at least one input token). */
+function rowTokenCounts(f: readonly string[], row: string): { inLen: number; outLen: number } {
+  const inLen = tokenArrayLength(f[3]!);
+  if (typeof inLen === "string") throw new UserError(`${row}: invalid prefill_tokens: ${inLen}`);
+  if (inLen === 0) throw new UserError(`${row}: prefill_tokens is empty (a request needs at least one input token)`);
+  const outLen = tokenArrayLength(f[4]!);
+  if (typeof outLen === "string") throw new UserError(`${row}: invalid decode_tokens: ${outLen}`);
+  return { inLen, outLen };
 }
 
 export function csvTraceSummaryToSpec(s: CsvTraceSummary): WorkloadSpec {
