@@ -1,5 +1,7 @@
-// Lint rules: typescript-eslint's recommended set and no `any`; import cycles are dependency-cruiser's
-// (.dependency-cruiser.cjs); formatting is prettier's, so eslint-config-prettier turns style rules off.
+// Lint rules: typescript-eslint's recommended set and no `any`; functions under a complexity limit and
+// lines within 120 columns (long user-facing strings exempt: messages stay whole and greppable); the
+// layer order and import cycles are dependency-cruiser's (.dependency-cruiser.cjs); formatting is
+// prettier's (printWidth 120), so eslint-config-prettier turns the other style rules off.
 import eslint from "@eslint/js";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
@@ -12,7 +14,10 @@ export default tseslint.config(
     files: ["**/*.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {
@@ -44,7 +49,13 @@ export default tseslint.config(
   {
     files: ["**/*.mjs", "**/*.js"],
     languageOptions: {
-      globals: { process: "readonly", console: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly" },
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+      },
     },
   },
   {
@@ -53,4 +64,16 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-require-imports": "off" },
   },
   prettier,
+  {
+    // After prettier's config, which turns max-len off. Complexity instead of size caps: a long
+    // function with one straight path is fine, a short one with forty branches is not.
+    files: ["**/*.ts", "**/*.mjs", "**/*.cjs"],
+    rules: {
+      complexity: ["error", 20],
+      "max-len": [
+        "error",
+        { code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
+      ],
+    },
+  },
 );

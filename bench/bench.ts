@@ -32,7 +32,8 @@ const PLAN: Case[] = [
   { kind: "least-loaded-8", instances: 8, n: 1000000, maxWallS: 45, maxRssMb: 1024, quick: false },
   { kind: "multiturn-8", instances: 8, n: 1000000, maxWallS: 40, maxRssMb: 1024, quick: false },
   { kind: "instances-10000", instances: 10000, n: 100000, maxWallS: 20, maxRssMb: 2048, quick: false },
-  // Mooncake-style trace, prompts of about 12,000 tokens, a third of the hash blocks shared (bench/longContextTrace.ts).
+  // Mooncake-style trace, prompts of about 12,000 tokens, a third of the hash blocks shared
+  // (bench/longContextTrace.ts).
   { kind: "long-context-512", instances: 8, n: 12031, maxWallS: 0.6, maxRssMb: null, quick: false },
   { kind: "long-context-16", instances: 8, n: 12031, maxWallS: 1.5, maxRssMb: null, quick: false },
   { kind: "long-context-16", instances: 8, n: 1000000, maxWallS: 60, maxRssMb: 2048, quick: false },
@@ -95,7 +96,8 @@ function parseArgs(argv: string[]): { quick: boolean; repeat: number | null; onl
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--quick") quick = true;
-    else if (a === "--repeat" && i + 1 < argv.length && Number(argv[i + 1]) >= 1) repeat = Math.floor(Number(argv[++i]));
+    else if (a === "--repeat" && i + 1 < argv.length && Number(argv[i + 1]) >= 1)
+      repeat = Math.floor(Number(argv[++i]));
     else if (a === "--only" && i + 1 < argv.length) only = argv[++i]!;
     else throw new Error(`usage: npm run bench -- [--quick] [--repeat N] [--only CASE-PREFIX] (got ${a})`);
   }
@@ -105,8 +107,12 @@ function parseArgs(argv: string[]): { quick: boolean; repeat: number | null; onl
 const { quick, repeat, only } = parseArgs(process.argv.slice(2));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-bench-"));
 const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
-process.stdout.write(`blis run, one process per row (best of the repeats); ${os.cpus().length} × ${cpu}, node ${process.version}\n`);
-process.stdout.write("case              instances   requests   wall_s    cpu_s   peak_rss_MB   target           result\n");
+process.stdout.write(
+  `blis run, one process per row (best of the repeats); ${os.cpus().length} × ${cpu}, node ${process.version}\n`,
+);
+process.stdout.write(
+  "case              instances   requests   wall_s    cpu_s   peak_rss_MB   target           result\n",
+);
 // CPU seconds of the default case by request count: the growth check, less disturbed by other load.
 const defaultCpu = new Map<number, number>();
 for (const c of PLAN) {
@@ -125,6 +131,8 @@ const sizes = [10000, 100000, 1000000].filter((n) => defaultCpu.has(n));
 for (let i = 1; i < sizes.length; i++) {
   const a = defaultCpu.get(sizes[i - 1]!)! - startup;
   const b = defaultCpu.get(sizes[i]!)! - startup;
-  process.stdout.write(`default ${sizes[i - 1]} → ${sizes[i]} requests: CPU time after startup × ${(b / a).toFixed(1)} (linear: × 10)\n`);
+  process.stdout.write(
+    `default ${sizes[i - 1]} → ${sizes[i]} requests: CPU time after startup × ${(b / a).toFixed(1)} (linear: × 10)\n`,
+  );
 }
 fs.rmSync(dir, { recursive: true, force: true });

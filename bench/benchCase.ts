@@ -24,7 +24,13 @@ clients:
 }
 
 export type CaseKind =
-  "default" | "least-loaded-8" | "multiturn-8" | "instances-10000" | "long-context-512" | "long-context-16" | "speculative";
+  | "default"
+  | "least-loaded-8"
+  | "multiturn-8"
+  | "instances-10000"
+  | "long-context-512"
+  | "long-context-16"
+  | "speculative";
 
 /** EAGLE-3 with k = 3 (docs/speculative.md): every decode verifies proposals, so no decode cohort. */
 export const SPECULATIVE_CONFIG =

@@ -26,7 +26,9 @@ export function writeLongContextTrace(file: string, n: number, seed = 7n): void 
     const ids: number[] = [];
     for (let j = 0; j < SHARED_BLOCKS; j++) ids.push(doc * SHARED_BLOCKS + j);
     for (let j = SHARED_BLOCKS; j < blocks; j++) ids.push(own++);
-    chunk.push(`{"timestamp":${t.toFixed(3)},"input_length":${input},"output_length":${output},"hash_ids":[${ids.join(",")}]}`);
+    chunk.push(
+      `{"timestamp":${t.toFixed(3)},"input_length":${input},"output_length":${output},"hash_ids":[${ids.join(",")}]}`,
+    );
     if (chunk.length === 10000) {
       fs.writeSync(fd, chunk.join("\n") + "\n");
       chunk = [];

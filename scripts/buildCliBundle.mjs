@@ -53,7 +53,9 @@ const esmDefaults = {
   name: "esm-only-default-export",
   setup(b) {
     b.onResolve({ filter: /^tinypool$/ }, (args) =>
-      args.namespace === "esm-default" ? { path: args.path, external: true } : { path: args.path, namespace: "esm-default" },
+      args.namespace === "esm-default"
+        ? { path: args.path, external: true }
+        : { path: args.path, namespace: "esm-default" },
     );
     b.onLoad({ filter: /.*/, namespace: "esm-default" }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(args.path)}).default;`,
@@ -104,7 +106,9 @@ const bundleBytes = fs.readFileSync(cjsFile);
 const nonAscii = bundleBytes.findIndex((b) => b > 0x7f);
 if (nonAscii >= 0) {
   const around = bundleBytes.subarray(Math.max(0, nonAscii - 60), nonAscii + 20).toString("utf8");
-  throw new Error(`${cjsFile}: non-ASCII character at byte ${nonAscii}, in ${JSON.stringify(around)}; write it as a \\u escape`);
+  throw new Error(
+    `${cjsFile}: non-ASCII character at byte ${nonAscii}, in ${JSON.stringify(around)}; write it as a \\u escape`,
+  );
 }
 
 // The code cache holds the bytecode of every function a short run compiled, so that a run finds
@@ -113,10 +117,13 @@ const { loadCjsBundle, codeCachePath } = await import(path.join(cliDir, "bundleL
 fs.rmSync(codeCachePath(cjsFile), { force: true });
 const loaded = loadCjsBundle(cjsFile, undefined);
 const errors = [];
-const code = await loaded.main(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "200", "--rate", "100"], {
-  stdout: () => {},
-  stderrLine: (line) => errors.push(line),
-});
+const code = await loaded.main(
+  ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "200", "--rate", "100"],
+  {
+    stdout: () => {},
+    stderrLine: (line) => errors.push(line),
+  },
+);
 if (code !== 0) throw new Error(`code cache run failed: ${errors.join("\n")}`);
 fs.writeFileSync(codeCachePath(cjsFile), loaded.script.createCachedData());
 

@@ -101,4 +101,6 @@ for (const [name, text] of Object.entries(assets)) {
 }
 const dataGz = zlib.gzipSync(assets["data.js"], { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(0)} KiB`;
-console.error(`playground: ${path.relative(root, out)}/ code ${kb(code)} (${kb(codeGz)} gzipped), data ${kb(dataGz)} gzipped`);
+console.error(
+  `playground: ${path.relative(root, out)}/ code ${kb(code)} (${kb(codeGz)} gzipped), data ${kb(dataGz)} gzipped`,
+);

@@ -37,8 +37,13 @@ const versionKey = (v) =>
 
 async function readTable(file) {
   const buf = fs.readFileSync(file);
-  const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength), compressors });
-  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])));
+  const rows = await parquetReadObjects({
+    file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength),
+    compressors,
+  });
+  return rows.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? Number(v) : v])),
+  );
 }
 
 /** Versions with a parquet of their own for a family. */
@@ -110,7 +115,9 @@ const ATTN_HEAD_DIMS = new Set([64, 128, 256]);
  * tables) when the table has one, else the kernel with the most rows.
  */
 function keptAttention(rows, phase) {
-  const full = rows.filter((r) => r.kv_cache_dtype === "bfloat16" && ATTN_HEAD_DIMS.has(r.head_dim) && (r.window_size ?? 0) === 0);
+  const full = rows.filter(
+    (r) => r.kv_cache_dtype === "bfloat16" && ATTN_HEAD_DIMS.has(r.head_dim) && (r.window_size ?? 0) === 0,
+  );
   const counts = new Map();
   for (const r of full) counts.set(r.kernel_source, (counts.get(r.kernel_source) ?? 0) + 1);
   const names = [...counts.keys()].sort((a, b) => counts.get(b) - counts.get(a) || a.localeCompare(b));
@@ -123,8 +130,11 @@ const attnShape = (r) => `${r.num_heads}/${r.num_key_value_heads}/${r.head_dim}`
 const OTHER_MOE_PATHS = /marlin|flashinfer|mxfp4|trtllm|modelopt/;
 
 function moeCurves(rows) {
-  const kept = rows.filter((r) => r.distribution === "balanced" && MOE_DTYPES.has(r.moe_dtype) && !OTHER_MOE_PATHS.test(r.kernel_source));
-  const shape = (r) => [r.moe_dtype, r.hidden_size, r.inter_size, r.topk, r.num_experts, r.moe_tp_size, r.moe_ep_size].join("/");
+  const kept = rows.filter(
+    (r) => r.distribution === "balanced" && MOE_DTYPES.has(r.moe_dtype) && !OTHER_MOE_PATHS.test(r.kernel_source),
+  );
+  const shape = (r) =>
+    [r.moe_dtype, r.hidden_size, r.inter_size, r.topk, r.num_experts, r.moe_tp_size, r.moe_ep_size].join("/");
   const out = {};
   for (const [s, rs] of groupRows(kept, shape)) {
     const sorted = [...new Map(rs.map((r) => [r.num_tokens, r])).values()].sort((a, c) => a.num_tokens - c.num_tokens);
@@ -183,7 +193,9 @@ async function main() {
   const systems = {};
   for (const gpu of GPUS) {
     systems[gpu] = systemFigures(src, gpu);
-    const versions = ownVersions(src, gpu, "gemm", "gemm_perf.parquet").sort((a, b) => versionKey(a).localeCompare(versionKey(b)));
+    const versions = ownVersions(src, gpu, "gemm", "gemm_perf.parquet").sort((a, b) =>
+      versionKey(a).localeCompare(versionKey(b)),
+    );
     // The oldest and the newest measured versions: --vllm-version picks the nearest.
     const keep = [...new Set([versions[0], versions[versions.length - 1]])];
     systems[gpu].versions = keep;

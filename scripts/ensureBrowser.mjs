@@ -12,8 +12,10 @@ import { findBrowser, playwrightChromium } from "../dist/test/report/browserPath
 function run(cmd, args) {
   console.error(`pretest: ${cmd} ${args.join(" ")}`);
   return (
-    spawnSync(cmd, args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status ===
-    0
+    spawnSync(cmd, args, {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    }).status === 0
   );
 }
 

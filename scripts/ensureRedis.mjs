@@ -31,4 +31,6 @@ if (!found()) {
     process.exit(1);
   }
 }
-console.error(`pretest: work-queue tests use ${spawnSync("redis-server", ["--version"], { encoding: "utf8" }).stdout.trim()}`);
+console.error(
+  `pretest: work-queue tests use ${spawnSync("redis-server", ["--version"], { encoding: "utf8" }).stdout.trim()}`,
+);

@@ -1,7 +1,8 @@
 // `npm run fuzz`: the CLI fuzz test of test/fuzz/ at full size (100,000 cases by default), after a
 // build. Every family runs even when another one fails; the exit status is 1 when any failed.
 //
-//   npm run fuzz -- [--runs N] [--seed S] [--family run|spec|bundle|sweep|optimize|files|plugin|signal] [--path P] [--collect]
+//   npm run fuzz -- [--runs N] [--seed S] [--family run|spec|bundle|sweep|optimize|files|plugin|signal] [--path P]
+// [--collect]
 //
 // --seed defaults to a fresh one, printed first; --seed with --path (both printed with a failure)
 // replays one counterexample. --collect keeps going after failures and lists each distinct one,
@@ -19,7 +20,16 @@ const { fuzzSignals } = await import(path.join(root, "dist/test/fuzz/signals.js"
 const ALL_FAMILIES = [...FAMILY_NAMES, "signal"];
 
 /** Shares of the cases: sweeps and searches start worker processes, so they get fewer. */
-const SHARE = { run: 0.578, spec: 0.16, bundle: 0.13, sweep: 0.03, optimize: 0.03, files: 0.035, plugin: 0.035, signal: 0.002 };
+const SHARE = {
+  run: 0.578,
+  spec: 0.16,
+  bundle: 0.13,
+  sweep: 0.03,
+  optimize: 0.03,
+  files: 0.035,
+  plugin: 0.035,
+  signal: 0.002,
+};
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +53,9 @@ if (values.family !== undefined && !ALL_FAMILIES.includes(values.family)) {
 const families = values.family !== undefined ? [values.family] : ALL_FAMILIES;
 const count = (f) => (values.family !== undefined ? runs : Math.max(1, Math.round(runs * SHARE[f])));
 
-console.log(`blis CLI fuzz: seed ${seed}, ${runs} cases${values.path !== undefined ? `, replaying path ${values.path}` : ""}`);
+console.log(
+  `blis CLI fuzz: seed ${seed}, ${runs} cases${values.path !== undefined ? `, replaying path ${values.path}` : ""}`,
+);
 const runner = new CaseRunner(5000);
 let failed = 0;
 const findings = [];
@@ -53,9 +65,16 @@ for (const family of families) {
   // With one family (a replay), the seed is used as given; otherwise each family has its own.
   const s = values.family !== undefined ? seed : seed + ALL_FAMILIES.indexOf(family);
   try {
-    if (family === "signal") await fuzzSignals({ seed: s, numRuns: n, ...(values.path !== undefined ? { path: values.path } : {}) });
-    else if (values.collect) findings.push(...(await collectFailures(runner, family, s, n, (line) => console.log(line))));
-    else await fuzzFamily(runner, family, { seed: s, numRuns: n, ...(values.path !== undefined ? { path: values.path } : {}) });
+    if (family === "signal")
+      await fuzzSignals({ seed: s, numRuns: n, ...(values.path !== undefined ? { path: values.path } : {}) });
+    else if (values.collect)
+      findings.push(...(await collectFailures(runner, family, s, n, (line) => console.log(line))));
+    else
+      await fuzzFamily(runner, family, {
+        seed: s,
+        numRuns: n,
+        ...(values.path !== undefined ? { path: values.path } : {}),
+      });
     console.log(`${family}: ${n} cases done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } catch (e) {
     failed++;

@@ -74,7 +74,8 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new Error(`unknown argument ${k} (try --help)`);
   }
-  for (const b of a.backends) if (!BACKENDS.includes(b)) throw new Error(`unknown backend ${b}; valid: ${BACKENDS.join(", ")}`);
+  for (const b of a.backends)
+    if (!BACKENDS.includes(b)) throw new Error(`unknown backend ${b}; valid: ${BACKENDS.join(", ")}`);
   if (!Number.isInteger(a.seed)) throw new Error("--seed must be an integer");
   return a;
 }
@@ -141,12 +142,17 @@ const profileInput = (() => {
 function modelSetup(e) {
   const m = e.model;
   const name = (m.simulator_id ?? m.hf_id).toLowerCase();
-  if (m.model_config !== null) return { name, modelConfigFolder: undefined, configNote: `bundled ${m.model_config}`, skip: null };
+  if (m.model_config !== null)
+    return { name, modelConfigFolder: undefined, configNote: `bundled ${m.model_config}`, skip: null };
   const note = m.model_config_note ?? "";
   const k = /(\d+) layers, hidden (\d+), (\d+) heads, (\d+) KV heads, intermediate (\d+), vocab (\d+)/.exec(note);
-  if (k === null) return { name, skip: "no bundled config.json and the calibration README gives no architecture figures" };
+  if (k === null)
+    return { name, skip: "no bundled config.json and the calibration README gives no architecture figures" };
   if (!e.engine.kv_blocks_gpu)
-    return { name, skip: "README figures lack the keys the KV-capacity model needs and no KV block count was measured" };
+    return {
+      name,
+      skip: "README figures lack the keys the KV-capacity model needs and no KV block count was measured",
+    };
   const dtype = { fp16: "float16", bfloat16: "bfloat16" }[m.precision];
   if (dtype === undefined) return { name, skip: `precision ${m.precision} not mapped to a dtype` };
   const folder = path.join(tmpRoot, "model-configs", e.model.hf_id.replace(/[^A-Za-z0-9._-]/g, "_"));
@@ -383,7 +389,8 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const ape = (sim, meas) => (Number.isFinite(sim) && Number.isFinite(meas) && meas !== 0 ? (Math.abs(sim - meas) / meas) * 100 : NaN);
+const ape = (sim, meas) =>
+  Number.isFinite(sim) && Number.isFinite(meas) && meas !== 0 ? (Math.abs(sim - meas) / meas) * 100 : NaN;
 
 /** Whole-run, after-30 s and per-stage means from a run's request ledger (ms). */
 function summarizeRun(run, e) {
@@ -447,7 +454,9 @@ function healthProblems(h, expected) {
   if (h.still_queued + h.still_running > 0) p.push(`${h.still_queued + h.still_running} left in the system`);
   if (h.non_finite_request_metrics > 0) p.push(`${h.non_finite_request_metrics} non-finite request metrics`);
   if (h.ttft_max_ms > 60_000)
-    p.push(`max TTFT ${(h.ttft_max_ms / 1000).toFixed(0)} s: the simulated queue grows (predicted overload or a stuck request)`);
+    p.push(
+      `max TTFT ${(h.ttft_max_ms / 1000).toFixed(0)} s: the simulated queue grows (predicted overload or a stuck request)`,
+    );
   return p;
 }
 
@@ -457,7 +466,11 @@ function measuredOf(e) {
   return {
     whole: { e2e: w.e2e_ms.mean, ttft: w.ttft_ms.mean, itl: w.itl_ms.mean_server_output_len },
     after30: a ? { n: a.completed, e2e: a.e2e_ms.mean, ttft: a.ttft_ms.mean, itl: a.itl_ms.mean } : null,
-    stages: (e.measured.stages ?? []).map((s) => ({ e2e: s.e2e_ms.mean, ttft: s.ttft_ms.mean, itl: s.itl_ms.mean_server_output_len })),
+    stages: (e.measured.stages ?? []).map((s) => ({
+      e2e: s.e2e_ms.mean,
+      ttft: s.ttft_ms.mean,
+      itl: s.itl_ms.mean_server_output_len,
+    })),
   };
 }
 
@@ -477,7 +490,9 @@ const silentLog = {
   error: (m) => progress(`  simulator error: ${m}`),
 };
 
-const selected = experiments.filter((e) => e.gpu === "H100" && (args.only.length === 0 || args.only.some((s) => e.id.includes(s))));
+const selected = experiments.filter(
+  (e) => e.gpu === "H100" && (args.only.length === 0 || args.only.some((s) => e.id.includes(s))),
+);
 const skipped = [];
 const results = [];
 const t0 = Date.now();
@@ -510,7 +525,9 @@ for (const [idx, e] of selected.entries()) {
   };
   const bbOk = blackboxAvailable(ms.name, e);
   // The same requests for every backend: arrivals from one seeded stream, prompts from another.
-  const rows = traced ? readTrace(e) : poissonRows(e, L, e.workload.output_len, makeRng(hashString(`${args.seed}:${e.id}:arrivals`)));
+  const rows = traced
+    ? readTrace(e)
+    : poissonRows(e, L, e.workload.output_len, makeRng(hashString(`${args.seed}:${e.id}:arrivals`)));
   const files = traced && ms.skip === null ? writeTraceV2(e, rows) : null;
   for (const backend of args.backends) {
     const label = `[${idx + 1}/${selected.length}] ${e.id} ${backend}`;
@@ -550,7 +567,12 @@ for (const [idx, e] of selected.entries()) {
       const res = await simulate(nativeOpts);
       const native = summarizeRun(res.run, e);
       const tB = Date.now();
-      const src = new CycleSource(rows, e.workload.system_prompt_len, eng.block_size, makeRng(hashString(`${args.seed}:${e.id}:prompts`)));
+      const src = new CycleSource(
+        rows,
+        e.workload.system_prompt_len,
+        eng.block_size,
+        makeRng(hashString(`${args.seed}:${e.id}:prompts`)),
+      );
       const cycleRun = runCluster(res.config, src, silentLog);
       const cycle = summarizeRun(cycleRun, e);
       const tC = Date.now();
@@ -569,7 +591,11 @@ for (const [idx, e] of selected.entries()) {
           ape: apes(cycle.whole, rec.measured.whole),
           ape_after30: apes(cycle.after30, rec.measured.after30),
         },
-        native: { ...native, ape: apes(native.whole, rec.measured.whole), ape_after30: apes(native.after30, rec.measured.after30) },
+        native: {
+          ...native,
+          ape: apes(native.whole, rec.measured.whole),
+          ape_after30: apes(native.after30, rec.measured.after30),
+        },
         problems,
       };
       runsDone++;
@@ -578,7 +604,8 @@ for (const [idx, e] of selected.entries()) {
           `(measured ${rec.measured.whole.e2e.toFixed(0)} / ${rec.measured.whole.ttft.toFixed(1)} / ${rec.measured.whole.itl.toFixed(2)}); ` +
           `native ${((tB - tA) / 1000).toFixed(1)} s, cycle ${((tC - tB) / 1000).toFixed(1)} s`,
       );
-      for (const [mode, ps] of Object.entries(problems)) if (ps.length > 0) progress(`  WARNING ${mode}: ${ps.join("; ")}`);
+      for (const [mode, ps] of Object.entries(problems))
+        if (ps.length > 0) progress(`  WARNING ${mode}: ${ps.join("; ")}`);
     } catch (err) {
       rec.backends[backend] = { status: "error", reason: String(err?.message ?? err).split("\n")[0] };
       progress(`${label}: ERROR ${rec.backends[backend].reason}`);
@@ -602,7 +629,9 @@ function summarize(mode, key, filter) {
   const out = [];
   for (const b of args.backends) {
     for (const subset of ["all", "in-sample", "out-of-sample"]) {
-      const recs = results.filter((r) => r.backends[b]?.status === "ok" && (subset === "all" || r.sample === subset) && filter(r));
+      const recs = results.filter(
+        (r) => r.backends[b]?.status === "ok" && (subset === "all" || r.sample === subset) && filter(r),
+      );
       const row = { backend: b, subset, n: recs.length };
       for (const m of METRICS) {
         const xs = recs.map((r) => r.backends[b][mode][key]?.[m]).filter(Number.isFinite);
@@ -637,7 +666,9 @@ const summaries = {
   native_whole: summarize("native", "ape", () => true),
   native_after30: summarize("native", "ape_after30", (r) => r.traced),
 };
-const tpSubset = results.filter((r) => r.backends.blackbox?.status === "ok" && r.backends["trained-physics"]?.status === "ok");
+const tpSubset = results.filter(
+  (r) => r.backends.blackbox?.status === "ok" && r.backends["trained-physics"]?.status === "ok",
+);
 
 const md = [];
 md.push("# Simulated vs measured vLLM (H100, vLLM 0.15.1)");
@@ -671,7 +702,11 @@ if (tpSubset.length > 0) {
   md.push(`## Trained-physics vs blackbox on the same ${tpSubset.length} experiments (cycle, whole run)`);
   md.push("");
   md.push(
-    summaryTable(summarize("cycle", "ape", (r) => tpSubset.includes(r)).filter((r) => r.subset === "all" && r.backend !== "roofline")),
+    summaryTable(
+      summarize("cycle", "ape", (r) => tpSubset.includes(r)).filter(
+        (r) => r.subset === "all" && r.backend !== "roofline",
+      ),
+    ),
   );
   md.push("");
 }
@@ -738,12 +773,16 @@ md.push(na.length > 0 ? na.join("\n") : "- nothing");
 md.push("");
 const configNotes = results.filter((r) => r.model_config && !r.model_config.startsWith("bundled"));
 if (configNotes.length > 0) {
-  md.push(`Model configs written for this run: ${[...new Set(configNotes.map((r) => `${r.model} (${r.model_config})`))].join("; ")}.`);
+  md.push(
+    `Model configs written for this run: ${[...new Set(configNotes.map((r) => `${r.model} (${r.model_config})`))].join("; ")}.`,
+  );
   md.push("");
 }
 const healthy = results.flatMap((r) =>
   Object.entries(r.backends).flatMap(([b, x]) =>
-    x.status === "ok" ? Object.entries(x.problems).flatMap(([mode, ps]) => ps.map((p) => `- ${r.id} / ${b} / ${mode}: ${p}`)) : [],
+    x.status === "ok"
+      ? Object.entries(x.problems).flatMap(([mode, ps]) => ps.map((p) => `- ${r.id} / ${b} / ${mode}: ${p}`))
+      : [],
   ),
 );
 md.push("## Run health");
@@ -758,7 +797,8 @@ process.stdout.write(md.join("\n"));
 
 if (args.json !== "") {
   const out = {
-    description: "blis simulated vs measured vLLM means (ms) and absolute percentage errors (%), H100 experiments of data/calibration",
+    description:
+      "blis simulated vs measured vLLM means (ms) and absolute percentage errors (%), H100 experiments of data/calibration",
     seed: args.seed,
     backends: args.backends,
     modelling: {
@@ -770,6 +810,9 @@ if (args.json !== "") {
     experiments: results,
     skipped,
   };
-  fs.writeFileSync(args.json, JSON.stringify(out, (k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2) + "\n");
+  fs.writeFileSync(
+    args.json,
+    JSON.stringify(out, (k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v), 2) + "\n",
+  );
   progress(`wrote ${args.json}`);
 }

@@ -76,9 +76,12 @@ function parseArgs(argv) {
     else if (k === "--latency-model") a.latencyModel = val();
     else throw new Error(`unknown option ${k}`);
   }
-  if (!["trained-physics", "kernels"].includes(a.latencyModel)) throw new Error(`--latency-model must be trained-physics or kernels`);
-  if (!["lomo", "stages", "both"].includes(a.study)) throw new Error(`--study must be lomo, stages or both, got "${a.study}"`);
-  if (a.terms !== "" && a.terms !== "decode_context") throw new Error(`--terms: unknown term "${a.terms}" (valid: decode_context)`);
+  if (!["trained-physics", "kernels"].includes(a.latencyModel))
+    throw new Error(`--latency-model must be trained-physics or kernels`);
+  if (!["lomo", "stages", "both"].includes(a.study))
+    throw new Error(`--study must be lomo, stages or both, got "${a.study}"`);
+  if (a.terms !== "" && a.terms !== "decode_context")
+    throw new Error(`--terms: unknown term "${a.terms}" (valid: decode_context)`);
   return a;
 }
 
@@ -102,7 +105,10 @@ const wanted = (s) => args.only.length === 0 || args.only.some((o) => s.toLowerC
 const kernels = args.latencyModel === "kernels";
 const free = kernels
   ? freeParams(KERNELS_LAYOUT, undefined, undefined)
-  : [...DEFAULT_FREE.map((n) => paramIndex(n, "--params")), ...(args.terms === "decode_context" ? [DECODE_CONTEXT] : [])];
+  : [
+      ...DEFAULT_FREE.map((n) => paramIndex(n, "--params")),
+      ...(args.terms === "decode_context" ? [DECODE_CONTEXT] : []),
+    ];
 const start = kernels ? kernelStart(undefined) : startCoefficients();
 const run = kernels ? { latencyModel: "kernels" } : {};
 const load = (ids, flag) => loadInputs(ids, { run, seed: args.seed, flag, skipped: [] });
@@ -137,7 +143,9 @@ const METRICS = ["e2e", "ttft", "itl"];
 const errs = (ev) => Object.fromEntries(METRICS.map((k) => [k, ev.errors.meanApe[k]]));
 
 async function lomo() {
-  const models = [...new Set(entries.map(modelOf))].filter((m) => wanted(m) || entries.some((e) => modelOf(e) === m && wanted(e.id)));
+  const models = [...new Set(entries.map(modelOf))].filter(
+    (m) => wanted(m) || entries.some((e) => modelOf(e) === m && wanted(e.id)),
+  );
   const rows = [];
   for (const m of models) {
     const held = entries.filter((e) => modelOf(e) === m).map((e) => e.id);
@@ -195,7 +203,8 @@ function stagesTable(rows) {
     "| experiment | E2E bundled | E2E fitted | TTFT bundled | TTFT fitted | ITL bundled | ITL fitted |",
     "|---|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const r of rows) out.push(`| ${r.experiment} | ${METRICS.map((k) => `${pct(r.bundled[k])} | ${pct(r.fitted[k])}`).join(" | ")} |`);
+  for (const r of rows)
+    out.push(`| ${r.experiment} | ${METRICS.map((k) => `${pct(r.bundled[k])} | ${pct(r.fitted[k])}`).join(" | ")} |`);
   const med = (key, k) => pct(median(rows.map((r) => r[key][k])));
   out.push(`| **median** | ${METRICS.map((k) => `**${med("bundled", k)}** | **${med("fitted", k)}**`).join(" | ")} |`);
   return out.join("\n");

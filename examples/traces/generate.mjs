@@ -62,7 +62,14 @@ function agentic() {
       // The user's message, then the model's answer.
       const ids = ctx.append(between(80, 900));
       const output = between(60, 500);
-      lines.push({ timestamp: t, input_length: ctx.tokens, output_length: output, hash_ids: ids, session_id: `s${s}`, turn: turn++ });
+      lines.push({
+        timestamp: t,
+        input_length: ctx.tokens,
+        output_length: output,
+        hash_ids: ids,
+        session_id: `s${s}`,
+        turn: turn++,
+      });
       ctx.append(output);
       t += 2000 + output * 12;
       // Now and then a burst of tool calls: each result joins the context, requests 100-400 ms apart.
@@ -70,7 +77,14 @@ function agentic() {
         for (let k = between(2, 5); k > 0; k--) {
           const tool = ctx.append(between(40, 1500));
           const out = between(20, 120);
-          lines.push({ timestamp: t, input_length: ctx.tokens, output_length: out, hash_ids: tool, session_id: `s${s}`, turn: turn++ });
+          lines.push({
+            timestamp: t,
+            input_length: ctx.tokens,
+            output_length: out,
+            hash_ids: tool,
+            session_id: `s${s}`,
+            turn: turn++,
+          });
           ctx.append(out);
           t += between(100, 400) + out * 12;
         }

@@ -20,7 +20,8 @@ type SaturationParams = z.infer<typeof saturationParams>;
 const or = (v: number, d: number): number => (v === 0 ? d : v);
 
 function check(key: string, v: number, ok: boolean, rule: string): void {
-  if (v !== 0 && !ok) throw new UserError(`Invalid policy config: autoscaler.analyzer.${key} must be ${rule}, got ${v}`);
+  if (v !== 0 && !ok)
+    throw new UserError(`Invalid policy config: autoscaler.analyzer.${key} must be ${rule}, got ${v}`);
 }
 
 /** Ties between variants of equal cost: GPU name, then TP. */
@@ -69,7 +70,14 @@ export class SaturationAnalyzer implements Analyzer {
       supply += v.supply;
       demand += v.demand;
     }
-    const out: Analysis = { model: s.model, requiredCapacity: 0, spareCapacity: 0, variants, totalSupply: supply, totalDemand: demand };
+    const out: Analysis = {
+      model: s.model,
+      requiredCapacity: 0,
+      spareCapacity: 0,
+      variants,
+      totalSupply: supply,
+      totalDemand: demand,
+    };
     const required = demand / this.up - (supply + s.pendingCapacityTokens * this.kappa);
     if (required > 0) {
       out.requiredCapacity = required;
@@ -91,12 +99,34 @@ export const saturationAnalyzer: PolicyDescriptor<Record<string, never>, Analyze
   params: saturationParams,
   flags: [],
   validate(p) {
-    check("kv_cache_threshold", p.kv_cache_threshold, p.kv_cache_threshold > 0 && p.kv_cache_threshold <= 1, "in (0, 1]");
-    check("scale_up_threshold", p.scale_up_threshold, p.scale_up_threshold > 0 && p.scale_up_threshold < Infinity, "finite and > 0");
-    check("scale_down_boundary", p.scale_down_boundary, p.scale_down_boundary > 0 && p.scale_down_boundary < Infinity, "finite and > 0");
-    check("avg_input_tokens", p.avg_input_tokens, p.avg_input_tokens > 0 && p.avg_input_tokens < Infinity, "finite and > 0");
+    check(
+      "kv_cache_threshold",
+      p.kv_cache_threshold,
+      p.kv_cache_threshold > 0 && p.kv_cache_threshold <= 1,
+      "in (0, 1]",
+    );
+    check(
+      "scale_up_threshold",
+      p.scale_up_threshold,
+      p.scale_up_threshold > 0 && p.scale_up_threshold < Infinity,
+      "finite and > 0",
+    );
+    check(
+      "scale_down_boundary",
+      p.scale_down_boundary,
+      p.scale_down_boundary > 0 && p.scale_down_boundary < Infinity,
+      "finite and > 0",
+    );
+    check(
+      "avg_input_tokens",
+      p.avg_input_tokens,
+      p.avg_input_tokens > 0 && p.avg_input_tokens < Infinity,
+      "finite and > 0",
+    );
     if (!(or(p.scale_down_boundary, 0.4) < or(p.scale_up_threshold, 0.8))) {
-      throw new UserError("Invalid policy config: autoscaler.analyzer.scale_down_boundary (D) must be < effective scale_up_threshold (U)");
+      throw new UserError(
+        "Invalid policy config: autoscaler.analyzer.scale_down_boundary (D) must be < effective scale_up_threshold (U)",
+      );
     }
   },
   create: (p) => new SaturationAnalyzer(p),

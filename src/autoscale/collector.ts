@@ -43,7 +43,14 @@ class DefaultCollector implements Collector {
       });
     }
     const pending = ctx.pendingReplicas();
-    return [{ model: ctx.model, replicas, pendingReplicas: pending, pendingCapacityTokens: pending * ctx.replicaCapacityTokens }];
+    return [
+      {
+        model: ctx.model,
+        replicas,
+        pendingReplicas: pending,
+        pendingCapacityTokens: pending * ctx.replicaCapacityTokens,
+      },
+    ];
   }
 }
 

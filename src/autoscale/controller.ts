@@ -13,7 +13,17 @@ import { delayTicks, type Node } from "../infra/nodePools.js";
 import { EV_LOADED, EV_NODE_READY, Fleet, type FleetContext } from "./fleet.js";
 import { actuators, analyzers, collectors, drainPolicies, engines, stabilizers } from "./registries.js";
 import type { AutoscaleSettings } from "./settings.js";
-import type { Actuator, Analyzer, Collector, Decision, DrainPolicy, Engine, ModelSignals, Stabilizer, Variant } from "./types.js";
+import type {
+  Actuator,
+  Analyzer,
+  Collector,
+  Decision,
+  DrainPolicy,
+  Engine,
+  ModelSignals,
+  Stabilizer,
+  Variant,
+} from "./types.js";
 import "./builtins.js";
 
 const EV_TICK = 2;
@@ -98,8 +108,16 @@ export class AutoscaleController implements ClusterExtension {
       },
     );
     this.analyzer = analyzers.create(s.analyzer, s.analyzerParams, {});
-    this.engine = engines.create(s.engine, {}, { freeSlots: (v) => (pools === null ? Infinity : pools.freeGpus(v.gpu)) });
-    this.stabilizer = stabilizers.create(s.stabilization, {}, { upWindowUs: s.upWindowUs, downWindowUs: s.downWindowUs });
+    this.engine = engines.create(
+      s.engine,
+      {},
+      { freeSlots: (v) => (pools === null ? Infinity : pools.freeGpus(v.gpu)) },
+    );
+    this.stabilizer = stabilizers.create(
+      s.stabilization,
+      {},
+      { upWindowUs: s.upWindowUs, downWindowUs: s.downWindowUs },
+    );
     this.drainPolicy = drainPolicies.create(s.drainPolicy, {}, {});
     this.actuator = actuators.create(
       s.actuator,
@@ -158,7 +176,9 @@ export class AutoscaleController implements ClusterExtension {
     const passed = this.stabilizer.gate(now, decisions);
     if (passed.length > 0) {
       const d = this.s.scrapeDelay;
-      const delay = delayTicks(d, () => (this.scrapeRng ??= new Rng(deriveStreamSeed(this.ctx.seed, "autoscaler"))).normFloat64());
+      const delay = delayTicks(d, () =>
+        (this.scrapeRng ??= new Rng(deriveStreamSeed(this.ctx.seed, "autoscaler"))).normFloat64(),
+      );
       this.events.push(now + delay, EV_ACTUATE, passed);
     }
     const next = now + this.s.intervalUs;
@@ -173,7 +193,12 @@ export class AutoscaleController implements ClusterExtension {
     const pending = s.pendingReplicas;
     if (routable + pending < this.s.minReplicas) {
       const reason = `below min_replicas ${this.s.minReplicas}: ${routable} routable, ${pending} pending`;
-      return { model: s.model, variant: this.defaultVariant(s), delta: this.s.minReplicas - routable - pending, reason };
+      return {
+        model: s.model,
+        variant: this.defaultVariant(s),
+        delta: this.s.minReplicas - routable - pending,
+        reason,
+      };
     }
     const a = this.analyzer.analyze(s);
     const d = a === null ? null : this.engine.decide(a);
@@ -218,7 +243,14 @@ export class AutoscaleController implements ClusterExtension {
     if (this.drainPolicy.redirectWaiting) {
       const moved = this.ctx.cluster.redirectWaiting(i, now);
       const detail = `${moved} waiting requests of ${inst.id} back to the router`;
-      if (moved > 0) this.note(now, "redirect", detail, inst.id, `drain_policy redirect: ${moved} waiting requests back to the router`);
+      if (moved > 0)
+        this.note(
+          now,
+          "redirect",
+          detail,
+          inst.id,
+          `drain_policy redirect: ${moved} waiting requests back to the router`,
+        );
     }
     this.fleet.drain(inst, now, reason);
   }

@@ -42,7 +42,8 @@ class GreedyEngine implements Engine {
     if (a.requiredCapacity > 0) {
       for (const v of a.variants) {
         const n = upSize(v, a.requiredCapacity);
-        if (this.ctx.freeSlots(v) >= Math.max(n * v.tp, 1)) return { model: a.model, variant: { gpu: v.gpu, tp: v.tp }, delta: n };
+        if (this.ctx.freeSlots(v) >= Math.max(n * v.tp, 1))
+          return { model: a.model, variant: { gpu: v.gpu, tp: v.tp }, delta: n };
       }
       return null;
     }

@@ -159,7 +159,9 @@ export class Fleet {
   /** An autoscaled replica of `variant` (docs/autoscaling.md "The autoscaler"). */
   scaleUp(variant: Variant, now: number, reason: string): void {
     if (this.created >= this.s.instanceBudget) {
-      this.ctx.log.warn(`scale-up for model "${this.ctx.model}" skipped: the run's instance budget (${this.s.instanceBudget}) is used up`);
+      this.ctx.log.warn(
+        `scale-up for model "${this.ctx.model}" skipped: the run's instance budget (${this.s.instanceBudget}) is used up`,
+      );
       return;
     }
     this.created++;
@@ -221,7 +223,13 @@ export class Fleet {
     this.ctx.cluster.setRoutable(inst.index, false);
     this.routableNow--;
     const flight = this.ctx.cluster.inFlight[inst.index];
-    this.ctx.note(now, "scale-down", `draining instance ${inst.id} (in flight ${flight})`, inst.id, `${reason}; ${flight} in flight`);
+    this.ctx.note(
+      now,
+      "scale-down",
+      `draining instance ${inst.id} (in flight ${flight})`,
+      inst.id,
+      `${reason}; ${flight} in flight`,
+    );
     this.afterInstanceEvents(inst.index, now);
   }
 

@@ -4,11 +4,22 @@
 
 import { PolicyRegistry } from "../util/policyRegistry.js";
 import type { CollectorContext } from "./collector.js";
-import type { Analyzer, Collector, Engine, Stabilizer, Actuator, DrainPolicy, EngineContext, ActuatorContext } from "./types.js";
+import type {
+  Analyzer,
+  Collector,
+  Engine,
+  Stabilizer,
+  Actuator,
+  DrainPolicy,
+  EngineContext,
+  ActuatorContext,
+} from "./types.js";
 
 export const collectors = new PolicyRegistry<CollectorContext, Collector>("autoscaler collector");
 export const analyzers = new PolicyRegistry<Record<string, never>, Analyzer>("autoscaler analyzer");
 export const engines = new PolicyRegistry<EngineContext, Engine>("autoscaler engine");
-export const stabilizers = new PolicyRegistry<{ upWindowUs: number; downWindowUs: number }, Stabilizer>("autoscaler stabilization");
+export const stabilizers = new PolicyRegistry<{ upWindowUs: number; downWindowUs: number }, Stabilizer>(
+  "autoscaler stabilization",
+);
 export const actuators = new PolicyRegistry<ActuatorContext, Actuator>("autoscaler actuator");
 export const drainPolicies = new PolicyRegistry<Record<string, never>, DrainPolicy>("drain policy");

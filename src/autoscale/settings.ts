@@ -95,7 +95,10 @@ function checkName(key: string, name: string, valid: string[]): string {
 }
 
 /** The pool's hardware: which GPU, how many per node, and their memory. */
-function poolHardware(p: z.infer<typeof NodePoolBundle>, at: string): { gpuType: string; gpusPerNode: number; mem: number } {
+function poolHardware(
+  p: z.infer<typeof NodePoolBundle>,
+  at: string,
+): { gpuType: string; gpusPerNode: number; mem: number } {
   const gpuType = p.gpu_type ?? "";
   if (gpuType === "") fail(`${at}: gpu_type must not be empty`);
   const gpusPerNode = p.gpus_per_node ?? 0;
@@ -141,7 +144,9 @@ function pool(p: z.infer<typeof NodePoolBundle>, k: number, seen: Set<string>): 
   };
 }
 
-/** Shortest tick interval, µs: below it a run spends its time in ticks that see the same fleet (docs/autoscaling.md). */
+/**
+ * Shortest tick interval, µs: below it a run spends its time in ticks that see the same fleet (docs/autoscaling.md).
+ */
 export const MIN_AUTOSCALER_INTERVAL_US = 1000;
 
 function checkIntervalFloor(intervalUs: number, fromFlag: boolean): void {
@@ -159,10 +164,16 @@ function checkFlagInterval(flagInterval: number | undefined): void {
 
 /** Whether the run autoscales: the bundle has one of the three sections, or the interval is on. */
 function hasAutoscaling(b: InfraBundle, intervalUs: number): boolean {
-  return b.autoscaler !== undefined || b.node_pools !== undefined || b.instance_lifecycle !== undefined || intervalUs > 0;
+  return (
+    b.autoscaler !== undefined || b.node_pools !== undefined || b.instance_lifecycle !== undefined || intervalUs > 0
+  );
 }
 
-function replicaLimits(a: z.infer<typeof AutoscalerBundle>): { minReplicas: number; maxReplicas: number; instanceBudget: number } {
+function replicaLimits(a: z.infer<typeof AutoscalerBundle>): {
+  minReplicas: number;
+  maxReplicas: number;
+  instanceBudget: number;
+} {
   const minReplicas = a.min_replicas ?? 1;
   if (minReplicas < 1) fail(`autoscaler.min_replicas must be >= 1, got ${minReplicas}`);
   const maxReplicas = a.max_replicas ?? 0;
@@ -184,7 +195,10 @@ export function autoscaleSettings(b: InfraBundle, flagInterval: number | undefin
   const intervalUs = flagInterval ?? finiteAtLeast0("autoscaler.interval_us", a.interval_us);
   if (!hasAutoscaling(b, intervalUs)) return null;
   const upWindowUs = finiteAtLeast0("autoscaler.scale_up_stabilization_window_us", a.scale_up_stabilization_window_us);
-  const downWindowUs = finiteAtLeast0("autoscaler.scale_down_stabilization_window_us", a.scale_down_stabilization_window_us);
+  const downWindowUs = finiteAtLeast0(
+    "autoscaler.scale_down_stabilization_window_us",
+    a.scale_down_stabilization_window_us,
+  );
   const scrapeDelay = delay("autoscaler.hpa_scrape_delay", a.hpa_scrape_delay);
   const analyzer = checkName("autoscaler analyzer", a.analyzer?.name ?? "saturation", analyzers.names());
   const { name: _name, ...analyzerParams } = a.analyzer ?? {};

@@ -46,6 +46,7 @@ export function renderAutoscaleSummary(ctl: AutoscaleController, end: number): s
     `Peak routable instances: ${s.peakRoutable}`,
     `Instance GPU-hours: ${s.instanceGpuHours.toFixed(4)}`,
   ];
-  if (s.nodesProvisioned !== null) lines.push(`Nodes provisioned: ${s.nodesProvisioned}, node GPU-hours: ${s.nodeGpuHours!.toFixed(4)}`);
+  if (s.nodesProvisioned !== null)
+    lines.push(`Nodes provisioned: ${s.nodesProvisioned}, node GPU-hours: ${s.nodeGpuHours!.toFixed(4)}`);
   return lines.join("\n") + "\n";
 }

@@ -5,7 +5,13 @@
 
 import { UserError } from "../util/errors.js";
 import type { TraceV2 } from "../workload/trace/traceV2.js";
-import { compareGoodput, mergeSloTargets, type GoodputComparison, type GoodputSample, type SloFlagTargets } from "./goodput.js";
+import {
+  compareGoodput,
+  mergeSloTargets,
+  type GoodputComparison,
+  type GoodputSample,
+  type SloFlagTargets,
+} from "./goodput.js";
 import type { ItlRows } from "./itlCsv.js";
 import { matchAndNormalize, type CalibrationPairs, type MatchedRequest, type Normalization } from "./matching.js";
 import type { SimResultEntry } from "./simResults.js";
@@ -15,7 +21,13 @@ export type { SimResultEntry } from "./simResults.js";
 export type { ItlRow, ItlRows } from "./itlCsv.js";
 export type { BiasDirection, MetricComparison, PairedValues, Quality, RequestLevel, WorkloadLevel } from "./stats.js";
 export type { GoodputClass, GoodputComparison, SloFlagTargets, SloTargets } from "./goodput.js";
-export { matchAndNormalize, transferDelayUs, type CalibrationPairs, type MatchedRequest, type Normalization } from "./matching.js";
+export {
+  matchAndNormalize,
+  transferDelayUs,
+  type CalibrationPairs,
+  type MatchedRequest,
+  type Normalization,
+} from "./matching.js";
 
 export interface CalibrateOptions {
   /** Rows with request_id below this are warm-up. −1 (default): the header's warm_up_requests. */
@@ -122,7 +134,8 @@ export function validateCalibrateOptions(opts: CalibrateOptions): void {
   }
   const rtt = opts.networkRttUs ?? CALIBRATE_DEFAULTS.networkRttUs;
   if (!Number.isSafeInteger(rtt)) throw new UserError(`--network-rtt-us must be an integer, got ${rtt}`);
-  if (rtt !== -1 && rtt < 0) throw new UserError(`--network-rtt-us must be >= 0 (or omit to use trace header), got ${rtt}`);
+  if (rtt !== -1 && rtt < 0)
+    throw new UserError(`--network-rtt-us must be >= 0 (or omit to use trace header), got ${rtt}`);
   checkFinite("--network-bandwidth-mbps", opts.networkBandwidthMbps ?? CALIBRATE_DEFAULTS.networkBandwidthMbps, null);
   checkFinite("--ttft-mape-threshold", opts.ttftMapeThreshold ?? CALIBRATE_DEFAULTS.ttftMapeThreshold, 0);
   checkFinite("--hit-rate-tolerance-pp", opts.hitRateTolerancePp ?? CALIBRATE_DEFAULTS.hitRateTolerancePp, 0);
@@ -191,10 +204,13 @@ export function calibrateWithDetails(
     );
   }
   if (pairs.ttft.real.length === 0) {
-    throw new UserError("No valid latency pairs after filtering — all matched requests may have corrupt timing data (negative latencies)");
+    throw new UserError(
+      "No valid latency pairs after filtering — all matched requests may have corrupt timing data (negative latencies)",
+    );
   }
   const notes: string[] = [];
-  if (pairs.duplicateSimIds > 0) notes.push(`sim results repeat ${pairs.duplicateSimIds} request ID(s); the last entry of each is used`);
+  if (pairs.duplicateSimIds > 0)
+    notes.push(`sim results repeat ${pairs.duplicateSimIds} request ID(s); the last entry of each is used`);
 
   const traceInfo: TraceInfo = {
     num_requests: pairs.matched + pairs.warmUpExcluded + pairs.unmatchedReal,
@@ -236,7 +252,13 @@ export function calibrateWithDetails(
 }
 
 /** Goodput against the SLO targets of the command line and the header, when there are any. */
-function addGoodput(report: CalibrationReport, trace: TraceV2, pairs: CalibrationPairs, opts: CalibrateOptions, notes: string[]): void {
+function addGoodput(
+  report: CalibrationReport,
+  trace: TraceV2,
+  pairs: CalibrationPairs,
+  opts: CalibrateOptions,
+  notes: string[],
+): void {
   const targets = mergeSloTargets(opts.sloTargets ?? {}, trace.header.goodput_slo_targets);
   if (targets !== undefined) {
     const samples: GoodputSample[] = pairs.requests.map((r) => ({
@@ -250,7 +272,9 @@ function addGoodput(report: CalibrationReport, trace: TraceV2, pairs: Calibratio
     }));
     report.goodput = compareGoodput(samples, targets);
     if (report.goodput.skipped_itl === true) {
-      notes.push("goodput: an ITL target is set but some requests have no ITL value (give --itl-data); they count as missing it");
+      notes.push(
+        "goodput: an ITL target is set but some requests have no ITL value (give --itl-data); they count as missing it",
+      );
     }
   }
 }
@@ -276,11 +300,18 @@ function addHitRate(report: CalibrationReport, trace: TraceV2, opts: CalibrateOp
       `the trace header has an observed KV hit rate (source=${observed.source}, ${observed.hit_rate}) but no simulated cache_hit_rate was given (--sim-metrics, from blis replay --metrics-path); skipping the hit-rate comparison`,
     );
   } else if (simHr !== undefined) {
-    notes.push("a simulated cache_hit_rate was given but the trace header has no observed_kv_metrics; skipping the hit-rate comparison");
+    notes.push(
+      "a simulated cache_hit_rate was given but the trace header has no observed_kv_metrics; skipping the hit-rate comparison",
+    );
   }
 }
 
 /** The calibration report of a trace and the simulated results of its replay. */
-export function calibrate(trace: TraceV2, sim: readonly SimResultEntry[], opts: CalibrateOptions = {}, itl?: ItlRows): CalibrationReport {
+export function calibrate(
+  trace: TraceV2,
+  sim: readonly SimResultEntry[],
+  opts: CalibrateOptions = {},
+  itl?: ItlRows,
+): CalibrationReport {
   return calibrateWithDetails(trace, sim, opts, itl).report;
 }

@@ -50,7 +50,9 @@ export function renderCalibrationTable(report: CalibrationReport, details?: Cali
   const lines: string[] = ["=== Calibration: real vs simulated ==="];
   lines.push(
     `Requests: ${t.num_requests} (warm-up excluded ${t.warm_up_excluded}, matched ${t.matched_pairs}` +
-      (details !== undefined ? `, unmatched real ${details.unmatchedReal}, unmatched sim ${details.unmatchedSim}` : "") +
+      (details !== undefined
+        ? `, unmatched real ${details.unmatchedReal}, unmatched sim ${details.unmatchedSim}`
+        : "") +
       `), token mismatches ${t.token_mismatches}` +
       (t.itl_dropped !== undefined ? `, ITL dropped ${t.itl_dropped}` : ""),
   );
@@ -90,7 +92,9 @@ export function renderCalibrationTable(report: CalibrationReport, details?: Cali
       ]
         .filter((s) => s !== "")
         .join(", ");
-      lines.push(`  ${cls} (${gated}; ${c.count} requests): real ${pct(c.real_slo_attainment)}, sim ${pct(c.sim_slo_attainment)}`);
+      lines.push(
+        `  ${cls} (${gated}; ${c.count} requests): real ${pct(c.real_slo_attainment)}, sim ${pct(c.sim_slo_attainment)}`,
+      );
     }
   }
   return lines.join("\n") + "\n";
@@ -103,15 +107,19 @@ export function logCalibrationDetails(details: CalibrationDetails, logger: Logge
   );
   if (details.itlDroppedIds.length > 0) {
     const shown = details.itlDroppedIds.slice(0, 10).join(", ") + (details.itlDroppedIds.length > 10 ? ", …" : "");
-    logger.warn(`ITL dropped for ${details.itlDroppedIds.length} request(s) whose chunk deltas are all negative (clock skew): ${shown}`);
+    logger.warn(
+      `ITL dropped for ${details.itlDroppedIds.length} request(s) whose chunk deltas are all negative (clock skew): ${shown}`,
+    );
   }
   if (details.bySloClass.length > 0) {
     logger.info("Per-SLO-class calibration:");
-    for (const b of details.bySloClass) logger.info(`  SLO=${b.key}: n=${b.n} TTFT-MAPE=${pct(b.ttftMape)} E2E-MAPE=${pct(b.e2eMape)}`);
+    for (const b of details.bySloClass)
+      logger.info(`  SLO=${b.key}: n=${b.n} TTFT-MAPE=${pct(b.ttftMape)} E2E-MAPE=${pct(b.e2eMape)}`);
   }
   if (details.byModel.length > 0) {
     logger.info("Per-model calibration:");
-    for (const b of details.byModel) logger.info(`  model=${b.key}: n=${b.n} TTFT-MAPE=${pct(b.ttftMape)} E2E-MAPE=${pct(b.e2eMape)}`);
+    for (const b of details.byModel)
+      logger.info(`  model=${b.key}: n=${b.n} TTFT-MAPE=${pct(b.ttftMape)} E2E-MAPE=${pct(b.e2eMape)}`);
   }
   for (const note of details.notes) logger.warn(note);
 }

@@ -52,13 +52,19 @@ function parseNumber(file: string, line: number, col: string, text: string | und
 }
 
 /** Field index of every named column; a missing one is an error naming the flag's column. */
-function columnIndex(header: readonly string[], file: string, cols: MeasuredColumns): Record<keyof MeasuredColumns, number> {
+function columnIndex(
+  header: readonly string[],
+  file: string,
+  cols: MeasuredColumns,
+): Record<keyof MeasuredColumns, number> {
   const at = new Map(header.map((n, i) => [n.trim(), i]));
   const out = {} as Record<keyof MeasuredColumns, number>;
   for (const key of Object.keys(cols) as (keyof MeasuredColumns)[]) {
     const i = at.get(cols[key]);
     if (i === undefined)
-      throw new UserError(`${file}:1: no column "${cols[key]}" (columns: ${header.join(", ")}); name it with --${key}-column`);
+      throw new UserError(
+        `${file}:1: no column "${cols[key]}" (columns: ${header.join(", ")}); name it with --${key}-column`,
+      );
     out[key] = i;
   }
   return out;
@@ -81,7 +87,8 @@ export function traceFromMeasured(text: string, file: string, o: MeasuredOptions
     const arrival = Math.round(get("arrival") * scale);
     const ttft = get("ttft") * scale;
     const e2e = get("e2e") * scale;
-    if (e2e < ttft) throw new UserError(`${file}:${rec.line}: column ${o.columns.e2e}: E2E ${e2e} µs is below TTFT ${ttft} µs`);
+    if (e2e < ttft)
+      throw new UserError(`${file}:${rec.line}: column ${o.columns.e2e}: E2E ${e2e} µs is below TTFT ${ttft} µs`);
     const k = recs.length;
     const output = Math.round(get("output"));
     recs.push({
@@ -99,13 +106,18 @@ export function traceFromMeasured(text: string, file: string, o: MeasuredOptions
       num_chunks: output,
     });
   }
-  if (idx === null || recs.length === 0) throw new UserError(`${file}: no requests (a header row and at least one row are needed)`);
+  if (idx === null || recs.length === 0)
+    throw new UserError(`${file}: no requests (a header row and at least one row are needed)`);
   if (o.promptCycle > 0) setGroupPrefixes(recs);
   return { header: newTraceHeader("real", "microseconds"), layout: "v3", optionalColumns: [], records: recs };
 }
 
 /** The header and data texts of the converted CSV, and its request count. */
-export function measuredTraceTexts(text: string, file: string, o: MeasuredOptions): { header: string; data: string; count: number } {
+export function measuredTraceTexts(
+  text: string,
+  file: string,
+  o: MeasuredOptions,
+): { header: string; data: string; count: number } {
   const trace = traceFromMeasured(text, file, o);
   return { header: formatTraceV2Header(trace.header), data: formatTraceV2Data(trace), count: trace.records.length };
 }

@@ -18,10 +18,14 @@ const Metrics = z
   .object({
     ttft_ms: Means,
     e2e_ms: Means,
-    itl_ms: z.object({ mean: z.number().nullable(), mean_server_output_len: z.number().nullable().optional() }).passthrough(),
+    itl_ms: z
+      .object({ mean: z.number().nullable(), mean_server_output_len: z.number().nullable().optional() })
+      .passthrough(),
   })
   .passthrough();
-const Stage = z.object({ index: z.number(), rate_rps: z.number(), duration_s: z.number(), requests: z.number() }).passthrough();
+const Stage = z
+  .object({ index: z.number(), rate_rps: z.number(), duration_s: z.number(), requests: z.number() })
+  .passthrough();
 export const ExperimentSchema = z
   .object({
     id: z.string(),
@@ -116,7 +120,8 @@ export function readExperimentsFile(file: string): ExperimentEntry[] {
 /** Why an experiment cannot be simulated with the bundled data, or null. */
 export function unsupportedReason(e: ExperimentEntry): string | null {
   if (e.gpu !== "H100") return `GPU ${e.gpu} has no entry in the bundled hardware file`;
-  if (e.model.model_config === null && figuresOf(e) === null) return "no bundled config.json and no architecture figures";
+  if (e.model.model_config === null && figuresOf(e) === null)
+    return "no bundled config.json and no architecture figures";
   return null;
 }
 
@@ -195,7 +200,12 @@ function syntheticTrace(e: ExperimentEntry, promptLen: number, seed: number): Tr
 }
 
 /** Builds the fit experiment of a data-set entry; `stage` restricts requests and scores to that stage. */
-export function experimentFromEntry(e: ExperimentEntry, all: readonly ExperimentEntry[], dataDir: string, seed = 42): FitExperiment {
+export function experimentFromEntry(
+  e: ExperimentEntry,
+  all: readonly ExperimentEntry[],
+  dataDir: string,
+  seed = 42,
+): FitExperiment {
   const why = unsupportedReason(e);
   if (why !== null) throw new UserError(`experiment ${e.id}: ${why}`);
   const model = (e.model.simulator_id ?? e.model.hf_id).toLowerCase();
@@ -230,7 +240,8 @@ export function experimentFromEntry(e: ExperimentEntry, all: readonly Experiment
 
 export function meansOf(m: z.infer<typeof Metrics>, id: string): FitTarget {
   const itl = m.itl_ms.mean_server_output_len ?? m.itl_ms.mean;
-  if (m.ttft_ms.mean === null || m.e2e_ms.mean === null || itl === null) throw new UserError(`experiment ${id}: measured means missing`);
+  if (m.ttft_ms.mean === null || m.e2e_ms.mean === null || itl === null)
+    throw new UserError(`experiment ${id}: measured means missing`);
   return { kind: "means", ttft_us: m.ttft_ms.mean * 1000, e2e_us: m.e2e_ms.mean * 1000, itl_us: itl * 1000 };
 }
 
@@ -243,6 +254,7 @@ export function stageOf(x: FitExperiment, entry: ExperimentEntry, s: number, rep
   if (w === undefined) throw new UserError(`experiment ${x.id} has no stage ${s}`);
   const records = replayAll ? x.trace.records : x.trace.records.filter((r) => r.arrival_time_us < w[1]);
   const stageMetrics = entry.measured.stages?.[s];
-  const target = x.target.kind === "requests" ? x.target : stageMetrics !== undefined ? meansOf(stageMetrics, x.id) : x.target;
+  const target =
+    x.target.kind === "requests" ? x.target : stageMetrics !== undefined ? meansOf(stageMetrics, x.id) : x.target;
   return { ...x, id: `${x.id}#stage${s}`, trace: { ...x.trace, records }, target, window: w };
 }

@@ -3,7 +3,13 @@
 // Targets come from --slo-ttft/--slo-itl/--slo-e2e (`class=duration,...`) over the trace
 // header's goodput_slo_targets.
 
-export { mergeSloTargets, parseDurationMs, parseSloFlag, type SloFlagTargets, type SloTargets } from "../metrics/sloTargets.js";
+export {
+  mergeSloTargets,
+  parseDurationMs,
+  parseSloFlag,
+  type SloFlagTargets,
+  type SloTargets,
+} from "../metrics/sloTargets.js";
 import type { SloTargets } from "../metrics/sloTargets.js";
 
 /** One request of the goodput population, all latencies in µs in the client frame. */
@@ -49,13 +55,18 @@ const DIMS = [
   ["e2e", "e2e_ms"],
 ] as const;
 
-export function compareGoodput(samples: readonly GoodputSample[], targets: Record<string, SloTargets>): GoodputComparison {
+export function compareGoodput(
+  samples: readonly GoodputSample[],
+  targets: Record<string, SloTargets>,
+): GoodputComparison {
   let itlMissing = false;
   const perClass: Record<string, GoodputClass> = {};
   for (const cls of Object.keys(targets).sort()) {
     const t = targets[cls]!;
     const mine = samples.filter((s) => (s.sloClass === "" ? "default" : s.sloClass) === cls);
-    const side = (pick: (s: GoodputSample) => { ttft: number; itl: number | undefined; e2e: number }): [number, AttainmentByDim] => {
+    const side = (
+      pick: (s: GoodputSample) => { ttft: number; itl: number | undefined; e2e: number },
+    ): [number, AttainmentByDim] => {
       let good = 0;
       const met = { ttft: 0, itl: 0, e2e: 0 };
       const seen = { ttft: 0, itl: 0, e2e: 0 };

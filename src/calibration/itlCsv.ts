@@ -31,7 +31,8 @@ export function parseItlCsv(text: string, file: string): ItlRows {
     }
     const where = `${file} line ${i + 1}`;
     const cells = line.split(",");
-    if (cells.length < 3) throw new UserError(`${where}: ITL row has ${cells.length} column${cells.length === 1 ? "" : "s"}, expected 3`);
+    if (cells.length < 3)
+      throw new UserError(`${where}: ITL row has ${cells.length} column${cells.length === 1 ? "" : "s"}, expected 3`);
     const values = COLUMNS.map((name, k) => {
       const text = cells[k]!.trim();
       const r = parseGoIntDetailed(text);

@@ -50,7 +50,12 @@ export function transferDelayUs(tokens: number, bandwidthMbps: number): number {
 }
 
 /** Matching and normalization (docs/calibration.md "Calibrate", rules 1–7). */
-export function matchAndNormalize(trace: TraceV2, sim: readonly SimResultEntry[], norm: Normalization, itl?: ItlRows): CalibrationPairs {
+export function matchAndNormalize(
+  trace: TraceV2,
+  sim: readonly SimResultEntry[],
+  norm: Normalization,
+  itl?: ItlRows,
+): CalibrationPairs {
   const simById = new Map<number, SimResultEntry>();
   let duplicateSimIds = 0;
   for (const s of sim) {
@@ -106,7 +111,12 @@ export function matchAndNormalize(trace: TraceV2, sim: readonly SimResultEntry[]
 }
 
 /** Adds the measured ITL mean of a request and its simulated counterpart; returns the measured one. */
-function pairItl(out: CalibrationPairs, id: number, chunkTimes: number[] | undefined, s: SimResultEntry): number | undefined {
+function pairItl(
+  out: CalibrationPairs,
+  id: number,
+  chunkTimes: number[] | undefined,
+  s: SimResultEntry,
+): number | undefined {
   if (chunkTimes === undefined) return undefined;
   const r = realItlMean(chunkTimes);
   if (r === "dropped") out.itlDroppedIds.push(id);
@@ -144,7 +154,8 @@ function matchedRequest(
     simE2e,
   };
   if (realItl !== undefined) req.realItl = realItl;
-  const simItlMean = s.itl_mean_us ?? (s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : undefined);
+  const simItlMean =
+    s.itl_mean_us ?? (s.output_tokens > 1 ? (s.e2e_us - s.ttft_us) / (s.output_tokens - 1) : undefined);
   if (simItlMean !== undefined) req.simItlMean = simItlMean;
   return req;
 }

@@ -1,4 +1,5 @@
-// Per-request measurement files of the calibration data set (docs/calibration.md "Fit", data/calibration/README.md), turned
+// Per-request measurement files of the calibration data set (docs/calibration.md "Fit", data/calibration/README.md),
+// turned
 // into trace v2 with measurements so that replay, calibrate and fit treat every source alike.
 
 import { UserError } from "../util/errors.js";
@@ -12,7 +13,11 @@ interface Columns {
   [name: string]: number;
 }
 
-function table(text: string, file: string, required: readonly string[]): { cols: Columns; rows: { line: number; f: string[] }[] } {
+function table(
+  text: string,
+  file: string,
+  required: readonly string[],
+): { cols: Columns; rows: { line: number; f: string[] }[] } {
   const rows: { line: number; f: string[] }[] = [];
   let cols: Columns | null = null;
   for (const rec of readCsv(text)) {
@@ -103,7 +108,8 @@ export function traceFromEngineCsv(text: string, file: string): TraceV2 {
       throw new UserError(
         `${file} line ${line}, column first_token_us: negative latency (first token ${first} before queue entry ${queued})`,
       );
-    if (last < first) throw new UserError(`${file} line ${line}, column last_token_us: last token ${last} before the first ${first}`);
+    if (last < first)
+      throw new UserError(`${file} line ${line}, column last_token_us: last token ${last} before the first ${first}`);
     return {
       ...emptyTraceRecord(),
       request_id: k,

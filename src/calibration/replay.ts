@@ -64,12 +64,14 @@ export function replayRows(trace: TraceV2, skipWarmup: boolean, skipFirstSeconds
   }
   const v3 = trace.layout === "v3";
   let rows = trace.records;
-  if (skipWarmup && trace.header.warm_up_requests > 0) rows = rows.filter((r) => r.request_id >= trace.header.warm_up_requests);
+  if (skipWarmup && trace.header.warm_up_requests > 0)
+    rows = rows.filter((r) => r.request_id >= trace.header.warm_up_requests);
   if (skipFirstSeconds > 0 && rows.length > 0) {
     const first = Math.min(...rows.map((r) => replayArrival(r, v3)));
     rows = rows.filter((r) => replayArrival(r, v3) >= first + skipFirstSeconds * 1e6);
   }
-  if (rows.length === 0) throw new UserError("no trace rows left to replay after the warm-up and --skip-first-seconds filters");
+  if (rows.length === 0)
+    throw new UserError("no trace rows left to replay after the warm-up and --skip-first-seconds filters");
   return rows;
 }
 
@@ -129,9 +131,12 @@ function replayThink(opts: ReplayOptions): ReplayThink {
   const ms = opts.run.thinkTimeMs;
   const dist = opts.thinkDist;
   if (opts.sessionMode !== "closed-loop" && (ms !== undefined || dist !== undefined)) {
-    throw new UserError(`${ms !== undefined ? "--think-time-ms" : "--think-time-dist"} applies only with --session-mode closed-loop`);
+    throw new UserError(
+      `${ms !== undefined ? "--think-time-ms" : "--think-time-dist"} applies only with --session-mode closed-loop`,
+    );
   }
-  if (ms !== undefined && dist !== undefined) throw new UserError("--think-time-ms and --think-time-dist are mutually exclusive");
+  if (ms !== undefined && dist !== undefined)
+    throw new UserError("--think-time-ms and --think-time-dist are mutually exclusive");
   if (ms !== undefined) {
     if (!(ms >= 0)) throw new UserError(`--think-time-ms must be >= 0, got ${ms}`);
     return { constantUs: ms * 1000 };

@@ -114,7 +114,9 @@ export function parseSimCacheHitRate(text: string, file: string): number | undef
   const v = (data as Record<string, unknown>)["cache_hit_rate"];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 1) {
-    throw new UserError(`parsing --sim-metrics ${file}: cache_hit_rate must be a number in [0, 1], got ${JSON.stringify(v)}`);
+    throw new UserError(
+      `parsing --sim-metrics ${file}: cache_hit_rate must be a number in [0, 1], got ${JSON.stringify(v)}`,
+    );
   }
   return v;
 }

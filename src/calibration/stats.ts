@@ -90,7 +90,10 @@ export function percentError(error: number, real: number): number {
  * MAPE (fraction) over the pairs with r_i ≠ 0, and the sign of Σ(s_i − r_i) over the same pairs.
  * Pairs whose values are not finite are skipped too. No such pair: MAPE 0 and an empty bias.
  */
-export function mapeAndBias(real: readonly number[], sim: readonly number[]): { mape: number; bias: BiasDirection; used: number } {
+export function mapeAndBias(
+  real: readonly number[],
+  sim: readonly number[],
+): { mape: number; bias: BiasDirection; used: number } {
   let sum = 0;
   let biasSum = 0;
   let used = 0;
@@ -148,7 +151,8 @@ export function qualityLabel(mapeValue: number, r: number): Quality {
 /** The full comparison of one metric; `pairs` must be non-empty and index-aligned. */
 export function compareMetric(pairs: PairedValues): MetricComparison {
   const { real, sim } = pairs;
-  if (real.length !== sim.length) throw new Error(`compareMetric: ${real.length} real values but ${sim.length} simulated`);
+  if (real.length !== sim.length)
+    throw new Error(`compareMetric: ${real.length} real values but ${sim.length} simulated`);
   const rs = [...real].sort((a, b) => a - b);
   const ss = [...sim].sort((a, b) => a - b);
   const realMean = mean(real);

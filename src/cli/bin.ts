@@ -18,7 +18,8 @@ function writeFailed(stream: NodeJS.WriteStream, e: NodeJS.ErrnoException): neve
   }
   process.exit(1);
 }
-for (const stream of [process.stdout, process.stderr]) stream.on("error", (e: NodeJS.ErrnoException) => writeFailed(stream, e));
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (e: NodeJS.ErrnoException) => writeFailed(stream, e));
 
 const modules = new URL("./main.js", import.meta.url);
 

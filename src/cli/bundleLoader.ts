@@ -42,10 +42,13 @@ export function readCodeCache(file: string): Buffer {
 export function loadCjsBundle(file: string, cachedData: Buffer | undefined): LoadedBundle {
   // The build checks that the bundle is ASCII: Latin-1 reads it exactly, in a fifth of the time.
   const source = readInputBytes(file, DATA_FILE_LIMIT).toString("latin1");
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __blisImport) {${source}\n})`, {
-    filename: file,
-    ...(cachedData !== undefined ? { cachedData } : {}),
-  });
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname, __blisImport) {${source}\n})`,
+    {
+      filename: file,
+      ...(cachedData !== undefined ? { cachedData } : {}),
+    },
+  );
   const body = script.runInThisContext() as ModuleBody;
   const mod = { exports: {} };
   body(mod.exports, createRequire(file), mod, file, path.dirname(file), importModule);

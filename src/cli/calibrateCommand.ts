@@ -41,7 +41,10 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
     .option("--report <path>", "also write the report JSON here")
     .option("--json", "print the report JSON on stdout instead of the table")
     .addOption(
-      new Option("--warmup-requests <int>", "rows with a request_id below this are warm-up; -1 = the header's warm_up_requests")
+      new Option(
+        "--warmup-requests <int>",
+        "rows with a request_id below this are warm-up; -1 = the header's warm_up_requests",
+      )
         .argParser(int("--warmup-requests"))
         .default(-1),
     )
@@ -61,13 +64,19 @@ export function registerCalibrateCommand(program: Command, io: CliIo): void {
         .argParser(float("--ttft-mape-threshold"))
         .default(0.15),
     )
-    .option("--sim-metrics <path>", "metrics JSON of blis replay --metrics-path (its cache_hit_rate), for the KV hit-rate comparison")
+    .option(
+      "--sim-metrics <path>",
+      "metrics JSON of blis replay --metrics-path (its cache_hit_rate), for the KV hit-rate comparison",
+    )
     .addOption(
       new Option("--hit-rate-tolerance-pp <float>", "band of the hit-rate verdict, percentage points")
         .argParser(float("--hit-rate-tolerance-pp"))
         .default(5),
     )
-    .option("--slo-ttft <targets>", "goodput TTFT targets per SLO class, e.g. critical=100ms,standard=500ms (over the header's)")
+    .option(
+      "--slo-ttft <targets>",
+      "goodput TTFT targets per SLO class, e.g. critical=100ms,standard=500ms (over the header's)",
+    )
     .option("--slo-itl <targets>", "goodput mean-ITL targets per SLO class")
     .option("--slo-e2e <targets>", "goodput E2E targets per SLO class, e.g. critical=5s")
     .option("--log <level>", "stderr log level: trace, debug, info, warn, error, fatal, panic", "info")

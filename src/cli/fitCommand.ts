@@ -10,7 +10,8 @@ const FIT_RUN_FLAGS = REPLAY_RUN_FLAGS.filter((f) => f.key !== "latencyModel" &&
 function nonNegInt(flag: string) {
   return (v: string): number => {
     const x = Number(v);
-    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(x)) throw new UserError(`${flag} must be an integer >= 0, got "${v}"`);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(x))
+      throw new UserError(`${flag} must be an integer >= 0, got "${v}"`);
     return x;
   };
 }
@@ -26,7 +27,8 @@ function positiveInt(flag: string) {
 function nonNegNumber(flag: string) {
   return (v: string): number => {
     const x = Number(v);
-    if (v.trim() === "" || !Number.isFinite(x) || x < 0) throw new UserError(`${flag} must be a finite number >= 0, got "${v}"`);
+    if (v.trim() === "" || !Number.isFinite(x) || x < 0)
+      throw new UserError(`${flag} must be a finite number >= 0, got "${v}"`);
     return x;
   };
 }
@@ -74,7 +76,11 @@ export function registerFitCommand(program: Command, io: CliIo): void {
       "--start <file>",
       "coefficient file to start from (default: the bundled trained-physics coefficients; blackbox starts from --alpha-coeffs/--beta-coeffs or its bundled entry)",
     )
-    .addOption(new Option("--seed <n>", "seed of the replays and of generated arrivals").argParser(nonNegInt("--seed")).default(42))
+    .addOption(
+      new Option("--seed <n>", "seed of the replays and of generated arrivals")
+        .argParser(nonNegInt("--seed"))
+        .default(42),
+    )
     .addOption(
       new Option("--jobs <n>", "worker processes replaying experiments in parallel (default: one per CPU)")
         .argParser(positiveInt("--jobs"))

@@ -9,7 +9,13 @@ import type { ExperimentEval } from "../calibration/fit/evaluate.js";
 import { objective } from "../calibration/fit/fit.js";
 import { loadInputs } from "../calibration/fit/inputs.js";
 import { beta, PARAM_NAMES } from "../calibration/fit/params.js";
-import { blackboxFileText, blackboxFlags, coefficientFileText, coefficientFlags, errorTable } from "../calibration/fit/report.js";
+import {
+  blackboxFileText,
+  blackboxFlags,
+  coefficientFileText,
+  coefficientFlags,
+  errorTable,
+} from "../calibration/fit/report.js";
 import {
   BLACKBOX_LAYOUT,
   KERNELS_LAYOUT,
@@ -39,7 +45,9 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const layout = LAYOUTS[model]!;
   const blackbox = layout === BLACKBOX_LAYOUT;
   if (blackbox && opts["start"] !== undefined) {
-    throw new UserError("--start reads trained-physics files; a blackbox fit starts from --alpha-coeffs and --beta-coeffs");
+    throw new UserError(
+      "--start reads trained-physics files; a blackbox fit starts from --alpha-coeffs and --beta-coeffs",
+    );
   }
   // Trace and CSV inputs run the model being fitted (the default model of a run may be another).
   const runIn: RunInput = { ...run, latencyModel: model };
@@ -68,9 +76,13 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   // Resume: evaluations of an interrupted fit with the same inputs are kept beside the output.
   const statePath = `${out}.state.json`;
   const fingerprint = fitFingerprint(opts, runIn, seed, start, free);
-  const memo = opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
+  const memo =
+    opts["fresh"] === true ? new Map<string, ExperimentEval[]>() : readState(statePath, fingerprint, progress);
   const save = (): void =>
-    writeFileAtomic(statePath, JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }));
+    writeFileAtomic(
+      statePath,
+      JSON.stringify({ fingerprint, evaluations: [...memo].map(([k, evs]) => [k, evs.map(serialize)]) }),
+    );
 
   progress(`fitting ${free.map((j) => names[j]).join(", ")} on ${data.length} experiment(s)`);
   const res = await fit({
@@ -95,7 +107,11 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
   const stderr = standardErrors(res.after, res.free, res.objectiveAfter);
   const iterations = opts["iterations"] as number;
   const input = { names, free: res.free, theta: res.theta, stderr, iterations, scoredRequests: scored };
-  for (const why of degeneracies({ ...input, objectiveBefore: res.objectiveBefore, objectiveAfter: res.objectiveAfter })) {
+  for (const why of degeneracies({
+    ...input,
+    objectiveBefore: res.objectiveBefore,
+    objectiveAfter: res.objectiveAfter,
+  })) {
     io.stderrLine(`warning: degenerate fit: ${why}`);
   }
   const summary = fitSummary(data, holdout, res, names);
@@ -107,9 +123,25 @@ export async function runFitCli(opts: Record<string, unknown>, run: RunInput, io
 }
 
 /** Identifies the inputs of a fit: saved evaluations are reused only by a fit with the same fingerprint. */
-function fitFingerprint(opts: Record<string, unknown>, runIn: RunInput, seed: number, start: unknown, free: number[]): string {
+function fitFingerprint(
+  opts: Record<string, unknown>,
+  runIn: RunInput,
+  seed: number,
+  start: unknown,
+  free: number[],
+): string {
   return createHash("sha256")
-    .update(JSON.stringify({ data: opts["data"], run: runIn, seed, start, free, lambda: opts["lambda"], terms: opts["terms"] ?? "" }))
+    .update(
+      JSON.stringify({
+        data: opts["data"],
+        run: runIn,
+        seed,
+        start,
+        free,
+        lambda: opts["lambda"],
+        terms: opts["terms"] ?? "",
+      }),
+    )
     .digest("hex")
     .slice(0, 16);
 }
@@ -120,7 +152,13 @@ function whenUsedParams(opts: Record<string, unknown>, layout: ParamLayout): num
 }
 
 /** The printed result: fitted parameters with standard errors, then the error tables before and after. */
-function fitTables(layout: ParamLayout, res: FitOutcome, names: readonly string[], stderr: number[], hasHoldout: boolean): string {
+function fitTables(
+  layout: ParamLayout,
+  res: FitOutcome,
+  names: readonly string[],
+  stderr: number[],
+  hasHoldout: boolean,
+): string {
   let text = parameterTable(
     layout,
     res.free.map((j, a) => ({ name: names[j]!, value: res.theta[j]!, stderr: stderr[a]! })),
@@ -136,7 +174,8 @@ function fileText(layout: ParamLayout, res: FitOutcome, summary: Record<string, 
     const flags = blackboxFlags(res.coefficients, kvBlocks);
     return { flags, text: blackboxFileText(res.coefficients, summary, flags) };
   }
-  if (layout === KERNELS_LAYOUT) return { flags: kernelFlags(res.coefficients), text: kernelFileText(res.coefficients, summary) };
+  if (layout === KERNELS_LAYOUT)
+    return { flags: kernelFlags(res.coefficients), text: kernelFileText(res.coefficients, summary) };
   return { flags: coefficientFlags(res.coefficients), text: coefficientFileText(res.coefficients, summary) };
 }
 
@@ -174,7 +213,10 @@ function readState(file: string, fingerprint: string, progress: (l: string) => v
   const memo = new Map<string, ExperimentEval[]>();
   if (!fs.existsSync(file)) return memo;
   try {
-    const s = JSON.parse(readInputFile(file, DATA_FILE_LIMIT)) as { fingerprint: string; evaluations: [string, Serialized[]][] };
+    const s = JSON.parse(readInputFile(file, DATA_FILE_LIMIT)) as {
+      fingerprint: string;
+      evaluations: [string, Serialized[]][];
+    };
     if (s.fingerprint !== fingerprint) {
       progress(`${file} belongs to a fit with other inputs: starting afresh`);
       return memo;

@@ -62,7 +62,9 @@ function runRows(file: string, r: GoodputResults, targets: ReturnType<typeof mer
     }));
   }
   if (r.per_class === undefined) {
-    throw new UserError(`goodput: ${file} has no goodput (run with --slo-ttft/--slo-itl/--slo-e2e, or give targets here)`);
+    throw new UserError(
+      `goodput: ${file} has no goodput (run with --slo-ttft/--slo-itl/--slo-e2e, or give targets here)`,
+    );
   }
   return Object.entries(r.per_class).map(([cls, c]) => ({
     run: file,

@@ -13,9 +13,13 @@ export type GoodputResults = MetricsBlock & { requests?: RequestRecord[] };
 const finite = z.number().finite();
 const nonNegative = finite.nonnegative();
 
-const RecordSchema = z.object({ ttft_ms: finite, itl_ms: finite, e2e_ms: finite, slo_class: z.string().optional() }).passthrough();
+const RecordSchema = z
+  .object({ ttft_ms: finite, itl_ms: finite, e2e_ms: finite, slo_class: z.string().optional() })
+  .passthrough();
 
-const ClassSchema = z.object({ count: nonNegative.int(), slo_attainment: nonNegative.max(1), goodput_rps: nonNegative }).passthrough();
+const ClassSchema = z
+  .object({ count: nonNegative.int(), slo_attainment: nonNegative.max(1), goodput_rps: nonNegative })
+  .passthrough();
 
 const ResultsSchema = z
   .object({
@@ -41,7 +45,8 @@ export function readGoodputResults(file: string): GoodputResults {
   } catch {
     throw new UserError(`goodput: ${file} ${NOT_RESULTS}`);
   }
-  if (v === null || typeof v !== "object" || !("vllm_estimated_duration_s" in v)) throw new UserError(`goodput: ${file} ${NOT_RESULTS}`);
+  if (v === null || typeof v !== "object" || !("vllm_estimated_duration_s" in v))
+    throw new UserError(`goodput: ${file} ${NOT_RESULTS}`);
   const parsed = ResultsSchema.safeParse(v);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -30,7 +30,9 @@ export { attachWatch, recordExit as recordPluginExit } from "../plugin/watch.js"
 /** The package version, read from its package.json. */
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as { version?: unknown };
+    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as {
+      version?: unknown;
+    };
     return typeof pkg.version === "string" ? pkg.version : "unknown";
   } catch {
     return "unknown";
@@ -42,7 +44,10 @@ type Registrar = (program: Command, io: CliIo) => void;
 /** The top-level commands, each with what registers it (one registrar adds both convert and compose). */
 export const COMMANDS: readonly (readonly [readonly string[], Registrar])[] = [
   [["run"], registerRunCommand],
-  [["convert", "compose"], (p, io) => registerWorkloadCommands(p, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) })],
+  [
+    ["convert", "compose"],
+    (p, io) => registerWorkloadCommands(p, { stdout: io.stdout, logger: new Logger("warn", io.stderrLine) }),
+  ],
   [["sweep"], registerSweepCommand],
   [["report"], registerReportCommand],
   [["optimize"], registerOptimizeCommand],
@@ -96,7 +101,9 @@ function rejectExtraArguments(program: Command): void {
     const extra = cmd.args[declared.length];
     if (extra === undefined) return;
     const takes =
-      declared.length === 0 ? "no arguments, only flags" : `at most ${declared.length} argument${declared.length === 1 ? "" : "s"}`;
+      declared.length === 0
+        ? "no arguments, only flags"
+        : `at most ${declared.length} argument${declared.length === 1 ? "" : "s"}`;
     const names: string[] = [];
     for (let c: Command | null = cmd; c !== null && c !== program; c = c.parent) names.unshift(c.name());
     const what = extra === "" ? `empty argument ""` : `argument ${JSON.stringify(extra)}`;

@@ -166,7 +166,8 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   checkRunInputs(workload.ro);
   const saturation = saturationPlan(workload.ro);
   if (saturation !== null && saturation.report !== "") checkOutputPath("--saturation-report", saturation.report);
-  const itlPath = opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
+  const itlPath =
+    opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
   checkOutputFiles(target, opts, itlPath, log);
 
   const { resolveWorkload } = await import("../sim/resolveWorkload.js");
@@ -174,14 +175,18 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   // A replayed trace may carry absolute epoch arrivals (an observed one does): pace it from its
   // first arrival instead.
   const source = workload.ro.replayTrace !== "" ? fromFirstArrival(resolved) : resolved;
-  const result = await cancelledOnSigint(io, (signal) => lib.observe(source, observeOptions(target, opts, settings, signal, log, io)));
+  const result = await cancelledOnSigint(io, (signal) =>
+    lib.observe(source, observeOptions(target, opts, settings, signal, log, io)),
+  );
   writeObservation(lib, result, { target, opts, workload, itlPath, io, saturation, log });
 }
 
 function requiredTarget(opts: ObserveCliOptions): ObserveTarget {
   const server = opts.server ?? opts.serverUrl;
-  if (server === undefined || server === "") throw new UserError("--server is required (e.g. --server http://localhost:8000)");
-  if (opts.model === undefined || opts.model === "") throw new UserError("--model is required (the model name the server serves)");
+  if (server === undefined || server === "")
+    throw new UserError("--server is required (e.g. --server http://localhost:8000)");
+  if (opts.model === undefined || opts.model === "")
+    throw new UserError("--model is required (the model name the server serves)");
   if (opts.traceHeader === undefined || opts.traceHeader === "") throw new UserError("--trace-header is required");
   if (opts.traceData === undefined || opts.traceData === "") throw new UserError("--trace-data is required");
   return { server, model: opts.model, traceHeader: opts.traceHeader, traceData: opts.traceData };
@@ -195,12 +200,14 @@ function observeLogger(opts: ObserveCliOptions, io: CliIo): Logger {
 
 function requestSettings(opts: ObserveCliOptions, lib: ObserveModule): RequestSettings {
   const apiFormat = lib.API_FORMATS.find((f) => f === opts.apiFormat);
-  if (apiFormat === undefined) throw new UserError(`--api-format must be completions or chat, got ${JSON.stringify(opts.apiFormat)}`);
+  if (apiFormat === undefined)
+    throw new UserError(`--api-format must be completions or chat, got ${JSON.stringify(opts.apiFormat)}`);
   positiveInt(opts.maxConcurrency, "--max-concurrency", 1);
   positiveInt(opts.warmupRequests, "--warmup-requests", 0);
   if (!(opts.timeout > 0 && opts.timeout <= MAX_TIMEOUT_S))
     throw new UserError(`--timeout must be in (0, ${MAX_TIMEOUT_S}] seconds, got ${opts.timeout}`);
-  if (!(Number.isFinite(opts.rttMs) && opts.rttMs >= 0)) throw new UserError(`--rtt-ms must be a finite value >= 0, got ${opts.rttMs}`);
+  if (!(Number.isFinite(opts.rttMs) && opts.rttMs >= 0))
+    throw new UserError(`--rtt-ms must be a finite value >= 0, got ${opts.rttMs}`);
   return { apiFormat, prewarmMs: parseDurationMs(opts.prewarmDuration, "--prewarm-duration") };
 }
 
@@ -209,7 +216,12 @@ function observeWorkload(opts: ObserveCliOptions): ObserveWorkload {
   for (const f of SHARED_FLAGS)
     if (opts[f.key] !== undefined) input[f.key] = f.type === "bool" && opts[f.key] === "true" ? true : opts[f.key];
   const explicit = new Set(Object.keys(input));
-  if (!explicit.has("rate") && !explicit.has("workloadSpec") && !explicit.has("replayTrace") && !explicit.has("workload")) {
+  if (
+    !explicit.has("rate") &&
+    !explicit.has("workloadSpec") &&
+    !explicit.has("replayTrace") &&
+    !explicit.has("workload")
+  ) {
     throw new UserError(
       "no workload: give --rate (with --num-requests or --horizon), --workload <preset> --rate R, --workload-spec FILE or --replay-trace FILE",
     );
@@ -217,8 +229,10 @@ function observeWorkload(opts: ObserveCliOptions): ObserveWorkload {
   const parsed = RunOptionsSchema.safeParse(input);
   if (!parsed.success) throw new UserError(`invalid workload option: ${parsed.error.issues[0]!.message}`);
   const ro: RunOptions = parsed.data;
-  const preset = ro.workloadSpec === "" && ro.replayTrace === "" && !["distribution", "traces", ""].includes(ro.workload);
-  if (preset && !explicit.has("rate")) throw new UserError(`--workload ${ro.workload} needs --rate (requests per second)`);
+  const preset =
+    ro.workloadSpec === "" && ro.replayTrace === "" && !["distribution", "traces", ""].includes(ro.workload);
+  if (preset && !explicit.has("rate"))
+    throw new UserError(`--workload ${ro.workload} needs --rate (requests per second)`);
   return { ro, explicit, preset };
 }
 
@@ -344,7 +358,8 @@ function writeObservation(
   if (ctx.saturation !== null) {
     const a = analyzeSaturation(observedRequests(result.records), ctx.saturation, (m) => ctx.log.warn(m));
     summary.saturation = a.final;
-    if (ctx.saturation.report !== "") writeOutput("--saturation-report", ctx.saturation.report, saturationReportJson(a), writeFileAtomic);
+    if (ctx.saturation.report !== "")
+      writeOutput("--saturation-report", ctx.saturation.report, saturationReportJson(a), writeFileAtomic);
   }
   io.stdout(lib.renderObservedMetrics(summary));
 }
@@ -355,24 +370,44 @@ export function registerObserveCommand(program: Command, io: CliIo): void {
   const float = flagParser("float", "");
   const cmd = program
     .command("observe")
-    .description("replay a generated workload against a live OpenAI-compatible server and record a trace v2 of the measured times")
+    .description(
+      "replay a generated workload against a live OpenAI-compatible server and record a trace v2 of the measured times",
+    )
     .option("--server <url>", "server base URL, e.g. http://localhost:8000 (required; /v1/completions is appended)")
     .addOption(new Option("--server-url <url>", "same as --server").hideHelp())
     .option("--model <name>", "model name sent in each request and written to the header (required)")
     .option("--trace-header <path>", "output trace header YAML (required)")
     .option("--trace-data <path>", "output trace data CSV (required)")
-    .addOption(new Option("--api-format <format>", "completions (/v1/completions) or chat (/v1/chat/completions)").default("completions"))
+    .addOption(
+      new Option("--api-format <format>", "completions (/v1/completions) or chat (/v1/chat/completions)").default(
+        "completions",
+      ),
+    )
     .option("--api-key <key>", "sent as Authorization: Bearer <key>", "")
     .option("--server-type <type>", "server.type in the trace header", "vllm")
     .option("--max-concurrency <n>", "requests in flight at most", (t) => int(t, undefined) as number, 256)
-    .option("--warmup-requests <n>", "first dispatched requests sent but left out of the trace", (t) => int(t, undefined) as number, 0)
+    .option(
+      "--warmup-requests <n>",
+      "first dispatched requests sent but left out of the trace",
+      (t) => int(t, undefined) as number,
+      0,
+    )
     .option("--no-streaming", "non-streamed requests (first chunk = first body byte)")
     .option("--unconstrained-output", "no output length limits (max_tokens omitted for chat, 2^31-1 for completions)")
     .option("--timeout <seconds>", "per-request timeout", (t) => float(t, undefined) as number, 300)
-    .option("--rtt-ms <ms>", "measured network round trip, written to the header", (t) => float(t, undefined) as number, 0)
+    .option(
+      "--rtt-ms <ms>",
+      "measured network round trip, written to the header",
+      (t) => float(t, undefined) as number,
+      0,
+    )
     .option("--record-itl", "write every chunk time to an ITL CSV (forces streaming)")
     .option("--itl-output <path>", "ITL CSV path (default: the trace data path with .itl.csv)")
-    .option("--prewarm-duration <duration>", "send unrecorded fixed requests for this long first (e.g. 30s, 2m; 0 = none)", "0")
+    .option(
+      "--prewarm-duration <duration>",
+      "send unrecorded fixed requests for this long first (e.g. 30s, 2m; 0 = none)",
+      "0",
+    )
     .option("--no-progress", "no progress lines on stderr");
   for (const f of SHARED_FLAGS) cmd.addOption(sharedOption(f));
   cmd.addHelpText(

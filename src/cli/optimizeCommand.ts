@@ -62,13 +62,15 @@ export async function optimizeCli(spaceFile: string, opts: OptimizeCliOptions, i
     });
   } catch (e) {
     // A failed baseline leaves only its own record: a directory this command made holds nothing worth resuming.
-    if (created !== null && e instanceof Error && e.name === "BaselineError") fs.rmSync(created, { recursive: true, force: true });
+    if (created !== null && e instanceof Error && e.name === "BaselineError")
+      fs.rmSync(created, { recursive: true, force: true });
     throw e;
   } finally {
     await executor?.close();
   }
   const best = summarizeBest(res);
-  const put = (name: string, data: string): void => writeOutput("--out", path.join(opts.out, name), data, writeFileAtomic);
+  const put = (name: string, data: string): void =>
+    writeOutput("--out", path.join(opts.out, name), data, writeFileAtomic);
   put("evaluations.csv", renderEvaluationsCsv(res));
   put("evaluations.json", renderEvaluationsJson(res, best));
   put(

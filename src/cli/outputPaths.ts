@@ -54,7 +54,8 @@ function existingFile(p: string): { dir: string; st: fs.Stats } | null {
 export function checkOutputPath(flag: string, file: string): void {
   if (file === "") throw new UserError(`${flag}: empty path`);
   // path.resolve drops a trailing separator, which would hide that the path names a directory.
-  if (file.endsWith("/") || file.endsWith(path.sep)) throw new UserError(`${flag} ${file}: names a directory, not a file`);
+  if (file.endsWith("/") || file.endsWith(path.sep))
+    throw new UserError(`${flag} ${file}: names a directory, not a file`);
   const dir = path.dirname(path.resolve(file));
   let st: fs.Stats;
   try {
@@ -79,7 +80,8 @@ export function checkOutputPath(flag: string, file: string): void {
     // a new file
   }
   if (target?.isDirectory() === true) throw new UserError(`${flag} ${file}: is a directory`);
-  if (target !== null && !target.isFile()) throw new UserError(`${flag} ${file}: not a regular file (${fileKind(target)})`);
+  if (target !== null && !target.isFile())
+    throw new UserError(`${flag} ${file}: not a regular file (${fileKind(target)})`);
   const why = creationProblem(dir);
   if (why !== null) throw new UserError(`${flag} ${file}: cannot create files in ${dir}: ${why}`);
 }
@@ -91,10 +93,13 @@ export function checkOutputPath(flag: string, file: string): void {
 export function checkOutputDir(flag: string, dir: string, shown = dir): void {
   if (dir === "") throw new UserError(`${flag}: empty path`);
   const up = existingAncestor(dir);
-  if (up === null) throw new UserError(`${flag} ${shown}: cannot create ${path.resolve(dir)}: no such file or directory`);
+  if (up === null)
+    throw new UserError(`${flag} ${shown}: cannot create ${path.resolve(dir)}: no such file or directory`);
   const self = up.dir === path.resolve(dir);
   if (!up.st.isDirectory()) {
-    throw new UserError(self && shown === dir ? `${flag} ${shown}: not a directory` : `${flag} ${shown}: ${up.dir} is not a directory`);
+    throw new UserError(
+      self && shown === dir ? `${flag} ${shown}: not a directory` : `${flag} ${shown}: ${up.dir} is not a directory`,
+    );
   }
   const why = creationProblem(up.dir);
   if (why === null) return;

@@ -14,7 +14,11 @@ export type Put = (name: string, data: string) => void;
 
 /** The repository vLLM would load: the bundled defaults' hf_repo for the model, else the name as given. */
 export function hfRepo(model: string): string {
-  const defaults = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults;
+  const defaults = loadCoefficientFile(
+    BUNDLED_TRAINED_PHYSICS,
+    "bundled coefficients",
+    BUNDLED_TRAINED_PHYSICS_CACHE,
+  ).defaults;
   return defaults?.[model.toLowerCase()]?.hf_repo ?? model;
 }
 
@@ -31,11 +35,22 @@ export function deployInput(q: PlanQuestion, j: PlanJson): DeployInput | null {
 }
 
 /** Returns the failure line (nothing feasible), or null. */
-export async function bestCli(q: PlanQuestion, rt: PlanRuntime, io: CliIo, put: Put, scheduleFile?: string): Promise<string | null> {
+export async function bestCli(
+  q: PlanQuestion,
+  rt: PlanRuntime,
+  io: CliIo,
+  put: Put,
+  scheduleFile?: string,
+): Promise<string | null> {
   const schedule = scheduleFile !== undefined ? (await import("../plan/schedule.js")).loadSchedule(scheduleFile) : null;
-  const question = schedule !== null ? { ...q, rate: schedule.peak, requests: q.base.numRequests ?? defaultRequests(schedule.peak) } : q;
+  const question =
+    schedule !== null
+      ? { ...q, rate: schedule.peak, requests: q.base.numRequests ?? defaultRequests(schedule.peak) }
+      : q;
   const res = await runPlan(question, rt);
-  io.stderrLine(`plan: ${res.executed} simulations run, ${res.simulations - res.executed} reused from the output directory`);
+  io.stderrLine(
+    `plan: ${res.executed} simulations run, ${res.simulations - res.executed} reused from the output directory`,
+  );
   for (const v of res.monotonicity.violations) {
     io.stderrLine(
       `warning: ${v.shape} met the SLOs at ${v.feasibleUnits} copies but not at ${v.infeasibleUnits}: feasibility is not monotone in the copies here, so its minimum may be off`,

@@ -49,18 +49,28 @@ const positive =
   (text: string): number => {
     const n = Number(text);
     if (text.trim() === "" || !Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n)))
-      throw new InvalidArgumentError(`${flag} must be a ${integer ? "positive integer" : "finite number > 0"}, got "${text}"`);
+      throw new InvalidArgumentError(
+        `${flag} must be a ${integer ? "positive integer" : "finite number > 0"}, got "${text}"`,
+      );
     return n;
   };
 
 export function registerPlanCommand(program: Command, io: CliIo): void {
   const cmd = program
     .command("plan")
-    .description("find the cheapest deployment (GPU, TP, replicas, prefill/decode split) that meets latency SLOs at a load")
+    .description(
+      "find the cheapest deployment (GPU, TP, replicas, prefill/decode split) that meets latency SLOs at a load",
+    )
     .option("--rate <req/s>", "offered arrival rate", positive("--rate"))
-    .option("--slo <targets>", "targets, e.g. ttft_p99_ms=300,itl_p99_ms=40 (ttft|itl|e2e _ mean|p90|p95|p99 _ms; goodput=FRACTION)")
+    .option(
+      "--slo <targets>",
+      "targets, e.g. ttft_p99_ms=300,itl_p99_ms=40 (ttft|itl|e2e _ mean|p90|p95|p99 _ms; goodput=FRACTION)",
+    )
     .option("--gpus <list>", "candidate GPUs (default: every GPU of the hardware list and the price table)")
-    .option("--tp <list>", "candidate tensor-parallel degrees (default 1,2,4,8; those the model does not fit are skipped)")
+    .option(
+      "--tp <list>",
+      "candidate tensor-parallel degrees (default 1,2,4,8; those the model does not fit are skipped)",
+    )
     .option("--pd <list>", 'co-located ("none") and PREFILL:DECODE splits, e.g. none,1:3,2:2 (default none)')
     .option("--max-num-seqs <list>", "candidate engine batch limits (default 256)")
     .option("--max-num-batched-tokens <list>", "candidate token budgets per step (default 2048)")
@@ -74,8 +84,15 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       positive("--shapes-per-step", true),
     )
     .option("--timeout-s <s>", "wall-clock limit per simulation (default 600)", positive("--timeout-s"))
-    .option("--jobs <n>", `simulations at a time (default: number of CPUs, ${defaultJobs()} here)`, positive("--jobs", true))
-    .option("--queue <url>", "run the simulations on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker)")
+    .option(
+      "--jobs <n>",
+      `simulations at a time (default: number of CPUs, ${defaultJobs()} here)`,
+      positive("--jobs", true),
+    )
+    .option(
+      "--queue <url>",
+      "run the simulations on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker)",
+    )
     .option(
       "--wait-timeout <s>",
       "with --queue: fail (exit 1) when no worker has been connected to the queue for this many seconds (default: wait)",
@@ -86,7 +103,10 @@ export function registerPlanCommand(program: Command, io: CliIo): void {
       "--fleet <shape>",
       "inverse question: the highest rate this fleet sustains, e.g. H100:tp2:8 or H100:tp1:4:1:3 (GPU:tpN:COPIES[:P:D])",
     )
-    .option("--rate-schedule <file>", "rates over a day (CSV lines HH:MM,RATE): replicas per interval for the best shape at the peak")
+    .option(
+      "--rate-schedule <file>",
+      "rates over a day (CSV lines HH:MM,RATE): replicas per interval for the best shape at the peak",
+    )
     .option("--progress", "progress on stderr even when it is not a terminal")
     .option("--no-progress", "no progress on stderr")
     .addHelpText(

@@ -11,7 +11,13 @@ import type { CliIo } from "./io.js";
 import type { Put } from "./planBest.js";
 
 /** Returns the failure line (not even the lowest rate met the SLOs), or null. */
-export async function fleetCli(text: string, q: PlanQuestion, rt: PlanRuntime, io: CliIo, put: Put): Promise<string | null> {
+export async function fleetCli(
+  text: string,
+  q: PlanQuestion,
+  rt: PlanRuntime,
+  io: CliIo,
+  put: Put,
+): Promise<string | null> {
   const fleet = parseFleet(text, q);
   const price = gpuPrice(q.prices, fleet.shape.gpu);
   const probe = await probeGpu(q.base, fleet.shape.gpu, fleet.shape.tp);
@@ -25,7 +31,13 @@ export async function fleetCli(text: string, q: PlanQuestion, rt: PlanRuntime, i
     JSON.stringify(
       {
         format: "blis-plan-fleet/1",
-        price_table: { name: q.prices.name, date: q.prices.date, currency: q.prices.currency, file: q.prices.file, label },
+        price_table: {
+          name: q.prices.name,
+          date: q.prices.date,
+          currency: q.prices.currency,
+          file: q.prices.file,
+          label,
+        },
         slos: q.slos.map((s) => ({ key: s.key, limit: s.limit })),
         slo_holds: seedRuleText(q.seedRule),
         gpus,
@@ -42,7 +54,8 @@ export async function fleetCli(text: string, q: PlanQuestion, rt: PlanRuntime, i
   ];
   for (const p of [...res.probes].sort((a, b) => a.rate - b.rate))
     lines.push(`${String(p.rate).padEnd(8)} ${p.feasible ? "yes" : "no "}  ${p.reason}`);
-  if (res.monotonicity_violations > 0) lines.push(`warning: ${res.monotonicity_violations} rates met the SLOs above a rate that did not`);
+  if (res.monotonicity_violations > 0)
+    lines.push(`warning: ${res.monotonicity_violations} rates met the SLOs above a rate that did not`);
   const summary =
     res.sustained === null
       ? `plan: the fleet meets the SLOs at no rate tried: ${res.binding}`

@@ -21,7 +21,9 @@ function list(text: unknown): string[] | null {
  * the price table names; A100-80 is the A100-SXM under its seed-era name and is not searched twice.
  */
 function defaultGpus(base: RunInput, priced: string[]): string[] {
-  const hw = hardwareGpus(base.hardwareConfig !== undefined && base.hardwareConfig !== "" ? base.hardwareConfig : undefined);
+  const hw = hardwareGpus(
+    base.hardwareConfig !== undefined && base.hardwareConfig !== "" ? base.hardwareConfig : undefined,
+  );
   const all = [...new Set([...KERNEL_GPUS, ...hw, ...priced])];
   return all.includes("A100-SXM") ? all.filter((g) => g !== "A100-80") : all;
 }
@@ -29,19 +31,25 @@ function defaultGpus(base: RunInput, priced: string[]): string[] {
 /** The --gpus list, or null when not given (the default candidates apply). */
 function givenGpus(opts: Record<string, unknown>): string[] | null {
   const gpuList = list(opts["gpus"]);
-  if (gpuList !== null && gpuList.length === 0) throw new UserError("--gpus: the candidate space is empty (no GPU listed)");
-  if (gpuList !== null && new Set(gpuList).size !== gpuList.length) throw new UserError("--gpus: a GPU is listed twice");
+  if (gpuList !== null && gpuList.length === 0)
+    throw new UserError("--gpus: the candidate space is empty (no GPU listed)");
+  if (gpuList !== null && new Set(gpuList).size !== gpuList.length)
+    throw new UserError("--gpus: a GPU is listed twice");
   return gpuList;
 }
 
 /** The candidate values of each shape axis besides the GPU: given lists, else the defaults (parsed in this order). */
-function shapeAxes(opts: Record<string, unknown>): Pick<PlanQuestion, "tps" | "pds" | "maxNumSeqs" | "maxNumBatchedTokens"> {
+function shapeAxes(
+  opts: Record<string, unknown>,
+): Pick<PlanQuestion, "tps" | "pds" | "maxNumSeqs" | "maxNumBatchedTokens"> {
   return {
     tps: opts["tp"] !== undefined ? parseIntList("--tp", String(opts["tp"])) : [...PLAN_DEFAULTS.tps],
     pds: opts["pd"] !== undefined ? parsePdList(String(opts["pd"])) : [{ kind: "none" }],
     maxNumSeqs: opts["maxNumSeqs"] !== undefined ? parseIntList("--max-num-seqs", String(opts["maxNumSeqs"])) : [256],
     maxNumBatchedTokens:
-      opts["maxNumBatchedTokens"] !== undefined ? parseIntList("--max-num-batched-tokens", String(opts["maxNumBatchedTokens"])) : [2048],
+      opts["maxNumBatchedTokens"] !== undefined
+        ? parseIntList("--max-num-batched-tokens", String(opts["maxNumBatchedTokens"]))
+        : [2048],
   };
 }
 
@@ -58,7 +66,8 @@ function searchLimits(opts: Record<string, unknown>): Pick<PlanQuestion, "maxUni
 export function buildQuestion(opts: Record<string, unknown>, base: RunInput, requireRate = true): PlanQuestion {
   if (base.model === undefined || base.model === "") throw new UserError("--model is required");
   const rate = opts["rate"] as number | undefined;
-  if (requireRate && rate === undefined) throw new UserError("--rate is required (the offered arrival rate, requests/s)");
+  if (requireRate && rate === undefined)
+    throw new UserError("--rate is required (the offered arrival rate, requests/s)");
   if (opts["slo"] === undefined) throw new UserError("--slo is required (e.g. ttft_p99_ms=300,itl_p99_ms=40)");
   const slos = parseSlos(String(opts["slo"]));
   const prices = loadPriceTable(...(opts["gpuPrices"] !== undefined ? [String(opts["gpuPrices"])] : []));

@@ -24,7 +24,8 @@ const TYPES: Record<string, string> = {
 
 function parsePort(text: string): number {
   const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isInteger(n) || n > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got "${text}"`);
+  if (!Number.isInteger(n) || n > 65535)
+    throw new UserError(`--port must be an integer from 0 to 65535, got "${text}"`);
   return n;
 }
 
@@ -34,7 +35,11 @@ function ensureBuilt(dir: string, io: CliIo): void {
   const script = path.join(PACKAGE_ROOT, "scripts", "buildWeb.mjs");
   if (dir === PLAYGROUND_DIR && fs.existsSync(script) && fs.existsSync(path.join(PACKAGE_ROOT, "web"))) {
     io.stderrLine("building the playground (npm run build:web)...");
-    const r = spawnSync(process.execPath, [script], { cwd: PACKAGE_ROOT, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const r = spawnSync(process.execPath, [script], {
+      cwd: PACKAGE_ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    });
     if (r.status === 0 && fs.existsSync(path.join(dir, "index.html"))) return;
   }
   throw new UserError(`the playground is not built: ${dir} has no index.html (run npm run build:web)`);
@@ -65,7 +70,9 @@ export function servePlayground(dir: string, port: number): Promise<http.Server>
       body = null;
     }
     if (file === null || body === null) {
-      res.writeHead(req.method === "GET" || req.method === "HEAD" ? 404 : 405, { "content-type": "text/plain" }).end("not found\n");
+      res
+        .writeHead(req.method === "GET" || req.method === "HEAD" ? 404 : 405, { "content-type": "text/plain" })
+        .end("not found\n");
       return;
     }
     const type = TYPES[path.extname(file)] ?? "application/octet-stream";
@@ -75,7 +82,8 @@ export function servePlayground(dir: string, port: number): Promise<http.Server>
   });
   return new Promise((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) => {
-      const why = e.code === "EADDRINUSE" ? "address already in use" : e.code === "EACCES" ? "permission denied" : e.message;
+      const why =
+        e.code === "EADDRINUSE" ? "address already in use" : e.code === "EACCES" ? "permission denied" : e.message;
       reject(new UserError(`--port ${port}: ${why}`));
     });
     server.listen(port, "127.0.0.1", () => resolve(server));
@@ -88,7 +96,10 @@ export function registerPlaygroundCommand(program: Command, io: CliIo): void {
     .command("playground")
     .description("serve the browser playground on 127.0.0.1 and print its address (the simulator runs in the page)")
     .option("--port <port>", "port to listen on (0 = any free port)", "8080")
-    .addHelpText("after", "\nThe site is static (dist-web/, built by npm run build:web); its index.html also works opened as a file.")
+    .addHelpText(
+      "after",
+      "\nThe site is static (dist-web/, built by npm run build:web); its index.html also works opened as a file.",
+    )
     .action(async (opts: { port: string }) => {
       const port = parsePort(opts.port);
       ensureBuilt(PLAYGROUND_DIR, io);

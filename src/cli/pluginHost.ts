@@ -58,7 +58,8 @@ class Stall {
       this.since = now;
       return null;
     }
-    if (budgetMs > 0 && now - this.since >= budgetMs) return { id: active, phase: Atomics.load(this.view, WATCH.PHASE), budgetMs };
+    if (budgetMs > 0 && now - this.since >= budgetMs)
+      return { id: active, phase: Atomics.load(this.view, WATCH.PHASE), budgetMs };
     return null;
   }
 }
@@ -119,7 +120,10 @@ export async function hostedMain(argv: string[], io: CliIo): Promise<number> {
     worker.on("error", (e) =>
       blame.files.size === 0
         ? finish(2, undefined, `internal error: the plugin host thread failed: ${e.message.split("\n")[0]}`)
-        : finish(1, `${blame.ofStack(e.stack ?? "", Atomics.load(view, WATCH.ACTIVE))}: uncaught exception: ${e.message.split("\n")[0]}`),
+        : finish(
+            1,
+            `${blame.ofStack(e.stack ?? "", Atomics.load(view, WATCH.ACTIVE))}: uncaught exception: ${e.message.split("\n")[0]}`,
+          ),
     );
     worker.on("exit", (status) => finish(1, exitLine(view, blame, status)));
   });

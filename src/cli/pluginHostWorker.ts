@@ -65,4 +65,5 @@ async function host(port: NonNullable<typeof parentPort>, data: HostData): Promi
   setImmediate(() => setImmediate(() => send({ kind: "done", code })));
 }
 
-if (parentPort !== null && (workerData as Partial<HostData> | null)?.pluginHost === true) await host(parentPort, workerData as HostData);
+if (parentPort !== null && (workerData as Partial<HostData> | null)?.pluginHost === true)
+  await host(parentPort, workerData as HostData);

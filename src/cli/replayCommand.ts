@@ -7,7 +7,11 @@ import type { CliIo } from "./io.js";
 /** Run flags that also apply to a replay: everything but workload generation and the run's results file. */
 export const REPLAY_RUN_FLAGS = RUN_FLAGS.filter(
   (f) =>
-    (f.group !== "workload" || f.key === "seed" || f.key === "horizon" || f.key === "timeout" || f.key === "thinkTimeMs") &&
+    (f.group !== "workload" ||
+      f.key === "seed" ||
+      f.key === "horizon" ||
+      f.key === "timeout" ||
+      f.key === "thinkTimeMs") &&
     f.key !== "resultsPath",
 );
 
@@ -18,12 +22,17 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     .description("simulate exactly the requests a trace v2 records; compare with its measurements")
     .requiredOption("--trace-header <path>", "trace v2 header YAML")
     .requiredOption("--trace-data <path>", "trace v2 data CSV")
-    .option("--results-path <path>", "write one JSON entry per completed request (simulated and, when recorded, measured TTFT/E2E)")
+    .option(
+      "--results-path <path>",
+      "write one JSON entry per completed request (simulated and, when recorded, measured TTFT/E2E)",
+    )
     .option("--trace-output <prefix>", "write the replayed trace as <prefix>.yaml and <prefix>.csv (mode replayed)")
     .option("--metrics-path <path>", "write the aggregate metrics JSON (with cache_hit_rate)")
     .option("--skip-warmup", "leave out rows whose request_id is below the header's warm_up_requests")
     .addOption(
-      new Option("--skip-first-seconds <s>", "leave out rows arriving in the first S seconds (cold start)").argParser(parseSeconds),
+      new Option("--skip-first-seconds <s>", "leave out rows arriving in the first S seconds (cold start)").argParser(
+        parseSeconds,
+      ),
     )
     .addOption(
       new Option(
@@ -51,6 +60,7 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
 
 function parseSeconds(v: string): number {
   const x = Number(v);
-  if (v.trim() === "" || !Number.isFinite(x) || x < 0) throw new UserError(`--skip-first-seconds must be a finite number >= 0, got "${v}"`);
+  if (v.trim() === "" || !Number.isFinite(x) || x < 0)
+    throw new UserError(`--skip-first-seconds must be a finite number >= 0, got "${v}"`);
   return x;
 }

@@ -74,7 +74,11 @@ function checkReplayOutputPaths(opts: Record<string, unknown>): void {
 }
 
 /** Writes the per-request results, the cluster metrics and the replayed trace, each when its flag is given. */
-function writeReplayOutputs(opts: Record<string, unknown>, res: ReplayResult, logger: ReturnType<typeof loggerFor>): void {
+function writeReplayOutputs(
+  opts: Record<string, unknown>,
+  res: ReplayResult,
+  logger: ReturnType<typeof loggerFor>,
+): void {
   const resultsPath = opts["resultsPath"] as string | undefined;
   if (resultsPath !== undefined) {
     writeOutput("--results-path", resultsPath, goJson(res.requests) + "\n", writeFileAtomic);

@@ -19,8 +19,14 @@ export function registerReportCommand(program: Command, io: CliIo): void {
   program
     .command("report")
     .description("rebuild an HTML report from saved results, without rerunning")
-    .argument("<results>", "a run report's JSON (beside the HTML of blis run --report), or a sweep --out directory or its summary.json")
-    .option("--out <file>", "where to write the HTML (default: beside the results: x.json → x.html, DIR → DIR/report.html)")
+    .argument(
+      "<results>",
+      "a run report's JSON (beside the HTML of blis run --report), or a sweep --out directory or its summary.json",
+    )
+    .option(
+      "--out <file>",
+      "where to write the HTML (default: beside the results: x.json → x.html, DIR → DIR/report.html)",
+    )
     .addHelpText(
       "after",
       "\nThe page is self-contained (charts embedded, no network access) and opens from disk.\n" +

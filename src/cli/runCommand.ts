@@ -72,13 +72,19 @@ async function checkRunFiles(input: RunInput): Promise<void> {
 /** --saturation-report must be writable before the run (with --detectors; else simulate says so). */
 export function checkSaturationReport(input: RunInput): void {
   const p = input.saturationReport;
-  if (p !== undefined && p !== "" && input.detectors !== undefined && input.detectors !== "") checkOutputPath("--saturation-report", p);
+  if (p !== undefined && p !== "" && input.detectors !== undefined && input.detectors !== "")
+    checkOutputPath("--saturation-report", p);
 }
 
 /** Writes the detectors' labels and trace when --saturation-report asks for them. */
 export function writeSaturationReport(res: SimulationResult): void {
   if (res.saturation === null || res.options.saturationReport === "") return;
-  writeOutput("--saturation-report", res.options.saturationReport, saturationReportJson(res.saturation), writeFileAtomic);
+  writeOutput(
+    "--saturation-report",
+    res.options.saturationReport,
+    saturationReportJson(res.saturation),
+    writeFileAtomic,
+  );
 }
 
 export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgressMode = "auto"): Promise<void> {
@@ -98,7 +104,11 @@ export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgre
   };
   const res = await (async () => {
     try {
-      return await simulate(input, { logger, onStart, hooks: progress.hook !== undefined ? { progress: progress.hook } : {} });
+      return await simulate(input, {
+        logger,
+        onStart,
+        hooks: progress.hook !== undefined ? { progress: progress.hook } : {},
+      });
     } finally {
       progress.stop();
     }

@@ -54,7 +54,11 @@ export function progressLine(s: ProgressSnapshot, elapsedMs: number): string {
  * The hook for one run. `stream` is stderr when it is a terminal (bar), else undefined (lines
  * through `line`, only when the mode is "on").
  */
-export function createRunProgress(mode: RunProgressMode, stream: NodeJS.WriteStream | undefined, line: (s: string) => void): RunProgress {
+export function createRunProgress(
+  mode: RunProgressMode,
+  stream: NodeJS.WriteStream | undefined,
+  line: (s: string) => void,
+): RunProgress {
   const tty = stream !== undefined && stream.isTTY === true;
   if (mode === "off" || (mode === "auto" && !tty)) return { hook: undefined, stop() {} };
   const t0 = Date.now();

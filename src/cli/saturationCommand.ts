@@ -27,7 +27,9 @@ const positive =
   (text: string): number => {
     const n = Number(text);
     if (text.trim() === "" || !Number.isFinite(n) || n <= 0 || (integer && !Number.isSafeInteger(n)))
-      throw new InvalidArgumentError(`${flag} must be a ${integer ? "positive integer" : "finite number > 0"}, got "${text}"`);
+      throw new InvalidArgumentError(
+        `${flag} must be a ${integer ? "positive integer" : "finite number > 0"}, got "${text}"`,
+      );
     return n;
   };
 
@@ -58,7 +60,11 @@ export function registerSaturationCommand(program: Command, io: CliIo): void {
       'also count a probe saturated when these detectors say OVERLOADED: composite, threshold, backlog-drift, a list or "all" (default: none; every probe shows all three labels)',
     )
     .option("--timeout-s <s>", "wall-clock limit per probe (default 600)", positive("--timeout-s"))
-    .option("--jobs <n>", `probes run at a time (default: number of CPUs, ${defaultJobs()} here)`, positive("--jobs", true))
+    .option(
+      "--jobs <n>",
+      `probes run at a time (default: number of CPUs, ${defaultJobs()} here)`,
+      positive("--jobs", true),
+    )
     .option("--out <file.csv>", "also write the probes as CSV")
     .option("--progress", "progress on stderr even when it is not a terminal")
     .option("--no-progress", "no progress on stderr")
@@ -73,7 +79,11 @@ export function registerSaturationCommand(program: Command, io: CliIo): void {
   });
 }
 
-async function saturationCli(opts: Record<string, unknown>, base: ReturnType<typeof runInputFrom>, io: CliIo): Promise<void> {
+async function saturationCli(
+  opts: Record<string, unknown>,
+  base: ReturnType<typeof runInputFrom>,
+  io: CliIo,
+): Promise<void> {
   const num = (k: string, d: number): number => (opts[k] as number | undefined) ?? d;
   const minRate = num("minRate", 1);
   const maxRate = num("maxRate", 1000);
@@ -97,5 +107,9 @@ async function saturationCli(opts: Record<string, unknown>, base: ReturnType<typ
     timeoutS: num("timeoutS", 600),
   };
   const { runSaturationSearch } = await import("./saturationRun.js");
-  await runSaturationSearch(settings, { jobs: num("jobs", defaultJobs()), progress: opts["progress"] as boolean | undefined, out }, io);
+  await runSaturationSearch(
+    settings,
+    { jobs: num("jobs", defaultJobs()), progress: opts["progress"] as boolean | undefined, out },
+    io,
+  );
 }

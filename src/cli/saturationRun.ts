@@ -1,7 +1,13 @@
 // The `blis saturation` action: check the configuration, search, print (loaded on demand).
 import { simulate } from "../sim/simulate.js";
 import { SweepPool } from "../experiment/pool.js";
-import { ProbeError, searchSaturation, type Probe, type SearchResult, type SearchSettings } from "../experiment/saturationSearch.js";
+import {
+  ProbeError,
+  searchSaturation,
+  type Probe,
+  type SearchResult,
+  type SearchSettings,
+} from "../experiment/saturationSearch.js";
 import { DETECTOR_NAMES } from "../saturation/detectors.js";
 import { silentLogger } from "../util/log.js";
 import { UserError } from "../util/errors.js";
@@ -18,7 +24,10 @@ export interface SearchCliOptions {
 
 export async function runSaturationSearch(s: SearchSettings, o: SearchCliOptions, io: CliIo): Promise<void> {
   // One request through the whole pipeline: a bad flag or file fails here, once, as `blis run` would say it.
-  await simulate({ ...s.base, rate: s.minRate, numRequests: 1, detectors: "all", saturationFinalWindow: "10s" }, { logger: silentLogger });
+  await simulate(
+    { ...s.base, rate: s.minRate, numRequests: 1, detectors: "all", saturationFinalWindow: "10s" },
+    { logger: silentLogger },
+  );
   const pool = new SweepPool(o.jobs);
   let res: SearchResult;
   try {
@@ -51,7 +60,18 @@ function headline(res: SearchResult, s: SearchSettings): string {
 export function renderSearch(res: SearchResult, s: SearchSettings, names: readonly string[]): string {
   const labels = s.detectors.length > 0 ? ` or ${s.detectors.join("/")} says OVERLOADED` : "";
   const rule = `a probe is saturated when its ratio (completions per arrival over the second half of its arrivals) is below ${s.minRatio}${labels}`;
-  const head = ["rate", "offered", "responses/s", "ratio", "TTFT p99 ms", "E2E p99 ms", "queued", "running", ...names, "saturated"];
+  const head = [
+    "rate",
+    "offered",
+    "responses/s",
+    "ratio",
+    "TTFT p99 ms",
+    "E2E p99 ms",
+    "queued",
+    "running",
+    ...names,
+    "saturated",
+  ];
   const rows = res.probes.map((p) => row(p, names));
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string =>

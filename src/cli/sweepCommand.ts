@@ -62,11 +62,15 @@ function checkSweepFlags(opts: SweepCliOptions): void {
   if (opts.waitTimeout !== undefined && opts.queue === undefined)
     throw new UserError("--wait-timeout needs --queue (it bounds the wait for queue workers)");
   if (opts.queue !== undefined && opts.jobs !== undefined)
-    throw new UserError("--jobs cannot be combined with --queue (the workers' --concurrency sets how many runs go at a time)");
+    throw new UserError(
+      "--jobs cannot be combined with --queue (the workers' --concurrency sets how many runs go at a time)",
+    );
   if (opts.shard !== undefined) {
-    if (opts.out === undefined) throw new UserError("--shard needs --out DIR (blis sweep merge combines the shard directories)");
+    if (opts.out === undefined)
+      throw new UserError("--shard needs --out DIR (blis sweep merge combines the shard directories)");
     if (opts.queue !== undefined) throw new UserError("--shard cannot be combined with --queue");
-    if (opts.report === true) throw new UserError("--report cannot be combined with --shard (use it with blis sweep merge)");
+    if (opts.report === true)
+      throw new UserError("--report cannot be combined with --shard (use it with blis sweep merge)");
   }
 }
 
@@ -126,12 +130,18 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
     .description("run a plan of configurations × seeds in parallel and print comparison tables and checks")
     .argument("[plan]", "plan YAML file")
     .option("--plan <path>", "plan YAML file (instead of the argument)")
-    .option("--out <dir>", "output directory: runs.jsonl, <config>/<seed>.txt, tables.md, tables.csv, summary.json; rerunning resumes")
+    .option(
+      "--out <dir>",
+      "output directory: runs.jsonl, <config>/<seed>.txt, tables.md, tables.csv, summary.json; rerunning resumes",
+    )
     .option("--jobs <n>", `worker processes (default: number of CPUs, ${defaultJobs()} here)`, parseJobs)
     .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]).default("text"))
     .option("--restart", "discard the results already in --out (needed when the plan changed)")
     .option("--no-progress", "no progress output on stderr")
-    .option("--report", "also write DIR/report.html (charts of the tables, Pareto front) and DIR/report.json; needs --out")
+    .option(
+      "--report",
+      "also write DIR/report.html (charts of the tables, Pareto front) and DIR/report.json; needs --out",
+    )
     .option(
       "--queue <url>",
       "run on the workers of a Redis work queue (redis://HOST:PORT[/DB]; see blis worker) instead of local processes",
@@ -141,7 +151,10 @@ export function registerSweepCommand(program: Command, io: CliIo): void {
       "with --queue: fail (exit 1) when no worker has been connected to the queue for this many seconds (default: wait)",
       parsePositiveSeconds,
     )
-    .option("--shard <i/n>", "run only slice I (0-based) of N of the runs into --out; combine the slices with blis sweep merge")
+    .option(
+      "--shard <i/n>",
+      "run only slice I (0-based) of N of the runs into --out; combine the slices with blis sweep merge",
+    )
     .addHelpText(
       "after",
       "\nExit status: 0 every check passed, 1 a check or a run failed (allow_failures: true in the plan accepts\n" +

@@ -18,13 +18,16 @@ interface MergeCliOptions {
 
 /** Merges, then builds the tables from the merged directory (no run is executed). */
 export async function sweepMergeCli(shardDirs: string[], opts: MergeCliOptions, io: CliIo): Promise<string | null> {
-  if (shardDirs.length === 0) throw new UserError("sweep merge: give the shard directories: blis sweep merge --out DIR SHARD_DIR...");
+  if (shardDirs.length === 0)
+    throw new UserError("sweep merge: give the shard directories: blis sweep merge --out DIR SHARD_DIR...");
   for (const d of shardDirs)
-    if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) throw new UserError(`sweep merge: ${d}: no such directory`);
+    if (!fs.statSync(d, { throwIfNoEntry: false })?.isDirectory())
+      throw new UserError(`sweep merge: ${d}: no such directory`);
   checkOutputDir("--out", opts.out);
   const { mergeShards, shardPlanSource } = await import("../experiment/merge.js");
   const planPath = opts.plan ?? shardPlanSource(shardDirs[0]!);
-  if (planPath === null) throw new UserError(`sweep merge: ${shardDirs[0]}: the plan file is not recorded; give it with --plan`);
+  if (planPath === null)
+    throw new UserError(`sweep merge: ${shardDirs[0]}: the plan file is not recorded; give it with --plan`);
   const { loadPlanWithReport } = await import("../report/planOptions.js");
   const { plan, report: reportOptions } = loadPlanWithReport(planPath);
   const merged = mergeShards(plan, opts.out, shardDirs, io.stderrLine);
@@ -47,7 +50,10 @@ export function registerSweepMerge(sweep: Command, io: CliIo): void {
     .command("merge")
     .description("combine the output directories of sharded sweeps (--shard I/N) into one, and print its tables")
     .argument("<shard-dirs...>", "output directories of the shards")
-    .option("--out <dir>", "output directory of the merged sweep (created, or resumed when it holds runs of the same plan)")
+    .option(
+      "--out <dir>",
+      "output directory of the merged sweep (created, or resumed when it holds runs of the same plan)",
+    )
     .option("--plan <path>", "the plan file (default: the one recorded in the first shard's plan.json)")
     .addOption(new Option("--format <format>", "stdout format").choices(["text", "json", "csv"]))
     .option("--report", "also write DIR/report.html and DIR/report.json")
@@ -56,7 +62,8 @@ export function registerSweepMerge(sweep: Command, io: CliIo): void {
       // `blis sweep` has the same flags and commander gives them to it wherever they stand, so
       // merge reads them from both commands.
       const opts = cmd.optsWithGlobals<Partial<MergeCliOptions>>();
-      if (opts.out === undefined) throw new UserError("sweep merge needs --out DIR: blis sweep merge --out DIR SHARD_DIR...");
+      if (opts.out === undefined)
+        throw new UserError("sweep merge needs --out DIR: blis sweep merge --out DIR SHARD_DIR...");
       const failed = await sweepMergeCli(dirs, { ...opts, out: opts.out, format: opts.format ?? "text" }, io);
       if (failed !== null) throw new UserError(`sweep: ${failed}`);
     });

@@ -16,7 +16,8 @@ export async function printSweepResult(
   const { renderReport } = await import("../experiment/render.js");
   const { sweepFailureLine } = await import("../experiment/report.js");
   io.stdout(renderReport(res.report, opts.format));
-  if (res.outDir !== null) io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
+  if (res.outDir !== null)
+    io.stderrLine(`sweep: tables written to ${res.outDir} (tables.md, tables.csv, summary.json)`);
   if (opts.report === true) {
     const { writeSweepReport } = await import("../report/sweepReport.js");
     io.stderrLine(`sweep: report written to ${writeSweepReport(res, reportOptions.pareto)}`);

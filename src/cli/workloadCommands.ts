@@ -58,7 +58,9 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-/** `--seed` written into the spec; the default is a bigint, so its help text is given (commander would JSON-encode it). */
+/**
+ * `--seed` written into the spec; the default is a bigint, so its help text is given (commander would JSON-encode it).
+ */
 function seedOption(help: string): Option {
   return new Option("--seed <seed>", help).argParser((v: string) => parseBigIntFlag("--seed", v)).default(42n, "42");
 }
@@ -66,7 +68,9 @@ function seedOption(help: string): Option {
 export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo): void {
   const print = async (spec: WorkloadSpec): Promise<void> => io.stdout((await wl()).serializeWorkloadSpec(spec));
 
-  const convert = program.command("convert").description("convert external workload descriptions into a v2 workload-spec YAML on stdout");
+  const convert = program
+    .command("convert")
+    .description("convert external workload descriptions into a v2 workload-spec YAML on stdout");
 
   convert
     .command("preset")
@@ -74,23 +78,33 @@ export function registerWorkloadCommands(program: Command, io: WorkloadCommandIo
     .requiredOption("--name <name>", "preset name (a key of workloads: in the defaults file, e.g. chatbot)")
     .option("--rate <rate>", "aggregate arrival rate in requests/second (finite, > 0)", parseFloatFlag("--rate"), 1.0)
     .option("--num-requests <n>", "number of requests (> 0)", parseIntFlag("--num-requests"), 100)
-    .option("--defaults-filepath <path>", "defaults file holding the workloads: presets (default: the bundled data/defaults.yaml)")
+    .option(
+      "--defaults-filepath <path>",
+      "defaults file holding the workloads: presets (default: the bundled data/defaults.yaml)",
+    )
     // The seed `run --workload <name>` would use, so that running the file reproduces that run.
     .addOption(seedOption("workload seed written into the spec (run --workload <name> uses --seed, default 42)"))
-    .action(async (opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string; seed: bigint }) => {
-      // Flags are checked before the defaults file is read.
-      const w = await wl();
-      w.checkRateFlag(opts.rate);
-      w.checkNumRequestsFlag(opts.numRequests);
-      const presets = w.readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
-      await print(w.convertPreset(opts.name, presets, opts.rate, opts.numRequests, opts.seed));
-    });
+    .action(
+      async (opts: { name: string; rate: number; numRequests: number; defaultsFilepath?: string; seed: bigint }) => {
+        // Flags are checked before the defaults file is read.
+        const w = await wl();
+        w.checkRateFlag(opts.rate);
+        w.checkNumRequestsFlag(opts.numRequests);
+        const presets = w.readPresetsFromDefaults(opts.defaultsFilepath ?? bundledDefaultsPath());
+        await print(w.convertPreset(opts.name, presets, opts.rate, opts.numRequests, opts.seed));
+      },
+    );
 
   convert
     .command("csv-trace")
     .description("legacy CSV trace → v2 spec (lossy: average rate and lengths, arrivals not replayed)")
     .requiredOption("--file <path>", "CSV trace file")
-    .option("--horizon <ticks>", "ignore rows arriving after this tick (0 = no truncation)", parseIntFlag("--horizon"), 0)
+    .option(
+      "--horizon <ticks>",
+      "ignore rows arriving after this tick (0 = no truncation)",
+      parseIntFlag("--horizon"),
+      0,
+    )
     .action(async (opts: { file: string; horizon: number }) => {
       await print((await wl()).convertCsvTrace(opts.file, opts.horizon));
     });
@@ -157,10 +171,22 @@ function registerCompose(program: Command, io: WorkloadCommandIo, print: (spec: 
 function registerConvertMooncake(convert: Command, print: (spec: WorkloadSpec) => Promise<void>): void {
   convert
     .command("mooncake")
-    .description("Mooncake-style JSONL trace (timestamp, input_length, output_length, hash_ids per line) → v2 spec that replays it")
+    .description(
+      "Mooncake-style JSONL trace (timestamp, input_length, output_length, hash_ids per line) → v2 spec that replays it",
+    )
     .argument("<file>", "JSONL trace, one request per line")
-    .option("--trace-block-size <n>", "tokens one hash id stands for (the published traces: 512)", parseIntFlag("--trace-block-size"), 512)
-    .option("--time-scale <f>", "factor on the gaps between timestamps (0.5 replays twice as fast)", parseFloatFlag("--time-scale"), 1)
+    .option(
+      "--trace-block-size <n>",
+      "tokens one hash id stands for (the published traces: 512)",
+      parseIntFlag("--trace-block-size"),
+      512,
+    )
+    .option(
+      "--time-scale <f>",
+      "factor on the gaps between timestamps (0.5 replays twice as fast)",
+      parseFloatFlag("--time-scale"),
+      1,
+    )
     .option(
       "--concurrency <n>",
       "closed loop: keep N requests in flight, ignoring timestamps (0 = the trace's arrivals)",
@@ -168,8 +194,15 @@ function registerConvertMooncake(convert: Command, print: (spec: WorkloadSpec) =
       0,
     )
     .addOption(seedOption("workload seed written into the spec (draws the output tokens)"))
-    .action(async (file: string, opts: { traceBlockSize: number; timeScale: number; concurrency: number; seed: bigint }) => {
-      const o = { blockSize: opts.traceBlockSize, timeScale: opts.timeScale, concurrency: opts.concurrency, seed: opts.seed };
-      await print((await wl()).convertMooncake(file, o));
-    });
+    .action(
+      async (file: string, opts: { traceBlockSize: number; timeScale: number; concurrency: number; seed: bigint }) => {
+        const o = {
+          blockSize: opts.traceBlockSize,
+          timeScale: opts.timeScale,
+          concurrency: opts.concurrency,
+          seed: opts.seed,
+        };
+        await print((await wl()).convertMooncake(file, o));
+      },
+    );
 }

@@ -35,7 +35,9 @@ routingPolicies.register(factoryPolicy("always-busiest", () => new AlwaysBusiest
 routingPolicies.register(weighted);
 
 // Seed BLIS's four, today's BLIS's six, then this simulator's extensions.
-scorers.register(factoryPolicy("prefix-affinity", (c) => new PrefixAffinityScorer(c.numInstances, c.blockSize), "cached prefix"));
+scorers.register(
+  factoryPolicy("prefix-affinity", (c) => new PrefixAffinityScorer(c.numInstances, c.blockSize), "cached prefix"),
+);
 scorers.register(queueDepth);
 scorers.register(factoryPolicy("kv-utilization", () => new KvUtilizationScorer(), "free KV cache"));
 scorers.register(factoryPolicy("load-balance", () => new LoadBalanceScorer(), "low load"));
@@ -47,7 +49,13 @@ scorers.register(loadAware);
 scorers.register(vllmDp);
 scorers.register(loraAffinity);
 scorers.register(factoryPolicy("kv-pressure", () => new KvPressureScorer("kv-pressure", false), "KV pressure"));
-scorers.register(factoryPolicy("kv-pressure-slo", () => new KvPressureScorer("kv-pressure-slo", true), "KV pressure by SLO tier"));
 scorers.register(
-  factoryPolicy("slo-priority", (c) => new SloPriorityScorer(c.numInstances, c.blockSize, c.sloCacheWeights), "prefix vs load by tier"),
+  factoryPolicy("kv-pressure-slo", () => new KvPressureScorer("kv-pressure-slo", true), "KV pressure by SLO tier"),
+);
+scorers.register(
+  factoryPolicy(
+    "slo-priority",
+    (c) => new SloPriorityScorer(c.numInstances, c.blockSize, c.sloCacheWeights),
+    "prefix vs load by tier",
+  ),
 );

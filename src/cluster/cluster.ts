@@ -39,6 +39,9 @@ export class ClusterSimulator extends ClusterState {
     super(instances, ledger, opts, routing.cacheSignalDelay);
   }
 
+  // The hot loop: one pass picks the earliest of five event sources; splitting it would add calls
+  // per event (docs/architecture.md "The event loop").
+  // eslint-disable-next-line complexity -- see above
   run(): ClusterRunStats {
     const instances = this.instances;
     const byTime = this.nextInstance;
@@ -128,7 +131,8 @@ export class ClusterSimulator extends ClusterState {
     else if (rank === RANK_ROUTING) this.route(req!, clock, debug);
     else {
       const owner = this.rankOwner[rank];
-      if (owner === null || owner === undefined) throw new InvariantError(`no cluster extension owns event rank ${rank}`);
+      if (owner === null || owner === undefined)
+        throw new InvariantError(`no cluster extension owns event rank ${rank}`);
       owner.onEvent(rank, req, clock);
     }
   }
@@ -162,7 +166,12 @@ export class ClusterSimulator extends ClusterState {
       t = inst.nextEventTime();
       // A follow-up created by a completion is a cluster event: it runs before later instance events.
       // So is a PD event an instance event created (a prefill completion's KV transfer).
-    } while (t < limit && t <= horizon && !(this.pushed.size > 0 && this.pushed.peekTime() <= t) && t < this.events.peekTime());
+    } while (
+      t < limit &&
+      t <= horizon &&
+      !(this.pushed.size > 0 && this.pushed.peekTime() <= t) &&
+      t < this.events.peekTime()
+    );
     this.nextInstance.update(i, t);
     this.snapshots.instanceChanged(i);
     if (this.timed !== null) this.timed.afterInstanceEvents(i, last);

@@ -72,7 +72,9 @@ export class ClusterState {
   protected readonly rankOwner: (RankedExtension | null)[] = this.extensions.byRank;
   protected router: RoutingExtension | null = null; // replaces routing decisions (PD)
   protected admitter: AdmittingExtension | null = null; // first at admission (the gateway control plane)
-  /** Control events beside the request pipeline (the autoscaler): early ones before the request events of their tick. */
+  /**
+   * Control events beside the request pipeline (the autoscaler): early ones before the request events of their tick.
+   */
   protected timed: TimedExtension | null = null;
   protected instanceTriggered = false; // instance events can create cluster events (PD's KV transfers)
 
@@ -122,11 +124,13 @@ export class ClusterState {
       takeState: (clock, req) => this.snapshots.take(clock, req),
       routerState: (clock) => this.snapshots.take(clock),
       schedule: (time, rank, req) => {
-        if (rank < first || rank > last) throw new InvariantError(`cluster extension "${name}" scheduled rank ${rank} outside its ranks`);
+        if (rank < first || rank > last)
+          throw new InvariantError(`cluster extension "${name}" scheduled rank ${rank} outside its ranks`);
         this.events.push(time, rank, req);
       },
       scheduleRouting: (req, clock) => {
-        if (!admits) throw new InvariantError(`cluster extension "${name}" dispatches to routing without declaring "admits"`);
+        if (!admits)
+          throw new InvariantError(`cluster extension "${name}" dispatches to routing without declaring "admits"`);
         this.events.push(clock + this.opts.routingLatency, RANK_ROUTING, req);
       },
       routeTo: (req, target, clock, userLevel) => this.inject(req, target, clock, userLevel),
@@ -150,7 +154,8 @@ export class ClusterState {
   /** Adds an instance (autoscaling) at the next free index; it is routable once `setRoutable` says so. */
   addInstance(inst: Instance, routable: boolean): void {
     const i = this.instances.length;
-    if (inst.index !== i || i >= this.inFlight.length) throw new InvariantError(`instance ${inst.id} cannot take index ${i}`);
+    if (inst.index !== i || i >= this.inFlight.length)
+      throw new InvariantError(`instance ${inst.id} cannot take index ${i}`);
     inst.horizon = this.opts.horizon;
     this.instances.push(inst);
     this.snapshots.addInstance(inst, routable);

@@ -63,7 +63,9 @@ export interface ClusterPort {
   routerState(clock: number): RouterState;
   /** Queues one of the extension's own cluster events (a rank of its range). */
   schedule(time: number, rank: number, req: Request | null): void;
-  /** `admits` only: queues `req`'s routing decision, the routing latency after `clock` (a request the admitter held). */
+  /**
+   * `admits` only: queues `req`'s routing decision, the routing latency after `clock` (a request the admitter held).
+   */
   scheduleRouting(req: Request, clock: number): void;
   /**
    * Sends `req` to instance `target` as a routed request (in-flight + 1, registered, an Arrival at
@@ -109,7 +111,10 @@ export interface ClusterExtension {
   nextTime?(): number;
   /** `timed`: whether that event runs before the request events of its tick (else after them). */
   nextIsEarly?(): boolean;
-  /** `timed`: runs the next control event; `arrivalsPending` tells whether requests are still to come or in the pipeline. */
+  /**
+   * `timed`: runs the next control event; `arrivalsPending` tells whether requests are still to come or in the
+   * pipeline.
+   */
   runNext?(arrivalsPending: boolean): void;
   /** `timed`: instance i ran events up to t. */
   afterInstanceEvents?(i: number, t: number): void;
@@ -119,7 +124,8 @@ export interface ClusterExtension {
 
 export type RankedExtension = ClusterExtension & Required<Pick<ClusterExtension, "onEvent">>;
 export type RoutingExtension = ClusterExtension & Required<Pick<ClusterExtension, "route">>;
-export type AdmittingExtension = ClusterExtension & Required<Pick<ClusterExtension, "onArrival" | "admit" | "onRouted">>;
+export type AdmittingExtension = ClusterExtension &
+  Required<Pick<ClusterExtension, "onArrival" | "admit" | "onRouted">>;
 export type TimedExtension = ClusterExtension &
   Required<Pick<ClusterExtension, "nextTime" | "nextIsEarly" | "runNext" | "afterInstanceEvents">>;
 export type InstanceExtension = ClusterExtension & Required<Pick<ClusterExtension, "instanceConfig">>;

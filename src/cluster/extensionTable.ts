@@ -22,7 +22,10 @@ const hasRoute = (e: ClusterExtension): e is RoutingExtension => e.route !== und
 const hasAdmit = (e: ClusterExtension): e is AdmittingExtension =>
   e.admit !== undefined && e.onArrival !== undefined && e.onRouted !== undefined;
 const hasTimeline = (e: ClusterExtension): e is TimedExtension =>
-  e.nextTime !== undefined && e.nextIsEarly !== undefined && e.runNext !== undefined && e.afterInstanceEvents !== undefined;
+  e.nextTime !== undefined &&
+  e.nextIsEarly !== undefined &&
+  e.runNext !== undefined &&
+  e.afterInstanceEvents !== undefined;
 
 export class ExtensionTable {
   readonly list: ClusterExtension[] = [];
@@ -50,10 +53,14 @@ export class ExtensionTable {
       for (let r = d.ranks.first; r <= d.ranks.last; r++) this.byRank[r] = e;
     }
     if (declares(e, "routes")) this.router = hasRoute(e) ? e : throwMissing(d.name, "routes", "route");
-    if (declares(e, "admits")) this.admitter = hasAdmit(e) ? e : throwMissing(d.name, "admits", "admit, onArrival and onRouted");
+    if (declares(e, "admits"))
+      this.admitter = hasAdmit(e) ? e : throwMissing(d.name, "admits", "admit, onArrival and onRouted");
     if (declares(e, "timed"))
-      this.timed = hasTimeline(e) ? e : throwMissing(d.name, "timed", "nextTime, nextIsEarly, runNext and afterInstanceEvents");
-    if (declares(e, "instances") && e.instanceConfig === undefined) throw missing(d.name, "instances", "instanceConfig");
+      this.timed = hasTimeline(e)
+        ? e
+        : throwMissing(d.name, "timed", "nextTime, nextIsEarly, runNext and afterInstanceEvents");
+    if (declares(e, "instances") && e.instanceConfig === undefined)
+      throw missing(d.name, "instances", "instanceConfig");
     if (declares(e, "instance-triggered")) this.instanceTriggered = true;
     this.list.push(e);
   }

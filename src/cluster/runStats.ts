@@ -26,8 +26,13 @@ export interface ClusterRunStats {
  * routing decision (cluster events of the `pipeline` ranks), or routed but not yet in an
  * instance's wait queue (arrival and queueing delays), so the pipeline check can count them.
  */
-export function inTransit(events: EventQueue<Request>, pipeline: readonly number[], instances: readonly Instance[]): number {
+export function inTransit(
+  events: EventQueue<Request>,
+  pipeline: readonly number[],
+  instances: readonly Instance[],
+): number {
   let n = events.count((k, req) => req !== null && pipeline.includes(k));
-  for (const inst of instances) n += inst.events.count((k, req) => req !== null && (k === EV_ARRIVAL || k === EV_QUEUED));
+  for (const inst of instances)
+    n += inst.events.count((k, req) => req !== null && (k === EV_ARRIVAL || k === EV_QUEUED));
   return n;
 }

@@ -71,16 +71,21 @@ export function parseSloPrefillThresholds(text: string): Map<string, number> | n
   for (const raw of text.split(",")) {
     const piece = raw.trim();
     const colon = piece.indexOf(":");
-    if (colon < 0) throw new UserError(`Invalid --slo-prefill-thresholds: invalid entry "${piece}" (expected class:tokens)`);
+    if (colon < 0)
+      throw new UserError(`Invalid --slo-prefill-thresholds: invalid entry "${piece}" (expected class:tokens)`);
     const cls = piece.slice(0, colon).trim();
     const vText = piece.slice(colon + 1).trim();
     if (!(SLO_CLASS_KEYS as readonly string[]).includes(cls)) {
-      throw new UserError(`Invalid --slo-prefill-thresholds: unknown class "${cls}"; valid: ${SLO_CLASS_KEYS.join(", ")}`);
+      throw new UserError(
+        `Invalid --slo-prefill-thresholds: unknown class "${cls}"; valid: ${SLO_CLASS_KEYS.join(", ")}`,
+      );
     }
     if (m.has(cls)) throw new UserError(`Invalid --slo-prefill-thresholds: duplicate class "${cls}"`);
     const v = parseGoInt(vText);
     if (v === null || v < 0n) {
-      throw new UserError(`Invalid --slo-prefill-thresholds: threshold for "${cls}" must be an integer >= 0, got ${vText}`);
+      throw new UserError(
+        `Invalid --slo-prefill-thresholds: threshold for "${cls}" must be an integer >= 0, got ${vText}`,
+      );
     }
     m.set(cls, Number(v));
   }

@@ -32,7 +32,8 @@ export function flagParser(type: FlagType, flag: string): (text: string, prev: u
     case "floats":
       return (text) => {
         const v = parseFloatList(text);
-        if (v === null) throw new InvalidArgumentError(`${JSON.stringify(text)} is not a comma-separated list of numbers.`);
+        if (v === null)
+          throw new InvalidArgumentError(`${JSON.stringify(text)} is not a comma-separated list of numbers.`);
         return v;
       };
     case "bool":
@@ -53,7 +54,8 @@ export function flagParser(type: FlagType, flag: string): (text: string, prev: u
 function intProblem(text: string, min: bigint, max: bigint): string {
   const t = text.trim();
   const q = JSON.stringify(text);
-  const limit = (negative: boolean): string => `${q} is out of range (${negative ? `minimum ${min}` : `maximum ${max}`}).`;
+  const limit = (negative: boolean): string =>
+    `${q} is out of range (${negative ? `minimum ${min}` : `maximum ${max}`}).`;
   if (/^[+-]?\d+$/.test(t)) return limit(t.startsWith("-"));
   // Exponent forms such as 1e6 are not integer syntax (as in BLIS), but say what they stand for.
   const x = parseGoFloat(t);

@@ -93,7 +93,10 @@ export function loadPolicyBundle(file: string): PolicyBundle {
     const issue = parsed.error.issues[0]!;
     const keyPath = [...issue.path, ...(issue.code === "unrecognized_keys" ? [issue.keys[0]!] : [])];
     const where = locate(doc, lc, keyPath);
-    const what = issue.code === "unrecognized_keys" ? `unknown field "${issue.keys[0]}"` : `${issue.path.join(".")}: ${issue.message}`;
+    const what =
+      issue.code === "unrecognized_keys"
+        ? `unknown field "${issue.keys[0]}"`
+        : `${issue.path.join(".")}: ${issue.message}`;
     throw new UserError(`Failed to load policy config: parsing policy config: ${what}${where}`);
   }
   validateBundle(parsed.data);
@@ -106,7 +109,8 @@ function locate(doc: ReturnType<typeof parseDocument>, lc: LineCounter, keyPath:
       keyPath.map((k) => (typeof k === "symbol" ? String(k) : k)),
       true,
     ) as { range?: [number, number, number] } | undefined;
-    const parent = keyPath.length > 1 ? (doc.getIn(keyPath.slice(0, -1) as (string | number)[], true) as unknown) : doc.contents;
+    const parent =
+      keyPath.length > 1 ? (doc.getIn(keyPath.slice(0, -1) as (string | number)[], true) as unknown) : doc.contents;
     let offset = node?.range?.[0];
     if (offset === undefined && parent && typeof parent === "object" && "items" in parent) {
       const items = (parent as { items: { key?: { value?: unknown; range?: [number, number, number] } }[] }).items;
@@ -143,14 +147,18 @@ function validateBundle(b: PolicyBundle): void {
   const seen = new Set<string>();
   (b.routing?.scorers ?? []).forEach((s, k) => {
     if (!scorers.has(s.name)) {
-      throw new UserError(`Invalid policy config: routing scorer[${k}]: unknown scorer "${s.name}"; valid: ${scorers.names().join(", ")}`);
+      throw new UserError(
+        `Invalid policy config: routing scorer[${k}]: unknown scorer "${s.name}"; valid: ${scorers.names().join(", ")}`,
+      );
     }
     if (seen.has(s.name)) {
       throw new UserError(`Invalid policy config: routing scorer[${k}]: duplicate scorer "${s.name}"`);
     }
     seen.add(s.name);
     if (!Number.isFinite(s.weight) || s.weight <= 0) {
-      throw new UserError(`Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`);
+      throw new UserError(
+        `Invalid policy config: routing scorer[${k}] "${s.name}": weight must be a finite positive number`,
+      );
     }
   });
 }
@@ -161,7 +169,11 @@ function bundleSchema(): z.ZodType<PolicyBundle> {
   for (const { flag, schema: params } of bundleParamFlags()) {
     const leaf = params.shape[flag.key];
     if (flag.bundle === undefined || leaf === undefined) continue;
-    schema = withPath(schema, flag.bundle.split("."), leaf instanceof z.ZodDefault ? (leaf.unwrap() as z.ZodType) : leaf);
+    schema = withPath(
+      schema,
+      flag.bundle.split("."),
+      leaf instanceof z.ZodDefault ? (leaf.unwrap() as z.ZodType) : leaf,
+    );
   }
   return schema as unknown as z.ZodType<PolicyBundle>;
 }
@@ -170,7 +182,10 @@ function withPath(schema: z.ZodObject, path: string[], leaf: z.ZodType): z.ZodOb
   const [head, ...rest] = path as [string, ...string[]];
   const cur = schema.shape[head];
   if (rest.length === 0) return cur !== undefined ? schema : schema.extend({ [head]: leaf.optional() });
-  const inner = cur instanceof z.ZodOptional && cur.unwrap() instanceof z.ZodObject ? (cur.unwrap() as z.ZodObject) : z.strictObject({});
+  const inner =
+    cur instanceof z.ZodOptional && cur.unwrap() instanceof z.ZodObject
+      ? (cur.unwrap() as z.ZodObject)
+      : z.strictObject({});
   return schema.extend({ [head]: withPath(inner, rest, leaf).optional() });
 }
 
@@ -180,7 +195,8 @@ export function bundleParamValues(b: PolicyBundle): [string, unknown][] {
   for (const { flag } of bundleParamFlags()) {
     if (flag.bundle === undefined) continue;
     let v: unknown = b;
-    for (const part of flag.bundle.split(".")) v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+    for (const part of flag.bundle.split("."))
+      v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
     if (v !== undefined) out.push([flag.key, v]);
   }
   return out;

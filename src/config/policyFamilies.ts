@@ -18,7 +18,8 @@ import { features } from "../features/registry.js";
 export interface PolicyFamily {
   registry: PolicyFamilyView;
   /** The run option naming the selected policy; null for scorers (chosen by --routing-scorers). */
-  option: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | "pdDecider" | null;
+  option:
+    "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | "pdDecider" | null;
 }
 
 export function policyFamilies(): PolicyFamily[] {
@@ -59,7 +60,9 @@ export function bundleParamFlags(): { flag: ParamFlag; schema: ParamSchema<unkno
   return [...policyParamFlags(), ...featureParamFlags()];
 }
 
-/** The flags of `blis run` derived from registries: policies', features' and latency backends' options, each key once. */
+/**
+ * The flags of `blis run` derived from registries: policies', features' and latency backends' options, each key once.
+ */
 export function runParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
   const seen = new Set<string>();
   const out: { flag: ParamFlag; schema: ParamSchema<unknown> }[] = [];

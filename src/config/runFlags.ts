@@ -30,7 +30,9 @@ export function printedDefault(field: z.ZodType | undefined): string {
   return r.data === Infinity ? HORIZON_MAX_TEXT : String(r.data);
 }
 
-/** A table entry with its printed default; keeps the entry's getters (choice flags list registered names when printed). */
+/**
+ * A table entry with its printed default; keeps the entry's getters (choice flags list registered names when printed).
+ */
 function withDefault(f: FlagSpec): FlagDef {
   const field = (RunOptionsSchema.shape as Record<string, z.ZodType>)[f.key];
   return Object.assign(f, { def: f.shown ?? printedDefault(field) });
@@ -38,7 +40,14 @@ function withDefault(f: FlagSpec): FlagDef {
 
 /** A policy parameter's flag, its default read from the policy's schema. */
 function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): AnyFlagDef {
-  return { key: f.key, flag: f.flag, type: f.type, def: printedDefault(schema.shape[f.key]), group: f.group, help: f.help };
+  return {
+    key: f.key,
+    flag: f.flag,
+    type: f.type,
+    def: printedDefault(schema.shape[f.key]),
+    group: f.group,
+    help: f.help,
+  };
 }
 
 /** Built-in parameter flags; their keys are run options, so the run-option schema holds their defaults. */
@@ -119,7 +128,13 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "engine",
     help: "longest prompt + output served; longer requests are dropped (default: from config.json, capped by KV capacity; ignored by blackbox)",
   },
-  { key: "kvCpuBlocks", flag: "--kv-cpu-blocks", type: "int64", group: "kv", help: "CPU-tier KV blocks; 0 = single tier" },
+  {
+    key: "kvCpuBlocks",
+    flag: "--kv-cpu-blocks",
+    type: "int64",
+    group: "kv",
+    help: "CPU-tier KV blocks; 0 = single tier",
+  },
   {
     key: "kvOffloadThreshold",
     flag: "--kv-offload-threshold",
@@ -142,7 +157,13 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "kv",
     help: "fixed ticks per reloaded block",
   },
-  { key: "numInstances", flag: "--num-instances", type: "int", group: "cluster", help: "instances in the cluster (1 to 10000)" },
+  {
+    key: "numInstances",
+    flag: "--num-instances",
+    type: "int",
+    group: "cluster",
+    help: "instances in the cluster (1 to 10000)",
+  },
   choiceFlag("admissionPolicy", "--admission-policy", admissionPolicies),
   {
     key: "admissionLatency",

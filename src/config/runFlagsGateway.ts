@@ -10,19 +10,54 @@ const gw = (key: FlagSpec["key"], flag: string, type: FlagSpec["type"], help: st
 });
 
 export const GATEWAY_FLAGS: FlagSpec[] = [
-  gw("flowControl", "--flow-control", "bool", "gateway queue between admission and routing: priority bands, tenant flows, gated dispatch"),
-  gw("saturationDetector", "--saturation-detector", "string", "flow control: dispatch gate signal: never, utilization, concurrency"),
-  gw("queueDepthThreshold", "--queue-depth-threshold", "float", "utilization detector: queue depth counting as saturated"),
-  gw("kvCacheUtilThreshold", "--kv-cache-util-threshold", "float", "utilization detector: KV utilization counting as saturated"),
-  gw("maxConcurrency", "--max-concurrency", "int", "concurrency detector: in-flight requests per instance counting as saturated"),
+  gw(
+    "flowControl",
+    "--flow-control",
+    "bool",
+    "gateway queue between admission and routing: priority bands, tenant flows, gated dispatch",
+  ),
+  gw(
+    "saturationDetector",
+    "--saturation-detector",
+    "string",
+    "flow control: dispatch gate signal: never, utilization, concurrency",
+  ),
+  gw(
+    "queueDepthThreshold",
+    "--queue-depth-threshold",
+    "float",
+    "utilization detector: queue depth counting as saturated",
+  ),
+  gw(
+    "kvCacheUtilThreshold",
+    "--kv-cache-util-threshold",
+    "float",
+    "utilization detector: KV utilization counting as saturated",
+  ),
+  gw(
+    "maxConcurrency",
+    "--max-concurrency",
+    "int",
+    "concurrency detector: in-flight requests per instance counting as saturated",
+  ),
   gw(
     "dispatchOrder",
     "--dispatch-order",
     "string",
     "flow control: fifo, priority or slo-deadline (earliest enqueue + --slo-targets first)",
   ),
-  gw("sloTargets", "--slo-targets", "string", 'slo-deadline dispatch targets "class=µs,..." (default: bundle admission.slo_targets)'),
-  gw("maxGatewayQueueDepth", "--max-gateway-queue-depth", "int", "flow control: requests the queue holds; 0 = unlimited"),
+  gw(
+    "sloTargets",
+    "--slo-targets",
+    "string",
+    'slo-deadline dispatch targets "class=µs,..." (default: bundle admission.slo_targets)',
+  ),
+  gw(
+    "maxGatewayQueueDepth",
+    "--max-gateway-queue-depth",
+    "int",
+    "flow control: requests the queue holds; 0 = unlimited",
+  ),
   gw("perBandCapacity", "--per-band-capacity", "int", "flow control: requests one priority band holds; 0 = unlimited"),
   gw(
     "usageLimitThreshold",
@@ -30,15 +65,30 @@ export const GATEWAY_FLAGS: FlagSpec[] = [
     "float",
     "flow control: saturation ceiling of the lowest band, in (0, 1]; bands between get ceilings from 1 down to it",
   ),
-  gw("fairnessPolicy", "--fairness-policy", "string", "flow control: order of tenant flows in a band: global-strict or round-robin"),
-  gw("requestTtl", "--request-ttl", "int64", "flow control: ticks a request may wait in the queue before it expires; 0 = no limit"),
+  gw(
+    "fairnessPolicy",
+    "--fairness-policy",
+    "string",
+    "flow control: order of tenant flows in a band: global-strict or round-robin",
+  ),
+  gw(
+    "requestTtl",
+    "--request-ttl",
+    "int64",
+    "flow control: ticks a request may wait in the queue before it expires; 0 = no limit",
+  ),
   gw(
     "queueShedding",
     "--queue-shedding",
     "bool",
     "flow control: a full queue sheds its latest lowest-priority sheddable request for a higher-priority one",
   ),
-  gw("dispatchTickInterval", "--dispatch-tick-interval", "int64", "flow control: ticks between periodic dispatch attempts; 0 = 1000"),
+  gw(
+    "dispatchTickInterval",
+    "--dispatch-tick-interval",
+    "int64",
+    "flow control: ticks between periodic dispatch attempts; 0 = 1000",
+  ),
   gw(
     "inFlightEviction",
     "--in-flight-eviction",

@@ -14,7 +14,12 @@ const lora = (key: FlagSpec["key"], flag: string, type: FlagSpec["type"], help: 
 const FROM_FILES = "from --lora-config, else the defaults file";
 
 export const LORA_FLAGS: FlagSpec[] = [
-  lora("loraConfig", "--lora-config", "string", "YAML file with a lora: block: adapters, resident slots per instance, load and step costs"),
+  lora(
+    "loraConfig",
+    "--lora-config",
+    "string",
+    "YAML file with a lora: block: adapters, resident slots per instance, load and step costs",
+  ),
   lora(
     "loraAdapterCapacity",
     "--lora-adapter-capacity",
@@ -22,7 +27,13 @@ export const LORA_FLAGS: FlagSpec[] = [
     "LoRA: resident adapter slots per instance (> 0; replaces lora.adapter_capacity)",
     "from --lora-config",
   ),
-  lora("loraLoadBaseLatencyUs", "--lora-load-base-latency-us", "float", "LoRA: fixed part of an adapter load, µs (>= 0)", FROM_FILES),
+  lora(
+    "loraLoadBaseLatencyUs",
+    "--lora-load-base-latency-us",
+    "float",
+    "LoRA: fixed part of an adapter load, µs (>= 0)",
+    FROM_FILES,
+  ),
   lora(
     "loraLoadBandwidthBytesUs",
     "--lora-load-bandwidth-bytes-us",
@@ -30,7 +41,13 @@ export const LORA_FLAGS: FlagSpec[] = [
     "LoRA: adapter load bandwidth, bytes per µs (> 0)",
     FROM_FILES,
   ),
-  lora("loraFootprintBytesPerRank", "--lora-footprint-bytes-per-rank", "float", "LoRA: adapter bytes per rank (> 0)", FROM_FILES),
+  lora(
+    "loraFootprintBytesPerRank",
+    "--lora-footprint-bytes-per-rank",
+    "float",
+    "LoRA: adapter bytes per rank (> 0)",
+    FROM_FILES,
+  ),
   lora(
     "loraScorerWeight",
     "--lora-scorer-weight",

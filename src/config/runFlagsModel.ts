@@ -2,8 +2,20 @@
 import type { FlagSpec } from "./flagDef.js";
 
 export const MODEL_FLAGS: FlagSpec[] = [
-  { key: "model", flag: "--model", type: "string", group: "model", help: "model name (required); lower-cased before use" },
-  { key: "hardware", flag: "--hardware", type: "string", group: "model", help: "GPU type (default from the defaults file)" },
+  {
+    key: "model",
+    flag: "--model",
+    type: "string",
+    group: "model",
+    help: "model name (required); lower-cased before use",
+  },
+  {
+    key: "hardware",
+    flag: "--hardware",
+    type: "string",
+    group: "model",
+    help: "GPU type (default from the defaults file)",
+  },
   { key: "tp", flag: "--tp", type: "int", group: "model", help: "tensor parallelism (default from the defaults file)" },
   {
     key: "vllmVersion",

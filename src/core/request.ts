@@ -8,7 +8,10 @@ export const RUNNING = 1;
 export const COMPLETED = 2;
 /** Its client gave up at its deadline before it completed. */
 export const TIMED_OUT = 3;
-/** Where a request is: waiting (or preempted), in the running batch, done, or abandoned. Small integers keep the field a V8 Smi. */
+/**
+ * Where a request is: waiting (or preempted), in the running batch, done, or abandoned. Small integers keep the field a
+ * V8 Smi.
+ */
 export type RequestState = typeof QUEUED | typeof RUNNING | typeof COMPLETED | typeof TIMED_OUT;
 
 /**

@@ -133,7 +133,23 @@ export function makeRequest(
   const tokens = new Int32Array(input.length + output.length);
   tokens.set(input, 0);
   tokens.set(output, input.length);
-  const r = new SeqRequest(arrival, TokenSeq.of(tokens), input.length, output.length, "", "", "", false, "", 0, 0, 0, 0, 0, 0);
+  const r = new SeqRequest(
+    arrival,
+    TokenSeq.of(tokens),
+    input.length,
+    output.length,
+    "",
+    "",
+    "",
+    false,
+    "",
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  );
   r.id = id;
   return Object.assign(r, extra);
 }

@@ -41,7 +41,14 @@ export const RUN_WORDS = 5;
  * Fills arr[start, end) with the intn(n) draws a stream whose state words are
  * state[at .. at + 4) would make next; the state itself is left unchanged.
  */
-export function fillIntnFromState(state: Int32Array, at: number, arr: Int32Array, start: number, end: number, n: number): void {
+export function fillIntnFromState(
+  state: Int32Array,
+  at: number,
+  arr: Int32Array,
+  start: number,
+  end: number,
+  n: number,
+): void {
   let a = state[at]!;
   let b = state[at + 1]!;
   let c = state[at + 2]!;

@@ -36,7 +36,11 @@ export interface FileKind {
   readonly log: string;
 }
 
-export const PLAN_KIND: FileKind = { name: "a plan", seeds: "the plan's seeds list", log: "runs.jsonl keeps each run's full metrics" };
+export const PLAN_KIND: FileKind = {
+  name: "a plan",
+  seeds: "the plan's seeds list",
+  log: "runs.jsonl keeps each run's full metrics",
+};
 export const SPACE_KIND: FileKind = {
   name: "a search space",
   seeds: "the space's seeds list",
@@ -112,13 +116,18 @@ export function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: 
   }
   if (PATH_FLAG_KEYS.has(def.key) && typeof v === "string" && v !== "") {
     v = resolvePath(v, baseDir);
-    if (def.key === "workloadSpec" && !fs.existsSync(v as string)) y.fail(node, item, `workload spec ${v as string} does not exist`);
+    if (def.key === "workloadSpec" && !fs.existsSync(v as string))
+      y.fail(node, item, `workload spec ${v as string} does not exist`);
   }
   return v;
 }
 
 /** base.workload_spec: a path relative to the file, or an inline spec mapping. `file` is null inline. */
-export function readSpec(y: YamlSource, node: Node | null, baseDir: string): { spec: WorkloadSpec; file: string | null } {
+export function readSpec(
+  y: YamlSource,
+  node: Node | null,
+  baseDir: string,
+): { spec: WorkloadSpec; file: string | null } {
   const item = "base.workload_spec";
   if (y.isMap(node)) {
     // Re-parse the inline text with the workload-spec loader so every rule of spec files applies;
@@ -149,6 +158,11 @@ export function readSpec(y: YamlSource, node: Node | null, baseDir: string): { s
 export function checkMetric(y: YamlSource, node: Node | null, item: string): string {
   const m = y.str(node, item);
   const why = metricProblem(m);
-  if (why !== null) y.fail(node, `${item} "${m}"`, why === "unknown metric" ? `unknown metric${didYouMean(m, fixedMetricNames())}` : why);
+  if (why !== null)
+    y.fail(
+      node,
+      `${item} "${m}"`,
+      why === "unknown metric" ? `unknown metric${didYouMean(m, fixedMetricNames())}` : why,
+    );
   return m;
 }

@@ -24,7 +24,14 @@ export {
 export { DEFAULT_METRICS, extractMetric, fixedMetricNames, metricProblem } from "./metrics.js";
 export { SweepPool, defaultJobs, type RunContext, type RunExecutor, type RunOutcome } from "./pool.js";
 export { runSweep, runCells, type SweepOptions, type SweepResult } from "./sweep.js";
-export { buildReport, sweepExitStatus, sweepFailureLine, verdict, type SweepReport, type CheckResult } from "./report.js";
+export {
+  buildReport,
+  sweepExitStatus,
+  sweepFailureLine,
+  verdict,
+  type SweepReport,
+  type CheckResult,
+} from "./report.js";
 export { renderReport, renderText, renderMarkdown, renderCsv, renderJson, type OutputFormat } from "./render.js";
 export type { RunRecord } from "./store.js";
 export type { ProgressMode } from "./progress.js";

@@ -50,7 +50,12 @@ export function shardPlanSource(dir: string): string | null {
  * Copies every run of `plan` found in the shard directories into `outDir` (created, or resumed when
  * it holds runs of the same plan). Every shard must hold runs of this plan. Returns notes via `say`.
  */
-export function mergeShards(plan: SweepPlan, outDir: string, shardDirs: readonly string[], say: (line: string) => void): MergeResult {
+export function mergeShards(
+  plan: SweepPlan,
+  outDir: string,
+  shardDirs: readonly string[],
+  say: (line: string) => void,
+): MergeResult {
   const hashes = planHashes(plan);
   for (const dir of shardDirs) {
     const state = readShardState(dir);

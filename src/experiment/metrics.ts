@@ -1,4 +1,5 @@
-// Per-run values a sweep can tabulate (examples/experiments/README.md "Metric names"), read from the structured results of a run
+// Per-run values a sweep can tabulate (examples/experiments/README.md "Metric names"), read from the structured results
+// of a run
 // (never from its text output).
 
 import type { SimulationMetrics } from "../metrics/collect.js";
@@ -6,7 +7,15 @@ import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import { FITNESS_KEYS, evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import { GATEWAY_METRICS, gatewayMetric, gatewayMetricProblem } from "./gatewayMetrics.js";
 
-export const DEFAULT_METRICS = ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "sustained_throughput", "throughput", "completed"] as const;
+export const DEFAULT_METRICS = [
+  "ttft_mean",
+  "ttft_p99",
+  "e2e_mean",
+  "e2e_p99",
+  "sustained_throughput",
+  "throughput",
+  "completed",
+] as const;
 
 /** Names backed by a metrics block (cluster, or `instance_<k>.` + name for one instance). */
 const BLOCK_METRICS: Record<string, keyof MetricsBlock> = {
@@ -104,7 +113,19 @@ const RUN_METRICS: Record<string, Extract> = {
 };
 
 /** Per-SLO-class fields; values are in ticks (µs), as in the per-SLO block (docs/behavior.md "The metrics block"). */
-const SLO_FIELDS = ["ttft_mean", "ttft_p50", "ttft_p95", "ttft_p99", "ttft_n", "e2e_mean", "e2e_p50", "e2e_p95", "e2e_p99", "e2e_n", "n"];
+const SLO_FIELDS = [
+  "ttft_mean",
+  "ttft_p50",
+  "ttft_p95",
+  "ttft_p99",
+  "ttft_n",
+  "e2e_mean",
+  "e2e_p50",
+  "e2e_p95",
+  "e2e_p99",
+  "e2e_n",
+  "n",
+];
 
 const INSTANCE_RE = /^instance_(\d+)\.(.+)$/;
 const SLO_RE = /^per_slo\.([^.]+)\.([a-z0-9_]+)$/;

@@ -1,4 +1,5 @@
-// Sweep plans (examples/experiments/README.md "Plan keys"): the public entry point. The parts live in their own modules:
+// Sweep plans (examples/experiments/README.md "Plan keys"): the public entry point. The parts live in their own
+// modules:
 // planTypes (shapes and defaults), planParse (plan files), planCells (plans built in code),
 // planSelectors (configuration references), planIdentity (directories and hashes), specPath.
 

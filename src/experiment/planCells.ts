@@ -48,7 +48,10 @@ function fail(msg: string): never {
 function cellSeeds(opts: CellsPlanOptions): number[] {
   const seeds = opts.seeds ?? DEFAULT_SEEDS.slice();
   if (seeds.length === 0) fail("seeds: the seed list must not be empty");
-  seeds.forEach((s, i) => Number.isSafeInteger(s) || fail(`seeds[${i}]: expected an integer of at most 2^53 − 1 in magnitude, got ${s}`));
+  seeds.forEach(
+    (s, i) =>
+      Number.isSafeInteger(s) || fail(`seeds[${i}]: expected an integer of at most 2^53 − 1 in magnitude, got ${s}`),
+  );
   if (new Set(seeds).size !== seeds.length) fail("seeds: a seed is listed twice");
   return seeds;
 }
@@ -78,11 +81,13 @@ function configsFromCells(cells: CellSpec[], axes: SweepAxis[]): SweepConfig[] {
     if (c.label === "") fail(`cells[${i}]: the label must not be empty`);
     if (labels.has(c.label)) fail(`cells[${i}] "${c.label}": labels must be unique`);
     labels.add(c.label);
-    if ((c.input as Record<string, unknown>)["seed"] !== undefined) fail(`cells[${i}] "${c.label}": the seed comes from seeds`);
+    if ((c.input as Record<string, unknown>)["seed"] !== undefined)
+      fail(`cells[${i}] "${c.label}": the seed comes from seeds`);
     const coords: Record<string, string> = {};
     for (const a of axes) {
       const v = c.coords?.[a.name];
-      if (v === undefined) fail(`cells[${i}] "${c.label}": missing coordinate "${a.name}" (every cell needs the same axes)`);
+      if (v === undefined)
+        fail(`cells[${i}] "${c.label}": missing coordinate "${a.name}" (every cell needs the same axes)`);
       coords[a.name] = String(v);
     }
     return { index: i, label: c.label, coords, input: c.input, dir: "" };
@@ -126,7 +131,8 @@ export function planFromCells(cells: CellSpec[], opts: CellsPlanOptions = {}): S
   });
   const monotonic = (opts.checks?.monotonic ?? []).map((m, i) => {
     const ax = axes.find((a) => a.name === m.axis);
-    if (ax === undefined || ax.numeric === null) fail(`checks.monotonic[${i}]: axis "${m.axis}" must exist and be numeric`);
+    if (ax === undefined || ax.numeric === null)
+      fail(`checks.monotonic[${i}]: axis "${m.axis}" must exist and be numeric`);
     metric(m.metric, `checks.monotonic[${i}] metric`);
     return { ...m, where: m.where ?? {} };
   });

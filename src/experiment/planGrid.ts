@@ -71,7 +71,9 @@ export function checkSpecSources(src: YamlSource, base: PlanBase, axisDefs: Axis
   for (const a of axisDefs) if (a.axis.kind === "flag" && a.axis.target === "workload-spec") specFlagUsers.push(a.node);
   for (const v of variants) if (v.flagNodes.has("workload-spec")) specFlagUsers.push(v.flagNodes.get("workload-spec")!);
   const needsSpec =
-    axisDefs.find((a) => a.axis.kind === "spec")?.node ?? variants.find((v) => v.overrides.length > 0)?.overrides[0]![3] ?? null;
+    axisDefs.find((a) => a.axis.kind === "spec")?.node ??
+    variants.find((v) => v.overrides.length > 0)?.overrides[0]![3] ??
+    null;
   if (base.spec !== null && specFlagUsers.length > 0) {
     src.fail(specFlagUsers[0], "workload-spec", "use either base.workload_spec or the workload-spec flag, not both");
   }
@@ -90,7 +92,8 @@ export function expandGrid(src: YamlSource, grid: GridItems): { axes: SweepAxis[
   const configs: SweepConfig[] = [];
   const dims = axes.map((a) => a.labels.length);
   const total = dims.reduce((x, y) => x * y, 1);
-  if (total > MAX_CONFIGS) src.fail(grid.axesNode, "axes", `the grid has ${total} configurations; at most ${MAX_CONFIGS} are supported`);
+  if (total > MAX_CONFIGS)
+    src.fail(grid.axesNode, "axes", `the grid has ${total} configurations; at most ${MAX_CONFIGS} are supported`);
   for (let c = 0; c < total; c++) configs.push(buildConfig(src, grid, axes, gridPoint(c, dims), c));
   return { axes, configs };
 }
@@ -115,7 +118,8 @@ function buildConfig(src: YamlSource, grid: GridItems, axes: SweepAxis[], idx: n
     if (axis.kind === "variant") {
       const v = grid.variants[idx[k]!]!;
       Object.assign(input, v.flags);
-      for (const [p, sp, val, node] of v.overrides) specChanges.push([p, sp, val, node, `variants "${v.name}" spec_overrides "${p}"`]);
+      for (const [p, sp, val, node] of v.overrides)
+        specChanges.push([p, sp, val, node, `variants "${v.name}" spec_overrides "${p}"`]);
     }
   });
   // Axis values override variant bundles (they never overlap, checked by checkOwnership).
@@ -131,7 +135,8 @@ function buildConfig(src: YamlSource, grid: GridItems, axes: SweepAxis[], idx: n
         `axes[${k}] "${a.axis.name}" value ${a.axis.labels[idx[k]!]}`,
       ]);
   });
-  if (grid.base.spec !== null) input["workloadSpecObject"] = changedSpec(src, grid.base.spec, grid.base.specNode, specChanges);
+  if (grid.base.spec !== null)
+    input["workloadSpecObject"] = changedSpec(src, grid.base.spec, grid.base.specNode, specChanges);
   const label = axes.length === 0 ? "base" : axes.map((a) => `${a.name}=${coords[a.name]}`).join(",");
   if (typeof input["model"] !== "string" || input["model"] === "") {
     src.fail(grid.baseNode, "base.flags", `configuration "${label}" has no model: set base.flags model`);
@@ -140,7 +145,12 @@ function buildConfig(src: YamlSource, grid: GridItems, axes: SweepAxis[], idx: n
 }
 
 /** A copy of the base spec with `changes` applied, validated; blames the last change when invalid. */
-function changedSpec(src: YamlSource, baseSpec: WorkloadSpec, baseSpecNode: Node | null, changes: SpecChange[]): WorkloadSpec {
+function changedSpec(
+  src: YamlSource,
+  baseSpec: WorkloadSpec,
+  baseSpecNode: Node | null,
+  changes: SpecChange[],
+): WorkloadSpec {
   const spec = structuredClone(baseSpec);
   for (const [p, sp, val, node, item] of changes) {
     const err = setSpecPath(spec, sp, structuredClone(val));

@@ -1,4 +1,5 @@
-// Sweep plan files (examples/experiments/README.md "Plan keys"): strict YAML parsing with positions, validation that names
+// Sweep plan files (examples/experiments/README.md "Plan keys"): strict YAML parsing with positions, validation that
+// names
 // the offending item, and expansion into configurations (one RunInput per grid/variant point).
 
 import path from "node:path";
@@ -12,7 +13,14 @@ import { preflightWarnings } from "./planPreflight.js";
 import { readAxis, readVariants, type AxisDef, type VariantDef } from "./planReadAxes.js";
 import { readBaseline, readChecks, readMetrics, readRatio } from "./planReadTables.js";
 import type { SelectorContext } from "./planSelectors.js";
-import { DEFAULT_SEEDS, DEFAULT_TIMEOUT_S, timeoutProblem, type RatioDef, type Selector, type SweepPlan } from "./planTypes.js";
+import {
+  DEFAULT_SEEDS,
+  DEFAULT_TIMEOUT_S,
+  timeoutProblem,
+  type RatioDef,
+  type Selector,
+  type SweepPlan,
+} from "./planTypes.js";
 import { scalarText, YamlSource } from "../util/yamlSource.js";
 import { InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
@@ -30,7 +38,11 @@ export function loadPlan(file: string, opts: LoadPlanOptions = {}): SweepPlan {
     const why = e instanceof InputFileError ? e.reason : (e as Error).message;
     throw new PlanError(`${opts.displayName ?? file}: cannot read the plan file: ${why}`);
   }
-  return parsePlan(text, { file: opts.displayName ?? file, baseDir: path.dirname(path.resolve(file)), source: path.resolve(file) });
+  return parsePlan(text, {
+    file: opts.displayName ?? file,
+    baseDir: path.dirname(path.resolve(file)),
+    source: path.resolve(file),
+  });
 }
 
 export interface ParsePlanOptions {
@@ -115,7 +127,11 @@ function readSeeds(src: YamlSource, node: Node | null): number[] {
     const s = src.scalar(n, `seeds[${i}]`);
     const v = src.js(s);
     if (typeof v !== "number" || !Number.isSafeInteger(v))
-      src.fail(n, `seeds[${i}]`, `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`);
+      src.fail(
+        n,
+        `seeds[${i}]`,
+        `expected an integer of at most 2^53 − 1 in magnitude, got ${scalarText(s) || "null"}`,
+      );
     return v as number;
   });
   const dup = seeds.find((s, i) => seeds.indexOf(s) !== i);
@@ -138,7 +154,8 @@ function emptyBase(): PlanBase {
 function readBase(src: YamlSource, node: Node | null, baseDir: string): PlanBase {
   const out = emptyBase();
   const base = src.map(node, "base", ["flags", "workload_spec"]);
-  if (base.has("flags")) readFlags(src, base.get("flags")!.value, "base.flags", baseDir, PLAN_KIND, out.flags, out.flagNodes);
+  if (base.has("flags"))
+    readFlags(src, base.get("flags")!.value, "base.flags", baseDir, PLAN_KIND, out.flags, out.flagNodes);
   if (base.has("workload_spec")) {
     out.specNode = base.get("workload_spec")!.value;
     out.spec = readSpec(src, out.specNode, baseDir).spec;

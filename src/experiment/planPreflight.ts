@@ -47,7 +47,8 @@ function distMax(d: { type: string; params: Record<string, number> } | undefined
 function maxInputTokens(inp: Record<string, unknown>): number | null {
   const spec = inp["workloadSpecObject"] as WorkloadSpec | undefined;
   if (spec === undefined) {
-    if (inp["workloadSpec"] !== undefined || (inp["workload"] !== undefined && inp["workload"] !== "distribution")) return null;
+    if (inp["workloadSpec"] !== undefined || (inp["workload"] !== undefined && inp["workload"] !== "distribution"))
+      return null;
     const max = typeof inp["promptTokensMax"] === "number" ? (inp["promptTokensMax"] as number) : 7000;
     const prefix = typeof inp["prefixTokens"] === "number" ? (inp["prefixTokens"] as number) : 0;
     return max + prefix;

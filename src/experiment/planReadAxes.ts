@@ -62,10 +62,16 @@ export function readAxis(src: YamlSource, node: Node, i: number, baseDir: string
     target = src.text(e.get("spec")!.value, `${item} spec`);
     specPath = parseSpecPath(target);
     if (specPath === null)
-      src.fail(e.get("spec")!.value, item, `"${target}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
+      src.fail(
+        e.get("spec")!.value,
+        item,
+        `"${target}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`,
+      );
     values = valueNodes.map((n) => src.js(n));
   }
-  const texts = valueNodes.map((n, k) => (isScalar(n) ? scalarText(n) || String(values[k]) : JSON.stringify(values[k])));
+  const texts = valueNodes.map((n, k) =>
+    isScalar(n) ? scalarText(n) || String(values[k]) : JSON.stringify(values[k]),
+  );
   const valueLabels = labels ?? texts;
   const dup = valueLabels.find((l, k) => valueLabels.indexOf(l) !== k);
   if (dup !== undefined) src.fail(valuesNode, item, `value "${dup}" is listed twice`);
@@ -99,7 +105,12 @@ function readVariant(src: YamlSource, node: Node, i: number, baseDir: string): V
         const k = pair.key as Node;
         const p = isScalar(k) ? String(k.value) : "";
         const sp = parseSpecPath(p);
-        if (sp === null) src.fail(k, `${item} spec_overrides`, `"${p}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`);
+        if (sp === null)
+          src.fail(
+            k,
+            `${item} spec_overrides`,
+            `"${p}" is not a spec path (e.g. aggregate_rate, clients[0].arrival.cv)`,
+          );
         overrides.push([p, sp, src.js(src.deref((pair.value as Node | null) ?? null)), k]);
       }
     }

@@ -30,7 +30,13 @@ export function readMetrics(src: YamlSource, node: Node | null): string[] {
   return metrics;
 }
 
-export function readRatio(src: YamlSource, node: Node, i: number, ctx: SelectorContext, planMetrics: string[]): RatioDef {
+export function readRatio(
+  src: YamlSource,
+  node: Node,
+  i: number,
+  ctx: SelectorContext,
+  planMetrics: string[],
+): RatioDef {
   const e = src.map(node, `ratios[${i}]`, ["name", "numerator", "denominator", "metric", "metrics"]);
   const name0 = e.has("name") ? src.str(e.get("name")!.value, `ratios[${i}] name`) : null;
   const item = name0 !== null ? `ratios[${i}] "${name0}"` : `ratios[${i}]`;
@@ -57,7 +63,8 @@ export function readChecks(src: YamlSource, node: Node | null, axes: SweepAxis[]
   if (node === null) return out;
   const mono = (n: Node | null, item: string): void => {
     n = src.deref(n);
-    const list = n !== null && isSeq(n) ? src.seq(n, item).map((x, k) => [x, `${item}[${k}]`] as const) : [[n, item] as const];
+    const list =
+      n !== null && isSeq(n) ? src.seq(n, item).map((x, k) => [x, `${item}[${k}]`] as const) : [[n, item] as const];
     for (const [x, it] of list) out.monotonic.push(readMonotonic(src, x, it, axes));
   };
   if (isSeq(node)) {
@@ -98,7 +105,8 @@ function readMonotonic(src: YamlSource, node: Node | null, item: string, axes: S
       )}`,
     );
   }
-  if (axis.numeric === null) src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, "the axis values must all be numbers");
+  if (axis.numeric === null)
+    src.fail(e.get("axis")!.value, `${item} axis "${axisName}"`, "the axis values must all be numbers");
   const metric = checkMetric(src, e.get("metric")!.value, `${item} metric`);
   const direction = src.text(e.get("direction")!.value, `${item} direction`);
   if (direction !== "increasing" && direction !== "decreasing") {
@@ -109,7 +117,13 @@ function readMonotonic(src: YamlSource, node: Node | null, item: string, axes: S
 }
 
 /** A monotonic check's `where`: fixed values of the other axes. */
-function readWhere(src: YamlSource, node: Node | null, item: string, axisName: string, axes: SweepAxis[]): Record<string, string> {
+function readWhere(
+  src: YamlSource,
+  node: Node | null,
+  item: string,
+  axisName: string,
+  axes: SweepAxis[],
+): Record<string, string> {
   const where: Record<string, string> = {};
   const w = src.deref(node);
   if (w === null || !isMap(w)) src.fail(w, `${item} where`, "expected a mapping of axis → value");
@@ -122,7 +136,8 @@ function readWhere(src: YamlSource, node: Node | null, item: string, axisName: s
     const vn = src.deref((pair.value as Node | null) ?? null);
     const vt = scalarText(src.scalar(vn, `${item} where "${an}"`)) ?? "";
     const label = matchValue(ax, vt);
-    if (label === null) src.fail(vn, `${item} where "${an}"`, `no value "${vt}" in axis "${an}" (values: ${ax.labels.join(", ")})`);
+    if (label === null)
+      src.fail(vn, `${item} where "${an}"`, `no value "${vt}" in axis "${an}" (values: ${ax.labels.join(", ")})`);
     where[an] = label;
   }
   return where;

@@ -1,11 +1,14 @@
-// The shape of a validated, expanded sweep plan (examples/experiments/README.md "Plan keys") and its defaults, shared by the
+// The shape of a validated, expanded sweep plan (examples/experiments/README.md "Plan keys") and its defaults, shared
+// by the
 // plan-file reader, plans built in code, and the report.
 
 import type { RunInput } from "../config/runOptions.js";
 
 export const DEFAULT_SEEDS = [42, 123, 456];
 export const DEFAULT_TIMEOUT_S = 300;
-/** The longest per-run timeout: Node's timers hold at most 2^31 − 1 ms (about 24.8 days); a longer one fires at once. */
+/**
+ * The longest per-run timeout: Node's timers hold at most 2^31 − 1 ms (about 24.8 days); a longer one fires at once.
+ */
 export const MAX_TIMEOUT_S = 2147483;
 
 /** Null when `v` is a usable timeout_s, else what it must be. */

@@ -12,7 +12,10 @@ import type { WorkerResult, WorkerTask } from "./worker.js";
 
 /** `wallS`: the run's own wall time when it was measured elsewhere (a queue worker), else unset. */
 export type RunOutcome =
-  { kind: "done"; result: WorkerResult; wallS?: number } | { kind: "timeout" } | { kind: "crash"; message: string } | { kind: "cancelled" };
+  | { kind: "done"; result: WorkerResult; wallS?: number }
+  | { kind: "timeout" }
+  | { kind: "crash"; message: string }
+  | { kind: "cancelled" };
 
 const WORKER_FILE = fileURLToPath(new URL("./worker.js", import.meta.url));
 const POOL_CHILD_URL = new URL("./poolChild.js", import.meta.url).href;

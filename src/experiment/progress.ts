@@ -12,7 +12,11 @@ export interface Progress {
   stop(): void;
 }
 
-export function createProgress(mode: ProgressMode, stream: NodeJS.WriteStream = process.stderr, line?: (s: string) => void): Progress {
+export function createProgress(
+  mode: ProgressMode,
+  stream: NodeJS.WriteStream = process.stderr,
+  line?: (s: string) => void,
+): Progress {
   const resolved = mode === "auto" ? (stream.isTTY ? "bar" : "lines") : mode;
   if (resolved === "none") return { start() {}, tick() {}, stop() {} };
   if (resolved === "bar") return new BarProgress(stream);

@@ -93,7 +93,14 @@ function summaryTable(r: SweepReport, forCsv: boolean): Table {
     right: [false, false, true, true, true, true, true],
     rows: byMetric.map((s) => {
       const f = fmtFor(r.summary.filter((x) => x.metric === s.metric).flatMap((x) => [x.mean, x.min, x.max]));
-      return [s.metric, s.config, f(s.mean), f(s.min), f(s.max), ...(forCsv ? [s.n_valid, s.n] : [`${s.n_valid}/${s.n}`])];
+      return [
+        s.metric,
+        s.config,
+        f(s.mean),
+        f(s.min),
+        f(s.max),
+        ...(forCsv ? [s.n_valid, s.n] : [`${s.n_valid}/${s.n}`]),
+      ];
     }),
     groupBy: 0,
   };
@@ -118,7 +125,19 @@ function ratiosTable(r: SweepReport, forCsv: boolean): Table | null {
       "verdict",
       ...(forCsv ? r.seeds.map((s) => `seed_${s}`) : ["per-seed"]),
     ],
-    right: [false, false, false, false, true, true, true, true, true, false, ...(forCsv ? r.seeds.map(() => true) : [false])],
+    right: [
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      ...(forCsv ? r.seeds.map(() => true) : [false]),
+    ],
     rows: r.ratios.map((x) => [
       x.ratio,
       x.metric,
@@ -150,7 +169,9 @@ function monotonicTable(r: SweepReport, forCsv: boolean): Table | null {
         c.check,
         x.group,
         x.series,
-        x.points.map((p) => `${p.axis_value}:${fmtFor(x.points.map((q) => q.value))(p.value)}`).join(forCsv ? ";" : " "),
+        x.points
+          .map((p) => `${p.axis_value}:${fmtFor(x.points.map((q) => q.value))(p.value)}`)
+          .join(forCsv ? ";" : " "),
         x.result,
         x.first_inversion,
       ]),

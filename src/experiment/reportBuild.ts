@@ -68,13 +68,20 @@ export function sweepExitStatus(r: SweepReport): 0 | 1 {
 /** One line on what made the sweep fail, or null when it did not. */
 export function sweepFailureLine(r: SweepReport): string | null {
   const n = fatalFailedRuns(r);
-  const runs = n > 0 ? `${n} of ${r.runs.finished} runs failed (see the failed-runs table; allow_failures: true accepts them)` : "";
+  const runs =
+    n > 0
+      ? `${n} of ${r.runs.finished} runs failed (see the failed-runs table; allow_failures: true accepts them)`
+      : "";
   if (r.exit_status === 1) return n > 0 ? `a check failed and ${runs}` : "a check failed (see the Checks table)";
   return n > 0 ? runs : null;
 }
 
 /** Finished and ok runs, and the failed ones in config, seed, repetition order. */
-function runCounts(plan: SweepPlan, values: RunValues, reps: number[]): { finished: number; ok: number; failures: FailureRow[] } {
+function runCounts(
+  plan: SweepPlan,
+  values: RunValues,
+  reps: number[],
+): { finished: number; ok: number; failures: FailureRow[] } {
   let finished = 0;
   let ok = 0;
   const failures: FailureRow[] = [];

@@ -24,7 +24,8 @@ export function conservationSection(plan: SweepPlan, values: RunValues): SweepRe
 export function determinismSection(plan: SweepPlan, values: RunValues): SweepReport["determinism"] {
   const rows: DeterminismRow[] = [];
   for (const c of plan.configs) {
-    for (const seed of plan.seeds) rows.push(determinismRow(c.label, seed, values.record(c, seed, 0), values.record(c, seed, 1)));
+    for (const seed of plan.seeds)
+      rows.push(determinismRow(c.label, seed, values.record(c, seed, 0), values.record(c, seed, 1)));
   }
   return { result: overall(rows.map((r) => r.result)), rows };
 }
@@ -122,12 +123,18 @@ function pipelineBalance(m: SimulationMetrics, problems: string[]): CheckResult 
 }
 
 /** Determinism table (examples/experiments/README.md "Tables"). */
-export function determinismRow(config: string, seed: number, a: RunRecord | undefined, b: RunRecord | undefined): DeterminismRow {
+export function determinismRow(
+  config: string,
+  seed: number,
+  a: RunRecord | undefined,
+  b: RunRecord | undefined,
+): DeterminismRow {
   const row: DeterminismRow = { config, seed, result: "N/A", detail: "" };
   if (a === undefined || b === undefined) return { ...row, detail: "not run" };
   if (a.status === "timeout" || b.status === "timeout") return { ...row, detail: "timed out" };
   if (a.status !== b.status) return { ...row, result: "FAIL", detail: `status ${a.status} vs ${b.status}` };
-  if (a.error !== b.error) return { ...row, result: "FAIL", detail: `error ${JSON.stringify(a.error)} vs ${JSON.stringify(b.error)}` };
+  if (a.error !== b.error)
+    return { ...row, result: "FAIL", detail: `error ${JSON.stringify(a.error)} vs ${JSON.stringify(b.error)}` };
   const diff = firstDifference(a.stdout, b.stdout);
   if (diff !== null) return { ...row, result: "FAIL", detail: diff };
   return { ...row, result: "PASS", detail: a.status === "ok" ? "" : `both ${a.status}` };

@@ -27,7 +27,11 @@ export function monotonicResult(plan: SweepPlan, values: RunValues, def: Monoton
     });
     for (const s of plan.seeds) series(`seed=${s}`, (c) => values.value(c, s, def.metric));
   }
-  const result: CheckResult = rows.some((r) => r.result === "FAIL") ? "FAIL" : rows.some((r) => r.result === "PASS") ? "PASS" : "N/A";
+  const result: CheckResult = rows.some((r) => r.result === "FAIL")
+    ? "FAIL"
+    : rows.some((r) => r.result === "PASS")
+      ? "PASS"
+      : "N/A";
   return { check, axis: def.axis, metric: def.metric, direction: def.direction, where: def.where, result, rows };
 }
 
@@ -45,13 +49,18 @@ function seriesGroups(plan: SweepPlan, def: MonotonicDef): Map<string, SweepConf
   return groups;
 }
 
-function monotone(points: { axis_value: string; value: number | null }[], dir: string, axis: string): [CheckResult, string] {
+function monotone(
+  points: { axis_value: string; value: number | null }[],
+  dir: string,
+  axis: string,
+): [CheckResult, string] {
   if (points.some((p) => p.value === null)) return ["N/A", "missing values (failed runs)"];
   for (let i = 0; i + 1 < points.length; i++) {
     const a = points[i]!.value!;
     const b = points[i + 1]!.value!;
     const okStep = dir === "increasing" ? b > a : b < a;
-    if (!okStep) return ["FAIL", `${axis} ${points[i]!.axis_value}→${points[i + 1]!.axis_value}: ${fmtNum(a)} → ${fmtNum(b)}`];
+    if (!okStep)
+      return ["FAIL", `${axis} ${points[i]!.axis_value}→${points[i + 1]!.axis_value}: ${fmtNum(a)} → ${fmtNum(b)}`];
   }
   return ["PASS", ""];
 }

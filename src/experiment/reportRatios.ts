@@ -34,7 +34,14 @@ export const ZERO_BASELINE = "n/a (baseline 0)";
  * A seed whose denominator is 0 (a count such as preemptions that did not happen) has no ratio: the
  * spec's floor of 0.001 would print a change of 1000× per unit ("108000.000", "significant").
  */
-function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: string, num: SweepConfig, den: SweepConfig): RatioRow {
+function ratioRow(
+  plan: SweepPlan,
+  values: RunValues,
+  name: string,
+  metric: string,
+  num: SweepConfig,
+  den: SweepConfig,
+): RatioRow {
   const perSeedRatios: RatioRow["per_seed"] = [];
   const both: [number, number][] = [];
   for (const s of plan.seeds) {
@@ -44,7 +51,9 @@ function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: stri
       perSeedRatios.push({ seed: s, value: null });
       continue;
     }
-    perSeedRatios.push(b === 0 ? { seed: s, value: null, baseline_zero: true } : { seed: s, value: clean(a / Math.max(b, 0.001)) });
+    perSeedRatios.push(
+      b === 0 ? { seed: s, value: null, baseline_zero: true } : { seed: s, value: clean(a / Math.max(b, 0.001)) },
+    );
     both.push([a, b]);
   }
   const rs = perSeedRatios.map((x) => x.value).filter((v): v is number => v !== null);
@@ -64,7 +73,8 @@ function ratioRow(plan: SweepPlan, values: RunValues, name: string, metric: stri
 }
 
 /**
- * Verdict labels (examples/experiments/README.md "Tables"): `equivalent` if |a−b|/max(a,b) < 5 % for every seed; `significant`
+ * Verdict labels (examples/experiments/README.md "Tables"): `equivalent` if |a−b|/max(a,b) < 5 % for every seed;
+ * `significant`
  * if every per-seed change is > 20 % in the same direction; `inconclusive` if any seed changes by
  * < 10 %; otherwise `weak` (same direction, 10–20 %) or `mixed` (directions differ). A seed with
  * a denominator of 0 counts as unchanged when its numerator is 0 too, and otherwise makes the

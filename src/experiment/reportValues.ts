@@ -26,7 +26,9 @@ export class RunValues {
     if (!(metric in v)) {
       const r = this.record(c, seed);
       v[metric] =
-        r !== undefined && r.status === "ok" && r.metrics !== null ? clean(extractMetric(metric, r.metrics, fitnessWeights(c))) : null;
+        r !== undefined && r.status === "ok" && r.metrics !== null
+          ? clean(extractMetric(metric, r.metrics, fitnessWeights(c)))
+          : null;
     }
     return v[metric]!;
   }

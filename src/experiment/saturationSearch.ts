@@ -63,7 +63,9 @@ export function ladder(min: number, max: number): number[] {
 
 /** k rates evenly inside (lo, hi). */
 export function refine(lo: number, hi: number, k: number): number[] {
-  return Array.from({ length: k }, (_, i) => round(lo + ((hi - lo) * (i + 1)) / (k + 1))).filter((r) => r > lo && r < hi);
+  return Array.from({ length: k }, (_, i) => round(lo + ((hi - lo) * (i + 1)) / (k + 1))).filter(
+    (r) => r > lo && r < hi,
+  );
 }
 
 /** Six significant digits: probe rates print and compare exactly. */
@@ -127,7 +129,8 @@ async function probeRates(s: SearchSettings, io: SearchIo, rates: number[], roun
   );
   return rates.map((rate) => {
     const m = metrics.get(`rate=${rate}`);
-    if (m === undefined || typeof m === "string") throw new ProbeError(`the probe at ${rate} req/s failed: ${m ?? "not run"}`);
+    if (m === undefined || typeof m === "string")
+      throw new ProbeError(`the probe at ${rate} req/s failed: ${m ?? "not run"}`);
     return probeOf(rate, m, s.minRatio, s.detectors);
   });
 }

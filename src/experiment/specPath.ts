@@ -33,12 +33,14 @@ export function setSpecPath(root: unknown, p: SpecPath, value: unknown): string 
     const last = i === p.length - 1;
     if (typeof step === "number") {
       if (!Array.isArray(cur)) return `${walked || "the spec"} is not a list`;
-      if (step >= cur.length) return `${walked}[${step}] does not exist (the list has ${cur.length} item${cur.length === 1 ? "" : "s"})`;
+      if (step >= cur.length)
+        return `${walked}[${step}] does not exist (the list has ${cur.length} item${cur.length === 1 ? "" : "s"})`;
       if (last) cur[step] = value;
       else cur = cur[step];
       walked += `[${step}]`;
     } else {
-      if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return `${walked || "the spec"} is not a mapping`;
+      if (cur === null || typeof cur !== "object" || Array.isArray(cur))
+        return `${walked || "the spec"} is not a mapping`;
       const o = cur as Record<string, unknown>;
       walked += walked === "" ? step : `.${step}`;
       if (last) o[step] = value;

@@ -73,7 +73,12 @@ export class OutDir extends ResumableStore<RunRecord> {
    * Opens (or creates) the directory for `plan`. A directory holding runs of a different plan is
    * refused unless `restart`, which removes the previous results first. Returns notes for stderr.
    */
-  static open(dir: string, plan: SweepPlan, hashes: { full: string; runs: string }, restart: boolean): { out: OutDir; notes: string[] } {
+  static open(
+    dir: string,
+    plan: SweepPlan,
+    hashes: { full: string; runs: string },
+    restart: boolean,
+  ): { out: OutDir; notes: string[] } {
     const notes = prepareStoreDir<RunRecord, PlanFile>(dir, LAYOUT, {
       restart,
       clear: (old) => clearSweepDir(dir, old, plan),

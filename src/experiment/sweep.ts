@@ -3,7 +3,14 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { planFromCells, planHashes, type CellSpec, type CellsPlanOptions, type SweepConfig, type SweepPlan } from "./plan.js";
+import {
+  planFromCells,
+  planHashes,
+  type CellSpec,
+  type CellsPlanOptions,
+  type SweepConfig,
+  type SweepPlan,
+} from "./plan.js";
 import { defaultJobs, SweepPool, type RunExecutor, type RunOutcome } from "./pool.js";
 import { createProgress, type ProgressMode } from "./progress.js";
 import { buildReport, indexRecords, sweepExitStatus, type SweepReport } from "./report.js";
@@ -108,7 +115,13 @@ export async function runSweep(plan: SweepPlan, options: SweepOptions = {}): Pro
   }
 }
 
-function openOutDir(dir: string, plan: SweepPlan, hashes: ReturnType<typeof planHashes>, restart: boolean, say: Say): OutDir {
+function openOutDir(
+  dir: string,
+  plan: SweepPlan,
+  hashes: ReturnType<typeof planHashes>,
+  restart: boolean,
+  say: Say,
+): OutDir {
   const opened = OutDir.open(dir, plan, hashes, restart);
   for (const n of opened.notes) say(`note: ${n}`);
   return opened.out;
@@ -177,7 +190,11 @@ async function executeRuns(run: SweepRun, todo: Task[], total: number, reused: n
         const t0 = performance.now();
         const input = { ...t.config.input, seed: t.seed };
         const outcome = await pool.run(input, plan.timeoutS * 1000, options.signal, { plan: planId, key: t.key });
-        return { outcome, wall: outcome.kind === "done" && outcome.wallS !== undefined ? outcome.wallS : (performance.now() - t0) / 1000 };
+        return {
+          outcome,
+          wall:
+            outcome.kind === "done" && outcome.wallS !== undefined ? outcome.wallS : (performance.now() - t0) / 1000,
+        };
       },
       (t, { outcome, wall }) => {
         if (outcome.kind === "cancelled") return;
@@ -269,9 +286,23 @@ function toRecord(t: Task, o: Exclude<RunOutcome, { kind: "cancelled" }>, wall: 
       };
     }
     case "timeout":
-      return { ...base, status: "timeout", error: `timeout after ${timeoutS}s (worker terminated)`, stdout: "", stderr: [], metrics: null };
+      return {
+        ...base,
+        status: "timeout",
+        error: `timeout after ${timeoutS}s (worker terminated)`,
+        stdout: "",
+        stderr: [],
+        metrics: null,
+      };
     case "crash":
-      return { ...base, status: "error:2", error: `internal error: worker crashed: ${o.message}`, stdout: "", stderr: [], metrics: null };
+      return {
+        ...base,
+        status: "error:2",
+        error: `internal error: worker crashed: ${o.message}`,
+        stdout: "",
+        stderr: [],
+        metrics: null,
+      };
   }
 }
 

@@ -61,5 +61,7 @@ export class FeatureRegistry {
   }
 }
 
-/** Every feature a run can have beyond the built-in stages (src/features/builtins.ts; library users may register more). */
+/**
+ * Every feature a run can have beyond the built-in stages (src/features/builtins.ts; library users may register more).
+ */
 export const features = new FeatureRegistry();

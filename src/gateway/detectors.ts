@@ -41,12 +41,16 @@ const DETECTORS = new Map<string, DetectorEntry>([
   [
     "utilization",
     {
-      create: (p) => ({ name: "utilization", saturation: (st) => utilization(st, p.queueDepthThreshold, p.kvCacheUtilThreshold) }),
+      create: (p) => ({
+        name: "utilization",
+        saturation: (st) => utilization(st, p.queueDepthThreshold, p.kvCacheUtilThreshold),
+      }),
       validate: (p) => {
         finitePositive(p.queueDepthThreshold, "--queue-depth-threshold");
         // KV utilization is a fraction: a threshold above 1 could never be reached.
         const kv = p.kvCacheUtilThreshold;
-        if (!(Number.isFinite(kv) && kv > 0 && kv <= 1)) throw new UserError(`--kv-cache-util-threshold must be in (0, 1], got ${kv}`);
+        if (!(Number.isFinite(kv) && kv > 0 && kv <= 1))
+          throw new UserError(`--kv-cache-util-threshold must be in (0, 1], got ${kv}`);
       },
     },
   ],
@@ -80,7 +84,8 @@ export function detectorNames(): string[] {
  */
 export function validateDetector(name: string, p: DetectorParams): void {
   const d = DETECTORS.get(name);
-  if (d === undefined) throw new UserError(`Unknown saturation detector "${name}". Valid: ${detectorNames().join(", ")}`);
+  if (d === undefined)
+    throw new UserError(`Unknown saturation detector "${name}". Valid: ${detectorNames().join(", ")}`);
   d.validate(p);
   for (const other of DETECTORS.values()) other.validate(p);
 }

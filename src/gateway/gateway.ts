@@ -116,7 +116,14 @@ export class Gateway {
     }
     // A request's own target wins over its class's (docs/gateway.md "Dispatch").
     const target = req.sloTargetUs > 0 ? req.sloTargetUs : (this.s.targets.get(req.sloClass) ?? Infinity);
-    const e: QueueEntry = { req, seq: ++this.seq, enqueued: clock, priority: p, deadline: clock + target, removed: false };
+    const e: QueueEntry = {
+      req,
+      seq: ++this.seq,
+      enqueued: clock,
+      priority: p,
+      deadline: clock + target,
+      removed: false,
+    };
     q.add(e);
     this.waiting.set(req.seq, e);
     this.enqueued++;

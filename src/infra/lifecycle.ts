@@ -29,6 +29,8 @@ export function isRoutable(state: number): boolean {
 /** Throws an internal error for a move the lifecycle does not allow. */
 export function checkTransition(id: string, from: number, to: number): void {
   if (((ALLOWED[from] ?? 0) & (1 << to)) === 0) {
-    throw new InvariantError(`instance ${id}: illegal lifecycle move ${STATE_NAMES[from] ?? from} -> ${STATE_NAMES[to] ?? to}`);
+    throw new InvariantError(
+      `instance ${id}: illegal lifecycle move ${STATE_NAMES[from] ?? from} -> ${STATE_NAMES[to] ?? to}`,
+    );
   }
 }

@@ -202,7 +202,8 @@ export class NodePools {
   checkInventory(): void {
     this.forNodes("", (node) => {
       const held = node.holders.filter((h) => h !== null).length;
-      if (held + node.free !== node.holders.length) throw new InvariantError(`node ${node.id}: ${held} allocated + ${node.free} free`);
+      if (held + node.free !== node.holders.length)
+        throw new InvariantError(`node ${node.id}: ${held} allocated + ${node.free} free`);
     });
   }
 

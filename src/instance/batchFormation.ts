@@ -91,7 +91,8 @@ export class BatchFormation {
       const r = original[i]!;
       if (budget <= 0) {
         // Guarded: building the line costs an allocation in most steps of a loaded instance.
-        if (this.log.enabled("debug")) this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);
+        if (this.log.enabled("debug"))
+          this.log.debug(`instance_${this.instanceIndex}: token budget exhausted in the running-batch pass`);
         break;
       }
       if (r.state !== RUNNING) continue;
@@ -240,7 +241,8 @@ export class BatchFormation {
       }
       this.preempted = true;
       const rule = this.cfg.preemptionPolicy;
-      const vi = rule === "tail" ? running.length - 1 : rule === "priority" ? this.leastUrgentVictim() : this.sloAwareVictim();
+      const vi =
+        rule === "tail" ? running.length - 1 : rule === "priority" ? this.leastUrgentVictim() : this.sloAwareVictim();
       const v = running[vi]!;
       running.splice(vi, 1);
       this.evicted.push(v);

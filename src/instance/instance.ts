@@ -157,7 +157,8 @@ export class Instance {
     this.events.pop();
     // A deadline of a request that already left (or moved to another instance) is no event: it
     // must not advance the clock, or it would extend sim_ended.
-    if (kind === EV_TIMEOUT && (req!.state === COMPLETED || req!.state === TIMED_OUT || req!.instance !== this.index)) return;
+    if (kind === EV_TIMEOUT && (req!.state === COMPLETED || req!.state === TIMED_OUT || req!.instance !== this.index))
+      return;
     this.clock = t;
     if (kind === EV_STEP) {
       this.pendingSteps--;
@@ -230,6 +231,7 @@ export class Instance {
   }
 
   /** One step, items 1 to 9 of docs/behavior.md "The step". */
+  // eslint-disable-next-line complexity -- the hot loop: the nine items in order, once per step
   private step(now: number, until: (() => number) | null): void {
     const stepIdx = ++this.stepCount;
     this.kv.setClock(now);
@@ -253,9 +255,13 @@ export class Instance {
     this.queueSampleCount++;
 
     const n = batch.length;
-    const base = steady === 0 ? this.latency.stepTime(batch, n) : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum);
+    const base =
+      steady === 0
+        ? this.latency.stepTime(batch, n)
+        : this.latency.stepTimeWithDecodes!(batch, n, steady, cohort!.piSum);
     const proposing = this.spec === null ? 0 : this.spec.proposalTime(batch, n);
-    const d = (this.lora === null ? base : this.lora.stepTime(batch, base)) + proposing + this.kv.consumeTransferLatency();
+    const d =
+      (this.lora === null ? base : this.lora.stepTime(batch, base)) + proposing + this.kv.consumeTransferLatency();
     this.lastStepDuration = d;
     const kept = this.execution.run(batch, now, d, stepIdx, steady);
     if (batch === this.running) this.running = kept;
@@ -282,7 +288,10 @@ export class Instance {
   private decodeCohort(): DecodeCohort | null {
     if (this.cohort === undefined) {
       const ok =
-        this.latency.stepTimeWithDecodes !== undefined && this.kv.cpuTierStats() === null && this.observer === null && this.probe === null;
+        this.latency.stepTimeWithDecodes !== undefined &&
+        this.kv.cpuTierStats() === null &&
+        this.observer === null &&
+        this.probe === null;
       this.cohort = ok ? new DecodeCohort(this.itl) : null;
     }
     return this.cohort;
@@ -333,7 +342,14 @@ export class Instance {
     let kept = 0;
     for (let i = 0; i < visited.length; i++) {
       const r = visited[i]!;
-      if (r.state === RUNNING && r.decodeRunStart >= 0 && r.numNewTokens === 1 && r.pi >= r.inputLen && r.outputLen > 0 && r.nBlocks > 0) {
+      if (
+        r.state === RUNNING &&
+        r.decodeRunStart >= 0 &&
+        r.numNewTokens === 1 &&
+        r.pi >= r.inputLen &&
+        r.outputLen > 0 &&
+        r.nBlocks > 0
+      ) {
         const toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
         const toDone = r.inputLen + r.outputLen - 1 - r.pi;
         let k = toKv < toDone ? toKv : toDone;

@@ -67,7 +67,9 @@ export class PooledItl {
     this.base = bound;
   }
 
-  /** Adds the pooled entries of steps from .. to to `into`; `active` counts the entries at from − 1. Returns it at `to`. */
+  /**
+   * Adds the pooled entries of steps from .. to to `into`; `active` counts the entries at from − 1. Returns it at `to`.
+   */
   private pool(into: Map<number, number>, from: number, to: number, active: number): number {
     const diff = this.runDiff;
     const val = this.stepVal;

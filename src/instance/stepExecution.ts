@@ -132,7 +132,9 @@ export class StepExecution {
       if (!inst.kv.allocate(r, r.pi, r.pi + 1, 0)) {
         // Not an error: the request completes and its results stand; the count is printed.
         if (inst.log.enabled("debug")) {
-          inst.log.debug(`${r.id} completed with no free KV block for its final token (counted in kv_allocation_failures)`);
+          inst.log.debug(
+            `${r.id} completed with no free KV block for its final token (counted in kv_allocation_failures)`,
+          );
         }
         inst.kvAllocationFailures++;
       }

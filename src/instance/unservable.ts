@@ -16,14 +16,23 @@ export interface Unservable {
 export function unservableCheck(req: Request, cfg: InstanceConfig, totalBlocks: number): Unservable | null {
   const mml = cfg.maxModelLen;
   if (mml > 0 && req.inputLen >= mml) {
-    return { kind: "max-model-len", text: `prompt ${req.inputLen} tokens leave no room for output under max-model-len ${mml}` };
+    return {
+      kind: "max-model-len",
+      text: `prompt ${req.inputLen} tokens leave no room for output under max-model-len ${mml}`,
+    };
   }
   if (mml > 0 && req.inputLen + req.outputLen > mml) {
-    return { kind: "max-model-len", text: `prompt ${req.inputLen} + output ${req.outputLen} tokens exceed max-model-len ${mml}` };
+    return {
+      kind: "max-model-len",
+      text: `prompt ${req.inputLen} + output ${req.outputLen} tokens exceed max-model-len ${mml}`,
+    };
   }
   const needed = blocksToComplete(req.inputLen, req.outputLen, cfg.blockSize);
   if (needed > totalBlocks) {
-    const text = req.inputLen <= 0 ? "its prompt is empty" : `it needs ${needed} KV blocks to complete but the instance has ${totalBlocks}`;
+    const text =
+      req.inputLen <= 0
+        ? "its prompt is empty"
+        : `it needs ${needed} KV blocks to complete but the instance has ${totalBlocks}`;
     return { kind: "kv-blocks", text };
   }
   return null;
@@ -92,6 +101,7 @@ export function describeUnservable(tallies: readonly UnservableTally[]): string 
   const mml = merged.get("max-model-len");
   if (mml !== undefined) parts.push(`${mml.count} exceed the max-model-len (e.g. ${mml.firstId}: ${mml.firstText})`);
   const kv = merged.get("kv-blocks");
-  if (kv !== undefined) parts.push(`${kv.count} do not fit in an instance's KV cache (e.g. ${kv.firstId}: ${kv.firstText})`);
+  if (kv !== undefined)
+    parts.push(`${kv.count} do not fit in an instance's KV cache (e.g. ${kv.firstId}: ${kv.firstText})`);
   return parts.join("; ");
 }

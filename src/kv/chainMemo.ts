@@ -44,7 +44,10 @@ export class ChainMemo {
     return false;
   }
 
-  /** After a missed recall() of d[0 .. n): keeps the chain out[0 .. k) computed for it if the description was seen before. */
+  /**
+   * After a missed recall() of d[0 .. n): keeps the chain out[0 .. k) computed for it if the description was seen
+   * before.
+   */
   remember(d: Int32Array, n: number, out: Float64Array, k: number): void {
     const s = this.pending;
     if (s < 0) return;

@@ -12,8 +12,10 @@ import { grownInt32, grownUint8 } from "../core/typedArrays.js";
 /**
  * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
  *
- * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call created and keeps the request's
- * earlier block list, so the request can be preempted and its blocks freed (BLIS deletes the list and leaks every block on it,
+ * Differs from BLIS in one deliberate way: a failed allocation rolls back only what that call created and keeps the
+ * request's
+ * earlier block list, so the request can be preempted and its blocks freed (BLIS deletes the list and leaks every block
+ * on it,
  * docs/behavior.md#q8).
  */
 export class KvStore implements KvCache {
@@ -37,8 +39,10 @@ export class KvStore implements KvCache {
   scratchBlocks = 0;
 
   /**
-   * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts); the
-   * lookups' answers are the same either way. `privateRuns`: take a prefill's full private blocks as one run (takePrivateRun).
+   * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts);
+   * the
+   * lookups' answers are the same either way. `privateRuns`: take a prefill's full private blocks as one run
+   * (takePrivateRun).
    */
   constructor(totalBlocks: number, blockSize: number, privateBlocks = true, privateRuns = true) {
     this.privateRuns = privateRuns;
@@ -106,7 +110,8 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Longest run of cached blocks matching the request's whole prompt (docs/behavior.md "Prefix lookup, allocation and rollback").
+   * Longest run of cached blocks matching the request's whole prompt (docs/behavior.md "Prefix lookup, allocation and
+   * rollback").
    * Block IDs are left in prefixScratch[0 .. result).
    */
   cachedPrefix(req: Request): number {
@@ -116,8 +121,10 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of prefixScratch on the
-   * request's first allocation (docs/behavior.md "Prefix lookup, allocation and rollback"). Returns false on failure, with every
+   * Allocates KV for sequence positions [start, end) of `req`, attaching the first `nPrefix` blocks of prefixScratch on
+   * the
+   * request's first allocation (docs/behavior.md "Prefix lookup, allocation and rollback"). Returns false on failure,
+   * with every
    * change made by this call undone.
    */
   allocate(req: Request, start: number, end: number, nPrefix: number): boolean {
@@ -130,7 +137,8 @@ export class KvStore implements KvCache {
    * A block's hash is computed once, when its last token arrives, from the tokens it holds.
    */
   appendDecodeToken(req: Request, pos: number): void {
-    if (++req.tailFill === this.blockSize) this.content.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
+    if (++req.tailFill === this.blockSize)
+      this.content.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
   }
 
   /** The GPU-tier allocation behind allocate(); the tiered store retries it after reloads. */
@@ -198,7 +206,10 @@ export class KvStore implements KvCache {
     req.tailFill = this.blockSize;
   }
 
-  /** Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing it when full; returns the count. */
+  /**
+   * Puts up to `count` tokens from `pos` into the room left in the request's last block, hashing it when full; returns
+   * the count.
+   */
   private fillTail(req: Request, pos: number, count: number): number {
     const bs = this.blockSize;
     const f = req.tailFill;
@@ -212,7 +223,8 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Takes fresh blocks for `count` tokens from `pos` (one miss each). Returns false when the free list runs dry; the blocks taken
+   * Takes fresh blocks for `count` tokens from `pos` (one miss each). Returns false when the free list runs dry; the
+   * blocks taken
    * so far are then in the undo log.
    */
   private appendFresh(req: Request, pos: number, count: number, prefill: boolean): boolean {
@@ -321,7 +333,8 @@ export class KvStore implements KvCache {
 
   reserveScratch(n: number): boolean {
     if (n > this.totalBlocks - this.used) return false;
-    if (this.scratchBlocks + n > this.scratch.length) this.scratch = grownInt32(this.scratch, (this.scratchBlocks + n) * 2);
+    if (this.scratchBlocks + n > this.scratch.length)
+      this.scratch = grownInt32(this.scratch, (this.scratchBlocks + n) * 2);
     for (let i = 0; i < n; i++) {
       const b = this.free.popHead();
       // A slot written by a proposal overwrites whatever the block cached.
@@ -352,7 +365,8 @@ export class KvStore implements KvCache {
   }
 
   /**
-   * Frees the blocks of a request preempted here, which will come back and look its prompt up again: its private cached blocks
+   * Frees the blocks of a request preempted here, which will come back and look its prompt up again: its private cached
+   * blocks
    * stay findable for it (kv/privateEntries.ts).
    */
   releaseToRetry(req: Request): void {

@@ -1,5 +1,6 @@
 // Model architecture read from a HuggingFace config.json for the analytical latency backends and
-// the KV capacity calculation (docs/latency.md "Resolution (trained-physics and roofline)"). Field rules: integers only from JSON
+// the KV capacity calculation (docs/latency.md "Resolution (trained-physics and roofline)"). Field rules: integers only
+// from JSON
 // numbers, first non-zero fallbacks, `text_config` merged over the top level.
 
 import { UserError } from "../util/errors.js";
@@ -86,7 +87,8 @@ export function parseArchConfig(text: string, model: string, source: string, use
     return 0;
   };
   for (const k of NON_NEGATIVE_KEYS) {
-    if (int(k) < 0) throw new UserError(`Failed to load model config: GetModelConfigFromHF: ${k} must be >= 0, got ${int(k)}`);
+    if (int(k) < 0)
+      throw new UserError(`Failed to load model config: GetModelConfigFromHF: ${k} must be >= 0, got ${int(k)}`);
   }
   const str = (key: string): string => {
     const v = raw.get(key);
@@ -144,7 +146,8 @@ export function parseArchConfig(text: string, model: string, source: string, use
 export function quantizationBytes(qc: unknown, model: string): number {
   if (isObject(qc)) {
     const bits = qc["bits"];
-    const b = typeof bits === "number" ? bits : typeof bits === "string" && /^[+-]?\d+$/.test(bits.trim()) ? Number(bits) : NaN;
+    const b =
+      typeof bits === "number" ? bits : typeof bits === "string" && /^[+-]?\d+$/.test(bits.trim()) ? Number(bits) : NaN;
     if (b > 0) return b / 8;
     const method = typeof qc["quant_method"] === "string" ? qc["quant_method"].toLowerCase() : "";
     if (method === "fp8") return 1;

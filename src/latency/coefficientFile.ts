@@ -68,7 +68,9 @@ export function readYaml(file: string, flag: string): unknown {
     text = readInputFile(file, SPEC_FILE_LIMIT);
   } catch (e) {
     const code = (e as InputFileError).code;
-    throw new UserError(`${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? readFailure(e))}`);
+    throw new UserError(
+      `${flag}: cannot read ${file}: ${code === "ENOENT" ? "no such file" : (code ?? readFailure(e))}`,
+    );
   }
   const doc = parseDocument(text, { uniqueKeys: true, logLevel: "error" });
   if (doc.errors.length > 0) {
@@ -87,7 +89,10 @@ export function readYaml(file: string, flag: string): unknown {
 /** The data of a build-time JSON copy of `file`, if the copy is current. */
 function readJsonCache(file: string, jsonCache: string): unknown {
   try {
-    const c = JSON.parse(readInputFile(jsonCache, DATA_FILE_LIMIT)) as { source: { size: number; mtimeMs: number }; data: unknown };
+    const c = JSON.parse(readInputFile(jsonCache, DATA_FILE_LIMIT)) as {
+      source: { size: number; mtimeMs: number };
+      data: unknown;
+    };
     const st = fs.statSync(file);
     return c.source.size === st.size && c.source.mtimeMs === st.mtimeMs ? c.data : undefined;
   } catch {
@@ -97,11 +102,15 @@ function readJsonCache(file: string, jsonCache: string): unknown {
 
 function checkList(file: string, flag: string, key: string, xs: readonly number[], min: number): void {
   if (xs.length < min) {
-    throw new UserError(`${flag}: ${file}: trained_physics_coefficients.${key} needs at least ${min} values, got ${xs.length}`);
+    throw new UserError(
+      `${flag}: ${file}: trained_physics_coefficients.${key} needs at least ${min} values, got ${xs.length}`,
+    );
   }
   xs.forEach((x, i) => {
     if (!Number.isFinite(x) || x < 0) {
-      throw new UserError(`${flag}: ${file}: trained_physics_coefficients.${key}[${i}] must be a finite number >= 0, got ${x}`);
+      throw new UserError(
+        `${flag}: ${file}: trained_physics_coefficients.${key}[${i}] must be a finite number >= 0, got ${x}`,
+      );
     }
   });
 }

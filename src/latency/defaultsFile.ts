@@ -43,7 +43,9 @@ export const DefaultsFileSchema = z.strictObject({
   models: z.array(ModelEntry).optional(),
   workloads: z.record(z.string(), PresetEntry).optional(),
   version: z.union([z.string(), z.number()]).optional(),
-  trained_physics_coefficients: z.strictObject({ alpha_coeffs: z.array(z.number()), beta_coeffs: z.array(z.number()) }).optional(),
+  trained_physics_coefficients: z
+    .strictObject({ alpha_coeffs: z.array(z.number()), beta_coeffs: z.array(z.number()) })
+    .optional(),
   /** Read by subsystems that are not modeled; accepted so current files load. */
   lora: z.unknown().optional(),
   kv_offload_devices: z.unknown().optional(),
@@ -126,5 +128,7 @@ export function lookupCoefficients(
   tp: number,
   vllmVersion: string,
 ): ModelCoefficients | undefined {
-  return (d.models ?? []).find((m) => m.id === model && m.GPU === gpu && m.tensor_parallelism === tp && m.vllm_version === vllmVersion);
+  return (d.models ?? []).find(
+    (m) => m.id === model && m.GPU === gpu && m.tensor_parallelism === tp && m.vllm_version === vllmVersion,
+  );
 }

@@ -60,7 +60,9 @@ function foldKey(key: string): string {
   return out;
 }
 
-const FIELD_BY_FOLDED = new Map<string, readonly [string, keyof HardwareCalib]>(FIELDS.map((f) => [foldKey(f[0]), f] as const));
+const FIELD_BY_FOLDED = new Map<string, readonly [string, keyof HardwareCalib]>(
+  FIELDS.map((f) => [foldKey(f[0]), f] as const),
+);
 
 export function emptyHardwareCalib(): HardwareCalib {
   return {
@@ -113,7 +115,9 @@ export function parseHardwareConfigs(text: string): Map<string, HardwareCalib> {
       const field = FIELD_BY_FOLDED.get(foldKey(key));
       if (field === undefined || value === null) continue;
       if (typeof value !== "number") {
-        throw new Error(`parse hardware config JSON: "${gpu}".${key} must be a number (field ${field[0]}), got ${jsonKind(value)}`);
+        throw new Error(
+          `parse hardware config JSON: "${gpu}".${key} must be a number (field ${field[0]}), got ${jsonKind(value)}`,
+        );
       }
       calib[field[1]] = value;
     }

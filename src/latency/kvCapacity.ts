@@ -177,7 +177,8 @@ function validateBudget(arch: ArchConfig, b: KvBudget, lora: number): void {
   }
   // 0 means "unquantized with an unknown dtype": the per-token check reports that.
   const wb = arch.weightBytes;
-  if (wb !== 0 && !(wb > 0 && Number.isFinite(wb))) fail(`WeightBytesPerParam must be positive when set, got ${formatGoFloat(wb)}`);
+  if (wb !== 0 && !(wb > 0 && Number.isFinite(wb)))
+    fail(`WeightBytesPerParam must be positive when set, got ${formatGoFloat(wb)}`);
 }
 
 /**
@@ -222,7 +223,9 @@ export function calculateKvBlocks(arch: ArchConfig, params: KvCapacityParams, bu
   const lora = budget.loraReservedBytes ?? 0;
   validateBudget(arch, budget, lora);
   if (!SWIGLU_ACTIVATIONS.has(params.hiddenAct)) {
-    fail(`unsupported activation "${params.hiddenAct}"; only SwiGLU-family activations (silu, swiglu, geglu, situ) are supported`);
+    fail(
+      `unsupported activation "${params.hiddenAct}"; only SwiGLU-family activations (silu, swiglu, geglu, situ) are supported`,
+    );
   }
   const perToken = kvBytesPerToken(arch, budget.tp);
   const perBlock = Math.trunc(perToken * budget.blockSize);
@@ -298,7 +301,8 @@ export function autoKvBlocks(arch: ArchConfig, budget: KvBudget, model: string, 
   try {
     blocks = calculateKvBlocks(arch, params, budget, model);
   } catch (e) {
-    if (e instanceof KvCapacityError) throw new UserError(`--latency-model: KV capacity auto-calculation failed: ${e.message}`);
+    if (e instanceof KvCapacityError)
+      throw new UserError(`--latency-model: KV capacity auto-calculation failed: ${e.message}`);
     throw e;
   }
   messages.push({

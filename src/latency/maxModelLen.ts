@@ -30,7 +30,11 @@ export function ropeScalingType(scaling: Record<string, unknown>): string {
  * finite, or a product that would overflow. Yarn scales original_max_position_embeddings when
  * that is > 0. Result = trunc(base · factor).
  */
-export function applyRopeScaling(maxPos: number, modelType: string, ropeScaling: unknown): { value: number; applied: boolean } {
+export function applyRopeScaling(
+  maxPos: number,
+  modelType: string,
+  ropeScaling: unknown,
+): { value: number; applied: boolean } {
   const none = { value: maxPos, applied: false };
   if (maxPos <= 0 || modelType.includes("gemma3") || !isObject(ropeScaling)) return none;
   const type = ropeScalingType(ropeScaling);
@@ -85,7 +89,9 @@ export function deriveMaxModelLen(arch: ArchConfig): DerivedMaxModelLen {
     out.infos.push("--latency-model: skipping rope_scaling for gemma3 (max_position_embeddings is pre-scaled)");
   } else if (rope !== undefined && rope !== null) {
     if (!isObject(rope)) {
-      out.warnings.push(`--latency-model: rope_scaling present but not a JSON object (type ${goJsonType(rope)}); ignoring`);
+      out.warnings.push(
+        `--latency-model: rope_scaling present but not a JSON object (type ${goJsonType(rope)}); ignoring`,
+      );
     } else if (Object.hasOwn(rope, "factor")) {
       out.warnings.push(
         "--latency-model: rope_scaling.factor present but not applied (excluded type, invalid value, or overflow); " +

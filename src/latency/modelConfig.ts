@@ -1,5 +1,6 @@
 // HuggingFace config.json parsing and model-config resolution for the roofline model
-// (docs/latency.md "Resolution (trained-physics and roofline)", "Model names"; the seed roofline: docs/behavior.md#q21).
+// (docs/latency.md "Resolution (trained-physics and roofline)", "Model names"; the seed roofline:
+// docs/behavior.md#q21).
 
 import { mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -168,7 +169,8 @@ export function isUsableHFConfig(text: string): boolean {
     return false;
   }
   const has = (o: Record<string, unknown>): boolean =>
-    Object.prototype.hasOwnProperty.call(o, "num_hidden_layers") || Object.prototype.hasOwnProperty.call(o, "hidden_size");
+    Object.prototype.hasOwnProperty.call(o, "num_hidden_layers") ||
+    Object.prototype.hasOwnProperty.call(o, "hidden_size");
   if (has(top)) return true;
   const tc = top["text_config"];
   return Object.prototype.hasOwnProperty.call(top, "text_config") && isPlainObject(tc) && has(tc);
@@ -291,7 +293,11 @@ export async function resolveModelConfig(opts: ResolveModelConfigOptions): Promi
 type BundledAbsence = "missing" | "invalid";
 
 /** The bundled config.json of the model or, when there is none, of an equivalent architecture. */
-function bundledModelConfig(opts: ResolveModelConfigOptions, folder: string, path: string): ResolvedModelConfig | BundledAbsence {
+function bundledModelConfig(
+  opts: ResolveModelConfigOptions,
+  folder: string,
+  path: string,
+): ResolvedModelConfig | BundledAbsence {
   let localText: string | null;
   try {
     localText = readInputFile(path, SPEC_FILE_LIMIT);
@@ -316,7 +322,14 @@ function aliasModelConfig(opts: ResolveModelConfigOptions): ResolvedModelConfig 
     const text = readInputFile(aliasPath, SPEC_FILE_LIMIT);
     if (isUsableHFConfig(text)) {
       opts.logger.info(`Using the bundled config of ${alias.folder} for ${opts.model} (same architecture)`);
-      return { config: parseModelConfig(text), text, exactName: false, path: aliasPath, folder: aliasFolder, origin: "bundled" };
+      return {
+        config: parseModelConfig(text),
+        text,
+        exactName: false,
+        path: aliasPath,
+        folder: aliasFolder,
+        origin: "bundled",
+      };
     }
   } catch {
     // fall through to the download
@@ -325,7 +338,11 @@ function aliasModelConfig(opts: ResolveModelConfigOptions): ResolvedModelConfig 
 }
 
 /** The text of a usable config.json from the hub; any failure is a one-line UserError. */
-async function downloadModelConfig(opts: ResolveModelConfigOptions, path: string, absence: BundledAbsence): Promise<string> {
+async function downloadModelConfig(
+  opts: ResolveModelConfigOptions,
+  path: string,
+  absence: BundledAbsence,
+): Promise<string> {
   const repo = opts.hfRepo !== undefined && opts.hfRepo !== "" ? opts.hfRepo : opts.model;
   const url = hfConfigUrl(repo);
   const env = opts.env ?? process.env;
@@ -338,7 +355,10 @@ async function downloadModelConfig(opts: ResolveModelConfigOptions, path: string
   opts.logger.info(`Model config for ${opts.model} not found at ${path}; downloading ${url}`);
   // A referenced timer (unlike AbortSignal.timeout) keeps the process alive until the deadline.
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError")),
+    timeoutMs,
+  );
   try {
     const res = await doFetch(url, { headers, signal: controller.signal });
     if (!res.ok) throw new Error(httpReason(res.status, res.statusText, token !== undefined && token !== ""));
@@ -375,14 +395,18 @@ function saveDownloadedConfig(opts: ResolveModelConfigOptions, folder: string, p
     }
     opts.logger.info(`Saved model config for ${opts.model} to ${path}`);
   } catch (e) {
-    opts.logger.warn(`Could not save the downloaded model config to ${path} (${fsReason(e)}); using it for this run only`);
+    opts.logger.warn(
+      `Could not save the downloaded model config to ${path} (${fsReason(e)}); using it for this run only`,
+    );
   }
 }
 
 function httpReason(status: number, statusText: string | undefined, hadToken: boolean): string {
   const base = `HTTP ${status}${statusText ? ` ${statusText}` : ""}`;
   if (status === 401 || status === 403) {
-    return hadToken ? `${base}: HF_TOKEN has no access to this repository` : `${base}: gated or private repository, set HF_TOKEN`;
+    return hadToken
+      ? `${base}: HF_TOKEN has no access to this repository`
+      : `${base}: gated or private repository, set HF_TOKEN`;
   }
   if (status === 404) return `${base}: no such repository or file`;
   return base;

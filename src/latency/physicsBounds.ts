@@ -31,7 +31,9 @@ export function activeLayerParams(a: ArchConfig): number {
   const split = layerSplit(a);
   let p = a.numLayers * attention + split.nDense * 3 * d * (a.denseIntermediateSize || a.intermediateSize);
   if (isMoe(a)) {
-    p += split.nMoe * (Math.max(1, a.expertsPerTok) * 3 * d * a.moeIntermediateSize + 3 * d * a.sharedExpertSize + d * a.numExperts);
+    p +=
+      split.nMoe *
+      (Math.max(1, a.expertsPerTok) * 3 * d * a.moeIntermediateSize + 3 * d * a.sharedExpertSize + d * a.numExperts);
   }
   return p;
 }

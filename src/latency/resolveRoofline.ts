@@ -4,7 +4,13 @@
 import { join } from "node:path";
 import type { Logger } from "../util/log.js";
 import { loadHardwareConfig, type HardwareCalib } from "./hardwareConfig.js";
-import { modelConfigWarnings, resolveModelConfig, type FetchLike, type ModelConfigOrigin, type ParsedModelConfig } from "./modelConfig.js";
+import {
+  modelConfigWarnings,
+  resolveModelConfig,
+  type FetchLike,
+  type ModelConfigOrigin,
+  type ParsedModelConfig,
+} from "./modelConfig.js";
 import { RooflineLatencyModel } from "./roofline.js";
 
 export interface RooflineResolveOptions {

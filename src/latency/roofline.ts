@@ -134,12 +134,16 @@ export function positiveIntProblem(name: string, v: number): string | null {
 
 /** "<owner>.<name> must be a valid positive number, got X" unless v is finite and > 0; else null. */
 export function positiveFloatProblem(owner: string, name: string, v: number): string | null {
-  return v > 0 && Number.isFinite(v) ? null : `${owner}.${name} must be a valid positive number, got ${formatGoFloat(v)}`;
+  return v > 0 && Number.isFinite(v)
+    ? null
+    : `${owner}.${name} must be a valid positive number, got ${formatGoFloat(v)}`;
 }
 
 /** "HardwareCalib.<name> must be > 0 and finite when set, got X" for an optional field (0 = unset); else null. */
 export function optionalHardwareProblem(name: string, v: number): string | null {
-  return v === 0 || (v > 0 && Number.isFinite(v)) ? null : `HardwareCalib.${name} must be > 0 and finite when set, got ${formatGoFloat(v)}`;
+  return v === 0 || (v > 0 && Number.isFinite(v))
+    ? null
+    : `HardwareCalib.${name} must be > 0 and finite when set, got ${formatGoFloat(v)}`;
 }
 
 /** The non-null entries, in order. */

@@ -7,7 +7,13 @@ import { ConstructionError } from "../util/errors.js";
 import { isMoe, layerSplit, type ArchConfig } from "./archConfig.js";
 import type { HardwareCalib } from "./hardwareConfig.js";
 import type { LatencyModel, StepRequestView } from "./model.js";
-import { collectProblems, formatGoFloat, optionalHardwareProblem, positiveFloatProblem, positiveIntProblem } from "./roofline.js";
+import {
+  collectProblems,
+  formatGoFloat,
+  optionalHardwareProblem,
+  positiveFloatProblem,
+  positiveIntProblem,
+} from "./roofline.js";
 
 /** int64 max, where a NaN or overflowing step time is clamped (as a double: 2^63). */
 const MAX_TICKS = 2 ** 63; // int64 max as a double

@@ -330,7 +330,15 @@ export class TrainedPhysicsLatencyModel implements LatencyModel, FeatureModel {
     }
     // Summed in BLIS's order so that rounding matches the reference.
     let step =
-      pf + dc + this.weightTerm + this.b4 * comm + this.bEp * dispatch + this.layerTerm + this.b6 * B + this.stepTerm + this.moeLayerTerm;
+      pf +
+      dc +
+      this.weightTerm +
+      this.b4 * comm +
+      this.bEp * dispatch +
+      this.layerTerm +
+      this.b6 * B +
+      this.stepTerm +
+      this.moeLayerTerm;
     if (this.bCtx > 0) step += this.bCtx * this.decodeContext(S);
     if (Number.isNaN(step) || step >= MAX_TICKS) return MAX_TICKS;
     const t = Math.trunc(step);

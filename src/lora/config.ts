@@ -51,12 +51,19 @@ function checkKeys(o: Record<string, unknown>, known: readonly string[], where: 
 }
 
 function num(v: unknown, where: string, path: string): number {
-  if (typeof v !== "number" || !Number.isFinite(v)) throw new UserError(`${where}: ${path} must be a finite number, got ${show(v)}`);
+  if (typeof v !== "number" || !Number.isFinite(v))
+    throw new UserError(`${where}: ${path} must be a finite number, got ${show(v)}`);
   return v;
 }
 
 function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : v === null ? "null" : typeof v === "object" ? "a collection" : String(v);
+  return typeof v === "string"
+    ? JSON.stringify(v)
+    : v === null
+      ? "null"
+      : typeof v === "object"
+        ? "a collection"
+        : String(v);
 }
 
 /**
@@ -74,14 +81,16 @@ export function decodeLoraBlock(value: unknown, where: string, prefix = "lora"):
     if (!Number.isInteger(c)) throw new UserError(`${where}: ${p("adapter_capacity")} must be an integer, got ${c}`);
     out.adapterCapacity = c;
   }
-  if (value.load_base_latency_us !== undefined) out.loadBaseLatencyUs = num(value.load_base_latency_us, where, p("load_base_latency_us"));
+  if (value.load_base_latency_us !== undefined)
+    out.loadBaseLatencyUs = num(value.load_base_latency_us, where, p("load_base_latency_us"));
   if (value.load_bandwidth_bytes_us !== undefined) {
     out.loadBandwidthBytesUs = num(value.load_bandwidth_bytes_us, where, p("load_bandwidth_bytes_us"));
   }
   if (value.footprint_bytes_per_rank !== undefined) {
     out.footprintBytesPerRank = num(value.footprint_bytes_per_rank, where, p("footprint_bytes_per_rank"));
   }
-  if (value.step_overhead_tiers !== undefined) out.tiers = decodeTiers(value.step_overhead_tiers, where, p("step_overhead_tiers"));
+  if (value.step_overhead_tiers !== undefined)
+    out.tiers = decodeTiers(value.step_overhead_tiers, where, p("step_overhead_tiers"));
   if (value.adapters !== undefined) out.adapters = decodeAdapters(value.adapters, where, p("adapters"));
   return out;
 }
@@ -93,7 +102,8 @@ function decodeTiers(v: unknown, where: string, path: string): LoraTier[] {
   for (const [key, t] of Object.entries(v)) {
     const at = `${path}.${key}`;
     const rank = Number(key);
-    if (!Number.isInteger(rank)) throw new UserError(`${where}: ${at}: tier rank must be an integer, got ${JSON.stringify(key)}`);
+    if (!Number.isInteger(rank))
+      throw new UserError(`${where}: ${at}: tier rank must be an integer, got ${JSON.stringify(key)}`);
     if (!isRecord(t)) throw new UserError(`${where}: ${at} must be a mapping {k6, k7}, got ${show(t)}`);
     checkKeys(t, TIER_KEYS, where, at);
     if (t.k6 === undefined || t.k7 === undefined) throw new UserError(`${where}: ${at} needs both k6 and k7`);
@@ -109,7 +119,8 @@ function decodeAdapters(v: unknown, where: string, path: string): AdapterSpec[] 
     const at = `${path}[${i}]`;
     if (!isRecord(a)) throw new UserError(`${where}: ${at} must be a mapping {id, rank, base_model}, got ${show(a)}`);
     checkKeys(a, ADAPTER_KEYS, where, at);
-    if (a.id !== undefined && typeof a.id !== "string") throw new UserError(`${where}: ${at}.id must be a string, got ${show(a.id)}`);
+    if (a.id !== undefined && typeof a.id !== "string")
+      throw new UserError(`${where}: ${at}.id must be a string, got ${show(a.id)}`);
     if (a.base_model !== undefined && typeof a.base_model !== "string") {
       throw new UserError(`${where}: ${at}.base_model must be a string, got ${show(a.base_model)}`);
     }

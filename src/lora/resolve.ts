@@ -36,7 +36,8 @@ export interface ResolvedLora {
 /** Checks the flags that were given: they must be valid even when nothing else is configured. */
 export function checkLoraFlags(f: LoraFlags): void {
   const c = f.adapterCapacity;
-  if (c !== undefined && !(Number.isInteger(c) && c > 0)) throw new UserError(`--lora-adapter-capacity must be > 0, got ${c}`);
+  if (c !== undefined && !(Number.isInteger(c) && c > 0))
+    throw new UserError(`--lora-adapter-capacity must be > 0, got ${c}`);
   const b = f.loadBaseLatencyUs;
   if (b !== undefined && !(Number.isFinite(b) && b >= 0))
     throw new UserError(`--lora-load-base-latency-us must be a finite value >= 0, got ${b}`);
@@ -56,7 +57,8 @@ function checkBlock(b: LoraBlock, where: string): void {
     if (a.id === "") throw new UserError(`${where}: ${at}.id must be non-empty`);
     if (seen.has(a.id)) throw new UserError(`${where}: ${at}.id: duplicate adapter ID ${JSON.stringify(a.id)}`);
     seen.add(a.id);
-    if (!(a.rank > 0 && Number.isInteger(a.rank))) throw new UserError(`${where}: ${at}.rank must be an integer > 0, got ${a.rank}`);
+    if (!(a.rank > 0 && Number.isInteger(a.rank)))
+      throw new UserError(`${where}: ${at}.rank must be an integer > 0, got ${a.rank}`);
   });
   for (const t of b.tiers ?? []) {
     const at = `lora.step_overhead_tiers.${t.rank}`;
@@ -67,11 +69,14 @@ function checkBlock(b: LoraBlock, where: string): void {
   const c = b.adapterCapacity;
   if (c !== undefined && !(c > 0)) throw new UserError(`${where}: lora.adapter_capacity must be > 0, got ${c}`);
   const base = b.loadBaseLatencyUs;
-  if (base !== undefined && !(base >= 0)) throw new UserError(`${where}: lora.load_base_latency_us must be >= 0, got ${base}`);
+  if (base !== undefined && !(base >= 0))
+    throw new UserError(`${where}: lora.load_base_latency_us must be >= 0, got ${base}`);
   const bw = b.loadBandwidthBytesUs;
-  if (bw !== undefined && !(bw > 0)) throw new UserError(`${where}: lora.load_bandwidth_bytes_us must be > 0, got ${bw}`);
+  if (bw !== undefined && !(bw > 0))
+    throw new UserError(`${where}: lora.load_bandwidth_bytes_us must be > 0, got ${bw}`);
   const fp = b.footprintBytesPerRank;
-  if (fp !== undefined && !(fp > 0)) throw new UserError(`${where}: lora.footprint_bytes_per_rank must be > 0, got ${fp}`);
+  if (fp !== undefined && !(fp > 0))
+    throw new UserError(`${where}: lora.footprint_bytes_per_rank must be > 0, got ${fp}`);
 }
 
 export interface LoraSources {
@@ -103,13 +108,17 @@ export function resolveLora(s: LoraSources, log: Logger): ResolvedLora {
   const registry = new Map(adapters.map((a) => [a.id, a]));
   const capacity = s.flags.adapterCapacity ?? file.adapterCapacity;
   if (capacity === undefined) {
-    log.warn("LoRA adapters are declared but no adapter capacity is set (lora.adapter_capacity, --lora-adapter-capacity): LoRA is off");
+    log.warn(
+      "LoRA adapters are declared but no adapter capacity is set (lora.adapter_capacity, --lora-adapter-capacity): LoRA is off",
+    );
     return { registry, active: null };
   }
   const pick = (flag: number | undefined, f: number | undefined, d: number | undefined, key: string): number => {
     const v = flag ?? f ?? d;
     if (v === undefined) {
-      throw new UserError(`lora.${key} is not set: give it in --lora-config, the defaults file's lora block or its flag`);
+      throw new UserError(
+        `lora.${key} is not set: give it in --lora-config, the defaults file's lora block or its flag`,
+      );
     }
     return v;
   };
@@ -117,7 +126,12 @@ export function resolveLora(s: LoraSources, log: Logger): ResolvedLora {
     registry,
     active: {
       capacity,
-      loadBaseLatencyUs: pick(s.flags.loadBaseLatencyUs, file.loadBaseLatencyUs, defaults.loadBaseLatencyUs, "load_base_latency_us"),
+      loadBaseLatencyUs: pick(
+        s.flags.loadBaseLatencyUs,
+        file.loadBaseLatencyUs,
+        defaults.loadBaseLatencyUs,
+        "load_base_latency_us",
+      ),
       loadBandwidthBytesUs: pick(
         s.flags.loadBandwidthBytesUs,
         file.loadBandwidthBytesUs,
@@ -155,7 +169,9 @@ export interface AdapterRef {
 export function checkAdapterRefs(refs: readonly AdapterRef[], registry: ReadonlyMap<string, AdapterSpec> | null): void {
   for (const r of refs) {
     if (registry === null) {
-      throw new UserError(`${r.where}: adapter ${JSON.stringify(r.adapter)} is used but no LoRA adapters are declared (--lora-config)`);
+      throw new UserError(
+        `${r.where}: adapter ${JSON.stringify(r.adapter)} is used but no LoRA adapters are declared (--lora-config)`,
+      );
     }
     const a = registry.get(r.adapter);
     if (a === undefined) {

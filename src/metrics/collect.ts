@@ -73,7 +73,9 @@ export interface SimulationMetrics {
   perInstanceRouted: number[];
   /** Whether every generated request arrived by the horizon (pipeline conservation applies). */
   allArrived: boolean;
-  /** Arrived requests in admission, routing or instance arrival delays at the horizon (neither injected nor rejected). */
+  /**
+   * Arrived requests in admission, routing or instance arrival delays at the horizon (neither injected nor rejected).
+   */
   inTransit?: number;
   /** Session metrics of closed-loop runs (absent or null otherwise). */
   sessions?: SessionMetrics | null;
@@ -210,8 +212,12 @@ function anomalies(
 ): SimulationMetrics["anomalies"] {
   // 0 under constant priority by definition (docs/behavior.md#c11).
   const inversions =
-    opts.priorityPolicy === "constant" || opts.priorityPolicy === "" ? 0 : countPriorityInversions(ledger, instances.length);
-  const hol = countHolBlocking(instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)));
+    opts.priorityPolicy === "constant" || opts.priorityPolicy === ""
+      ? 0
+      : countPriorityInversions(ledger, instances.length);
+  const hol = countHolBlocking(
+    instances.map((inst) => (inst.queueSampleCount > 0 ? inst.queueSampleSum / inst.queueSampleCount : 0)),
+  );
   return { priorityInversions: inversions, holBlocking: hol, rejected, droppedUnservable };
 }
 

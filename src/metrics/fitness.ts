@@ -22,21 +22,28 @@ export function parseFitnessWeights(text: string): Map<string, number> {
   for (const raw of text.split(",")) {
     const piece = raw.trim();
     const colon = piece.indexOf(":");
-    if (colon < 0) throw new UserError(`Invalid fitness weights: invalid fitness weight "${piece}": expected key:value`);
+    if (colon < 0)
+      throw new UserError(`Invalid fitness weights: invalid fitness weight "${piece}": expected key:value`);
     const key = piece.slice(0, colon).trim();
     const valText = piece.slice(colon + 1).trim();
     const v = parseGoFloat(valText);
     if (v === null) {
-      throw new UserError(`Invalid fitness weights: invalid value for "${key}": ${JSON.stringify(valText)} is not a number`);
+      throw new UserError(
+        `Invalid fitness weights: invalid value for "${key}": ${JSON.stringify(valText)} is not a number`,
+      );
     }
     if (!Number.isFinite(v) || v < 0) {
-      throw new UserError(`Invalid fitness weights: weight for "${key}" must be a finite non-negative number, got ${valText}`);
+      throw new UserError(
+        `Invalid fitness weights: weight for "${key}" must be a finite non-negative number, got ${valText}`,
+      );
     }
     out.set(key, v);
   }
   for (const k of [...out.keys()].sort()) {
     if (!(FITNESS_KEYS as readonly string[]).includes(k)) {
-      throw new UserError(`Fitness evaluation failed: unknown fitness metric key "${k}"; valid keys: ${FITNESS_KEYS.join(", ")}`);
+      throw new UserError(
+        `Fitness evaluation failed: unknown fitness metric key "${k}"; valid keys: ${FITNESS_KEYS.join(", ")}`,
+      );
     }
   }
   return out;

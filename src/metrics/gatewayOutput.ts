@@ -5,7 +5,15 @@ import type { GatewayCounts } from "../gateway/counters.js";
 /** Whether the anomaly block must print for the gateway's sake. */
 export function gatewayAnomalies(g: GatewayCounts | undefined): boolean {
   if (g === undefined) return false;
-  return g.rejected > 0 || g.shed > 0 || g.expired > 0 || g.timedOut > 0 || g.evicted > 0 || g.depth > 0 || g.shedByTier.length > 0;
+  return (
+    g.rejected > 0 ||
+    g.shed > 0 ||
+    g.expired > 0 ||
+    g.timedOut > 0 ||
+    g.evicted > 0 ||
+    g.depth > 0 ||
+    g.shedByTier.length > 0
+  );
 }
 
 /** `Shed (<tier>)` lines, after the admission rejections. */

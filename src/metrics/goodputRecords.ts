@@ -35,6 +35,12 @@ export function goodputFromRecords(
           (t.e2e_ms <= 0 || r.e2e_ms <= t.e2e_ms);
         if (ok) good++;
       }
-      return { cls, count, good, attainment: count > 0 ? good / count : 0, goodputRps: durationS > 0 ? good / durationS : 0 };
+      return {
+        cls,
+        count,
+        good,
+        attainment: count > 0 ? good / count : 0,
+        goodputRps: durationS > 0 ? good / durationS : 0,
+      };
     });
 }

@@ -24,7 +24,10 @@ const E2E_ITL_KEYS = [
 const TTFT_KEYS = ["ttft_mean_ms", "ttft_p90_ms", "ttft_p95_ms", "ttft_p99_ms"] as const;
 
 /** A metrics block whose latencies may be null (no request has a value). */
-export type PrintedBlock = Omit<MetricsBlock, (typeof E2E_ITL_KEYS)[number] | (typeof TTFT_KEYS)[number] | "scheduling_delay_p99_ms"> &
+export type PrintedBlock = Omit<
+  MetricsBlock,
+  (typeof E2E_ITL_KEYS)[number] | (typeof TTFT_KEYS)[number] | "scheduling_delay_p99_ms"
+> &
   Record<(typeof E2E_ITL_KEYS)[number] | (typeof TTFT_KEYS)[number] | "scheduling_delay_p99_ms", number | null>;
 
 /**
@@ -122,7 +125,10 @@ function kvCacheBlock(kv: SimulationMetrics["kv"]): string {
     `KV Thrashing Rate: ${formatFixed(kv.kvThrashingRate, 4)}\n`;
   // Extension: CPU-tier counters, printed only when a CPU tier is configured.
   if (kv.tiered !== null) {
-    out += `KV Offloads: ${kv.tiered.offloads}\n` + `KV Reloads: ${kv.tiered.reloads}\n` + `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
+    out +=
+      `KV Offloads: ${kv.tiered.offloads}\n` +
+      `KV Reloads: ${kv.tiered.reloads}\n` +
+      `CPU Tier Misses: ${kv.tiered.cpuMisses}\n`;
   }
   return out;
 }

@@ -16,7 +16,16 @@ export interface SloFlagTargets {
   e2e?: Record<string, number> | undefined;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60000, h: 3600000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  μs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60000,
+  h: 3600000,
+};
 
 /** A Go-style duration ("250ms", "1.5s", "1m30s") in milliseconds; null when malformed. */
 export function parseDurationMs(text: string): number | null {
@@ -53,15 +62,18 @@ export function parseSloFlag(flag: string, text: string): Record<string, number>
     if (key === "") throw new UserError(`${flag}: empty class in pair ${JSON.stringify(pair)}`);
     if (Object.prototype.hasOwnProperty.call(out, key)) throw new UserError(`${flag}: class "${key}" is given twice`);
     const ms = parseDurationMs(pair.slice(eq + 1).trim());
-    if (ms === null) throw new UserError(`${flag}: unparseable duration in pair ${JSON.stringify(pair)} (e.g. 250ms, 1.5s)`);
-    if (!(ms > 0) || !Number.isFinite(ms)) throw new UserError(`${flag}: non-positive duration in pair ${JSON.stringify(pair)}`);
+    if (ms === null)
+      throw new UserError(`${flag}: unparseable duration in pair ${JSON.stringify(pair)} (e.g. 250ms, 1.5s)`);
+    if (!(ms > 0) || !Number.isFinite(ms))
+      throw new UserError(`${flag}: non-positive duration in pair ${JSON.stringify(pair)}`);
     out[key] = ms;
   }
   return out;
 }
 
 /**
- * Per dimension, a flag value overrides the header's, which overrides the workload spec's; a header value of 0 leaves the dimension
+ * Per dimension, a flag value overrides the header's, which overrides the workload spec's; a header value of 0 leaves
+ * the dimension
  * ungated. Classes with no gated dimension are dropped; undefined when nothing is gated.
  */
 export function mergeSloTargets(

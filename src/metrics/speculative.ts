@@ -32,10 +32,15 @@ export interface SpeculativeMetrics {
 }
 
 /** The metrics of the instances' counters (summed into `total`) and the user-level ledger. */
-export function speculativeMetrics(cfg: SpeculativeConfig, total: SpecStats, ledger: RequestLedger): SpeculativeMetrics {
+export function speculativeMetrics(
+  cfg: SpeculativeConfig,
+  total: SpecStats,
+  ledger: RequestLedger,
+): SpeculativeMetrics {
   const tpot = sortAsc(tpotValues(ledger));
   const perPos: number[] = [];
-  for (let i = 0; i < cfg.k; i++) perPos.push(total.proposedAt[i]! > 0 ? total.acceptedAt[i]! / total.proposedAt[i]! : 0);
+  for (let i = 0; i < cfg.k; i++)
+    perPos.push(total.proposedAt[i]! > 0 ? total.acceptedAt[i]! / total.proposedAt[i]! : 0);
   return {
     method: cfg.method,
     num_speculative_tokens: cfg.k,

@@ -52,7 +52,8 @@ export function sustainedWindow(ledger: RequestLedger): SustainedWindow {
   if (!(t1 > t0)) return { perSec: null, fromUs: 0, toUs: 0, warmupUs: 0 };
   const service = new Float64Array(done);
   let k = 0;
-  for (let i = 0; i < ledger.size; i++) if (ledger.isCompleted(i)) service[k++] = ledger.e2e[i]! - Math.max(0, ledger.sched[i]!);
+  for (let i = 0; i < ledger.size; i++)
+    if (ledger.isCompleted(i)) service[k++] = ledger.e2e[i]! - Math.max(0, ledger.sched[i]!);
   const warmupUs = Math.max(WARMUP_SPAN_SHARE * (t1 - t0), quantile(service, WARMUP_SERVICE_QUANTILE));
   const from = t0 + warmupUs;
   // A steady stretch shorter than the warm-up says little: too few completions, too close to the start.

@@ -113,7 +113,12 @@ export class TimeSeriesRecorder implements StateSampler {
     this.next = intervalUs;
     this.series = { intervalUs, timesUs: [], instances: instances.map(emptyBlock), cluster: emptyBlock() };
     if (fleet !== null) {
-      this.series.fleet = { states: [...STATE_NAMES], byState: STATE_NAMES.map(() => []), nodesReady: [], nodesProvisioning: [] };
+      this.series.fleet = {
+        states: [...STATE_NAMES],
+        byState: STATE_NAMES.map(() => []),
+        nodesReady: [],
+        nodesProvisioning: [],
+      };
     }
     if (gateway !== null) this.series.gateway = { priorities: [], depth: [] };
   }
@@ -141,7 +146,8 @@ export class TimeSeriesRecorder implements StateSampler {
     s.intervalUs *= 2;
     keepOdd(s.timesUs);
     for (const blk of [...s.instances, s.cluster]) for (const f of SERIES_FIELDS) keepOdd(blk[f]);
-    if (s.fleet !== undefined) for (const a of [...s.fleet.byState, s.fleet.nodesReady, s.fleet.nodesProvisioning]) keepOdd(a);
+    if (s.fleet !== undefined)
+      for (const a of [...s.fleet.byState, s.fleet.nodesReady, s.fleet.nodesProvisioning]) keepOdd(a);
     if (s.gateway !== undefined) for (const a of s.gateway.depth) keepOdd(a);
     const last = s.timesUs[s.timesUs.length - 1] ?? 0;
     this.next = last + s.intervalUs;

@@ -43,9 +43,12 @@ export function parseServerUrl(text: string): URL {
     throw new UserError(`--server: ${JSON.stringify(text)} is not a URL (expected e.g. http://localhost:8000)`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UserError(`--server: ${JSON.stringify(text)} must use http or https, not ${url.protocol.replace(/:$/, "")}`);
+    throw new UserError(
+      `--server: ${JSON.stringify(text)} must use http or https, not ${url.protocol.replace(/:$/, "")}`,
+    );
   }
-  if (url.search !== "" || url.hash !== "") throw new UserError(`--server: ${JSON.stringify(text)} must not have a query or fragment`);
+  if (url.search !== "" || url.hash !== "")
+    throw new UserError(`--server: ${JSON.stringify(text)} must not have a query or fragment`);
   return url;
 }
 
@@ -65,9 +68,18 @@ export class ObserveClient {
     const xRequestId = randomUUID();
     const body = buildBody(
       { prompt: r.prompt, outputLen: r.outputLen, streaming: r.streaming, sloClass: r.sloClass },
-      { model: this.options.model, apiFormat: this.options.apiFormat, unconstrainedOutput: this.options.unconstrainedOutput },
+      {
+        model: this.options.model,
+        apiFormat: this.options.apiFormat,
+        unconstrainedOutput: this.options.unconstrainedOutput,
+      },
     );
-    const headers = buildHeaders({ xRequestId, apiKey: this.options.apiKey, sloClass: r.sloClass, tenantId: r.tenantId });
+    const headers = buildHeaders({
+      xRequestId,
+      apiKey: this.options.apiKey,
+      sloClass: r.sloClass,
+      tenantId: r.tenantId,
+    });
     const outcome = await postCompletion({
       url: this.endpoint,
       headers,

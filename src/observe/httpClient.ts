@@ -140,7 +140,13 @@ function openRequest(spec: PostSpec, signal: AbortSignal, fail: Fail): http.Clie
   }
 }
 
-function readResponse(res: http.IncomingMessage, sse: SseAccumulator | null, out: PostOutcome, settle: Settle, fail: Fail): void {
+function readResponse(
+  res: http.IncomingMessage,
+  sse: SseAccumulator | null,
+  out: PostOutcome,
+  settle: Settle,
+  fail: Fail,
+): void {
   res.setEncoding("utf8");
   res.on("error", fail);
   res.on("close", () => {

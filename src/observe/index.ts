@@ -15,5 +15,13 @@ export { VOCABULARY, promptFromTokens, wordCountFor } from "./vocabulary.js";
 export { SseAccumulator, parseJsonBody } from "./sse.js";
 export type { PostOutcome, RequestStatus } from "./httpClient.js";
 export type { ItlRow } from "./rows.js";
-export { buildObservedTrace, defaultItlPath, formatItlCsv, rfc3339Utc, writeItlCsv, writeObservedTrace, type TraceMeta } from "./output.js";
+export {
+  buildObservedTrace,
+  defaultItlPath,
+  formatItlCsv,
+  rfc3339Utc,
+  writeItlCsv,
+  writeObservedTrace,
+  type TraceMeta,
+} from "./output.js";
 export { renderObservedMetrics, summarizeObserved, type ObservedMetrics } from "./summary.js";

@@ -68,7 +68,15 @@ export async function observe(source: RequestSource, o: ObserveOptions): Promise
   const sem = new Semaphore(o.maxConcurrency);
   const records: TraceRecord[] = [];
   const itl: ItlRow[] = [];
-  const progress: ObserveProgress = { dispatched: 0, completed: 0, ok: 0, errors: 0, timeouts: 0, inFlight: 0, elapsedS: 0 };
+  const progress: ObserveProgress = {
+    dispatched: 0,
+    completed: 0,
+    ok: 0,
+    errors: 0,
+    timeouts: 0,
+    inFlight: 0,
+    elapsedS: 0,
+  };
   const inFlight = new Set<Promise<void>>();
   let ticker: NodeJS.Timeout | undefined;
   try {
@@ -129,7 +137,15 @@ export async function observe(source: RequestSource, o: ObserveOptions): Promise
     report();
     records.sort((a, b) => a.request_id - b.request_id);
     itl.sort((a, b) => a.requestId - b.requestId || a.chunkIndex - b.chunkIndex);
-    return { records, itl, tokensPerWord, dispatched: progress.dispatched, startUs, endUs, interrupted: o.signal?.aborted === true };
+    return {
+      records,
+      itl,
+      tokensPerWord,
+      dispatched: progress.dispatched,
+      startUs,
+      endUs,
+      interrupted: o.signal?.aborted === true,
+    };
   } finally {
     if (ticker !== undefined) clearInterval(ticker);
     client.close();

@@ -47,7 +47,8 @@ export async function prewarm(
     }
   };
   await Promise.all(Array.from({ length: PREWARM_CONCURRENCY }, worker));
-  if (stats.sent > 0 && stats.errors === stats.sent) log.warn(`prewarm: all ${stats.sent} requests failed (is the server reachable?)`);
+  if (stats.sent > 0 && stats.errors === stats.sent)
+    log.warn(`prewarm: all ${stats.sent} requests failed (is the server reachable?)`);
   else log.info(`prewarm: ${stats.sent} requests sent, ${stats.errors} failed`);
   return stats;
 }

@@ -28,6 +28,8 @@ export async function probeTokensPerWord(client: ObserveClient, log: Logger, sig
     log.warn(`tokens-per-word probe: ratio ${ratio.toFixed(3)} is outside [1, 3]; using 1 token per word`);
     return 1;
   }
-  log.info(`tokens-per-word probe: ${VOCABULARY.length} words are ${outcome.promptTokens} prompt tokens (${ratio.toFixed(3)} per word)`);
+  log.info(
+    `tokens-per-word probe: ${VOCABULARY.length} words are ${outcome.promptTokens} prompt tokens (${ratio.toFixed(3)} per word)`,
+  );
   return ratio;
 }

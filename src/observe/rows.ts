@@ -18,7 +18,13 @@ export interface ItlRow {
  * The row of dispatch index `index`: planned shape and labels from the workload, times and
  * server counts from the response.
  */
-export function traceRowFor(req: WorkloadRequest, index: number, streaming: boolean, xRequestId: string, o: PostOutcome): TraceRecord {
+export function traceRowFor(
+  req: WorkloadRequest,
+  index: number,
+  streaming: boolean,
+  xRequestId: string,
+  o: PostOutcome,
+): TraceRecord {
   const row = emptyTraceRecord();
   row.request_id = index;
   row.tenant_id = req.tenantId;

@@ -5,7 +5,8 @@ export class Semaphore {
   private readonly waiters: (() => void)[] = [];
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`semaphore capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`semaphore capacity must be a positive integer, got ${capacity}`);
     this.available = capacity;
   }
 

@@ -67,7 +67,8 @@ export function summarizeObserved(records: readonly TraceRecord[]): ObservedMetr
     }
     ttft.push(r.first_chunk_time_us - r.send_time_us);
     e2e.push(r.last_chunk_time_us - r.send_time_us);
-    if (r.streaming && r.output_tokens > 1) itl.push((r.last_chunk_time_us - r.first_chunk_time_us) / (r.output_tokens - 1));
+    if (r.streaming && r.output_tokens > 1)
+      itl.push((r.last_chunk_time_us - r.first_chunk_time_us) / (r.output_tokens - 1));
     inTokens += r.server_input_tokens > 0 ? r.server_input_tokens : r.input_tokens;
     outTokens += r.output_tokens;
     first = Math.min(first, r.send_time_us);

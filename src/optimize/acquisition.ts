@@ -26,7 +26,10 @@ function erfc(x: number): number {
               (0.37409196 +
                 t *
                   (0.09678418 +
-                    t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
     );
   return x >= 0 ? r : 2 - r;
 }
@@ -166,7 +169,12 @@ export function proposeBatch(
     }
     taken[pick] = true;
     const { mean, variance } = gp.predict(feats[pick]!);
-    out.push({ point: cands[pick]!, ei: pickEi, mean: sur.yMean + sur.yStd * mean, sd: sur.yStd * Math.sqrt(variance) });
+    out.push({
+      point: cands[pick]!,
+      ei: pickEi,
+      mean: sur.yMean + sur.yStd * mean,
+      sd: sur.yStd * Math.sqrt(variance),
+    });
     if (j + 1 < q) {
       // Kriging believer: pretend the GP mean was observed there.
       X.push(feats[pick]!);

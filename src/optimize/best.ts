@@ -46,9 +46,12 @@ export function summarizeBest(res: OptimizeResult): BestSummary | null {
         ? ` (baseline ${fmtValue(res.baseline.objective)}, ${pct(e.objective!, res.baseline.objective)})`
         : ""),
   ];
-  for (const c of e.constraints) head.push(`# constraint ${c.metric} ${c.text}: ${c.value === null ? "-" : fmtValue(c.value)}`);
+  for (const c of e.constraints)
+    head.push(`# constraint ${c.metric} ${c.text}: ${c.value === null ? "-" : fmtValue(c.value)}`);
   if (bundle.inBundle.length === 0) {
-    head.push("# None of the searched parameters has a policy-bundle key: this bundle is empty; use the command line below.");
+    head.push(
+      "# None of the searched parameters has a policy-bundle key: this bundle is empty; use the command line below.",
+    );
   } else head.push(`# Parameters in this bundle: ${bundle.inBundle.join(", ")}.`);
   if (bundle.notInBundle.length > 0) {
     head.push(
@@ -62,5 +65,13 @@ export function summarizeBest(res: OptimizeResult): BestSummary | null {
     `#   ${bundleCommand}`,
   );
   const body = Object.keys(bundle.bundle).length === 0 ? "{}\n" : stringify(bundle.bundle, { lineWidth: 0 });
-  return { e, input, command, bundle, bundleCommand, bundleYaml: head.join("\n") + "\n" + body, workloadYaml: wl.writeInline };
+  return {
+    e,
+    input,
+    command,
+    bundle,
+    bundleCommand,
+    bundleYaml: head.join("\n") + "\n" + body,
+    workloadYaml: wl.writeInline,
+  };
 }

@@ -85,7 +85,8 @@ export function bundleFor(space: OptimizeSpace, input: RunInput): BestBundle {
     if (!mapped) {
       let words: string[];
       if (t.kind === "plugin_option") {
-        const entry = ((inp["pluginOption"] as string[] | undefined) ?? []).filter((s) => s.startsWith(`${t.option}=`)).pop() ?? "";
+        const entry =
+          ((inp["pluginOption"] as string[] | undefined) ?? []).filter((s) => s.startsWith(`${t.option}=`)).pop() ?? "";
         words = ["--plugin-option", shellQuote(entry)];
       } else words = flagWords(Object.fromEntries(keys.map((k) => [k, inp[k]])) as RunInput);
       notInBundle.push({ name: p.name, words });
@@ -101,6 +102,7 @@ export function bundleFor(space: OptimizeSpace, input: RunInput): BestBundle {
     inBundle.push(p.name);
   }
   const check = PolicyBundleSchema.safeParse(bundle);
-  if (!check.success) throw new Error(`optimize: the best policy bundle does not validate: ${check.error.issues[0]?.message ?? ""}`);
+  if (!check.success)
+    throw new Error(`optimize: the best policy bundle does not validate: ${check.error.issues[0]?.message ?? ""}`);
   return { bundle, covered, inBundle, notInBundle };
 }

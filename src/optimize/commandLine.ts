@@ -50,14 +50,22 @@ export function displayPath(key: string, v: string): string {
 }
 
 /** Where the best command finds the workload: the space's spec file, or workload.yaml in --out. */
-export function workloadFlag(space: OptimizeSpace, outDir: string): { flagPath: string | null; writeInline: string | null } {
+export function workloadFlag(
+  space: OptimizeSpace,
+  outDir: string,
+): { flagPath: string | null; writeInline: string | null } {
   const spec = (space.base as Record<string, unknown>)["workloadSpecObject"] as WorkloadSpec | undefined;
   if (spec === undefined) return { flagPath: null, writeInline: null };
   if (space.specFile !== null) return { flagPath: space.specFile, writeInline: null };
   return { flagPath: path.join(outDir, "workload.yaml"), writeInline: serializeWorkloadSpec(spec) };
 }
 
-export function commandLine(input: RunInput, specPath: string | null, extra: string[] = [], skip: ReadonlySet<string> = new Set()): string {
+export function commandLine(
+  input: RunInput,
+  specPath: string | null,
+  extra: string[] = [],
+  skip: ReadonlySet<string> = new Set(),
+): string {
   const inp: Record<string, unknown> = { ...(input as Record<string, unknown>) };
   delete inp["workloadSpecObject"];
   if (specPath !== null) inp["workloadSpec"] = specPath;

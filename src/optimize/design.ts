@@ -38,7 +38,8 @@ function roundSig(v: number): number {
 /** The parameter value at position u ∈ [0,1) of its range (log-uniform when `log`). */
 export function decodeUnit(p: Parameter, u: number): ParamValue {
   const uu = Math.min(Math.max(u, 0), 1);
-  if (p.type === "categorical") return p.categories[Math.min(p.categories.length - 1, Math.floor(uu * p.categories.length))]!.label;
+  if (p.type === "categorical")
+    return p.categories[Math.min(p.categories.length - 1, Math.floor(uu * p.categories.length))]!.label;
   if (p.type === "integer") {
     let v: number;
     if (p.log) {
@@ -82,7 +83,9 @@ export function encodePoint(params: readonly Parameter[], pt: Point): number[] {
       return;
     }
     const x = v as number;
-    const t = p.log ? (Math.log(x) - Math.log(p.min)) / (Math.log(p.max) - Math.log(p.min)) : (x - p.min) / (p.max - p.min);
+    const t = p.log
+      ? (Math.log(x) - Math.log(p.min)) / (Math.log(p.max) - Math.log(p.min))
+      : (x - p.min) / (p.max - p.min);
     out.push(Math.min(1, Math.max(0, t)));
   });
   return out;

@@ -172,7 +172,11 @@ export function constraintText(c: Constraint): string {
 }
 
 /** Objective, constraint values and feasibility of a finished evaluation. `baseline` = the baseline's means. */
-export function assess(space: OptimizeSpace, rec: EvalRecord, baseline: Record<string, number | null> | null): Evaluated {
+export function assess(
+  space: OptimizeSpace,
+  rec: EvalRecord,
+  baseline: Record<string, number | null> | null,
+): Evaluated {
   const names = recordedMetrics(space);
   const means: Record<string, number | null> = {};
   for (const m of names) means[m] = mean(rec.runs.map((r) => (r.status === "ok" ? r.metrics[m] : null)));

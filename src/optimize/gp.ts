@@ -176,7 +176,12 @@ function standardize(y: readonly number[]): { yMean: number; yStd: number; z: nu
 }
 
 /** The best candidate with one length scale shared by every dimension, over the full grid. */
-function bestIsotropic(profiled: Profile, d: number, lengthGrid: readonly number[], noiseGrid: readonly number[]): Candidate {
+function bestIsotropic(
+  profiled: Profile,
+  d: number,
+  lengthGrid: readonly number[],
+  noiseGrid: readonly number[],
+): Candidate {
   let best: Candidate = { ls: new Array<number>(d).fill(lengthGrid[0]!), g: noiseGrid[0]!, ll: -Infinity, s2: 1 };
   for (const l of lengthGrid) {
     for (const g of noiseGrid) {
@@ -236,7 +241,11 @@ function refineByGroup(
  * σ̂² = zᵀ(R + gI)⁻¹z / n, and the candidate with the largest profiled log marginal likelihood
  * -n/2 (1 + log 2π + log σ̂²) - ½ log|R + gI| wins.
  */
-export function fitSurrogate(X: readonly (readonly number[])[], y: readonly number[], opts: SurrogateOptions = {}): Surrogate {
+export function fitSurrogate(
+  X: readonly (readonly number[])[],
+  y: readonly number[],
+  opts: SurrogateOptions = {},
+): Surrogate {
   const n = y.length;
   if (n === 0) throw new RangeError("fitSurrogate: no data");
   const d = X[0]!.length;
@@ -254,7 +263,13 @@ export function fitSurrogate(X: readonly (readonly number[])[], y: readonly numb
 
   let best = bestIsotropic(profiled, d, lengthGrid, noiseGrid);
   const groups = opts.groups;
-  if (groups !== undefined && groups.length === d && n >= 3) best = refineByGroup(profiled, best, groups, lengthGrid, noiseGrid);
-  const gp = new GaussianProcess(X, z, { kernel: kind, lengthScales: best.ls, signalVariance: best.s2, noiseVariance: best.g * best.s2 });
+  if (groups !== undefined && groups.length === d && n >= 3)
+    best = refineByGroup(profiled, best, groups, lengthGrid, noiseGrid);
+  const gp = new GaussianProcess(X, z, {
+    kernel: kind,
+    lengthScales: best.ls,
+    signalVariance: best.s2,
+    noiseVariance: best.g * best.s2,
+  });
   return { gp, yMean, yStd, z, logLik: best.ll };
 }

@@ -37,7 +37,14 @@ export {
   type Surrogate,
   type SurrogateOptions,
 } from "./gp.js";
-export { expectedImprovement, normCdf, normPdf, proposeBatch, type Proposal, type ProposeOptions } from "./acquisition.js";
+export {
+  expectedImprovement,
+  normCdf,
+  normPdf,
+  proposeBatch,
+  type Proposal,
+  type ProposeOptions,
+} from "./acquisition.js";
 export { assess, bestOf, inputFor, type ConstraintResult, type Evaluated } from "./evaluate.js";
 export { optimize, type OptimizeOptions, type OptimizeResult } from "./search.js";
 export { bundleFor } from "./bundle.js";

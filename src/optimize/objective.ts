@@ -66,14 +66,20 @@ export function readObjective(y: YamlSource, top: Map<string, Entry>, baseWeight
   if (oe.has("transform")) {
     const tn = oe.get("transform")!.value;
     const t = y.str(tn, "objective.transform");
-    if (t !== "auto" && t !== "log" && t !== "none") y.fail(tn, "objective.transform", `expected auto, log or none, got "${t}"`);
+    if (t !== "auto" && t !== "log" && t !== "none")
+      y.fail(tn, "objective.transform", `expected auto, log or none, got "${t}"`);
     transform = t as Objective["transform"];
   }
   return { metric, direction, fitnessWeights, transform };
 }
 
 /** The `constraints` section ([] when absent). Baseline bounds need a baseline section. */
-export function readConstraints(y: YamlSource, top: Map<string, Entry>, objective: Objective, hasBaseline: boolean): Constraint[] {
+export function readConstraints(
+  y: YamlSource,
+  top: Map<string, Entry>,
+  objective: Objective,
+  hasBaseline: boolean,
+): Constraint[] {
   if (!top.has("constraints")) return [];
   return y
     .seq(top.get("constraints")!.value, "constraints")
@@ -86,25 +92,33 @@ function readConstraint(y: YamlSource, cn: Node, item: string, objective: Object
   const m = checkMetric(y, ce.get("metric")!.value, `${item} metric`);
   const it = `${item} "${m}"`;
   if (!ce.has("min") && !ce.has("max")) y.fail(cn, it, "give min, max or both");
-  if (needsWeights(m) && objective.fitnessWeights === "") y.fail(ce.get("metric")!.value, it, "fitness needs objective.fitness_weights");
+  if (needsWeights(m) && objective.fitnessWeights === "")
+    y.fail(ce.get("metric")!.value, it, "fitness needs objective.fitness_weights");
   const bound = (k: "min" | "max"): Bound | null => {
     if (!ce.has(k)) return null;
     const bn = ce.get(k)!.value;
     const b = parseBound(y.text(bn, `${it} ${k}`));
     if (b === null)
-      return y.fail(bn, `${it} ${k}`, `expected a number, "baseline" or "<factor> * baseline", got "${y.text(bn, `${it} ${k}`)}"`);
-    if (b.kind === "baseline" && !hasBaseline) y.fail(bn, `${it} ${k}`, "refers to the baseline, but the space has no baseline section");
+      return y.fail(
+        bn,
+        `${it} ${k}`,
+        `expected a number, "baseline" or "<factor> * baseline", got "${y.text(bn, `${it} ${k}`)}"`,
+      );
+    if (b.kind === "baseline" && !hasBaseline)
+      y.fail(bn, `${it} ${k}`, "refers to the baseline, but the space has no baseline section");
     return b;
   };
   const c: Constraint = { metric: m, min: bound("min"), max: bound("max") };
-  if (c.min?.kind === "value" && c.max?.kind === "value" && c.min.value > c.max.value) y.fail(cn, it, "min is larger than max");
+  if (c.min?.kind === "value" && c.max?.kind === "value" && c.min.value > c.max.value)
+    y.fail(cn, it, "min is larger than max");
   return c;
 }
 
 /** `12.5`, `baseline`, `0.9 * baseline`, `0.9*baseline`, `baseline * 0.9`. */
 export function parseBound(text: string): Bound | null {
   const t = text.trim();
-  const num = (s: string): number | null => (/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s.trim()) ? Number(s) : null);
+  const num = (s: string): number | null =>
+    /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s.trim()) ? Number(s) : null;
   const n = num(t);
   if (n !== null) return { kind: "value", value: n };
   if (t === "baseline") return { kind: "baseline", factor: 1 };

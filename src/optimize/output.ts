@@ -22,7 +22,8 @@ function searchLines(res: OptimizeResult): string[] {
   const infeasible = res.evaluations.filter((e) => !e.feasible).length;
   out.push(`=== blis optimize: ${space.name} ===`);
   out.push(`objective: ${space.objective.direction} ${m}, mean over seeds ${space.seeds.join(", ")}`);
-  if (m.startsWith("per_slo.")) out.push("(per-SLO-class latencies are in µs; the cluster ttft_*/e2e_* metrics are in ms)");
+  if (m.startsWith("per_slo."))
+    out.push("(per-SLO-class latencies are in µs; the cluster ttft_*/e2e_* metrics are in ms)");
   for (const c of space.constraints) out.push(`constraint: ${c.metric} ${constraintText(c)}`);
   out.push(
     `evaluations: ${res.evaluations.length} of budget ${space.budget} (${nDesign} Latin-hypercube design, ${nBo} Bayesian${nRandom > 0 ? `, ${nRandom} random` : ""}; ${res.batch} per step), ${infeasible} infeasible`,
@@ -62,7 +63,9 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   if (best === null) {
     out.push(
       "No feasible configuration was found" +
-        (res.evaluations.length > 0 ? ` (e.g. #${res.evaluations[0]!.rec.index + 1}: ${res.evaluations[0]!.reason})` : "") +
+        (res.evaluations.length > 0
+          ? ` (e.g. #${res.evaluations[0]!.rec.index + 1}: ${res.evaluations[0]!.reason})`
+          : "") +
         ".",
     );
     return out.join("\n") + "\n";
@@ -73,7 +76,9 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   out.push(
     `  ${m} = ${fmtValue(e.objective!)}${b !== null && b !== undefined ? `  (baseline ${fmtValue(b)}, ${pct(e.objective!, b)})` : ""}`,
   );
-  out.push(`  per seed: ${space.seeds.map((s, i) => `${s}: ${e.perSeed[i] === null ? "-" : fmtValue(e.perSeed[i]!)}`).join(", ")}`);
+  out.push(
+    `  per seed: ${space.seeds.map((s, i) => `${s}: ${e.perSeed[i] === null ? "-" : fmtValue(e.perSeed[i]!)}`).join(", ")}`,
+  );
   for (const c of e.constraints) out.push(constraintLine(c));
   out.push(`  ${metricLine(e)}`);
   out.push("  parameters:");
@@ -84,7 +89,9 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
   out.push("");
   out.push(`Policy bundle (${path.join(res.outDir, "best.yaml")}):`);
   if (best.bundle.inBundle.length === 0)
-    out.push("  (none of the searched parameters has a policy-bundle key; the bundle is empty — use the command above)");
+    out.push(
+      "  (none of the searched parameters has a policy-bundle key; the bundle is empty — use the command above)",
+    );
   else
     out.push(
       ...best.bundleYaml
@@ -93,7 +100,9 @@ export function renderSummary(res: OptimizeResult, best: BestSummary | null): st
         .map((l) => `  ${l}`),
     );
   if (best.bundle.notInBundle.length > 0) {
-    out.push(`  not in the bundle (flags): ${best.bundle.notInBundle.map((x) => `${x.name} (${x.words.join(" ")})`).join(", ")}`);
+    out.push(
+      `  not in the bundle (flags): ${best.bundle.notInBundle.map((x) => `${x.name} (${x.words.join(" ")})`).join(", ")}`,
+    );
   }
   if (best.bundle.inBundle.length > 0) out.push(`  with the bundle: ${best.bundleCommand}`);
   return out.join("\n") + "\n";

@@ -139,7 +139,8 @@ function readParameter(y: YamlSource, node: Node, i: number, baseDir: string, ha
   if (!e.has("name")) y.fail(node, `parameters[${i}]`, 'missing key "name"');
   const name = y.str(e.get("name")!.value, `parameters[${i}] name`);
   const item = `parameters[${i}] "${name}"`;
-  if (!/^[A-Za-z0-9_.-]+$/.test(name)) y.fail(e.get("name")!.value, item, "names may only contain letters, digits, '_', '.', '-'");
+  if (!/^[A-Za-z0-9_.-]+$/.test(name))
+    y.fail(e.get("name")!.value, item, "names may only contain letters, digits, '_', '.', '-'");
   if (!e.has("type")) y.fail(node, item, 'missing key "type" (continuous, integer or categorical)');
   const typeNode = e.get("type")!.value;
   const type = y.str(typeNode, `${item} type`);
@@ -159,8 +160,16 @@ function readParameter(y: YamlSource, node: Node, i: number, baseDir: string, ha
 }
 
 /** The values of a categorical parameter. */
-function readCategorical(y: YamlSource, node: Node, e: Map<string, Entry>, item: string, p: Parameter, baseDir: string): void {
-  for (const k of ["min", "max", "log"]) if (e.has(k)) y.fail(e.get(k)!.key, item, `"${k}" is only for continuous and integer parameters`);
+function readCategorical(
+  y: YamlSource,
+  node: Node,
+  e: Map<string, Entry>,
+  item: string,
+  p: Parameter,
+  baseDir: string,
+): void {
+  for (const k of ["min", "max", "log"])
+    if (e.has(k)) y.fail(e.get(k)!.key, item, `"${k}" is only for continuous and integer parameters`);
   if (!e.has("values")) y.fail(node, item, 'missing key "values"');
   const vn = e.get("values")!.value;
   const items = y.seq(vn, `${item} values`);
@@ -169,19 +178,23 @@ function readCategorical(y: YamlSource, node: Node, e: Map<string, Entry>, item:
   const labels = p.categories.map((c) => c.label);
   const dup = labels.find((l, k) => labels.indexOf(l) !== k);
   if (dup !== undefined) y.fail(vn, `${item} values`, `value "${dup}" is listed twice`);
-  if (p.target.kind === "scorer") y.fail(e.get("target")!.value, item, "scorer weights are numbers: use type continuous or integer");
+  if (p.target.kind === "scorer")
+    y.fail(e.get("target")!.value, item, "scorer weights are numbers: use type continuous or integer");
 }
 
 /** The range (and scale) of a continuous or integer parameter, checked against its target. */
 function readNumeric(y: YamlSource, node: Node, e: Map<string, Entry>, item: string, p: Parameter): void {
-  if (e.has("values")) y.fail(e.get("values")!.key, item, '"values" is only for categorical parameters (numeric ones take min and max)');
+  if (e.has("values"))
+    y.fail(e.get("values")!.key, item, '"values" is only for categorical parameters (numeric ones take min and max)');
   for (const k of ["min", "max"]) if (!e.has(k)) y.fail(node, item, `missing key "${k}"`);
   p.min = y.num(e.get("min")!.value, `${item} min`);
   p.max = y.num(e.get("max")!.value, `${item} max`);
   if (e.has("log")) p.log = y.bool(e.get("log")!.value, `${item} log`);
   if (p.type === "integer") {
-    if (!Number.isSafeInteger(p.min)) y.fail(e.get("min")!.value, `${item} min`, "an integer parameter needs an integer min");
-    if (!Number.isSafeInteger(p.max)) y.fail(e.get("max")!.value, `${item} max`, "an integer parameter needs an integer max");
+    if (!Number.isSafeInteger(p.min))
+      y.fail(e.get("min")!.value, `${item} min`, "an integer parameter needs an integer min");
+    if (!Number.isSafeInteger(p.max))
+      y.fail(e.get("max")!.value, `${item} max`, "an integer parameter needs an integer max");
   }
   if (!(p.min < p.max)) y.fail(e.get("max")!.value, item, `min (${p.min}) must be less than max (${p.max})`);
   if (p.log && !(p.min > 0)) y.fail(e.get("min")!.value, item, `a log-scale parameter needs min > 0, got ${p.min}`);
@@ -192,8 +205,10 @@ function readNumeric(y: YamlSource, node: Node, e: Map<string, Entry>, item: str
 function checkNumericTarget(y: YamlSource, e: Map<string, Entry>, item: string, p: Parameter): void {
   const tn = e.get("target")!.value;
   const target = p.target;
-  if (target.kind === "variant") y.fail(tn, item, "a variant target needs a categorical parameter (values: [{name, flags}, ...])");
-  if (target.kind === "scorer" && p.min < 0) y.fail(e.get("min")!.value, item, "scorer weights must be >= 0 (0 leaves the scorer out)");
+  if (target.kind === "variant")
+    y.fail(tn, item, "a variant target needs a categorical parameter (values: [{name, flags}, ...])");
+  if (target.kind === "scorer" && p.min < 0)
+    y.fail(e.get("min")!.value, item, "scorer weights must be >= 0 (0 leaves the scorer out)");
   if (target.kind === "flag") {
     const t = target.def.type;
     const isInt = t === "int" || t === "int64";
@@ -222,17 +237,26 @@ function readTarget(y: YamlSource, node: Node | null, item: string, hasPlugins: 
     const def = lookupFlag(value, SPACE_KIND);
     if (typeof def === "string") y.fail(entry.value, it, def);
     if (def.type === "strings")
-      y.fail(entry.value, it, `${def.flag} is repeatable and cannot be a parameter (use plugin_option for plugin options)`);
+      y.fail(
+        entry.value,
+        it,
+        `${def.flag} is repeatable and cannot be a parameter (use plugin_option for plugin options)`,
+      );
     if (def.key === "workloadSpec" || def.key === "model") y.fail(entry.value, it, `${def.flag} cannot be a parameter`);
     return { kind: "flag", flag: def.flag.slice(2), def };
   }
   if (kind === "scorer") {
     if (!hasPlugins && !scorers.has(value)) {
-      y.fail(entry.value, it, `unknown scorer "${value}"${didYouMean(value, scorers.names())} (valid: ${scorers.names().join(", ")})`);
+      y.fail(
+        entry.value,
+        it,
+        `unknown scorer "${value}"${didYouMean(value, scorers.names())} (valid: ${scorers.names().join(", ")})`,
+      );
     }
     return { kind: "scorer", scorer: value };
   }
-  if (!/^[^.=\s]+\.[^=\s]+$/.test(value)) y.fail(entry.value, it, `expected PLUGIN.KEY (e.g. my-scorer.alpha), got "${value}"`);
+  if (!/^[^.=\s]+\.[^=\s]+$/.test(value))
+    y.fail(entry.value, it, `expected PLUGIN.KEY (e.g. my-scorer.alpha), got "${value}"`);
   return { kind: "plugin_option", option: value };
 }
 
@@ -242,7 +266,8 @@ function readCategory(y: YamlSource, node: Node, item: string, target: ParamTarg
     if (!e.has("name")) y.fail(node, item, 'missing key "name" (variant values are {name, flags})');
     const label = y.str(e.get("name")!.value, `${item} name`);
     const flags: Record<string, unknown> = {};
-    if (e.has("flags")) readFlags(y, e.get("flags")!.value, `${item} "${label}" flags`, baseDir, SPACE_KIND, flags, new Map());
+    if (e.has("flags"))
+      readFlags(y, e.get("flags")!.value, `${item} "${label}" flags`, baseDir, SPACE_KIND, flags, new Map());
     return { label, value: label, flags };
   }
   const label = y.str(node, item);

@@ -96,7 +96,11 @@ export class Progress {
   private line(label: string, e: Evaluated, infeasible: string): void {
     const best = this.best();
     const bestText =
-      best === undefined ? "after the baseline" : best === null ? "-" : `${fmtValue(best.objective!)} (#${best.rec.index + 1})`;
+      best === undefined
+        ? "after the baseline"
+        : best === null
+          ? "-"
+          : `${fmtValue(best.objective!)} (#${best.rec.index + 1})`;
     const v = e.objective === null ? "-" : fmtValue(e.objective);
     this.say(
       `optimize: ${this.finished.size}/${this.space.budget} ${label} ${this.space.objective.metric} = ${v}  best ${bestText}  ETA ${this.eta()}` +

@@ -117,7 +117,9 @@ class SearchRun {
   async evaluateInitialDesign(): Promise<void> {
     const { space } = this;
     const nInit = Math.min(space.initial, space.budget);
-    const lhs = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) => decodePoint(space.parameters, u));
+    const lhs = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) =>
+      decodePoint(space.parameters, u),
+    );
     const design = distinctDesign(space.parameters, lhs, this.rng("design-fill"));
     const items: BatchItem[] = [];
     if (space.baseline !== null) {
@@ -138,7 +140,12 @@ class SearchRun {
     const { space } = this;
     while (this.evaluations.length < space.budget) {
       const n = this.evaluations.length;
-      const proposals = proposeStep(space, this.evaluations, Math.min(this.batch, space.budget - n), this.rng(`step-${n}`));
+      const proposals = proposeStep(
+        space,
+        this.evaluations,
+        Math.min(this.batch, space.budget - n),
+        this.rng(`step-${n}`),
+      );
       if (proposals.length === 0) {
         const size = spaceSize(space.parameters);
         this.stoppedEarly =

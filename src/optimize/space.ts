@@ -41,7 +41,19 @@ export interface OptimizeSpace {
   hash: string;
 }
 
-const TOP_KEYS = ["name", "seed", "seeds", "budget", "initial", "timeout_s", "base", "baseline", "parameters", "objective", "constraints"];
+const TOP_KEYS = [
+  "name",
+  "seed",
+  "seeds",
+  "budget",
+  "initial",
+  "timeout_s",
+  "base",
+  "baseline",
+  "parameters",
+  "objective",
+  "constraints",
+];
 
 export const DEFAULT_BUDGET = 30;
 /**
@@ -86,7 +98,11 @@ export function parseSpace(text: string, opts: ParseSpaceOptions = {}): Optimize
   const { base, baseFlagNodes, specFile } = readBase(y, top, baseDir);
   const baseline = readBaseline(y, top, base, baseDir);
   const parameters = readParameters(y, top, { base, baseFlagNodes, baseDir });
-  const objective = readObjective(y, top, typeof base["fitnessWeights"] === "string" ? (base["fitnessWeights"] as string) : "");
+  const objective = readObjective(
+    y,
+    top,
+    typeof base["fitnessWeights"] === "string" ? (base["fitnessWeights"] as string) : "",
+  );
   const constraints = readConstraints(y, top, objective, baseline !== null);
   const space: Omit<OptimizeSpace, "hash"> = {
     name: settings.name,
@@ -116,11 +132,13 @@ function readSettings(y: YamlSource, top: Map<string, Entry>, file: string): Sea
   const seed = top.has("seed") ? y.int(node("seed"), "seed", 0) : DEFAULT_SEARCH_SEED;
   const seeds = top.has("seeds") ? readSeeds(y, node("seeds")) : DEFAULT_SEEDS.slice();
   const budget = top.has("budget") ? y.int(node("budget"), "budget", 1) : DEFAULT_BUDGET;
-  if (budget > MAX_BUDGET) y.fail(node("budget"), "budget", `expected at most ${MAX_BUDGET} evaluations, got ${budget}`);
+  if (budget > MAX_BUDGET)
+    y.fail(node("budget"), "budget", `expected at most ${MAX_BUDGET} evaluations, got ${budget}`);
   let initial = defaultInitial(budget);
   if (top.has("initial")) {
     initial = y.int(node("initial"), "initial", 1);
-    if (initial > budget) y.fail(node("initial"), "initial", `the initial design (${initial}) is larger than the budget (${budget})`);
+    if (initial > budget)
+      y.fail(node("initial"), "initial", `the initial design (${initial}) is larger than the budget (${budget})`);
   }
   let timeoutS = DEFAULT_TIMEOUT_S;
   if (top.has("timeout_s")) {
@@ -154,7 +172,8 @@ function readBase(
   const baseEntries = y.map(top.get("base")!.value, "base", ["flags", "workload_spec"]);
   const base: Record<string, unknown> = {};
   const baseFlagNodes = new Map<string, Node>();
-  if (baseEntries.has("flags")) readFlags(y, baseEntries.get("flags")!.value, "base.flags", baseDir, SPACE_KIND, base, baseFlagNodes);
+  if (baseEntries.has("flags"))
+    readFlags(y, baseEntries.get("flags")!.value, "base.flags", baseDir, SPACE_KIND, base, baseFlagNodes);
   let specFile: string | null = null;
   if (baseEntries.has("workload_spec")) {
     const sn = baseEntries.get("workload_spec")!.value;
@@ -174,7 +193,12 @@ function readBase(
 }
 
 /** The `baseline` section: base plus its flags, or null without one. */
-function readBaseline(y: YamlSource, top: Map<string, Entry>, base: Record<string, unknown>, baseDir: string): RunInput | null {
+function readBaseline(
+  y: YamlSource,
+  top: Map<string, Entry>,
+  base: Record<string, unknown>,
+  baseDir: string,
+): RunInput | null {
   if (!top.has("baseline")) return null;
   const be = y.map(top.get("baseline")!.value, "baseline", ["flags"]);
   const flags: Record<string, unknown> = {};

@@ -33,7 +33,12 @@ function gpTarget(space: OptimizeSpace, values: readonly number[]): ((v: number)
  * point left. A finite space small enough to enumerate offers every point not evaluated yet as a
  * candidate, so it is searched until exhausted; other spaces offer sampled candidates.
  */
-export function proposeStep(space: OptimizeSpace, evaluations: readonly Evaluated[], count: number, rng: Rng): StepProposal[] {
+export function proposeStep(
+  space: OptimizeSpace,
+  evaluations: readonly Evaluated[],
+  count: number,
+  rng: Rng,
+): StepProposal[] {
   const points = evaluations.map((e) => decodeFromRecord(space, e.rec));
   const exclude = new Set(points.map(pointKey));
   const pool = unevaluatedPoints(space.parameters, exclude);
@@ -47,7 +52,8 @@ export function proposeStep(space: OptimizeSpace, evaluations: readonly Evaluate
   }
   const finite = observed.map(target);
   // Nothing to model yet: keep exploring at random.
-  if (finite.length < 2) return pool !== null ? randomFromPool(pool, count, rng) : randomProposals(space, count, rng, exclude);
+  if (finite.length < 2)
+    return pool !== null ? randomFromPool(pool, count, rng) : randomProposals(space, count, rng, exclude);
   const worst = Math.max(...finite);
   // Infeasible evaluations (constraint violated, failed run) count as the worst value seen.
   const y = evaluations.map((e) => (e.feasible && e.objective !== null ? target(e.objective) : worst));
@@ -55,10 +61,12 @@ export function proposeStep(space: OptimizeSpace, evaluations: readonly Evaluate
   const sur = fitSurrogate(X, y, { kernel: "matern52", groups: featureGroups(space.parameters) });
   const feasibleZ = sur.z.filter((_, i) => evaluations[i]!.feasible);
   const bestZ = Math.min(...(feasibleZ.length > 0 ? feasibleZ : sur.z));
-  return proposeBatch(space.parameters, sur, points, bestZ, count, rng, exclude, pool === null ? {} : { pool }).map((p) => ({
-    point: p.point,
-    source: "bo" as const,
-  }));
+  return proposeBatch(space.parameters, sur, points, bestZ, count, rng, exclude, pool === null ? {} : { pool }).map(
+    (p) => ({
+      point: p.point,
+      source: "bo" as const,
+    }),
+  );
 }
 
 /** `count` distinct points drawn at random from `pool` (all of it when it is smaller). */

@@ -35,12 +35,24 @@ export interface EvalRecord {
 }
 
 function isEvalRecord(v: unknown): v is EvalRecord {
-  return v !== null && typeof v === "object" && (v as { v?: unknown }).v === 1 && Array.isArray((v as { runs?: unknown }).runs);
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    (v as { v?: unknown }).v === 1 &&
+    Array.isArray((v as { runs?: unknown }).runs)
+  );
 }
 
 export const STATE_FILE = "space.json";
 export const LOG_FILE = "evaluations.jsonl";
-export const RESULT_FILES = ["evaluations.csv", "evaluations.json", "convergence.md", "best.yaml", "best-command.txt", "workload.yaml"];
+export const RESULT_FILES = [
+  "evaluations.csv",
+  "evaluations.json",
+  "convergence.md",
+  "best.yaml",
+  "best-command.txt",
+  "workload.yaml",
+];
 
 interface StateFile extends StoreState {
   name: string;
@@ -97,7 +109,13 @@ export class OptimizeDir extends ResumableStore<EvalRecord> {
           `resuming with the batch size the search started with (${old.batch} points per step; --jobs ${batch} only sets the worker processes)`,
         ];
       },
-      state: () => ({ format: LAYOUT.format, name: space.name, hash: space.hash, source: space.source, batch: useBatch }),
+      state: () => ({
+        format: LAYOUT.format,
+        name: space.name,
+        hash: space.hash,
+        source: space.source,
+        batch: useBatch,
+      }),
     });
     return { out: new OptimizeDir(dir, useBatch), notes };
   }

@@ -58,10 +58,26 @@ function evalJson(space: OptimizeSpace, e: Evaluated): Record<string, unknown> {
     params: e.rec.params,
     feasible: e.feasible,
     reason: e.reason,
-    objective: { mean: e.objective, per_seed: Object.fromEntries(space.seeds.map((s, i) => [String(s), e.perSeed[i] ?? null])) },
-    constraints: e.constraints.map((c) => ({ metric: c.metric, value: c.value, min: c.min, max: c.max, bound: c.text, ok: c.ok })),
+    objective: {
+      mean: e.objective,
+      per_seed: Object.fromEntries(space.seeds.map((s, i) => [String(s), e.perSeed[i] ?? null])),
+    },
+    constraints: e.constraints.map((c) => ({
+      metric: c.metric,
+      value: c.value,
+      min: c.min,
+      max: c.max,
+      bound: c.text,
+      ok: c.ok,
+    })),
     metrics: e.means,
-    runs: e.rec.runs.map((r) => ({ seed: r.seed, status: r.status, error: r.error, metrics: r.metrics, wall_s: r.wall_s })),
+    runs: e.rec.runs.map((r) => ({
+      seed: r.seed,
+      status: r.status,
+      error: r.error,
+      metrics: r.metrics,
+      wall_s: r.wall_s,
+    })),
   };
 }
 
@@ -108,7 +124,8 @@ export interface ConvergenceRow {
 export function convergenceRows(res: OptimizeResult): ConvergenceRow[] {
   let best: number | null = null;
   return res.evaluations.map((e) => {
-    if (e.feasible && e.objective !== null && (best === null || isBetter(res.space, e.objective, best))) best = e.objective;
+    if (e.feasible && e.objective !== null && (best === null || isBetter(res.space, e.objective, best)))
+      best = e.objective;
     return { n: e.rec.index + 1, source: e.rec.source, value: e.objective, feasible: e.feasible, best };
   });
 }
@@ -121,7 +138,8 @@ function table(header: string[], rows: string[][], markdown: boolean): string {
     return markdown ? `| ${cells.join(" | ")} |` : cells.join("  ");
   };
   const out = [fmtRow(header)];
-  if (markdown) out.push(`|${widths.map((w, j) => (right(j) ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
+  if (markdown)
+    out.push(`|${widths.map((w, j) => (right(j) ? "-".repeat(w + 1) + ":" : "-".repeat(w + 2))).join("|")}|`);
   else out.push(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) out.push(fmtRow(r));
   return out.join("\n") + "\n";
@@ -138,7 +156,13 @@ export function renderConvergence(res: OptimizeResult, markdown: boolean): strin
   ]);
   if (res.baseline !== null) {
     const b = res.baseline;
-    rows.unshift(["baseline", "baseline", b.objective === null ? "-" : fmtValue(b.objective), b.feasible ? "yes" : "no", "-"]);
+    rows.unshift([
+      "baseline",
+      "baseline",
+      b.objective === null ? "-" : fmtValue(b.objective),
+      b.feasible ? "yes" : "no",
+      "-",
+    ]);
   }
   return table(["#", "source", m, "feasible", "best so far"], rows, markdown);
 }

@@ -112,7 +112,8 @@ export class PdController implements ClusterExtension {
     port.applyPriority(req, d.priorityHint);
     // A request its decode instance can never hold is served whole there, which drops it at once.
     const inst = port.instances[target]!;
-    const split = this.parts.decider.decide(req, target, view) && unservableCheck(req, inst.cfg, inst.kv.totalBlocks) === null;
+    const split =
+      this.parts.decider.decide(req, target, view) && unservableCheck(req, inst.cfg, inst.kv.totalBlocks) === null;
     const trace = port.trace;
     if (trace !== null) trace.disaggregations.push({ requestId: req.id, clock, disaggregate: split });
     if (!split) {
@@ -191,7 +192,8 @@ export class PdController implements ClusterExtension {
     const target = view.snapshots[pos]!.index;
     rec.prefillInstance = target;
     rec.prefillEnqueue = clock;
-    if (port.trace !== null) port.trace.recordPrefillRouting(rec.parent.id, clock, pos, d.reason, d.scores, view.snapshots);
+    if (port.trace !== null)
+      port.trace.recordPrefillRouting(rec.parent.id, clock, pos, d.reason, d.scores, view.snapshots);
     port.countRouted(rec.decodeInstance);
     port.routeTo(p, target, clock, false);
   }
@@ -324,7 +326,8 @@ export class PdController implements ClusterExtension {
 
   private endUser(rec: ParentRecord, sub: Request, t: number, dropped: boolean): void {
     const p = rec.parent;
-    if (this.userLeave !== null) this.userLeave({ id: p.id, inputLen: p.inputLen, outputLen: p.outputLen, pi: sub.pi }, t, dropped);
+    if (this.userLeave !== null)
+      this.userLeave({ id: p.id, inputLen: p.inputLen, outputLen: p.outputLen, pi: sub.pi }, t, dropped);
   }
 
   /** `<parent ID><suffix>`: the parent's prompt, `outputLen` output tokens, its labels and priority. */

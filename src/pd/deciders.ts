@@ -63,7 +63,9 @@ export const prefixThreshold: DeciderDescriptor<z.infer<typeof prefixThresholdPa
   create: (p, c) => new PrefixThresholdDecider(p.pdPrefixThreshold, c.blockSize),
 };
 
-pdDeciders.register(factoryPolicy("never", () => constant("never", false), "serve every request on its decode instance"));
+pdDeciders.register(
+  factoryPolicy("never", () => constant("never", false), "serve every request on its decode instance"),
+);
 pdDeciders.register(factoryPolicy("always", () => constant("always", true), "disaggregate every request"));
 pdDeciders.register(prefixThreshold);
 

@@ -66,7 +66,8 @@ function addParent(ledger: RequestLedger, rec: ParentRecord, instances: readonly
   parent.ttft = -1;
   const dec = rec.decode;
   if (dec !== null && dec.itlCount > 0) {
-    parent.ttft = dec.ttft >= 0 ? dec.ttft : dec.schedDelay + instances[rec.decodeInstance]!.itl.valueAt(dec.scheduledStep);
+    parent.ttft =
+      dec.ttft >= 0 ? dec.ttft : dec.schedDelay + instances[rec.decodeInstance]!.itl.valueAt(dec.scheduledStep);
   }
   // Still live: finalize() copies these values.
   ledger.register(parent);

@@ -96,7 +96,8 @@ export class TransferModel {
   /** A transfer completed. */
   finish(): void {
     if (!this.settings.contention) return;
-    if (this.active <= 0) throw new InvariantError("contention bookkeeping corrupted: a transfer completed with none active");
+    if (this.active <= 0)
+      throw new InvariantError("contention bookkeeping corrupted: a transfer completed with none active");
     this.active--;
   }
 

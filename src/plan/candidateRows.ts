@@ -39,7 +39,10 @@ export interface CandidateRow {
   path: { step: number; copies: number; feasible: boolean; reason: string }[];
 }
 
-function deploymentCounts(s: Shape, copies: number): Pick<CandidateRow, "replicas" | "prefill_replicas" | "decode_replicas" | "gpus"> {
+function deploymentCounts(
+  s: Shape,
+  copies: number,
+): Pick<CandidateRow, "replicas" | "prefill_replicas" | "decode_replicas" | "gpus"> {
   return {
     replicas: gpusOf(s, copies) / s.tp,
     prefill_replicas: s.pd.kind === "split" ? s.pd.prefill * copies : null,
@@ -134,13 +137,21 @@ function dearerReason(s: ShapeSearch): string {
   return `${what} more than ${s.lo} copies (${more} GPUs or more, ${hourlyCost(more, s.pricePerGpu).toFixed(2)}/h or more), dearer than the best`;
 }
 
-/** Every candidate: found ones ranked (cheapest first), then stopped, infeasible and skipped ones in candidate order. */
+/**
+ * Every candidate: found ones ranked (cheapest first), then stopped, infeasible and skipped ones in candidate order.
+ */
 export function candidateRows(r: PlanResult): CandidateRow[] {
   const rows = r.searches.map((s) => ({ s, row: searchedRow(s, r.question.maxUnits) }));
   const found = rows.filter((x) => x.row.status === "found");
-  found.sort((a, b) => a.row.cost_per_hour! - b.row.cost_per_hour! || a.row.gpus! - b.row.gpus! || a.s.index - b.s.index);
+  found.sort(
+    (a, b) => a.row.cost_per_hour! - b.row.cost_per_hour! || a.row.gpus! - b.row.gpus! || a.s.index - b.s.index,
+  );
   const rest = rows.filter((x) => x.row.status !== "found").sort((a, b) => a.s.index - b.s.index);
-  const skipped = r.skipped.map((k) => ({ ...emptyRow(k.shape), status: "skipped" as const, reason: `${k.kind}: ${k.reason}` }));
+  const skipped = r.skipped.map((k) => ({
+    ...emptyRow(k.shape),
+    status: "skipped" as const,
+    reason: `${k.kind}: ${k.reason}`,
+  }));
   return [...found.map((x) => x.row), ...rest.map((x) => x.row), ...skipped];
 }
 

@@ -33,10 +33,13 @@ export function loadInput(q: PlanQuestion): RunInput {
 export async function buildCandidates(q: PlanQuestion): Promise<CandidateSpace> {
   const shapes = enumerateShapes(q);
   if (shapes.length === 0)
-    throw new UserError("the candidate space is empty: --gpus, --tp, --pd and the engine limits must each list a value");
+    throw new UserError(
+      "the candidate space is empty: --gpus, --tp, --pd and the engine limits must each list a value",
+    );
   const probes = await probeAll(q.base, q.gpus, q.tps);
   const load = offeredLoad(loadInput(q));
-  if (load.requests === 0) throw new UserError("the workload generates no requests; check --rate, --num-requests and the workload flags");
+  if (load.requests === 0)
+    throw new UserError("the workload generates no requests; check --rate, --num-requests and the workload flags");
   const searches: ShapeSearch[] = [];
   const skipped: SkippedShape[] = [];
   const backends = new Map<string, string>();
@@ -44,7 +47,8 @@ export async function buildCandidates(q: PlanQuestion): Promise<CandidateSpace> 
     const probe = probes.get(`${shape.gpu}/${shape.tp}`)!;
     const price = q.prices.perGpuHour[shape.gpu];
     if (!probe.ok) skipped.push({ shape, kind: probe.kind, reason: probe.reason });
-    else if (price === undefined) skipped.push({ shape, kind: "no-price", reason: `no price for ${shape.gpu} in ${q.prices.file}` });
+    else if (price === undefined)
+      skipped.push({ shape, kind: "no-price", reason: `no price for ${shape.gpu} in ${q.prices.file}` });
     else {
       backends.set(`${shape.gpu}/${shape.tp}`, probe.backend);
       const bound = shapeBound(probe.model, shape, load, probe.kvBlocks * probe.blockSize);
@@ -75,7 +79,12 @@ function noRunnableShape(q: PlanQuestion, probes: Map<string, ProbeResult>): str
 }
 
 /** An SLO below what an idle instance of every shape takes for the shortest request is unmeetable. */
-function checkFloors(q: PlanQuestion, searches: ShapeSearch[], probes: Map<string, ProbeResult>, load: OfferedLoad): void {
+function checkFloors(
+  q: PlanQuestion,
+  searches: ShapeSearch[],
+  probes: Map<string, ProbeResult>,
+  load: OfferedLoad,
+): void {
   for (const slo of q.slos) {
     if (slo.kind !== "latency") continue;
     let least = Infinity;

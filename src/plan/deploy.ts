@@ -41,8 +41,16 @@ export function vllmPools(d: DeployInput): Pool[] {
   ];
   if (r.pd === "none") return [{ role: "serve", replicas: r.replicas!, args }];
   return [
-    { role: "prefill", replicas: r.prefill_replicas!, args: [...args, "--kv-transfer-config", KV_TRANSFER("kv_producer")] },
-    { role: "decode", replicas: r.decode_replicas!, args: [...args, "--kv-transfer-config", KV_TRANSFER("kv_consumer")] },
+    {
+      role: "prefill",
+      replicas: r.prefill_replicas!,
+      args: [...args, "--kv-transfer-config", KV_TRANSFER("kv_producer")],
+    },
+    {
+      role: "decode",
+      replicas: r.decode_replicas!,
+      args: [...args, "--kv-transfer-config", KV_TRANSFER("kv_consumer")],
+    },
   ];
 }
 

@@ -64,7 +64,12 @@ export interface Point {
 }
 
 function isEvaluation(v: unknown): v is Evaluation {
-  return v !== null && typeof v === "object" && (v as { v?: unknown }).v === 1 && Array.isArray((v as { seeds?: unknown }).seeds);
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    (v as { v?: unknown }).v === 1 &&
+    Array.isArray((v as { seeds?: unknown }).seeds)
+  );
 }
 
 /** Run options of a point (without the seed). */

@@ -21,12 +21,16 @@ export function parseFleet(text: string, q: PlanQuestion): FleetSpec {
   const tp = Number(m[2]);
   const copies = Number(m[3]);
   if (tp < 1 || copies < 1) throw new UserError(`--fleet: TP and copies must be >= 1 in "${text}"`);
-  const pd: PdLayout = m[4] === undefined ? { kind: "none" } : { kind: "split", prefill: Number(m[4]), decode: Number(m[5]) };
+  const pd: PdLayout =
+    m[4] === undefined ? { kind: "none" } : { kind: "split", prefill: Number(m[4]), decode: Number(m[5]) };
   if (pd.kind === "split" && (pd.prefill < 1 || pd.decode < 1))
     throw new UserError(`--fleet: prefill and decode must be >= 1 in "${text}"`);
   const seqs = q.maxNumSeqs[0]!;
   const mbt = q.maxNumBatchedTokens[0]!;
-  return { shape: { id: shapeId(m[1]!, tp, pd, seqs, mbt), gpu: m[1]!, tp, pd, maxNumSeqs: seqs, maxNumBatchedTokens: mbt }, copies };
+  return {
+    shape: { id: shapeId(m[1]!, tp, pd, seqs, mbt), gpu: m[1]!, tp, pd, maxNumSeqs: seqs, maxNumBatchedTokens: mbt },
+    copies,
+  };
 }
 
 export interface FleetProbe {
@@ -93,5 +97,13 @@ export async function fleetCapacity(
   }
   const sorted = [...probes].sort((a, b) => a.rate - b.rate);
   const violations = sorted.filter((p, i) => p.feasible && sorted.slice(0, i).some((x) => !x.feasible)).length;
-  return { shape: fleet.shape.id, copies: fleet.copies, sustained: lo, failed: hi, binding, probes, monotonicity_violations: violations };
+  return {
+    shape: fleet.shape.id,
+    copies: fleet.copies,
+    sustained: lo,
+    failed: hi,
+    binding,
+    probes,
+    monotonicity_violations: violations,
+  };
 }

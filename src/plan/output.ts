@@ -76,7 +76,12 @@ export function planJson(r: PlanResult): PlanJson {
             slos: best.slos,
             latency_backend: r.backends.get(`${best.gpu}/${best.tp}`) ?? "",
             run_args: runArgs(
-              pointInput(r.question, { shape: r.best!.shape, units: r.best!.hi!, rate: r.question.rate, requests: r.question.requests }),
+              pointInput(r.question, {
+                shape: r.best!.shape,
+                units: r.best!.hi!,
+                rate: r.question.rate,
+                requests: r.question.requests,
+              }),
             ),
           },
     binding_constraint: r.bindingConstraint,

@@ -42,5 +42,8 @@ export function paretoFrontier(r: PlanResult): ParetoPoint[] {
         (b.tokens_per_sec_per_gpu > a.tokens_per_sec_per_gpu || b.tokens_per_sec_per_user > a.tokens_per_sec_per_user),
     );
   }
-  return pts.sort((a, b) => a.tokens_per_sec_per_user - b.tokens_per_sec_per_user || a.shape.localeCompare(b.shape) || a.copies - b.copies);
+  return pts.sort(
+    (a, b) =>
+      a.tokens_per_sec_per_user - b.tokens_per_sec_per_user || a.shape.localeCompare(b.shape) || a.copies - b.copies,
+  );
 }

@@ -14,8 +14,10 @@ export type ProbeResult =
   | { ok: false; kind: "no-latency-data" | "does-not-fit" | "invalid-tp" | "not-runnable"; reason: string };
 
 function classify(message: string): Exclude<ProbeResult, { ok: true }>["kind"] {
-  if (/not found in hardware config|unknown GPU|no .* for GPU|has no kernel tables/i.test(message)) return "no-latency-data";
-  if (/exceeds available GPU memory|insufficient per-GPU capacity|Minimum GPUs required/i.test(message)) return "does-not-fit";
+  if (/not found in hardware config|unknown GPU|no .* for GPU|has no kernel tables/i.test(message))
+    return "no-latency-data";
+  if (/exceeds available GPU memory|insufficient per-GPU capacity|Minimum GPUs required/i.test(message))
+    return "does-not-fit";
   if (/--tp \d+ is not valid/.test(message)) return "invalid-tp";
   return "not-runnable";
 }
@@ -25,7 +27,13 @@ export async function probeGpu(base: RunInput, gpu: string, tp: number): Promise
   try {
     const { o, explicit } = parseRunInput({ ...base, hardware: gpu, tp }, silentLogger);
     const lat = await resolveLatencyBackend(o, explicit, silentLogger);
-    return { ok: true, model: lat.build(), kvBlocks: lat.totalKvBlocks, blockSize: o.blockSizeInTokens, backend: lat.backend };
+    return {
+      ok: true,
+      model: lat.build(),
+      kvBlocks: lat.totalKvBlocks,
+      blockSize: o.blockSizeInTokens,
+      backend: lat.backend,
+    };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
     const reason = e.message.replace(/^Failed to load hardware config: /, "");
@@ -34,7 +42,11 @@ export async function probeGpu(base: RunInput, gpu: string, tp: number): Promise
 }
 
 /** Probes each (GPU, TP) pair once. Keys are `gpu/tp`. */
-export async function probeAll(base: RunInput, gpus: readonly string[], tps: readonly number[]): Promise<Map<string, ProbeResult>> {
+export async function probeAll(
+  base: RunInput,
+  gpus: readonly string[],
+  tps: readonly number[],
+): Promise<Map<string, ProbeResult>> {
   const out = new Map<string, ProbeResult>();
   for (const g of gpus) for (const t of tps) out.set(`${g}/${t}`, await probeGpu(base, g, t));
   return out;

@@ -43,7 +43,9 @@ export function renderTable(j: PlanJson): string {
     "tok/s/user",
     ...sloKeys.map((s) => (s.key === "goodput" ? `goodput>=${s.limit}` : `${s.key}<=${s.limit}`)),
   ];
-  const limitsVary = (j.question["max_num_seqs"] as number[]).length > 1 || (j.question["max_num_batched_tokens"] as number[]).length > 1;
+  const limitsVary =
+    (j.question["max_num_seqs"] as number[]).length > 1 ||
+    (j.question["max_num_batched_tokens"] as number[]).length > 1;
   const rows = found.map((c, i) => [
     String(i + 1),
     deploymentText(c) + (limitsVary ? ` seqs ${c.max_num_seqs} mbt ${c.max_num_batched_tokens}` : ""),

@@ -27,7 +27,9 @@ function candidatesSection(j: PlanJson): string {
     c.usd_per_m_output_tokens,
     c.tokens_per_sec_per_gpu,
     c.tokens_per_sec_per_user,
-    c.slos.map((s) => `${s.key} ${s.value ?? "-"} (${s.margin === null ? "-" : `${(s.margin * 100).toFixed(0)}%`})`).join(", "),
+    c.slos
+      .map((s) => `${s.key} ${s.value ?? "-"} (${s.margin === null ? "-" : `${(s.margin * 100).toFixed(0)}%`})`)
+      .join(", "),
     c.reason,
   ]);
   const lead = `Every candidate shape: its fewest copies meeting the SLOs, or why it has none. Costs from <b>${esc(j.price_table.label)}</b> (${esc(j.price_table.file)}).`;
@@ -44,7 +46,8 @@ function candidatesSection(j: PlanJson): string {
 
 function paretoSection(j: PlanJson, charts: ChartSet): string {
   const pts = j.pareto;
-  if (pts.length === 0) return section("pareto", "Pareto frontier", "", emptyNote("Pareto frontier", "no point met the SLOs"));
+  if (pts.length === 0)
+    return section("pareto", "Pareto frontier", "", emptyNote("Pareto frontier", "no point met the SLOs"));
   const front = pts.filter((p) => p.on_frontier).sort((a, b) => a.tokens_per_sec_per_user - b.tokens_per_sec_per_user);
   const datasets: DatasetSpec[] = [
     {
@@ -75,7 +78,12 @@ function paretoSection(j: PlanJson, charts: ChartSet): string {
     yLabel: "output tokens/s per GPU",
     datasets,
   };
-  return section("pareto", "Pareto frontier", "Throughput per GPU against interactivity per user.", charts.figure(spec));
+  return section(
+    "pareto",
+    "Pareto frontier",
+    "Throughput per GPU against interactivity per user.",
+    charts.figure(spec),
+  );
 }
 
 function pathSection(j: PlanJson, charts: ChartSet): string {
@@ -100,7 +108,9 @@ function pathSection(j: PlanJson, charts: ChartSet): string {
     yInteger: true,
     datasets,
   };
-  const rows: Cell[][] = searched.flatMap((c) => c.path.map((p) => [p.step, c.id, p.copies, p.feasible ? "yes" : "no", p.reason]));
+  const rows: Cell[][] = searched.flatMap((c) =>
+    c.path.map((p) => [p.step, c.id, p.copies, p.feasible ? "yes" : "no", p.reason]),
+  );
   const s = j.search;
   const lead = `${String(s["simulations"])} simulations over ${String(s["steps"])} steps (an exhaustive sweep of 1..${String(j.question["max_replicas"])} copies would run ${String(s["exhaustive_simulations"])}).`;
   return section(
@@ -138,7 +148,12 @@ export function planReportHtml(j: PlanJson & { schedule?: SchedulePlan }): strin
             value: `${String(best["replicas"])} x ${String(best["gpu"])} TP${String(best["tp"])}${best["pd"] !== "none" ? ` PD ${String(best["pd"])}` : ""}`,
           },
           { label: "GPUs", value: String(best["gpus"]) },
-          { label: "cost/h", value: String(best["cost_per_hour"]), unit: j.price_table.currency, title: j.price_table.label },
+          {
+            label: "cost/h",
+            value: String(best["cost_per_hour"]),
+            unit: j.price_table.currency,
+            title: j.price_table.label,
+          },
         ],
   );
   const parts = [head, candidatesSection(j), paretoSection(j, charts), pathSection(j, charts)];

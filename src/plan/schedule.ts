@@ -32,7 +32,8 @@ export function loadSchedule(file: string): Schedule {
     const rate = m === null ? NaN : Number(m[3]);
     if (m === null || Number(m[2]) >= 60 || minutes >= 24 * 60)
       throw new UserError(`--rate-schedule ${file}:${i + 1}: expected HH:MM,RATE`);
-    if (!(Number.isFinite(rate) && rate > 0)) throw new UserError(`--rate-schedule ${file}:${i + 1}: the rate must be a number > 0`);
+    if (!(Number.isFinite(rate) && rate > 0))
+      throw new UserError(`--rate-schedule ${file}:${i + 1}: the rate must be a number > 0`);
     if (starts.length > 0 && minutes <= starts[starts.length - 1]!)
       throw new UserError(`--rate-schedule ${file}:${i + 1}: times must increase`);
     if (starts.length === 0 && minutes !== 0)
@@ -88,7 +89,12 @@ async function copiesPerRate(
     const pts = open.map((s) => ({ s, units: s.checkedHi ? Math.floor((s.lo + s.hi) / 2) : s.hi }));
     points += pts.length;
     const evals = await ev.evaluate(
-      pts.map(({ s, units }) => ({ shape: best.shape, units, rate: s.rate, requests: q.base.numRequests ?? defaultRequests(s.rate) })),
+      pts.map(({ s, units }) => ({
+        shape: best.shape,
+        units,
+        rate: s.rate,
+        requests: q.base.numRequests ?? defaultRequests(s.rate),
+      })),
     );
     pts.forEach(({ s, units }, i) => {
       const ok = judge(evals[i]!, q.slos, q.seedRule, q.minCompletionRatio).feasible;
@@ -102,7 +108,12 @@ async function copiesPerRate(
   return { copies: new Map(state.map((s) => [s.rate, s.hi < 0 ? null : s.hi])), points };
 }
 
-export async function planSchedule(q: PlanQuestion, rt: PlanRuntime, best: ShapeSearch, sch: Schedule): Promise<SchedulePlan> {
+export async function planSchedule(
+  q: PlanQuestion,
+  rt: PlanRuntime,
+  best: ShapeSearch,
+  sch: Schedule,
+): Promise<SchedulePlan> {
   const ev = new Evaluator(q, rt);
   let copies: Map<number, number | null>;
   let points: number;

@@ -50,7 +50,8 @@ export function rankKey(s: ShapeSearch, units: number): RankKey {
 function grow(s: ShapeSearch, minRatio: number): number {
   const at = s.path.filter((p) => p.units === s.lo).pop();
   const ratios = at?.evaluation.seeds.map((x) => x.metrics["steady_completion_ratio"] ?? null) ?? [];
-  const worst = ratios.length > 0 && ratios.every((r) => r !== null && r > 0) ? Math.min(...(ratios as number[])) : null;
+  const worst =
+    ratios.length > 0 && ratios.every((r) => r !== null && r > 0) ? Math.min(...(ratios as number[])) : null;
   if (worst === null || worst >= minRatio) return 2 * s.lo;
   return Math.min(2 * s.lo, Math.max(s.lo + 1, Math.ceil((s.lo / worst) * 1.05)));
 }
@@ -97,7 +98,12 @@ export interface SearchHooks {
 }
 
 /** Runs the search over `searches` (mutated: lo, hi, end, path). Returns the number of steps. */
-export async function searchShapes(q: PlanQuestion, ev: Evaluator, searches: ShapeSearch[], hooks: SearchHooks = {}): Promise<number> {
+export async function searchShapes(
+  q: PlanQuestion,
+  ev: Evaluator,
+  searches: ShapeSearch[],
+  hooks: SearchHooks = {},
+): Promise<number> {
   const order = [...searches].sort((a, b) => compareKeys(rankKey(a, a.bound.units), rankKey(b, b.bound.units)));
   let step = 0;
   for (;;) {
@@ -111,7 +117,9 @@ export async function searchShapes(q: PlanQuestion, ev: Evaluator, searches: Sha
     }
     if (batch.length === 0) return step;
     step++;
-    const evals = await ev.evaluate(batch.map(({ s, units }) => ({ shape: s.shape, units, rate: q.rate, requests: q.requests })));
+    const evals = await ev.evaluate(
+      batch.map(({ s, units }) => ({ shape: s.shape, units, rate: q.rate, requests: q.requests })),
+    );
     batch.forEach(({ s, units }, i) => {
       const verdict = judge(evals[i]!, q.slos, q.seedRule, q.minCompletionRatio);
       s.path.push({ step, units, feasible: verdict.feasible, reason: verdict.reason, evaluation: evals[i]!, verdict });

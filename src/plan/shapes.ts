@@ -45,7 +45,8 @@ export function parsePdList(text: string): PdLayout[] {
       const m = /^(\d+):(\d+)$/.exec(part);
       const p = m === null ? 0 : Number(m[1]);
       const d = m === null ? 0 : Number(m[2]);
-      if (!(p >= 1 && d >= 1)) throw new UserError(`--pd: "${part}" is neither "none" nor PREFILL:DECODE with both >= 1 (e.g. 1:3)`);
+      if (!(p >= 1 && d >= 1))
+        throw new UserError(`--pd: "${part}" is neither "none" nor PREFILL:DECODE with both >= 1 (e.g. 1:3)`);
       out.push({ kind: "split", prefill: p, decode: d });
     }
   }

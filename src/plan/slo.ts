@@ -41,7 +41,8 @@ export function parseSlos(text: string): Slo[] {
     const value = Number(part.slice(eq + 1).trim());
     if (out.some((s) => s.key === key)) throw new UserError(`--slo: ${key} is given twice`);
     if (key === "goodput") {
-      if (!(value > 0 && value <= 1)) throw new UserError(`--slo: goodput must be a fraction in (0, 1], got "${part.slice(eq + 1)}"`);
+      if (!(value > 0 && value <= 1))
+        throw new UserError(`--slo: goodput must be a fraction in (0, 1], got "${part.slice(eq + 1)}"`);
       out.push({ kind: "goodput", key, metric: "slo_attainment", limit: value });
       continue;
     }
@@ -84,7 +85,8 @@ export type SeedRule = { kind: "all" } | { kind: "quantile"; q: number };
 export function parseSeedRule(text: string): SeedRule {
   if (text === "all") return { kind: "all" };
   const q = Number(text);
-  if (!(text.trim() !== "" && q > 0 && q <= 1)) throw new UserError(`--seed-quantile must be "all" or a fraction in (0, 1], got "${text}"`);
+  if (!(text.trim() !== "" && q > 0 && q <= 1))
+    throw new UserError(`--seed-quantile must be "all" or a fraction in (0, 1], got "${text}"`);
   return { kind: "quantile", q };
 }
 

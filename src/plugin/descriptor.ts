@@ -20,7 +20,12 @@ export interface PluginSource {
  * The descriptor `d` (or the older `name, factory` pair) of a policy of `kind` from `plugin`,
  * checked: a malformed one throws one UserError naming the file and the field.
  */
-export function pluginDescriptor<C, T>(plugin: PluginSource, kind: string, d: unknown, factory: unknown): PolicyDescriptor<C, T, unknown> {
+export function pluginDescriptor<C, T>(
+  plugin: PluginSource,
+  kind: string,
+  d: unknown,
+  factory: unknown,
+): PolicyDescriptor<C, T, unknown> {
   const bad = (what: string): UserError => new UserError(`--plugin ${plugin.file}: ${kind} ${what}`);
   if (typeof d === "string") {
     if (d === "") throw bad(`name must be a non-empty string`);
@@ -39,7 +44,9 @@ export function pluginDescriptor<C, T>(plugin: PluginSource, kind: string, d: un
   field("validate", "a function", (v) => typeof v === "function");
   field("summary", "a function", (v) => typeof v === "function");
   const flags: unknown[] = Array.isArray(d["flags"]) ? d["flags"] : [];
-  const badFlag = flags.findIndex((f) => !(isRecord(f, true) && typeof f["key"] === "string" && typeof f["flag"] === "string"));
+  const badFlag = flags.findIndex(
+    (f) => !(isRecord(f, true) && typeof f["key"] === "string" && typeof f["flag"] === "string"),
+  );
   if (badFlag >= 0) throw bad(`"${name}": "flags[${badFlag}]" must be an object with a string "key" and "flag"`);
   const desc = d as Partial<WithoutParams<C, T>> & Pick<WithoutParams<C, T>, "name" | "create">;
   const complete = { ...desc, description: desc.description ?? "", flags: desc.flags ?? [] };
@@ -65,7 +72,10 @@ function bindPlain<C, T>(d: WithoutParams<C, T>, values: Record<string, PlainVal
   };
 }
 
-function plainDefaults(params: Record<string, unknown>, bad: (key: string, v: unknown) => UserError): Record<string, PlainValue> {
+function plainDefaults(
+  params: Record<string, unknown>,
+  bad: (key: string, v: unknown) => UserError,
+): Record<string, PlainValue> {
   const out: Record<string, PlainValue> = {};
   for (const [key, v] of Object.entries(params)) {
     if (!(typeof v === "number" || typeof v === "string" || typeof v === "boolean")) throw bad(key, v);
@@ -75,7 +85,12 @@ function plainDefaults(params: Record<string, unknown>, bad: (key: string, v: un
 }
 
 /** The defaults with the plugin's --plugin-option values for the same keys, coerced to the default's type. */
-function withOptions(defaults: Record<string, PlainValue>, plugin: PluginSource, kind: string, name: string): Record<string, PlainValue> {
+function withOptions(
+  defaults: Record<string, PlainValue>,
+  plugin: PluginSource,
+  kind: string,
+  name: string,
+): Record<string, PlainValue> {
   const out = { ...defaults };
   for (const [key, d] of Object.entries(defaults)) {
     const raw = plugin.options[key];
@@ -83,7 +98,9 @@ function withOptions(defaults: Record<string, PlainValue>, plugin: PluginSource,
     const v = coerce(raw, d);
     if (v === null) {
       const expected = typeof d === "boolean" ? "true or false" : "a number";
-      throw new UserError(`plugin ${plugin.name}: --plugin-option ${plugin.name}.${key}=${raw}: expected ${expected} (${kind} "${name}")`);
+      throw new UserError(
+        `plugin ${plugin.name}: --plugin-option ${plugin.name}.${key}=${raw}: expected ${expected} (${kind} "${name}")`,
+      );
     }
     out[key] = v;
   }

@@ -52,11 +52,13 @@ export function guardScorer(plugin: string, name: string, f: ScorerFactory): Sco
       score(req, state, out) {
         call(w, `scorer "${name}"`, req, () => inner.score(req, state, out));
         for (let i = 0; i < out.length; i++) {
-          if (!Number.isFinite(out[i]!)) fail(plugin, `scorer "${name}"`, req, `non-finite score ${out[i]} for instance_${i}`);
+          if (!Number.isFinite(out[i]!))
+            fail(plugin, `scorer "${name}"`, req, `non-finite score ${out[i]} for instance_${i}`);
         }
       },
       observe(req, chosen) {
-        if (typeof inner.observe === "function") call(w, `scorer "${name}" observe`, req, () => inner.observe(req, chosen));
+        if (typeof inner.observe === "function")
+          call(w, `scorer "${name}" observe`, req, () => inner.observe(req, chosen));
       },
     };
     return g;
@@ -72,7 +74,8 @@ export function guardAdmission(plugin: string, name: string, f: AdmissionFactory
       reason: "",
       admit(req, state) {
         const ok = call(w, `admission policy "${name}"`, req, () => inner.admit(req, state));
-        if (typeof ok !== "boolean") fail(plugin, `admission policy "${name}"`, req, `admit() returned ${typeof ok}, expected boolean`);
+        if (typeof ok !== "boolean")
+          fail(plugin, `admission policy "${name}"`, req, `admit() returned ${typeof ok}, expected boolean`);
         g.reason = typeof inner.reason === "string" ? inner.reason : "";
         return ok;
       },
@@ -128,7 +131,13 @@ export function guardRouting(plugin: string, name: string, f: RoutingFactory): R
       name,
       route(req, state) {
         const r = call(w, `routing policy "${name}"`, req, () => inner.route(req, state));
-        if (r === null || typeof r !== "object" || !Number.isInteger(r.target) || r.target < 0 || r.target >= state.snapshots.length) {
+        if (
+          r === null ||
+          typeof r !== "object" ||
+          !Number.isInteger(r.target) ||
+          r.target < 0 ||
+          r.target >= state.snapshots.length
+        ) {
           fail(plugin, `routing policy "${name}"`, req, "route() must return { target: <instance index> }");
         }
         d.target = r.target;

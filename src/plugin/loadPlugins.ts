@@ -72,7 +72,13 @@ async function registerAll(
     type Guard<C, T> = (plugin: string, name: string, f: (c: C) => T) => (c: C) => T;
     // A descriptor, or the older name-and-factory form; construction goes through the guard.
     const source = { name: pluginName, file, options: options[pluginName] ?? {} };
-    const add = <C, T>(reg: PolicyRegistry<C, T>, kind: string, guard: Guard<C, T>, d: unknown, factory: unknown): void => {
+    const add = <C, T>(
+      reg: PolicyRegistry<C, T>,
+      kind: string,
+      guard: Guard<C, T>,
+      d: unknown,
+      factory: unknown,
+    ): void => {
       const desc = pluginDescriptor<C, T>(source, kind, d, factory);
       const name = desc.name;
       if (reg.has(name)) throw new UserError(`plugin ${pluginName}: ${kind} "${name}" is already registered`);
@@ -82,9 +88,12 @@ async function registerAll(
     const api: PluginApi = {
       options: source.options,
       registerScorer: (d: unknown, f?: unknown) => add(scorers, "scorer", guardScorer, d, f),
-      registerAdmissionPolicy: (d: unknown, f?: unknown) => add(admissionPolicies, "admission policy", guardAdmission, d, f),
-      registerPriorityPolicy: (d: unknown, f?: unknown) => add(priorityPolicies, "priority policy", guardPriority, d, f),
-      registerScheduler: (d: unknown, f?: unknown) => add<SchedulerContext, Scheduler>(schedulers, "scheduler", guardScheduler, d, f),
+      registerAdmissionPolicy: (d: unknown, f?: unknown) =>
+        add(admissionPolicies, "admission policy", guardAdmission, d, f),
+      registerPriorityPolicy: (d: unknown, f?: unknown) =>
+        add(priorityPolicies, "priority policy", guardPriority, d, f),
+      registerScheduler: (d: unknown, f?: unknown) =>
+        add<SchedulerContext, Scheduler>(schedulers, "scheduler", guardScheduler, d, f),
       registerRoutingPolicy: (d: unknown, f?: unknown) => add(routingPolicies, "routing policy", guardRouting, d, f),
     };
     enterPlugin(id, PHASE_LOAD);
@@ -103,7 +112,9 @@ async function registerAll(
   }
   for (const name of Object.keys(options)) {
     if (!names.includes(name)) {
-      throw new UserError(`--plugin-option ${name}.KEY=VALUE: no loaded plugin is named "${name}" (loaded: ${names.join(", ")})`);
+      throw new UserError(
+        `--plugin-option ${name}.KEY=VALUE: no loaded plugin is named "${name}" (loaded: ${names.join(", ")})`,
+      );
     }
   }
 }

@@ -7,7 +7,12 @@ import type { PriorityDescriptor, PriorityFactory } from "../policy/priority.js"
 import type { SchedulerDescriptor, SchedulerFactory } from "../policy/scheduler.js";
 import type { RoutingDescriptor, RoutingFactory } from "../cluster/routing/routing.js";
 
-export type { AdmissionPolicy, AdmissionContext, AdmissionFactory, AdmissionDescriptor } from "../cluster/admission/admission.js";
+export type {
+  AdmissionPolicy,
+  AdmissionContext,
+  AdmissionFactory,
+  AdmissionDescriptor,
+} from "../cluster/admission/admission.js";
 export type { Scorer, ScorerFactory, ScorerDescriptor } from "../cluster/scorers/scorer.js";
 export type { PriorityPolicy, PriorityContext, PriorityFactory, PriorityDescriptor } from "../policy/priority.js";
 export type { Scheduler, SchedulerFactory, SchedulerDescriptor } from "../policy/scheduler.js";
@@ -33,7 +38,11 @@ export interface PlainDescriptor<C, T, P extends PlainParams = Record<string, ne
 }
 
 /** The plain descriptor of the family whose bare factory is `F`. */
-type PlainFor<F extends (context: never) => unknown, P extends PlainParams> = PlainDescriptor<Parameters<F>[0], ReturnType<F>, P>;
+type PlainFor<F extends (context: never) => unknown, P extends PlainParams> = PlainDescriptor<
+  Parameters<F>[0],
+  ReturnType<F>,
+  P
+>;
 
 export interface PluginApi {
   /** Options given with --plugin-option name.key=value for this plugin. */

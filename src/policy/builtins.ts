@@ -15,9 +15,13 @@ import { SjfScheduler } from "./schedulers/sjf.js";
 priorityPolicies.register(factoryPolicy("constant", () => new ConstantPriority(), "the same priority for all"));
 priorityPolicies.register(factoryPolicy("slo-based", () => new SloBasedPriority(), "age-based"));
 priorityPolicies.register(factoryPolicy("inverted-slo", () => new InvertedSloPriority(), "inverted age-based"));
-priorityPolicies.register(factoryPolicy("slo-tiered", (ctx) => new SloTieredPriority(ctx.slo), "tier base score plus urgency"));
+priorityPolicies.register(
+  factoryPolicy("slo-tiered", (ctx) => new SloTieredPriority(ctx.slo), "tier base score plus urgency"),
+);
 priorityPolicies.register(factoryPolicy("slo-class", (ctx) => new SloClassPriority(ctx.slo), "tier base score"));
-priorityPolicies.register(factoryPolicy("static-class", () => new StaticClassPriority(), "fixed by SLO class, as vLLM priorities"));
+priorityPolicies.register(
+  factoryPolicy("static-class", () => new StaticClassPriority(), "fixed by SLO class, as vLLM priorities"),
+);
 
 schedulers.register(factoryPolicy("fcfs", () => new FcfsScheduler(), "arrival order"));
 schedulers.register(factoryPolicy("priority-fcfs", () => new PriorityFcfsScheduler(), "priority, then arrival"));
@@ -25,6 +29,10 @@ schedulers.register(factoryPolicy("sjf", () => new SjfScheduler(), "shortest pro
 schedulers.register(factoryPolicy("reverse-priority", () => new ReversePriorityScheduler(), "lowest priority first"));
 
 preemptionPolicies.register(factoryPolicy("fcfs", () => "tail" as const, "the last running request"));
-preemptionPolicies.register(factoryPolicy("tail", () => "tail" as const, "the last running request (the seed name of fcfs)"));
-preemptionPolicies.register(factoryPolicy("priority", () => "priority" as const, "the least urgent running request, latest arrival first"));
+preemptionPolicies.register(
+  factoryPolicy("tail", () => "tail" as const, "the last running request (the seed name of fcfs)"),
+);
+preemptionPolicies.register(
+  factoryPolicy("priority", () => "priority" as const, "the least urgent running request, latest arrival first"),
+);
 preemptionPolicies.register(factoryPolicy("slo-aware", () => "slo-aware" as const, "the lowest SLO tier"));

@@ -6,6 +6,10 @@ import { PolicyRegistry, type PolicyDescriptor } from "../util/policyRegistry.js
  */
 export type PreemptionRule = "tail" | "priority" | "slo-aware";
 
-export type PreemptionDescriptor<P = Record<string, never>> = PolicyDescriptor<Record<string, never>, PreemptionRule, P>;
+export type PreemptionDescriptor<P = Record<string, never>> = PolicyDescriptor<
+  Record<string, never>,
+  PreemptionRule,
+  P
+>;
 
 export const preemptionPolicies = new PolicyRegistry<Record<string, never>, PreemptionRule>("preemption policy");

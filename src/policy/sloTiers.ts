@@ -49,5 +49,9 @@ export function baseScore(p: SloParams, tier: number): number {
 }
 
 export function urgencyThreshold(p: SloParams, tier: number): number {
-  return tier === TIER_CRITICAL ? p.thresholdCritical : tier === TIER_STANDARD ? p.thresholdStandard : p.thresholdSheddable;
+  return tier === TIER_CRITICAL
+    ? p.thresholdCritical
+    : tier === TIER_STANDARD
+      ? p.thresholdStandard
+      : p.thresholdSheddable;
 }

@@ -16,7 +16,14 @@ export function connectionOptions(url: QueueUrl): ConnectionOptions {
 }
 
 /** Where the server is and how to log in, shared by BullMQ's connections and the probe. */
-function endpoint(url: QueueUrl): { host: string; port: number; db: number; username?: string; password?: string; tls?: object } {
+function endpoint(url: QueueUrl): {
+  host: string;
+  port: number;
+  db: number;
+  username?: string;
+  password?: string;
+  tls?: object;
+} {
   return {
     host: url.host,
     port: url.port,
@@ -58,7 +65,8 @@ export async function probeRedis(url: QueueUrl, timeoutMs = CONNECT_TIMEOUT_MS):
 
 function errorText(e: unknown): string {
   // ioredis's parser meets a non-Redis answer (an HTTP proxy, another service on the port).
-  if (e instanceof Error && /Unknown RESP type|Protocol error/i.test(e.message)) return "the server does not speak the Redis protocol";
+  if (e instanceof Error && /Unknown RESP type|Protocol error/i.test(e.message))
+    return "the server does not speak the Redis protocol";
   const code = (e as NodeJS.ErrnoException).code;
   const msg = e instanceof Error ? e.message.split("\n")[0]! : String(e);
   return code !== undefined && !msg.includes(code) ? `${code}: ${msg}` : msg;

@@ -59,11 +59,14 @@ export class QueueExecutor implements RunExecutor {
       const key = this.keys.get(id);
       if (key === undefined || this.refused.has(id)) return;
       this.refused.add(id);
-      this.say(`warning: a worker of another blis-ts version refused run ${key}; it stays queued for a worker of version ${this.version}`);
+      this.say(
+        `warning: a worker of another blis-ts version refused run ${key}; it stays queued for a worker of version ${this.version}`,
+      );
     });
     events.on("stalled", ({ jobId: id }) => {
       const key = this.keys.get(id);
-      if (key !== undefined) this.say(`warning: the worker running run ${key} stopped answering; the run went back to the queue`);
+      if (key !== undefined)
+        this.say(`warning: the worker running run ${key} stopped answering; the run went back to the queue`);
     });
   }
 

@@ -69,5 +69,11 @@ function revive(v: unknown): unknown {
 
 export function isRunJobData(v: unknown): v is RunJobData {
   const d = v as Partial<RunJobData> | null;
-  return d !== null && typeof d === "object" && d.format === JOB_FORMAT && typeof d.input === "string" && typeof d.version === "string";
+  return (
+    d !== null &&
+    typeof d === "object" &&
+    d.format === JOB_FORMAT &&
+    typeof d.input === "string" &&
+    typeof d.version === "string"
+  );
 }

@@ -15,7 +15,9 @@ export function codeVersion(): string {
   if (cached !== null) return cached;
   const h = createHash("sha256");
   // The bundled command line is made from these modules, so the modules alone identify the code.
-  const modules = listFiles(path.join(PACKAGE_ROOT, "dist", "src")).filter((f) => f.endsWith(".js") && !/\.(bundle|chunk)\.js$/.test(f));
+  const modules = listFiles(path.join(PACKAGE_ROOT, "dist", "src")).filter(
+    (f) => f.endsWith(".js") && !/\.(bundle|chunk)\.js$/.test(f),
+  );
   for (const f of [...modules, ...listFiles(path.join(PACKAGE_ROOT, "data"))]) {
     h.update(path.relative(PACKAGE_ROOT, f).split(path.sep).join("/") + "\0");
     h.update(readInputBytes(f, DATA_FILE_LIMIT));
@@ -26,7 +28,9 @@ export function codeVersion(): string {
 
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as { version?: unknown };
+    const pkg = JSON.parse(readInputFile(path.join(PACKAGE_ROOT, "package.json"), SPEC_FILE_LIMIT)) as {
+      version?: unknown;
+    };
     return typeof pkg.version === "string" ? pkg.version : "unknown";
   } catch {
     return "unknown";

@@ -64,7 +64,8 @@ export class WaitWatch {
 
   private observe(workers: number, now: number): void {
     if (workers > 0) {
-      if (this.aloneSince !== null) this.o.say(`${workers} worker${workers === 1 ? "" : "s"} connected to ${this.o.display}`);
+      if (this.aloneSince !== null)
+        this.o.say(`${workers} worker${workers === 1 ? "" : "s"} connected to ${this.o.display}`);
       this.aloneSince = null;
       this.lastSaid = -Infinity;
       return;

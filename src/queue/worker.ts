@@ -58,7 +58,12 @@ export async function runQueueWorker(opts: QueueWorkerOptions, stop: AbortSignal
       throw new WaitingError();
     }
     done++;
-    const status = outcome.kind === "done" ? (outcome.result.exitCode === 0 ? "ok" : `error:${outcome.result.exitCode}`) : outcome.kind;
+    const status =
+      outcome.kind === "done"
+        ? outcome.result.exitCode === 0
+          ? "ok"
+          : `error:${outcome.result.exitCode}`
+        : outcome.kind;
     opts.say(`worker: ${data.key} ${status} in ${wallS.toFixed(2)} s (plan ${data.plan.slice(0, 12)})`);
     return { outcome, wallS: Math.round(wallS * 1000) / 1000, worker: name };
   };
@@ -77,7 +82,9 @@ export async function runQueueWorker(opts: QueueWorkerOptions, stop: AbortSignal
     `worker: ${name} takes runs from ${opts.url.display}, ${opts.concurrency} at a time, version ${version}; SIGTERM or Ctrl-C finishes the runs in progress and stops`,
   );
   const running = worker.run();
-  await new Promise<void>((resolve) => (stop.aborted ? resolve() : stop.addEventListener("abort", () => resolve(), { once: true })));
+  await new Promise<void>((resolve) =>
+    stop.aborted ? resolve() : stop.addEventListener("abort", () => resolve(), { once: true }),
+  );
   opts.say(`worker: stopping after the runs in progress`);
   await worker.close();
   await running;

@@ -40,7 +40,8 @@ export interface DatasetSpec {
 }
 
 /** Chart.js's point shapes. */
-export type PointStyleName = "circle" | "cross" | "crossRot" | "dash" | "line" | "rect" | "rectRounded" | "rectRot" | "star" | "triangle";
+export type PointStyleName =
+  "circle" | "cross" | "crossRot" | "dash" | "line" | "rect" | "rectRounded" | "rectRot" | "star" | "triangle";
 
 export interface RefLine {
   axis: "x" | "y";
@@ -92,7 +93,18 @@ export interface ChartSpec {
 }
 
 /** Categorical palette (Tableau 10): distinguishable, colour-blind aware, prints well. */
-export const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
+export const PALETTE = [
+  "#4e79a7",
+  "#f28e2b",
+  "#e15759",
+  "#76b7b2",
+  "#59a14f",
+  "#edc948",
+  "#b07aa1",
+  "#ff9da7",
+  "#9c755f",
+  "#bab0ac",
+];
 /** The aggregate series (cluster, all requests). */
 export const AGGREGATE_COLOR = "#1f2328";
 export const MUTED_COLOR = "#8c959f";
@@ -177,7 +189,9 @@ function decade(v: number): number {
   return k;
 }
 
-/** The values m × 10^k (m in `mantissas`, k a multiple of `stride`) between lo and hi, with the nearest ones outside. */
+/**
+ * The values m × 10^k (m in `mantissas`, k a multiple of `stride`) between lo and hi, with the nearest ones outside.
+ */
 function niceValues(lo: number, hi: number, mantissas: readonly number[], stride: number): number[] {
   const all: number[] = [];
   for (let k = Math.floor(decade(lo) / stride) * stride; ; k += stride) {
@@ -235,7 +249,10 @@ export interface WhiskerSpan {
  * Clamps a [min, max] whisker to the axis range, so that it never runs over the tick labels. On a
  * logarithmic axis a value <= 0 lies below every positive floor.
  */
-export function clampToAxis(w: readonly [number, number], scale: { min: number; max: number; type: string }): WhiskerSpan | null {
+export function clampToAxis(
+  w: readonly [number, number],
+  scale: { min: number; max: number; type: string },
+): WhiskerSpan | null {
   const floor = scale.min;
   const ceil = scale.max;
   const lo = scale.type === "logarithmic" && !(w[0] > 0) ? -Infinity : w[0];

@@ -91,7 +91,12 @@ function cellHtml(c: Cell, fmt: (n: number) => string): string {
 }
 
 /** A table in a horizontally scrolling wrapper. Numbers are formatted with `fmt`. */
-export function table(columns: string[], rows: Cell[][], opts: TableOptions = {}, fmt: (n: number) => string = fmtCell): string {
+export function table(
+  columns: string[],
+  rows: Cell[][],
+  opts: TableOptions = {},
+  fmt: (n: number) => string = fmtCell,
+): string {
   const right = opts.right ?? [];
   const wrap = opts.wrap ?? [];
   const classes = (i: number, extra = ""): string => {

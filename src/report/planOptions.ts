@@ -40,7 +40,10 @@ export function splitReportKey(text: string, file: string): { rest: string; repo
   const pair = (doc.contents.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === "report");
   if (pair === undefined) return { rest: text, report };
   const fail = (node: Node | null | undefined, msg: string): never => {
-    const off = (node as { range?: [number, number, number] } | null | undefined)?.range?.[0] ?? (pair.key as Node).range?.[0] ?? 0;
+    const off =
+      (node as { range?: [number, number, number] } | null | undefined)?.range?.[0] ??
+      (pair.key as Node).range?.[0] ??
+      0;
     const { line, col } = lc.linePos(off);
     throw new PlanError(`${file}:${line}:${col}: report: ${msg}`);
   };
@@ -52,7 +55,9 @@ export function splitReportKey(text: string, file: string): { rest: string; repo
   return { rest: blankPair(text, pair, value), report };
 }
 
-/** The two metrics of `report: {pareto: [x, y]}`: a key other than pareto, a malformed list or an unknown metric fails. */
+/**
+ * The two metrics of `report: {pareto: [x, y]}`: a key other than pareto, a malformed list or an unknown metric fails.
+ */
 function readPareto(item: Pair, fail: (node: Node | null | undefined, msg: string) => never): [string, string] {
   const key = isScalar(item.key) ? String(item.key.value) : "";
   if (key !== "pareto") fail(item.key as Node, `unknown key "${key}" (valid: pareto)`);

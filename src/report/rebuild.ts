@@ -22,7 +22,9 @@ function readJson(file: string): unknown {
     text = readInputFile(file, DATA_FILE_LIMIT);
   } catch (e) {
     const code = (e as InputFileError).code;
-    throw new UserError(code !== undefined ? `${file}: cannot read (${code})` : `${file}: cannot read: ${readFailure(e)}`);
+    throw new UserError(
+      code !== undefined ? `${file}: cannot read (${code})` : `${file}: cannot read: ${readFailure(e)}`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
@@ -46,7 +48,8 @@ function sweepFromDir(dir: string): SweepReportData {
     return { ...saved, instances: instanceLoads(saved.report, readRuns(path.join(dir, "runs.jsonl"))) };
   if (saved !== null) return saved;
   const summary = path.join(dir, "summary.json");
-  if (!fs.existsSync(summary)) throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);
+  if (!fs.existsSync(summary))
+    throw new UserError(`${dir}: no summary.json or report.json here (is it a sweep's --out directory?)`);
   const plan = planOptions(dir);
   return sweepDataFromSummary(readJson(summary), dir, summary, plan?.pareto, plan?.within);
 }
@@ -78,7 +81,10 @@ export interface Rebuilt {
 }
 
 /** The page for a sweep's output folder and where it goes. */
-function renderFromSweepDir(dir: string, out: string | undefined): { kind: "run" | "sweep"; html: string; target: string } {
+function renderFromSweepDir(
+  dir: string,
+  out: string | undefined,
+): { kind: "run" | "sweep"; html: string; target: string } {
   return { kind: "sweep", html: renderSweepReport(sweepFromDir(dir)), target: out ?? path.join(dir, "report.html") };
 }
 
@@ -92,7 +98,10 @@ function dataFileOf(results: string): string {
 }
 
 /** The page for a data file (run report data, sweep report data or a sweep's summary) and where it goes. */
-function renderFromDataFile(results: string, out: string | undefined): { kind: "run" | "sweep"; html: string; target: string } {
+function renderFromDataFile(
+  results: string,
+  out: string | undefined,
+): { kind: "run" | "sweep"; html: string; target: string } {
   const file = dataFileOf(results);
   const v = readJson(file);
   const dir = path.dirname(file);
@@ -124,7 +133,8 @@ function renderFromDataFile(results: string, out: string | undefined): { kind: "
       })`,
     );
   }
-  if (path.resolve(target) === path.resolve(file)) throw new UserError(`${target}: the report would overwrite its own data; give --out`);
+  if (path.resolve(target) === path.resolve(file))
+    throw new UserError(`${target}: the report would overwrite its own data; give --out`);
   return { kind, html, target };
 }
 

@@ -32,7 +32,10 @@ export interface RunRequests {
 export interface RunReportData {
   format: typeof RUN_REPORT_FORMAT;
   tool: string;
-  /** Resolved run options (JSON-safe: an unbounded horizon is the string "unbounded", other non-finite numbers their text). */
+  /**
+   * Resolved run options (JSON-safe: an unbounded horizon is the string "unbounded", other non-finite numbers their
+   * text).
+   */
   options: Record<string, unknown>;
   /** Text of the workload-spec file, when one was used and could be read. */
   workloadSpecText: string | null;
@@ -41,7 +44,10 @@ export interface RunReportData {
   /** Pooled per-token inter-token latencies per instance: [value µs, token count] ascending. */
   itlPerToken: [number, number][][];
   timeSeries: TimeSeries | null;
-  /** Autoscaled runs only (node pools, lifecycle or autoscaler keys): the `=== Autoscaler ===` figures and the scaling events. */
+  /**
+   * Autoscaled runs only (node pools, lifecycle or autoscaler keys): the `=== Autoscaler ===` figures and the scaling
+   * events.
+   */
   autoscaler?: AutoscaleSummary;
 }
 
@@ -99,7 +105,16 @@ export function runReportData(res: SimulationResult): RunReportData {
   const led = run.ledger;
   const classes: string[] = [];
   const classIndex = new Map<number, number>();
-  const req: RunRequests = { sloClasses: classes, slo: [], instance: [], completed: [], arrivalUs: [], ttftUs: [], itlUs: [], e2eUs: [] };
+  const req: RunRequests = {
+    sloClasses: classes,
+    slo: [],
+    instance: [],
+    completed: [],
+    arrivalUs: [],
+    ttftUs: [],
+    itlUs: [],
+    e2eUs: [],
+  };
   for (let i = 0; i < led.size; i++) {
     if (!led.isRegistered(i)) continue;
     const raw = led.slo[i]!;
@@ -136,7 +151,9 @@ export function runReportData(res: SimulationResult): RunReportData {
     requests: req,
     itlPerToken,
     timeSeries: run.timeSeries,
-    ...(run.autoscaler !== null ? { autoscaler: autoscaleSummary(run.autoscaler, res.metrics.fitnessInputs.simEnded) } : {}),
+    ...(run.autoscaler !== null
+      ? { autoscaler: autoscaleSummary(run.autoscaler, res.metrics.fitnessInputs.simEnded) }
+      : {}),
   };
 }
 
@@ -147,7 +164,8 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
   };
   if (v === null || typeof v !== "object") bad("expected a JSON object");
   const o = v as Record<string, unknown>;
-  if (o["format"] !== RUN_REPORT_FORMAT) bad(`format is ${JSON.stringify(o["format"])}, expected "${RUN_REPORT_FORMAT}"`);
+  if (o["format"] !== RUN_REPORT_FORMAT)
+    bad(`format is ${JSON.stringify(o["format"])}, expected "${RUN_REPORT_FORMAT}"`);
   checkMetrics(o["metrics"], bad);
   if (o["options"] === null || typeof o["options"] !== "object") bad("missing options");
   checkRequests(o["requests"], bad);
@@ -155,7 +173,8 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
   const ts = o["timeSeries"] as Record<string, unknown> | null | undefined;
   if (ts !== null && ts !== undefined) checkTimeSeries(ts, bad);
   const a = o["autoscaler"] as Record<string, unknown> | undefined;
-  if (a !== undefined && (a === null || typeof a !== "object" || !Array.isArray(a["events"]))) bad("malformed autoscaler");
+  if (a !== undefined && (a === null || typeof a !== "object" || !Array.isArray(a["events"])))
+    bad("malformed autoscaler");
   return {
     ...(o as unknown as RunReportData),
     timeSeries: (ts ?? null) as TimeSeries | null,
@@ -165,7 +184,13 @@ export function checkRunReportData(v: unknown, source: string): RunReportData {
 
 function checkMetrics(v: unknown, bad: (what: string) => never): void {
   const m = v as Record<string, unknown> | undefined;
-  if (m === undefined || m === null || typeof m !== "object" || typeof m["cluster"] !== "object" || !Array.isArray(m["instances"]))
+  if (
+    m === undefined ||
+    m === null ||
+    typeof m !== "object" ||
+    typeof m["cluster"] !== "object" ||
+    !Array.isArray(m["instances"])
+  )
     bad("missing metrics");
 }
 
@@ -177,16 +202,19 @@ function checkRequests(v: unknown, bad: (what: string) => never): void {
   const n = Array.isArray(r!["slo"]) ? (r!["slo"] as unknown[]).length : -1;
   for (const c of ["sloClasses", ...cols]) if (!Array.isArray(r![c])) bad(`requests.${c} is not a list`);
   for (const c of cols)
-    if ((r![c] as unknown[]).length !== n) bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
+    if ((r![c] as unknown[]).length !== n)
+      bad(`requests.${c} has ${(r![c] as unknown[]).length} values, expected ${n}`);
 }
 
 /** Every series of every instance, the cluster, the fleet and the gateway has one value per sample time. */
 function checkTimeSeries(ts: Record<string, unknown>, bad: (what: string) => never): void {
-  if (!Array.isArray(ts["timesUs"]) || !Array.isArray(ts["instances"]) || typeof ts["cluster"] !== "object") bad("malformed timeSeries");
+  if (!Array.isArray(ts["timesUs"]) || !Array.isArray(ts["instances"]) || typeof ts["cluster"] !== "object")
+    bad("malformed timeSeries");
   const len = (ts["timesUs"] as unknown[]).length;
   for (const blk of [...(ts["instances"] as Record<string, unknown>[]), ts["cluster"] as Record<string, unknown>]) {
     for (const f of SERIES_FIELDS) {
-      if (!Array.isArray(blk?.[f]) || (blk[f] as unknown[]).length !== len) bad(`timeSeries field ${f} does not match timesUs`);
+      if (!Array.isArray(blk?.[f]) || (blk[f] as unknown[]).length !== len)
+        bad(`timeSeries field ${f} does not match timesUs`);
     }
   }
   checkFleet(ts["fleet"], len, bad);
@@ -199,14 +227,18 @@ function checkGatewaySeries(v: unknown, len: number, bad: (what: string) => neve
   if (g === null || typeof g !== "object" || !Array.isArray(g["priorities"]) || !Array.isArray(g["depth"]))
     bad("malformed timeSeries.gateway");
   const depth = g!["depth"] as unknown[];
-  if (depth.length !== (g!["priorities"] as unknown[]).length || depth.some((c) => !Array.isArray(c) || c.length !== len))
+  if (
+    depth.length !== (g!["priorities"] as unknown[]).length ||
+    depth.some((c) => !Array.isArray(c) || c.length !== len)
+  )
     bad("timeSeries.gateway does not match timesUs");
 }
 
 function checkFleet(v: unknown, len: number, bad: (what: string) => never): void {
   if (v === undefined) return;
   const f = v as Record<string, unknown> | null;
-  if (f === null || typeof f !== "object" || !Array.isArray(f["states"]) || !Array.isArray(f["byState"])) bad("malformed timeSeries.fleet");
+  if (f === null || typeof f !== "object" || !Array.isArray(f["states"]) || !Array.isArray(f["byState"]))
+    bad("malformed timeSeries.fleet");
   const cols = [...(f!["byState"] as unknown[]), f!["nodesReady"], f!["nodesProvisioning"]];
   if (cols.some((c) => !Array.isArray(c) || c.length !== len)) bad("timeSeries.fleet does not match timesUs");
 }

@@ -63,14 +63,33 @@ function fleetChart(ts: TimeSeries, f: FleetSeries, load: LoadBuckets, minReplic
   );
   const lines = fleetLines(f);
   const ds: DatasetSpec[] = [
-    { label: "routable instances", color: paletteColor(0), y: thin(lines.routable, MAX_POINTS, "last"), width: 2.25, order: 0 },
+    {
+      label: "routable instances",
+      color: paletteColor(0),
+      y: thin(lines.routable, MAX_POINTS, "last"),
+      width: 2.25,
+      order: 0,
+    },
     { label: "scheduling or loading", color: paletteColor(1), y: thin(lines.starting, MAX_POINTS, "last"), order: 1 },
     { label: "draining", color: paletteColor(2), y: thin(lines.draining, MAX_POINTS, "last"), order: 1 },
   ];
   if (f.nodesReady.some((v) => v > 0)) {
-    ds.push({ label: "nodes ready", color: paletteColor(4), y: thin(f.nodesReady, MAX_POINTS, "last"), dash: [6, 3], order: 1 });
+    ds.push({
+      label: "nodes ready",
+      color: paletteColor(4),
+      y: thin(f.nodesReady, MAX_POINTS, "last"),
+      dash: [6, 3],
+      order: 1,
+    });
   }
-  ds.push({ label: "arrival rate (right axis)", color: MUTED_COLOR, x: load.midS, y: load.rate, rightAxis: true, order: 2 });
+  ds.push({
+    label: "arrival rate (right axis)",
+    color: MUTED_COLOR,
+    x: load.midS,
+    y: load.rate,
+    rightAxis: true,
+    order: 2,
+  });
   return {
     id: "fleet-size",
     kind: "line",
@@ -143,7 +162,8 @@ function eventsTable(d: RunReportData): string {
   const rows: Cell[][] = ev
     .slice(0, MAX_EVENT_ROWS)
     .map((e) => [r6(e.t / 1e6), e.kind, { text: e.instance, cls: "mono" }, { text: e.reason, cls: "wrap" }]);
-  const more = ev.length > MAX_EVENT_ROWS ? `<p class="note">${ev.length - MAX_EVENT_ROWS} later events not shown.</p>` : "";
+  const more =
+    ev.length > MAX_EVENT_ROWS ? `<p class="note">${ev.length - MAX_EVENT_ROWS} later events not shown.</p>` : "";
   return (
     `<details><summary>Scaling events (${ev.length})</summary>` +
     table(["time (s)", "kind", "instance or node", "reason"], rows, {

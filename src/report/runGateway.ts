@@ -9,7 +9,13 @@ import { ChartSet, cards, esc, table, type Cell } from "./html.js";
 
 const MAX_POINTS = 600;
 /** Default classes per priority (docs/gateway.md "Priorities"), for band labels. */
-const CLASS_OF: Record<number, string> = { 4: "critical", 3: "standard", [-1]: "batch", [-2]: "sheddable", [-3]: "background" };
+const CLASS_OF: Record<number, string> = {
+  4: "critical",
+  3: "standard",
+  [-1]: "batch",
+  [-2]: "sheddable",
+  [-3]: "background",
+};
 
 /** Whether the run has anything for this section. */
 export function hasGatewaySection(d: RunReportData): boolean {
@@ -29,7 +35,8 @@ export function gatewaySection(charts: ChartSet, d: RunReportData): string {
       { label: "waiting at the end", value: String(g.depth) },
     ]);
     const s = d.timeSeries?.gateway;
-    if (g.flowControl && s !== undefined && d.timeSeries!.timesUs.length > 0) out += charts.figure(depthChart(d.timeSeries!.timesUs, s));
+    if (g.flowControl && s !== undefined && d.timeSeries!.timesUs.length > 0)
+      out += charts.figure(depthChart(d.timeSeries!.timesUs, s));
     if (g.shedByTier.length > 0)
       out += table(["class", "shed"], g.shedByTier, {
         right: [false, true],
@@ -49,10 +56,14 @@ export function gatewaySection(charts: ChartSet, d: RunReportData): string {
       c.ttft_p99_ms ?? null,
       c.e2e_p99_ms ?? null,
     ]);
-    out += table(["class", "arrivals", "attainment", "by dimension", "goodput (req/s)", "TTFT p99 (ms)", "E2E p99 (ms)"], rows, {
-      right: [false, true, true, false, true, true, true],
-      caption: "Goodput per SLO class (attainment = good requests / arrivals)",
-    });
+    out += table(
+      ["class", "arrivals", "attainment", "by dimension", "goodput (req/s)", "TTFT p99 (ms)", "E2E p99 (ms)"],
+      rows,
+      {
+        right: [false, true, true, false, true, true, true],
+        caption: "Goodput per SLO class (attainment = good requests / arrivals)",
+      },
+    );
   }
   const t = m.tenants;
   if (t !== undefined && t !== null) {

@@ -164,7 +164,12 @@ function kvCards(d: RunReportData): Card[] {
       title: "Mean over instances of the fraction of prompt blocks found in the KV cache",
     },
     { label: "preemptions", value: String(m.cluster.preemption_count) },
-    { label: "preemption rate", value: kv.preemptionRate.toFixed(4), unit: "/ req", title: "Preemptions per completed request" },
+    {
+      label: "preemption rate",
+      value: kv.preemptionRate.toFixed(4),
+      unit: "/ req",
+      title: "Preemptions per completed request",
+    },
     { label: "KV thrashing rate", value: kv.kvThrashingRate.toFixed(4) },
     { label: "KV allocation failures", value: String(m.cluster.kv_allocation_failures ?? 0) },
   ];

@@ -40,7 +40,15 @@ function wantsLog(sorted: Float64Array): boolean {
   return sorted[sorted.length - 1]! / quantile(sorted, 0.5) > 100;
 }
 
-export function cdfChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[], partsKind: string): ChartSpec {
+export function cdfChart(
+  id: string,
+  title: string,
+  what: string,
+  unit: string,
+  all: Group,
+  parts: Group[],
+  partsKind: string,
+): ChartSpec {
   const ds: DatasetSpec[] = [];
   const a = cdfPoints(all.ms, 1);
   ds.push({ label: `${all.name} (n=${all.ms.length})`, color: all.color, x: a.x, y: a.y, width: 2.25, order: 0 });
@@ -70,7 +78,14 @@ export function cdfChart(id: string, title: string, what: string, unit: string, 
   } as ChartSpec;
 }
 
-export function histChart(id: string, title: string, what: string, unit: string, all: Group, parts: Group[]): ChartSpec {
+export function histChart(
+  id: string,
+  title: string,
+  what: string,
+  unit: string,
+  all: Group,
+  parts: Group[],
+): ChartSpec {
   const bins = makeBins(all.ms);
   const labels = binLabels(bins, fmtShort);
   const ds: DatasetSpec[] = [];
@@ -113,7 +128,16 @@ export function percentileRows(all: Group, parts: Group[]): Cell[][] {
     if (s.length === 0) return [g.name, 0, null, null, null, null, null, null];
     let sum = 0;
     for (const v of s) sum += v;
-    return [g.name, s.length, sum / s.length, quantile(s, 0.5), quantile(s, 0.9), quantile(s, 0.95), quantile(s, 0.99), s[s.length - 1]!];
+    return [
+      g.name,
+      s.length,
+      sum / s.length,
+      quantile(s, 0.5),
+      quantile(s, 0.9),
+      quantile(s, 0.95),
+      quantile(s, 0.99),
+      s[s.length - 1]!,
+    ];
   };
   return [row(all), ...(parts.length > 1 ? parts.map(row) : [])];
 }
@@ -130,8 +154,17 @@ export const PCT_COLUMNS = (unit: string): string[] => [
 ];
 export const PCT_RIGHT = [false, true, true, true, true, true, true, true];
 
-function metricBlock(charts: ChartSet, key: string, title: string, what: string, all: Group, classes: Group[], lead: string): string {
-  if (all.ms.length === 0) return `<h3>${esc(title)}</h3>${emptyNote(title, `No ${what} have a ${key.toUpperCase()} value in this run.`)}`;
+function metricBlock(
+  charts: ChartSet,
+  key: string,
+  title: string,
+  what: string,
+  all: Group,
+  classes: Group[],
+  lead: string,
+): string {
+  if (all.ms.length === 0)
+    return `<h3>${esc(title)}</h3>${emptyNote(title, `No ${what} have a ${key.toUpperCase()} value in this run.`)}`;
   return (
     `<h3 id="lat-${key}">${esc(title)}</h3><p class="note">${lead}</p>` +
     `<div class="grid">${charts.figure(cdfChart(`${key}-cdf`, `${title} — CDF`, what, "ms", all, classes, "SLO class"))}${charts.figure(
@@ -215,9 +248,13 @@ function perTokenItl(charts: ChartSet, d: RunReportData): string {
       yInteger: true,
       ...(logCounts ? { yScale: "logarithmic" as const } : {}),
     })}</div>` +
-    table(PCT_COLUMNS("ms"), [["all tokens", total, weightedMean(ms, counts), at(0.5), at(0.9), at(0.95), p99, ms[ms.length - 1]!]], {
-      right: PCT_RIGHT,
-    })
+    table(
+      PCT_COLUMNS("ms"),
+      [["all tokens", total, weightedMean(ms, counts), at(0.5), at(0.9), at(0.95), p99, ms[ms.length - 1]!]],
+      {
+        right: PCT_RIGHT,
+      },
+    )
   );
 }
 

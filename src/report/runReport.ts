@@ -86,8 +86,11 @@ function configSection(d: RunReportData): string {
 /** Completions per second while arrivals still come (null: too short a run; absent: older results). */
 function sustainedCard(v: number | null | undefined): { label: string; value: string; unit?: string; title: string } {
   const label = "sustained throughput";
-  const title = "completions per second from the first arrival plus the warm-up to the last arrival (sustained_throughput)";
-  return v === null || v === undefined ? { label, value: "n/a", title } : { label, value: v.toFixed(2), unit: "req/s", title };
+  const title =
+    "completions per second from the first arrival plus the warm-up to the last arrival (sustained_throughput)";
+  return v === null || v === undefined
+    ? { label, value: "n/a", title }
+    : { label, value: v.toFixed(2), unit: "req/s", title };
 }
 
 function summaryCards(d: RunReportData): string {
@@ -175,7 +178,9 @@ export function renderRunReport(d: RunReportData): string {
       `Per-instance request counts and load (${d.metrics.numInstances} instance${d.metrics.numInstances === 1 ? "" : "s"}, routing ${esc(String(o["routingPolicy"]))}).`,
       instancesSection(charts, d),
     ),
-    ...(pd !== null ? [section("pd", "Prefill/decode disaggregation", "Pools, sub-requests and KV transfers.", pd)] : []),
+    ...(pd !== null
+      ? [section("pd", "Prefill/decode disaggregation", "Pools, sub-requests and KV transfers.", pd)]
+      : []),
     ...(fleet !== "" ? [section("fleet", "Fleet", "", fleet)] : []),
     ...(hasGatewaySection(d) ? [section("gateway", "Gateway and goodput", "", gatewaySection(charts, d))] : []),
     section("timeseries", "Time series", "", timeSeriesSection(charts, d)),
@@ -185,7 +190,9 @@ export function renderRunReport(d: RunReportData): string {
   const subtitle =
     `${esc(String(o["model"]))} · ${d.metrics.numInstances} instance${d.metrics.numInstances === 1 ? "" : "s"} · ` +
     `${c.completed_requests} of ${c.injected_requests} requests completed in ${c.vllm_estimated_duration_s.toFixed(2)} s simulated · seed ${esc(String(o["seed"]))}` +
-    (o["workloadSpec"] ? ` · workload ${esc(path.basename(String(o["workloadSpec"])))}` : ` · workload ${esc(String(o["workload"]))}`);
+    (o["workloadSpec"]
+      ? ` · workload ${esc(path.basename(String(o["workloadSpec"])))}`
+      : ` · workload ${esc(String(o["workload"]))}`);
   return renderPage({
     title: "BLIS run report",
     subtitle,
@@ -213,7 +220,8 @@ export function renderRunReport(d: RunReportData): string {
 /** Where the report's data is saved: the HTML path with a .json extension (x.html → x.json, x → x.json). */
 export function reportDataPath(htmlPath: string): string {
   const ext = path.extname(htmlPath);
-  const base = ext.toLowerCase() === ".html" || ext.toLowerCase() === ".htm" ? htmlPath.slice(0, -ext.length) : htmlPath;
+  const base =
+    ext.toLowerCase() === ".html" || ext.toLowerCase() === ".htm" ? htmlPath.slice(0, -ext.length) : htmlPath;
   return `${base}.json`;
 }
 

@@ -154,7 +154,11 @@ function seriesChart(ts: TimeSeries, f: FieldInfo): ChartSpec {
   });
   const interval = fmtShort(ts.intervalUs / 1e6);
   const reduced =
-    factor === 1 ? "" : f.thinning === "last" ? ` Every ${factor}th sample shown.` : ` Each point averages ${factor} samples.`;
+    factor === 1
+      ? ""
+      : f.thinning === "last"
+        ? ` Every ${factor}th sample shown.`
+        : ` Each point averages ${factor} samples.`;
   return {
     id: `ts-${f.field}`,
     kind: "line",

@@ -53,7 +53,12 @@ export function cdfPoints(sorted: ArrayLike<number>, scale: number, maxPoints = 
 }
 
 /** CDF of values with multiplicities (sorted ascending values, matching counts). */
-export function weightedCdfPoints(values: ArrayLike<number>, counts: ArrayLike<number>, scale: number, maxPoints = 400): XY {
+export function weightedCdfPoints(
+  values: ArrayLike<number>,
+  counts: ArrayLike<number>,
+  scale: number,
+  maxPoints = 400,
+): XY {
   let total = 0;
   for (let i = 0; i < counts.length; i++) total += counts[i]!;
   const x: number[] = [];

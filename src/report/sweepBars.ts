@@ -49,7 +49,13 @@ export function layoutOf(r: SweepReport): Layout {
     r.configs.forEach((c, i) => place.set(c, [i, 0]));
     // One axis: its values label the bars and its name titles the axis.
     const categories = coords !== null ? coords.map((k) => r.axes[0]!.values[k[0]!]!) : [...r.configs];
-    return { categories, series: ["mean over seeds"], seriesAxis: "", xTitle: coords !== null ? r.axes[0]!.name : "configuration", place };
+    return {
+      categories,
+      series: ["mean over seeds"],
+      seriesAxis: "",
+      xTitle: coords !== null ? r.axes[0]!.name : "configuration",
+      place,
+    };
   }
   let s = r.axes.length - 1;
   r.axes.forEach((a, k) => {

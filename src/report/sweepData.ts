@@ -61,7 +61,9 @@ function extraFromRecords(
       for (const seed of report.seeds) {
         const r = byKey.get(JSON.stringify([config, seed]));
         const value =
-          r !== undefined && r.status === "ok" && r.metrics !== null ? finite(extractMetric(metric, r.metrics, weights(config))) : null;
+          r !== undefined && r.status === "ok" && r.metrics !== null
+            ? finite(extractMetric(metric, r.metrics, weights(config)))
+            : null;
         out.push({ metric, config, seed, value });
       }
     }
@@ -73,7 +75,9 @@ function extraFromRecords(
 export function sweepReportData(res: SweepResult, pareto: [string, string] = DEFAULT_PARETO): SweepReportData {
   const report = res.report;
   const missing = pareto.filter((m) => !report.metrics.includes(m));
-  const weightOf = new Map(res.plan.configs.map((c) => [c.label, String((c.input as Record<string, unknown>)["fitnessWeights"] ?? "")]));
+  const weightOf = new Map(
+    res.plan.configs.map((c) => [c.label, String((c.input as Record<string, unknown>)["fitnessWeights"] ?? "")]),
+  );
   return {
     format: SWEEP_REPORT_FORMAT,
     tool: toolName(),
@@ -134,7 +138,9 @@ export function sweepDataFromSummary(
   paretoWithin?: string[],
 ): SweepReportData {
   if (!isSweepReport(summary))
-    throw new UserError(`${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`);
+    throw new UserError(
+      `${source}: not a sweep summary (expected the summary.json a sweep writes to its --out directory)`,
+    );
   const missing = pareto.filter((m) => !summary.metrics.includes(m));
   const runs = readRuns(path.join(dir, "runs.jsonl"));
   const extra = missing.length > 0 ? extraFromRecords(summary, missing, runs, () => "") : [];

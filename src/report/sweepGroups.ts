@@ -44,7 +44,8 @@ export function coordsOfLabel(label: string, axes: readonly AxisValues[]): Recor
     pos += head.length;
     const next = i + 1 < axes.length ? `,${axes[i + 1]!.name}=` : "";
     const fits = (v: string): boolean =>
-      label.startsWith(v, pos) && (next === "" ? pos + v.length === label.length : label.startsWith(next, pos + v.length));
+      label.startsWith(v, pos) &&
+      (next === "" ? pos + v.length === label.length : label.startsWith(next, pos + v.length));
     const value = [...axis.values].sort((a, b) => b.length - a.length).find(fits);
     if (value === undefined) return null;
     out[axis.name] = value;
@@ -54,7 +55,11 @@ export function coordsOfLabel(label: string, axes: readonly AxisValues[]): Recor
 }
 
 /** The group of each configuration: its load-axis values ("rate=100"), "" when there are none. */
-export function paretoGroupOf(configs: readonly string[], axes: readonly AxisValues[], within: readonly string[]): Map<string, string> {
+export function paretoGroupOf(
+  configs: readonly string[],
+  axes: readonly AxisValues[],
+  within: readonly string[],
+): Map<string, string> {
   const groups = new Map<string, string>();
   const used = within.filter((n) => axes.some((a) => a.name === n));
   for (const c of configs) {

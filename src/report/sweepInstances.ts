@@ -8,7 +8,10 @@ import type { SweepReport } from "../experiment/report.js";
 import { paletteColor, type DatasetSpec } from "./chartSpec.js";
 import { emptyNote, table, type Cell, type ChartSet } from "./html.js";
 
-/** Mean, min and max of the values present (sweepValues.ts has the same for metrics; not imported: it reads sweep report data). */
+/**
+ * Mean, min and max of the values present (sweepValues.ts has the same for metrics; not imported: it reads sweep report
+ * data).
+ */
 function stat(vs: (number | null)[]): { mean: number; min: number; max: number } | null {
   const v = vs.filter((x): x is number => x !== null);
   if (v.length === 0) return null;
@@ -34,7 +37,8 @@ export function instanceLoads(report: SweepReport, records: readonly RunRecord[]
   const seeds = new Set(report.seeds);
   const out: InstanceLoad[] = [];
   for (const r of records) {
-    if (r.rep !== 0 || r.status !== "ok" || r.metrics === null || !configs.has(r.config) || !seeds.has(r.seed)) continue;
+    if (r.rep !== 0 || r.status !== "ok" || r.metrics === null || !configs.has(r.config) || !seeds.has(r.seed))
+      continue;
     const m = r.metrics;
     out.push({
       config: r.config,
@@ -59,7 +63,9 @@ function statsByConfig(report: SweepReport, loads: readonly InstanceLoad[], widt
   for (const c of report.configs) {
     const runs = loads.filter((l) => l.config === c);
     if (runs.length === 0) continue;
-    const routed = Array.from({ length: width }, (_, k) => stat(runs.map((l) => (k < l.routed.length ? l.routed[k]! : null))));
+    const routed = Array.from({ length: width }, (_, k) =>
+      stat(runs.map((l) => (k < l.routed.length ? l.routed[k]! : null))),
+    );
     const completed = Array.from(
       { length: width },
       (_, k) => stat(runs.map((l) => (k < l.completed.length ? l.completed[k]! : null)))?.mean ?? null,
@@ -90,7 +96,8 @@ function loadChart(charts: ChartSet, report: SweepReport, stats: Map<string, Ins
         })
       : undefined,
     notes: configs.map(
-      (c) => `${stats.get(c)!.seeds}/${report.seeds.length} seeds; completed ${stats.get(c)!.completed[k]?.toFixed(1) ?? "-"}`,
+      (c) =>
+        `${stats.get(c)!.seeds}/${report.seeds.length} seeds; completed ${stats.get(c)!.completed[k]?.toFixed(1) ?? "-"}`,
     ),
   }));
   return charts.figure({
@@ -121,9 +128,16 @@ function loadTable(report: SweepReport, stats: Map<string, InstanceStats>, width
   return table(cols, rows, { right: cols.map((_, i) => i > 0) });
 }
 
-export function instanceSection(charts: ChartSet, report: SweepReport, loads: readonly InstanceLoad[] | undefined): string {
+export function instanceSection(
+  charts: ChartSet,
+  report: SweepReport,
+  loads: readonly InstanceLoad[] | undefined,
+): string {
   if (loads === undefined || loads.length === 0)
-    return emptyNote("Requests routed per instance", "No per-instance counts in these results (runs.jsonl is missing or no run finished).");
+    return emptyNote(
+      "Requests routed per instance",
+      "No per-instance counts in these results (runs.jsonl is missing or no run finished).",
+    );
   const width = Math.max(...loads.map((l) => l.routed.length));
   if (width === 0) return emptyNote("Requests routed per instance", "The runs routed no requests.");
   if (width === 1) return `<p class="lead">Every configuration runs one instance: it takes every routed request.</p>`;

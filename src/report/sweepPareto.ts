@@ -206,7 +206,9 @@ function paretoTable(d: SweepReportData, front: ParetoCell[], rest: ParetoCell[]
     range(c.x),
     c.y.mean,
     range(c.y),
-    c.front ? { html: '<span class="badge PASS">non-dominated</span>' } : { html: '<span class="muted">dominated</span>' },
+    c.front
+      ? { html: '<span class="badge PASS">non-dominated</span>' }
+      : { html: '<span class="muted">dominated</span>' },
   ]);
   const head = [
     `configuration`,

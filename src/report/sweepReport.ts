@@ -25,7 +25,9 @@ export function renderSweepReport(d: SweepReportData): string {
   });
   const barsLead =
     `One chart per metric of the plan. ` +
-    (layout.seriesAxis !== "" ? `Bars are grouped by ${esc(layout.xTitle)} and coloured by <b>${esc(layout.seriesAxis)}</b>. ` : "") +
+    (layout.seriesAxis !== ""
+      ? `Bars are grouped by ${esc(layout.xTitle)} and coloured by <b>${esc(layout.seriesAxis)}</b>. `
+      : "") +
     `Hover a bar for its exact mean, seed range and number of valid seeds.`;
   const body = [
     section("overview", "Overview", "", overview(r)),
@@ -33,7 +35,12 @@ export function renderSweepReport(d: SweepReportData): string {
     section("pareto", "Pareto front", "", paretoSection(charts, d)),
     section("instances", "Load per instance", "", instanceSection(charts, r, d.instances)),
     section("ratios", "Ratios", "", ratioSection(charts, d)),
-    section("tables", "Tables", "The tables of the text report (<code>tables.md</code>), values as printed there.", tablesSection(r)),
+    section(
+      "tables",
+      "Tables",
+      "The tables of the text report (<code>tables.md</code>), values as printed there.",
+      tablesSection(r),
+    ),
   ].join("\n");
   const subtitle =
     `${r.configs.length} configurations × ${r.seeds.length} seeds (${r.seeds.join(", ")}) · ${r.runs.ok} of ${r.runs.expected} runs ok` +
@@ -57,7 +64,8 @@ export function renderSweepReport(d: SweepReportData): string {
 
 /** Writes DIR/report.html and DIR/report.json for a finished sweep; returns the HTML path. */
 export function writeSweepReport(res: SweepResult, pareto: [string, string] = DEFAULT_PARETO): string {
-  if (res.outDir === null) throw new UserError("sweep --report needs --out DIR (the report is written to DIR/report.html)");
+  if (res.outDir === null)
+    throw new UserError("sweep --report needs --out DIR (the report is written to DIR/report.html)");
   const data = sweepReportData(res, pareto);
   const html = path.join(res.outDir, "report.html");
   try {

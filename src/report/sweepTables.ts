@@ -14,7 +14,9 @@ export function tablesSection(r: SweepReport): string {
     const rowClass: (string | null)[] = [];
     let group: string | null = null;
     for (const row of t.rows) {
-      const cells: Cell[] = row.map((c, i) => (RESULT_COLUMNS.has(t.columns[i]!) && typeof c === "string" ? { html: badge(c) } : c));
+      const cells: Cell[] = row.map((c, i) =>
+        RESULT_COLUMNS.has(t.columns[i]!) && typeof c === "string" ? { html: badge(c) } : c,
+      );
       if (t.groupBy !== undefined) {
         const g = String(row[t.groupBy] ?? "");
         if (g !== group) {
@@ -28,7 +30,9 @@ export function tablesSection(r: SweepReport): string {
       rowClass.push(null);
     }
     // Columns that are empty in every row (e.g. "detail" when every check passed) are left out.
-    const keep = t.columns.map((_, i) => i === 0 || t.rows.some((row) => row[i] !== "" && row[i] !== null && row[i] !== undefined));
+    const keep = t.columns.map(
+      (_, i) => i === 0 || t.rows.some((row) => row[i] !== "" && row[i] !== null && row[i] !== undefined),
+    );
     const pick = <T>(xs: T[]): T[] => xs.filter((_, i) => keep[i]);
     const wrap = pick(t.columns.map((c) => c === "detail" || c === "error" || c === "values"));
     const body = table(pick(t.columns), rows.map(pick), { right: pick(t.right), rowClass, wrap });
@@ -52,7 +56,12 @@ export function overview(r: SweepReport): string {
     { label: "checks passed", value: `${passed} / ${r.checks.length}` },
     {
       label: "result",
-      value: r.checks.length === 0 ? "no checks" : failed === 0 && r.exit_status === 0 ? "all checks pass" : "a check failed",
+      value:
+        r.checks.length === 0
+          ? "no checks"
+          : failed === 0 && r.exit_status === 0
+            ? "all checks pass"
+            : "a check failed",
     },
   ]);
   if (r.axes.length > 0) {
@@ -69,7 +78,8 @@ export function overview(r: SweepReport): string {
       { wrap: [true, false] },
     )}`;
   else html += `<p class="note">The plan requests no checks.</p>`;
-  if (r.warnings.length > 0) html += `<h3>Warnings</h3><ul>${r.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`;
+  if (r.warnings.length > 0)
+    html += `<h3>Warnings</h3><ul>${r.warnings.map((w) => `<li>${esc(w)}</li>`).join("")}</ul>`;
   if (r.failures.length > 0)
     html += `<p class="note">${r.failures.length} run(s) failed and are left out of every aggregate (see the failed-runs table).</p>`;
   return html;

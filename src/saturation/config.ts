@@ -58,7 +58,8 @@ export function parseDetectorSelection(text: string): DetectorName[] | null {
   const names = text.split(",").filter((s) => s !== "");
   if (names.length === 0) throw new UserError(`--detectors "${text}" selects no detector`);
   if (names.includes("all")) {
-    if (names.some((n) => n !== "all")) throw new UserError(`--detectors: "all" cannot be combined with detector names, got "${text}"`);
+    if (names.some((n) => n !== "all"))
+      throw new UserError(`--detectors: "all" cannot be combined with detector names, got "${text}"`);
     return [...DETECTOR_NAMES];
   }
   for (const n of names) {
@@ -82,9 +83,13 @@ export function saturationPlan(f: SaturationFlags): SaturationPlan | null {
   }
   const cfg = f.saturationConfig === "" ? {} : readConfig(f.saturationConfig);
   if (cfg.threshold != null && !selected.includes("threshold"))
-    throw new UserError(`--saturation-config: block "threshold" configures a detector that --detectors does not select`);
+    throw new UserError(
+      `--saturation-config: block "threshold" configures a detector that --detectors does not select`,
+    );
   if (cfg.backlog_drift != null && !selected.includes("backlog-drift"))
-    throw new UserError(`--saturation-config: block "backlog_drift" configures a detector that --detectors does not select`);
+    throw new UserError(
+      `--saturation-config: block "backlog_drift" configures a detector that --detectors does not select`,
+    );
   checkValues(cfg);
   const windowSec = cfg.backlog_drift?.window_size_sec;
   return {
@@ -101,7 +106,10 @@ export function saturationPlan(f: SaturationFlags): SaturationPlan | null {
  * A saturation probe's plan: the probe's own backlog-drift window, and the backlog left at the end
  * counted (a probe stops when its arrivals stop, so its backlog never completes).
  */
-export function probePlan(plan: SaturationPlan | null, probe: { windowSec: number } | undefined): SaturationPlan | null {
+export function probePlan(
+  plan: SaturationPlan | null,
+  probe: { windowSec: number } | undefined,
+): SaturationPlan | null {
   if (plan === null || probe === undefined) return plan;
   return { ...plan, windowSec: probe.windowSec, countOpen: true };
 }
@@ -109,7 +117,8 @@ export function probePlan(plan: SaturationPlan | null, probe: { windowSec: numbe
 function finalWindowUs(text: string, windowSec: number | undefined): number {
   if (text === "") return (windowSec ?? DEFAULT_FINAL_WINDOW_SEC) * 1e6;
   const ms = parseDurationMs(text);
-  if (ms === null) throw new UserError(`--saturation-final-window: invalid duration "${text}" (expected e.g. 10s, 500ms, 1m)`);
+  if (ms === null)
+    throw new UserError(`--saturation-final-window: invalid duration "${text}" (expected e.g. 10s, 500ms, 1m)`);
   if (!(ms > 0)) throw new UserError(`--saturation-final-window must be positive, got "${text}"`);
   return ms * 1000;
 }
@@ -123,7 +132,8 @@ function readConfig(file: string): SaturationConfig {
     throw new UserError(`--saturation-config ${file}: ${code === "ENOENT" ? "no such file" : readFailure(e)}`);
   }
   const doc = parseDocument(text, { uniqueKeys: true, logLevel: "error" });
-  if (doc.errors.length > 0) throw new UserError(`--saturation-config ${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
+  if (doc.errors.length > 0)
+    throw new UserError(`--saturation-config ${file}: ${doc.errors[0]!.message.split("\n")[0]}`);
   let raw: unknown;
   try {
     raw = doc.toJS({ maxAliasCount: 100 });
@@ -170,5 +180,7 @@ function checkValues(c: SaturationConfig): void {
   if (s !== undefined && !(s > 0 && s <= 1)) bad("backlog_drift.saturated_drain_ratio", s, "in (0, 1]");
   if (tr !== undefined && !(tr > 0 && tr <= 1)) bad("backlog_drift.transient_drain_ratio", tr, "in (0, 1]");
   if (s !== undefined && tr !== undefined && s > tr)
-    throw new UserError(`--saturation-config: backlog_drift.saturated_drain_ratio (${s}) must not exceed transient_drain_ratio (${tr})`);
+    throw new UserError(
+      `--saturation-config: backlog_drift.saturated_drain_ratio (${s}) must not exceed transient_drain_ratio (${tr})`,
+    );
 }

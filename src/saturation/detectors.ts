@@ -77,7 +77,8 @@ export class CompositeDetector implements Detector {
     const a = this.arrivals;
     const n = this.prefix.length - 1;
     const names = ["rate_deficit", "latency_trend_raw", "latency_trend", "quartile_monotone", "noise_floor"];
-    if (a === 0) return { level: "STABLE", score: 0, confidence: 0, signals: Object.fromEntries(names.map((k) => [k, 0])) };
+    if (a === 0)
+      return { level: "STABLE", score: 0, confidence: 0, signals: Object.fromEntries(names.map((k) => [k, 0])) };
     const rateDeficit = Math.max(0, 1 - n / a);
     let raw = 0;
     if (n >= 2) {

@@ -40,7 +40,11 @@ function bundleValues(b: PolicyBundle): [string, unknown][] {
   out.push(["scheduler", orEmpty(b.scheduler)]);
   if (b.routing?.slo_cache_weights) out.push(["sloCacheWeights", mapToListText(b.routing.slo_cache_weights)]);
   const bs = b.priority?.base_scores;
-  out.push(["sloBaseCritical", bs?.["critical"]], ["sloBaseStandard", bs?.["standard"]], ["sloBaseSheddable", bs?.["sheddable"]]);
+  out.push(
+    ["sloBaseCritical", bs?.["critical"]],
+    ["sloBaseStandard", bs?.["standard"]],
+    ["sloBaseSheddable", bs?.["sheddable"]],
+  );
   out.push(["sloAgeWeight", b.priority?.age_weight]);
   const ut = b.priority?.urgency_thresholds_us;
   out.push(["sloThresholdCritical", ut?.["critical"]], ["sloThresholdStandard", ut?.["standard"]]);

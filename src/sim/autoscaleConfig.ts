@@ -18,5 +18,10 @@ export function resolveAutoscale(
   const flag = explicit.has("modelAutoscalerIntervalUs") ? o.modelAutoscalerIntervalUs : undefined;
   const settings = autoscaleSettings(bundle, flag);
   if (settings === null) return undefined;
-  return { settings, seed: BigInt.asIntN(64, BigInt(o.seed)), hardware: hardware === "" ? "gpu" : hardware, tp: Math.max(tp, 1) };
+  return {
+    settings,
+    seed: BigInt.asIntN(64, BigInt(o.seed)),
+    hardware: hardware === "" ? "gpu" : hardware,
+    tp: Math.max(tp, 1),
+  };
 }

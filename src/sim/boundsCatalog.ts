@@ -27,7 +27,16 @@ const TRAINED_GPUS = ["H100", "A100-SXM", "L40S"];
 const TPS = [1, 2, 4, 8];
 
 async function checkOne(model: string, gpu: string, latencyModel: string): Promise<BoundRow> {
-  const row: BoundRow = { model, gpu, latencyModel, tp: 0, prefillFactor: 0, decodeFactor: 0, violations: [], note: "" };
+  const row: BoundRow = {
+    model,
+    gpu,
+    latencyModel,
+    tp: 0,
+    prefillFactor: 0,
+    decodeFactor: 0,
+    violations: [],
+    note: "",
+  };
   let last = "";
   for (const tp of TPS) {
     const input: RunInput = { model, hardware: gpu, tp, latencyModel };
@@ -36,7 +45,13 @@ async function checkOne(model: string, gpu: string, latencyModel: string): Promi
       const r = await resolveLatencyBackend(o, explicit, log);
       if (r.bounds === undefined) return { ...row, note: "no bounds: not presented as a prediction" };
       const rep = checkBounds(r.build(), r.bounds.arch, r.bounds.peaks, r.bounds.gpus);
-      return { ...row, tp, prefillFactor: rep.prefillFactor, decodeFactor: rep.decodeFactor, violations: boundViolations(rep) };
+      return {
+        ...row,
+        tp,
+        prefillFactor: rep.prefillFactor,
+        decodeFactor: rep.decodeFactor,
+        violations: boundViolations(rep),
+      };
     } catch (e) {
       if (!(e instanceof UserError)) throw e;
       last = e.message;
@@ -62,12 +77,24 @@ export function renderBoundsCatalog(rows: readonly BoundRow[]): string {
   const table = [["MODEL", "GPU", "LATENCY MODEL", "TP", "PREFILL/BOUND", "BOUND/DECODE", "VERDICT"]];
   for (const r of rows) {
     const verdict = r.tp === 0 ? "skipped" : r.violations.length > 0 ? "BREAKS A BOUND" : "ok";
-    table.push([r.model, r.gpu, r.latencyModel, r.tp > 0 ? String(r.tp) : "-", f2(r.prefillFactor), f2(r.decodeFactor), verdict]);
+    table.push([
+      r.model,
+      r.gpu,
+      r.latencyModel,
+      r.tp > 0 ? String(r.tp) : "-",
+      f2(r.prefillFactor),
+      f2(r.decodeFactor),
+      verdict,
+    ]);
   }
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = table.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  "));
   const broken = rows.filter((r) => r.violations.length > 0);
-  lines.push("", `${broken.length} of ${rows.filter((r) => r.tp > 0).length} combinations break a physical bound (a factor above 1.00).`);
-  for (const r of broken) for (const v of r.violations) lines.push(`  ${r.model} ${r.gpu} TP${r.tp} ${r.latencyModel}: ${v}`);
+  lines.push(
+    "",
+    `${broken.length} of ${rows.filter((r) => r.tp > 0).length} combinations break a physical bound (a factor above 1.00).`,
+  );
+  for (const r of broken)
+    for (const v of r.violations) lines.push(`  ${r.model} ${r.gpu} TP${r.tp} ${r.latencyModel}: ${v}`);
   return lines.join("\n") + "\n";
 }

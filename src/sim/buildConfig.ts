@@ -31,7 +31,8 @@ export function latencyFactory(
   }
   let factory = lat.build;
   if (coefficients !== undefined) {
-    if (lat.withCoefficients === undefined) throw new UserError(`latency model ${lat.backend} has no fittable coefficients`);
+    if (lat.withCoefficients === undefined)
+      throw new UserError(`latency model ${lat.backend} has no fittable coefficients`);
     factory = lat.withCoefficients(coefficients);
   }
   log.info(
@@ -63,8 +64,9 @@ export function buildSimConfig(
   features: readonly ActiveFeature[] = [],
 ): SimConfig {
   // An empty policy name (accepted by validation) selects the option's default.
-  const named = (k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy"): string =>
-    o[k] || RUN_DEFAULTS[k];
+  const named = (
+    k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy",
+  ): string => o[k] || RUN_DEFAULTS[k];
   return {
     horizon,
     latency,

@@ -39,7 +39,10 @@ export function startFeatures(
 }
 
 /** Each started feature's results under its name in the cluster block's `features`, in start order. */
-export function addFeatureResults(metrics: SimulationMetrics, started: readonly { name: string; run: FeatureRun }[]): void {
+export function addFeatureResults(
+  metrics: SimulationMetrics,
+  started: readonly { name: string; run: FeatureRun }[],
+): void {
   const out: Record<string, unknown> = {};
   for (const { name, run } of started) if (run.results !== undefined) out[name] = run.results();
   if (Object.keys(out).length > 0) metrics.cluster.features = out;

@@ -35,7 +35,11 @@ export function gatewayPlan(
   const priorities = checkPriorities(o.sloPriorities);
   const budgets = checkBudgets(o.tenantBudgets);
   const targets = mergeSloTargets(
-    { ttft: parseSloFlag("--slo-ttft", o.sloTtft), itl: parseSloFlag("--slo-itl", o.sloItl), e2e: parseSloFlag("--slo-e2e", o.sloE2e) },
+    {
+      ttft: parseSloFlag("--slo-ttft", o.sloTtft),
+      itl: parseSloFlag("--slo-itl", o.sloItl),
+      e2e: parseSloFlag("--slo-e2e", o.sloE2e),
+    },
     workloadTargets.header,
     workloadTargets.spec,
   );
@@ -43,14 +47,16 @@ export function gatewayPlan(
     log.warn("tier-shed: no min priority given; 0 sheds only negative-priority classes (batch, sheddable, background)");
   }
   const settings = o.flowControl ? flowSettings(o, log, priorities) : null;
-  if (settings === null && budgets === null && targets === undefined && !GATED_POLICIES.has(o.admissionPolicy)) return undefined;
+  if (settings === null && budgets === null && targets === undefined && !GATED_POLICIES.has(o.admissionPolicy))
+    return undefined;
   return { settings, budgets, targets: targets ?? null, priorities: o.sloPriorities };
 }
 
 /** Checks made whether or not flow control is on: a bad value is a mistake even where it has no effect. */
 function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
   if (o.requestTtl < 0) throw new UserError(`--request-ttl must be >= 0, got ${o.requestTtl}`);
-  if (o.dispatchTickInterval < 0) throw new UserError(`--dispatch-tick-interval must be >= 0, got ${o.dispatchTickInterval}`);
+  if (o.dispatchTickInterval < 0)
+    throw new UserError(`--dispatch-tick-interval must be >= 0, got ${o.dispatchTickInterval}`);
   validateDetector(o.saturationDetector, detectorParams(o));
   if (!DISPATCH_ORDERS.includes(o.dispatchOrder)) {
     throw new UserError(`--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got "${o.dispatchOrder}"`);
@@ -58,10 +64,12 @@ function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
   if (!FAIRNESS.includes(o.fairnessPolicy)) {
     throw new UserError(`--fairness-policy must be 'global-strict' or 'round-robin', got "${o.fairnessPolicy}"`);
   }
-  if (o.maxGatewayQueueDepth < 0) throw new UserError(`--max-gateway-queue-depth must be >= 0, got ${o.maxGatewayQueueDepth}`);
+  if (o.maxGatewayQueueDepth < 0)
+    throw new UserError(`--max-gateway-queue-depth must be >= 0, got ${o.maxGatewayQueueDepth}`);
   if (o.perBandCapacity < 0) throw new UserError(`--per-band-capacity must be >= 0, got ${o.perBandCapacity}`);
   const tau = o.usageLimitThreshold;
-  if (!(Number.isFinite(tau) && tau > 0 && tau <= 1)) throw new UserError(`--usage-limit-threshold must be in (0, 1], got ${tau}`);
+  if (!(Number.isFinite(tau) && tau > 0 && tau <= 1))
+    throw new UserError(`--usage-limit-threshold must be in (0, 1], got ${tau}`);
   parseSloTargetsFlag(o.sloTargets);
   if (o.flowControl) return;
   if (o.requestTtl > 0) log.warn("--request-ttl has no effect without --flow-control");
@@ -70,7 +78,11 @@ function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
 }
 
 function detectorParams(o: Readonly<RunOptions>): DetectorParams {
-  return { queueDepthThreshold: o.queueDepthThreshold, kvCacheUtilThreshold: o.kvCacheUtilThreshold, maxConcurrency: o.maxConcurrency };
+  return {
+    queueDepthThreshold: o.queueDepthThreshold,
+    kvCacheUtilThreshold: o.kvCacheUtilThreshold,
+    maxConcurrency: o.maxConcurrency,
+  };
 }
 
 /** The queue's settings; its values were checked by checkAlways. */
@@ -129,7 +141,8 @@ function checkTargetMap(m: Readonly<Record<string, number>>): Map<string, number
 
 function checkPriorities(m: Readonly<Record<string, number>>): ReturnType<typeof priorityMap> {
   for (const [k, v] of Object.entries(m)) {
-    if (v < -100 || v > 100) throw new UserError(`slo_priorities override for "${k}": value ${v} out of range [-100, 100]`);
+    if (v < -100 || v > 100)
+      throw new UserError(`slo_priorities override for "${k}": value ${v} out of range [-100, 100]`);
   }
   return priorityMap(m);
 }
@@ -137,13 +150,18 @@ function checkPriorities(m: Readonly<Record<string, number>>): ReturnType<typeof
 function checkBudgets(m: Readonly<Record<string, number>>): Map<string, number> | null {
   const entries = Object.entries(m);
   for (const [t, v] of entries) {
-    if (!(Number.isFinite(v) && v >= 0 && v <= 1)) throw new UserError(`tenant_budgets["${t}"] must be in [0, 1], got ${v}`);
+    if (!(Number.isFinite(v) && v >= 0 && v <= 1))
+      throw new UserError(`tenant_budgets["${t}"] must be in [0, 1], got ${v}`);
   }
   return entries.length > 0 ? new Map(entries) : null;
 }
 
 /** Bundle values of the gateway without a flag (policy bundle step); `o` holds the bundle's other values. */
-export function gatewayBundleValues(b: PolicyBundle, o: Readonly<RunOptions>, explicit: ReadonlySet<string>): [string, unknown][] {
+export function gatewayBundleValues(
+  b: PolicyBundle,
+  o: Readonly<RunOptions>,
+  explicit: ReadonlySet<string>,
+): [string, unknown][] {
   const adm = b.admission;
   const out: [string, unknown][] = [];
   if (adm?.slo_priorities !== undefined) out.push(["sloPriorities", adm.slo_priorities]);

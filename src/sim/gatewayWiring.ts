@@ -13,7 +13,12 @@ import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
 
 /** The control plane of a run that uses one, attached to the cluster; null otherwise. */
-export function attachControlPlane(cfg: SimConfig, cluster: ClusterSimulator, ledger: RequestLedger, log: Logger): ControlPlane | null {
+export function attachControlPlane(
+  cfg: SimConfig,
+  cluster: ClusterSimulator,
+  ledger: RequestLedger,
+  log: Logger,
+): ControlPlane | null {
   const plan = cfg.gateway;
   if (plan === undefined) return null;
   const alive = (req: Request): boolean =>
@@ -22,7 +27,12 @@ export function attachControlPlane(cfg: SimConfig, cluster: ClusterSimulator, le
   if (plan.budgets !== null) {
     const slots = cfg.cluster.numInstances * cfg.engine.maxRunning;
     if (slots <= 0) log.warn("tenant_budgets: the cluster has no running slots (instances × --max-num-seqs = 0)");
-    budgets = new TenantBudgets(plan.budgets, Math.max(1, slots), plan.settings?.priority ?? priorityMap(plan.priorities), alive);
+    budgets = new TenantBudgets(
+      plan.budgets,
+      Math.max(1, slots),
+      plan.settings?.priority ?? priorityMap(plan.priorities),
+      alive,
+    );
   }
   const cp = new ControlPlane(plan.settings, budgets, alive);
   cluster.attach(cp);

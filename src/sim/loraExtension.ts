@@ -10,7 +10,9 @@ export const LORA_EXTENSION: ExtensionDescriptor = {
   ranks: null,
   capabilities: ["instances"],
   // Sub-requests carry no adapter.
-  incompatible: [{ with: "pd", message: "--lora-config cannot be combined with --prefill-instances/--decode-instances" }],
+  incompatible: [
+    { with: "pd", message: "--lora-config cannot be combined with --prefill-instances/--decode-instances" },
+  ],
 };
 
 /** The run's extensions with a part in every instance: LoRA's, when the run has adapters. */

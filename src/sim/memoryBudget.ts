@@ -31,7 +31,12 @@ export interface RequestBound {
  * follow-ups depend on the service, so the users are the part known beforehand). Null: unbounded
  * before the run (generation ends with lifecycle windows).
  */
-export function requestBound(spec: WorkloadSpec, maxRequests: number, horizonUs: number, concurrencyFlag: boolean): RequestBound | null {
+export function requestBound(
+  spec: WorkloadSpec,
+  maxRequests: number,
+  horizonUs: number,
+  concurrencyFlag: boolean,
+): RequestBound | null {
   let users = 0;
   for (const c of spec.clients) users += c.concurrency ?? 0;
   if (maxRequests > 0) return { requests: maxRequests, flag: "--num-requests", value: maxRequests, unit: "requests" };
@@ -71,8 +76,10 @@ export function checkMemoryBudget(b: RequestBound | null, instances: number, bud
   const perUnit = BYTES_PER_REQUEST * (b.flag === "--horizon" ? b.requests / b.value : 1);
   const other = b.flag === "--horizon" ? 0 : b.requests - b.value;
   const fits = Math.max(0, (budget - fixed - other * BYTES_PER_REQUEST) / perUnit);
-  const what = b.flag === "--horizon" ? `--horizon ${b.value} (about ${roughDown(b.requests)} requests)` : `${b.flag} ${b.value}`;
-  const most = b.flag === "--horizon" ? `a --horizon of at most ~${roughDown(fits)}` : `at most ~${roughDown(fits)} ${b.unit}`;
+  const what =
+    b.flag === "--horizon" ? `--horizon ${b.value} (about ${roughDown(b.requests)} requests)` : `${b.flag} ${b.value}`;
+  const most =
+    b.flag === "--horizon" ? `a --horizon of at most ~${roughDown(fits)}` : `at most ~${roughDown(fits)} ${b.unit}`;
   throw new UserError(
     `${what} needs about ${gb(need)}; this process may use ${gb(budget)} (Node heap limit): ${most} fit; ` +
       `raise the limit (NODE_OPTIONS=--max-old-space-size=MB) or lower ${b.flag}`,

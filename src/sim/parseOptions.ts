@@ -17,7 +17,9 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.code === "unrecognized_keys" ? issue.keys[0]! : issue.path.join(".");
-    throw new UserError(`invalid run option ${flagName(key)}: ${issue.code === "unrecognized_keys" ? "unknown option" : issue.message}`);
+    throw new UserError(
+      `invalid run option ${flagName(key)}: ${issue.code === "unrecognized_keys" ? "unknown option" : issue.message}`,
+    );
   }
   const o: RunOptions = { ...parsed.data };
   // The newer vLLM names are aliases of the older flags: one name from here on.
@@ -27,7 +29,9 @@ export function parseRunInput(input: RunInput, logger: Logger | undefined): Pars
   for (const key of ["routingScorers", "prefillRoutingScorers", "decodeRoutingScorers"] as const) {
     const v = (input as Record<string, unknown>)[key];
     if (typeof v === "string" && v.trim() === "") {
-      throw new UserError(`${flagName(key)}: empty list (give "name:weight,..." or leave the flag out for the defaults)`);
+      throw new UserError(
+        `${flagName(key)}: empty list (give "name:weight,..." or leave the flag out for the defaults)`,
+      );
     }
   }
   const level = parseLogLevel(o.log);

@@ -36,7 +36,8 @@ export function validatePd(o: Readonly<RunOptions>, explicit: ReadonlySet<string
     if (o[k] < 0) throw new UserError(`${flagName(k)} must be >= 0, got ${o[k]}`);
   }
   const decider = deciderName(o.pdDecider);
-  if (!pdDeciders.has(decider)) throw new UserError(`Unknown PD decider "${o.pdDecider}". Valid: ${pdDeciders.names().join(", ")}`);
+  if (!pdDeciders.has(decider))
+    throw new UserError(`Unknown PD decider "${o.pdDecider}". Valid: ${pdDeciders.names().join(", ")}`);
   validateTopology(counts, o.numInstances);
   const on = pdEnabled(counts);
   // Checked whether or not PD is on: a bad value is a mistake even where it has no effect.
@@ -87,10 +88,14 @@ function checkEncode(o: Readonly<RunOptions>, log: Logger): void {
   if (!ENCODE_DECIDERS.includes(d))
     throw new UserError(`Unknown encode decider "${o.encodeDecider}". Valid: ${ENCODE_DECIDERS.join(", ")}`);
   if (d !== "never" && o.encodeInstances === 0) {
-    throw new UserError(`--encode-decider="${o.encodeDecider}" requires --encode-instances > 0 (the encode pool is disabled)`);
+    throw new UserError(
+      `--encode-decider="${o.encodeDecider}" requires --encode-instances > 0 (the encode pool is disabled)`,
+    );
   }
   if (o.encodeInstances > 0 && d === "never") {
-    log.warn(`--encode-instances=${o.encodeInstances} has no effect with --encode-decider="never" (no request visits the encode pool)`);
+    log.warn(
+      `--encode-instances=${o.encodeInstances} has no effect with --encode-decider="never" (no request visits the encode pool)`,
+    );
   }
 }
 
@@ -99,17 +104,21 @@ function checkPoolOverrides(o: Readonly<RunOptions>, explicit: ReadonlySet<strin
   if (explicit.has(`${role}Tp`) && tp <= 0) throw new UserError(`--${role}-tp must be > 0, got ${tp}`);
   const lm = o[`${role}LatencyModel`];
   if (lm !== "" && !latencyBackends.has(lm)) {
-    throw new UserError(`--${role}-latency-model "${lm}" is not a recognized backend; valid: ${listedBackends().join(", ")}`);
+    throw new UserError(
+      `--${role}-latency-model "${lm}" is not a recognized backend; valid: ${listedBackends().join(", ")}`,
+    );
   }
   const mml = o[`${role}MaxModelLen`];
-  if (explicit.has(`${role}MaxModelLen`) && mml <= 0) throw new UserError(`--${role}-max-model-len must be > 0 when set, got ${mml}`);
+  if (explicit.has(`${role}MaxModelLen`) && mml <= 0)
+    throw new UserError(`--${role}-max-model-len must be > 0 when set, got ${mml}`);
 }
 
 function poolScorers(o: Readonly<RunOptions>, role: "prefill" | "decode"): ScorerSpec[] | null {
   try {
     return parseRoutingScorers(o[`${role}RoutingScorers`]);
   } catch (e) {
-    if (e instanceof UserError) throw new UserError(e.message.replace("Invalid --routing-scorers:", `Invalid --${role}-routing-scorers:`));
+    if (e instanceof UserError)
+      throw new UserError(e.message.replace("Invalid --routing-scorers:", `Invalid --${role}-routing-scorers:`));
     throw e;
   }
 }
@@ -164,7 +173,11 @@ export function poolRouting(
 }
 
 /** The model quantities of transfer sizing, from the model's config.json (needed with any backend). */
-async function kvShape(o: Readonly<RunOptions>, log: Logger, fetchImpl?: FetchLike): Promise<Parameters<typeof bytesPerToken>[0]> {
+async function kvShape(
+  o: Readonly<RunOptions>,
+  log: Logger,
+  fetchImpl?: FetchLike,
+): Promise<Parameters<typeof bytesPerToken>[0]> {
   let text: string;
   let where: string;
   let exact: boolean;
@@ -180,7 +193,9 @@ async function kvShape(o: Readonly<RunOptions>, log: Logger, fetchImpl?: FetchLi
     where = r.path;
     exact = r.exactName;
   } catch (e) {
-    throw new UserError(`PD disaggregation requires model architecture for KV transfer sizing: ${(e as Error).message}`);
+    throw new UserError(
+      `PD disaggregation requires model architecture for KV transfer sizing: ${(e as Error).message}`,
+    );
   }
   const a = parseArchConfig(text, o.model, where, exact);
   if (!(a.activationBytes > 0)) {
@@ -218,7 +233,9 @@ async function poolSettings(
     latencyModel: `${role}LatencyModel`,
     maxModelLen: `${role}MaxModelLen`,
   } as const;
-  const given = (Object.keys(keys) as (keyof typeof keys)[]).filter((k) => explicit.has(keys[k]) && o[keys[k]] !== "" && o[keys[k]] !== 0);
+  const given = (Object.keys(keys) as (keyof typeof keys)[]).filter(
+    (k) => explicit.has(keys[k]) && o[keys[k]] !== "" && o[keys[k]] !== 0,
+  );
   if (given.length === 0) return null;
   const po: RunOptions = { ...o };
   const pe = new Set(explicit);

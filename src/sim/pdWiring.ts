@@ -38,7 +38,15 @@ export function buildPd(cfg: SimConfig, log: Logger): PdRun | null {
   const prefillPolicy = poolPolicy(cfg, pd.prefillRouting);
   const decodePolicy = poolPolicy(cfg, pd.decodeRouting);
   const transfer = new TransferModel(pd.transfer);
-  const controller = new PdController({ topology, decider, prefillPolicy, decodePolicy, transfer, blockSize: cfg.kv.blockSize, log });
+  const controller = new PdController({
+    topology,
+    decider,
+    prefillPolicy,
+    decodePolicy,
+    transfer,
+    blockSize: cfg.kv.blockSize,
+    log,
+  });
   let cacheSignalDelay = prefillPolicy.cacheSignalDelay ?? decodePolicy.cacheSignalDelay;
   if (cacheSignalDelay === undefined && decider.readsCache) cacheSignalDelay = pd.cacheSignalDelay;
   return { controller, topology, cacheSignalDelay };

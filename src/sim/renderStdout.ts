@@ -21,13 +21,17 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
       return { head, tail: "", fitnessError: e as Error };
     }
   }
-  tail += renderTail(res.metrics, { printFairness: res.options.printFairness, summarizeTrace: res.options.summarizeTrace });
+  tail += renderTail(res.metrics, {
+    printFairness: res.options.printFairness,
+    summarizeTrace: res.options.summarizeTrace,
+  });
   // Extension: LoRA runs with adapter activity (docs/lora.md "Output").
   const adapters = res.metrics.cluster.adapters;
   if (adapters !== undefined) tail += renderAdapters(adapters);
   // Extension: speculative decoding (docs/speculative.md "Metrics").
   const spec = res.metrics.cluster.speculative;
-  if (spec !== undefined) tail += renderSpeculative(spec, { mean: res.metrics.cluster.itl_mean_ms, p99: res.metrics.cluster.itl_p99_ms });
+  if (spec !== undefined)
+    tail += renderSpeculative(spec, { mean: res.metrics.cluster.itl_mean_ms, p99: res.metrics.cluster.itl_p99_ms });
   // Only runs with node pools, lifecycle or autoscaling keys have one (docs/autoscaling.md "Outputs").
   const ctl = res.run.autoscaler ?? null;
   if (ctl !== null) tail += renderAutoscaleSummary(ctl, res.metrics.fitnessInputs.simEnded);

@@ -64,7 +64,8 @@ export function resolveWorkload(o: Readonly<RunOptions>, explicit: ReadonlySet<s
   // itself: generation stops at the end of its last window.
   checkGenerationBound(maxRequests, horizon, spec);
   // Bounded by the horizon, a negative count would reach the generator, whose message names no flag.
-  if (maxRequests < 0 && explicit.has("numRequests")) throw new UserError(`--num-requests must be 0 or more, got ${maxRequests}`);
+  if (maxRequests < 0 && explicit.has("numRequests"))
+    throw new UserError(`--num-requests must be 0 or more, got ${maxRequests}`);
   if (maxRequests <= 0 && !(horizon < 2 ** 63) && spec.mooncake_trace === undefined) {
     log.info(`no num_requests or horizon: generation ends with the last lifecycle window at ${generationEnd(spec)} µs`);
   }
@@ -80,7 +81,12 @@ export function resolveWorkload(o: Readonly<RunOptions>, explicit: ReadonlySet<s
   } catch (e) {
     return prefixed("Failed to generate workload: ", e);
   }
-  const out: ResolvedWorkload = { source: wl.source, horizon, requestCap: maxRequests > 0 ? maxRequests : 0, sessions: wl.sessions };
+  const out: ResolvedWorkload = {
+    source: wl.source,
+    horizon,
+    requestCap: maxRequests > 0 ? maxRequests : 0,
+    sessions: wl.sessions,
+  };
   if (spec.goodput_slo_targets !== undefined) out.sloTargets = { spec: spec.goodput_slo_targets };
   const keyed = [...spec.clients, ...spec.cohorts].some((c) => (c.timeout ?? 0) > 0);
   if (explicit.has("timeout") ? o.timeout > 0 : keyed) out.deadlines = true;
@@ -100,7 +106,9 @@ function replayTrace(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, see
   const horizon = o.horizon;
   const dataPath = o.replayTraceData !== "" ? o.replayTraceData : o.replayTrace.replace(/\.ya?ml$/i, "") + ".csv";
   if (!fs.existsSync(dataPath)) {
-    throw new UserError(`--replay-trace-data: trace data file ${dataPath} not found (give it with --replay-trace-data)`);
+    throw new UserError(
+      `--replay-trace-data: trace data file ${dataPath} not found (give it with --replay-trace-data)`,
+    );
   }
   const trace = (() => {
     try {
@@ -162,7 +170,11 @@ function selectSpec(o: Readonly<RunOptions>, explicit: ReadonlySet<string>, seed
   }
   if (!Number.isFinite(o.rate) || o.rate <= 0) throw new UserError(`--rate must be a finite value > 0, got ${o.rate}`);
   const presets = readPresetsFromDefaults(o.defaultsFilepath);
-  return { spec: specFromPreset(o.workload, presets, o.rate, o.numRequests, seed), maxRequests: o.numRequests, horizon };
+  return {
+    spec: specFromPreset(o.workload, presets, o.rate, o.numRequests, seed),
+    maxRequests: o.numRequests,
+    horizon,
+  };
 }
 
 /** A workload spec (file or object); explicit --seed, --rate, --horizon and --num-requests win over its values. */
@@ -208,13 +220,15 @@ function checkConcurrencyFlags(o: Readonly<RunOptions>, explicit: ReadonlySet<st
   if (o.thinkTimeMs < 0) throw new UserError(`--think-time-ms must be >= 0, got ${o.thinkTimeMs}`);
   checkTimeoutFlag(o.timeout);
   if (o.concurrency === 0) return;
-  if (explicit.has("rate")) throw new UserError("--concurrency and --rate are mutually exclusive; use one or the other");
+  if (explicit.has("rate"))
+    throw new UserError("--concurrency and --rate are mutually exclusive; use one or the other");
   if (o.workloadSpecObject !== undefined || o.workloadSpec !== "") {
     throw new UserError(
       "--concurrency cannot be used with --workload-spec; define concurrency in the spec file using clients[].concurrency instead",
     );
   }
-  if (o.replayTrace !== "") throw new UserError("--concurrency cannot be used with --replay-trace; the trace fixes every arrival");
+  if (o.replayTrace !== "")
+    throw new UserError("--concurrency cannot be used with --replay-trace; the trace fixes every arrival");
   if (o.workload !== "distribution" && o.workload !== "") {
     throw new UserError(
       `--concurrency cannot be used with --workload ${o.workload}; virtual users take the distribution-mode length flags`,

@@ -71,7 +71,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
   const oneStepChain = (hooks.sessions ?? null) !== null;
   const parts = instanceExtensions(cfg); // a part in every instance; attached once the cluster exists
-  const build = (k: number): Instance => buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
+  const build = (k: number): Instance =>
+    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   const instances: Instance[] = [];
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
@@ -113,11 +114,27 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
   addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, started, log });
-  const warning = outcomeWarning({ metrics, stats, instances, horizon: cfg.horizon, admissionPolicy: c.admission.policy });
+  const warning = outcomeWarning({
+    metrics,
+    stats,
+    instances,
+    horizon: cfg.horizon,
+    admissionPolicy: c.admission.policy,
+  });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
   const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
-  return { metrics, ledger: users, instances, trace, inFlight: stats.inFlight, timeSeries, pd: pdRun, autoscaler, controlPlane };
+  return {
+    metrics,
+    ledger: users,
+    instances,
+    trace,
+    inFlight: stats.inFlight,
+    timeSeries,
+    pd: pdRun,
+    autoscaler,
+    controlPlane,
+  };
 }
 
 /** The simulator's options from the configuration (model and cache-signal delay only when set). */
@@ -167,12 +184,20 @@ function timeSeriesRecorder(
   controlPlane: ControlPlane | null,
 ): TimeSeriesRecorder | null {
   if (!(hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0)) return null;
-  return new TimeSeriesRecorder(instances, cluster.inFlight, hooks.timeSeriesIntervalUs, autoscaler, controlPlane?.gateway ?? null);
+  return new TimeSeriesRecorder(
+    instances,
+    cluster.inFlight,
+    hooks.timeSeriesIntervalUs,
+    autoscaler,
+    controlPlane?.gateway ?? null,
+  );
 }
 
 /** The progress sampler when the hooks take progress reports; null otherwise. */
 function progressSampler(hooks: RunHooks, instances: Instance[], horizon: number): ProgressSampler | null {
-  return hooks.progress !== undefined ? new ProgressSampler(hooks.progress, instances, horizon, hooks.requestCap ?? 0) : null;
+  return hooks.progress !== undefined
+    ? new ProgressSampler(hooks.progress, instances, horizon, hooks.requestCap ?? 0)
+    : null;
 }
 
 /** The cluster's one sampler slot: whichever of the two exists, or a pair that feeds both. */
@@ -196,7 +221,8 @@ function addRunMetrics(
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
   if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
-  if (run.cfg.speculation !== undefined) metrics.cluster.speculative = runSpeculativeMetrics(run.cfg.speculation, run.instances, users);
+  if (run.cfg.speculation !== undefined)
+    metrics.cluster.speculative = runSpeculativeMetrics(run.cfg.speculation, run.instances, users);
   addFeatureResults(metrics, run.started);
 }
 
@@ -204,9 +230,12 @@ function addRunMetrics(
 function checkInFlight(instances: readonly Instance[], inFlight: Int32Array, pd: PdRun | null, log: Logger): void {
   for (const inst of instances) {
     // Split requests count in flight at their decode instance from the decode pick on.
-    const expect = inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
+    const expect =
+      inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
     if (inFlight[inst.index] !== expect) {
-      log.warn(`${inst.id}: in-flight count ${inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`);
+      log.warn(
+        `${inst.id}: in-flight count ${inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`,
+      );
     }
   }
 }

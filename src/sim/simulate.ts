@@ -82,7 +82,11 @@ function samplingInterval(o: Readonly<RunOptions>, so: SimulateOptions): number 
   return o.report !== "" || so.recordTimeSeries === true ? o.reportInterval : 0;
 }
 
-async function simulateIn(scope: { dispose: () => void }, input: RunInput, so: SimulateOptions): Promise<SimulationResult> {
+async function simulateIn(
+  scope: { dispose: () => void },
+  input: RunInput,
+  so: SimulateOptions,
+): Promise<SimulationResult> {
   const { o: parsed, explicit, log } = parseRunInput(input, so.logger);
   const saturation = probePlan(saturationPlan(parsed), parsed.saturationProbe);
 
@@ -179,7 +183,9 @@ function labelSaturation(run: ClusterRun, plan: SaturationPlan, log: Logger): Sa
 /** One stderr line when the report's time series had to sample more coarsely than asked. */
 function noteCoarserSeries(used: number, asked: number, log: Logger): void {
   if (used !== asked)
-    log.warn(`--report-interval ${asked} µs would exceed the time series' memory cap; the report samples every ${used} µs instead`);
+    log.warn(
+      `--report-interval ${asked} µs would exceed the time series' memory cap; the report samples every ${used} µs instead`,
+    );
 }
 
 /** Loads the run's plugins into `scope` (their budget first: the plugin host watches it). */

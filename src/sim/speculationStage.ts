@@ -44,7 +44,12 @@ export async function resolveSpeculation(
 }
 
 /** The target's decoder layer count, from its config.json. */
-async function layersOf(o: Readonly<RunOptions>, config: SpeculativeConfig, log: Logger, fetchImpl?: FetchLike): Promise<number> {
+async function layersOf(
+  o: Readonly<RunOptions>,
+  config: SpeculativeConfig,
+  log: Logger,
+  fetchImpl?: FetchLike,
+): Promise<number> {
   try {
     const r = await resolveModelConfig({
       model: o.model,

@@ -12,7 +12,12 @@ import type { SpeculationPlan } from "../speculative/plan.js";
 import { SpecStats } from "../speculative/stats.js";
 
 /** Instance k's speculation: acceptance from its own stream `speculative/<k>` of the run's seed. */
-export function instanceSpeculation(plan: SpeculationPlan, k: number, kv: KvCache, target: LatencyModel): InstanceSpeculation {
+export function instanceSpeculation(
+  plan: SpeculationPlan,
+  k: number,
+  kv: KvCache,
+  target: LatencyModel,
+): InstanceSpeculation {
   const { config } = plan;
   const rng = new Rng(deriveStreamSeed(plan.seed, `speculative/${k}`));
   const cost = proposalCost({
@@ -21,7 +26,12 @@ export function instanceSpeculation(plan: SpeculationPlan, k: number, kv: KvCach
     targetLayers: plan.targetLayers,
     draft: plan.draft === null ? null : plan.draft(),
   });
-  return new InstanceSpeculation({ k: config.k, disableByBatchSize: config.disableByBatchSize, table: plan.table }, kv, rng, cost);
+  return new InstanceSpeculation(
+    { k: config.k, disableByBatchSize: config.disableByBatchSize, table: plan.table },
+    kv,
+    rng,
+    cost,
+  );
 }
 
 /** The run's speculative metrics over its instances (those without speculation add nothing). */

@@ -17,7 +17,10 @@ export function validateLimits(o: Readonly<RunOptions>, explicit: ReadonlySet<st
     ["blockSizeInTokens", "--block-size-in-tokens"],
     // The newer names were folded into the older ones: name the flag that was given.
     ["maxNumRunningReqs", explicit.has("maxNumSeqs") ? "--max-num-seqs" : "--max-num-running-reqs"],
-    ["maxNumScheduledTokens", explicit.has("maxNumBatchedTokens") ? "--max-num-batched-tokens" : "--max-num-scheduled-tokens"],
+    [
+      "maxNumScheduledTokens",
+      explicit.has("maxNumBatchedTokens") ? "--max-num-batched-tokens" : "--max-num-scheduled-tokens",
+    ],
   ];
   for (const [k, flag] of positive) {
     if (!((o[k] as number) > 0)) throw new UserError(`${flag} must be > 0, got ${o[k] as number}`);

@@ -20,7 +20,11 @@ export interface PolicySettings {
 }
 
 /** Stage: parameters and names of the selected policies, tracing, SLO extensions (steps 7-8). */
-export function validatePolicies(o: Readonly<RunOptions>, log: Logger, explicit: ReadonlySet<string> = new Set()): PolicySettings {
+export function validatePolicies(
+  o: Readonly<RunOptions>,
+  log: Logger,
+  explicit: ReadonlySet<string> = new Set(),
+): PolicySettings {
   validatePolicyParameters(o, explicit);
   // 8. Policy names, tracing.
   checkPolicyNames(o);
@@ -97,7 +101,11 @@ function checkExtensionNumbers(o: Readonly<RunOptions>): void {
 }
 
 /** Stage: the weighted-routing scorers and the selected policies' info lines (step 10). */
-export function selectScorers(o: Readonly<RunOptions>, bundleScorers: ScorerSpec[], log: Logger): readonly ScorerSpec[] {
+export function selectScorers(
+  o: Readonly<RunOptions>,
+  bundleScorers: ScorerSpec[],
+  log: Logger,
+): readonly ScorerSpec[] {
   let scorerSpecs = DEFAULT_SCORERS;
   if (o.routingPolicy === "weighted") {
     const fromFlag = parseRoutingScorers(o.routingScorers);
@@ -105,12 +113,16 @@ export function selectScorers(o: Readonly<RunOptions>, bundleScorers: ScorerSpec
     else if (bundleScorers.length > 0) scorerSpecs = bundleScorers;
     log.info(`Weighted routing scorers: ${scorerSpecs.map((s) => `${s.name}:${s.weight.toFixed(1)}`).join(", ")}`);
   } else if (o.routingScorers !== "") {
-    log.warn(`--routing-scorers has no effect when routing policy is "${o.routingPolicy}" (only applies to 'weighted')`);
+    log.warn(
+      `--routing-scorers has no effect when routing policy is "${o.routingPolicy}" (only applies to 'weighted')`,
+    );
   }
   if (o.routingPolicy === "weighted") for (const s of scorerSpecs) scorers.get(s.name)?.validate(o);
   const routing = o.routingPolicy || RUN_DEFAULTS.routingPolicy;
   if (o.routingTieBreak !== "first" && !routingPolicies.get(routing)?.flags.some((f) => f.key === "routingTieBreak")) {
-    log.warn(`--routing-tie-break has no effect when routing policy is "${routing}" (only applies to 'weighted' and 'least-loaded')`);
+    log.warn(
+      `--routing-tie-break has no effect when routing policy is "${routing}" (only applies to 'weighted' and 'least-loaded')`,
+    );
   }
   for (const fam of policyFamilies()) {
     const line = fam.option !== null ? fam.registry.get(o[fam.option])?.summary(o) : null;

@@ -29,7 +29,9 @@ export class AcceptanceTable {
     return this.profiles.length - 1;
   }
 
-  /** The request's profile: its tenant's override, else its SLO class's, else the run-wide one (cached on the request). */
+  /**
+   * The request's profile: its tenant's override, else its SLO class's, else the run-wide one (cached on the request).
+   */
   profileOf(r: Request): Float64Array {
     let p = r.specProfile;
     if (p < 0) {

@@ -20,7 +20,10 @@ export interface SpeculativeConfig {
   bySloClass: ReadonlyMap<string, readonly number[]>;
   /** Acceptance overrides by tenant ID (what a workload client stamps on its requests). */
   byTenant: ReadonlyMap<string, readonly number[]>;
-  /** disable_by_batch_size: no speculation in a step whose running batch has at least this many requests (0 = never off). */
+  /**
+   * disable_by_batch_size: no speculation in a step whose running batch has at least this many requests (0 = never
+   * off).
+   */
   disableByBatchSize: number;
   /** draft_tensor_parallel_size: the draft model's TP (0 = the target's). */
   draftTp: number;
@@ -140,7 +143,9 @@ function acceptanceOf(o: Record<string, unknown>, k: number): number[] {
   const one = o["acceptance_rate"];
   if (list !== undefined && one !== undefined) fail(`give "acceptance_rates" or "acceptance_rate", not both`);
   if (list === undefined && one === undefined) {
-    fail(`"acceptance_rates" (one per position) or "acceptance_rate" is required: the simulator draws acceptance, it runs no proposer`);
+    fail(
+      `"acceptance_rates" (one per position) or "acceptance_rate" is required: the simulator draws acceptance, it runs no proposer`,
+    );
   }
   return rateList(list !== undefined ? list : one, list !== undefined ? "acceptance_rates" : "acceptance_rate", k);
 }
@@ -148,7 +153,8 @@ function acceptanceOf(o: Record<string, unknown>, k: number): number[] {
 /** A rate (the same at every position) or a list of k rates, each a finite number in [0, 1]. */
 function rateList(v: unknown, key: string, k: number): number[] {
   const check = (x: unknown, at: string): number => {
-    if (typeof x !== "number" || !Number.isFinite(x) || x < 0 || x > 1) fail(`${at} must be a number in [0, 1], got ${JSON.stringify(x)}`);
+    if (typeof x !== "number" || !Number.isFinite(x) || x < 0 || x > 1)
+      fail(`${at} must be a number in [0, 1], got ${JSON.stringify(x)}`);
     return x;
   };
   if (Array.isArray(v)) {
@@ -163,7 +169,9 @@ function overrides(o: Record<string, unknown>, key: string, k: number): Map<stri
   const out = new Map<string, number[]>();
   const v = o[key];
   if (v === undefined) return out;
-  if (v === null || typeof v !== "object" || Array.isArray(v)) fail(`"${key}" must be an object of name: rate or [rates]`);
-  for (const [name, rates] of Object.entries(v as Record<string, unknown>)) out.set(name, rateList(rates, `${key}.${name}`, k));
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    fail(`"${key}" must be an object of name: rate or [rates]`);
+  for (const [name, rates] of Object.entries(v as Record<string, unknown>))
+    out.set(name, rateList(rates, `${key}.${name}`, k));
   return out;
 }

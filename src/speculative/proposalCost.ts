@@ -10,7 +10,10 @@ export const NGRAM_STEP_US = 50;
 
 /** A method's proposal time for one step. */
 export interface ProposalCost {
-  /** Ticks spent proposing for step batch[0 .. n): requests with specTokens > 0 verify that many proposals (none: no cost). */
+  /**
+   * Ticks spent proposing for step batch[0 .. n): requests with specTokens > 0 verify that many proposals (none: no
+   * cost).
+   */
   time(batch: Request[], n: number): number;
 }
 

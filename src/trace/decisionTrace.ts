@@ -127,7 +127,9 @@ export class DecisionTrace {
         snap: s,
         score: scores !== null ? scores[p]! : -s.effectiveLoad,
       }));
-      scored.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.snap.id < b.snap.id ? -1 : a.snap.id > b.snap.id ? 1 : 0));
+      scored.sort((a, b) =>
+        a.score !== b.score ? b.score - a.score : a.snap.id < b.snap.id ? -1 : a.snap.id > b.snap.id ? 1 : 0,
+      );
       candidates = scored.slice(0, Math.min(k, snaps.length)).map(({ snap, score }) => ({
         instanceId: snap.id,
         score,

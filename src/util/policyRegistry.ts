@@ -59,7 +59,11 @@ export interface RegisteredPolicy<C, T> {
 const NO_PARAMS = z.object({}) as unknown as ParamSchema<Record<string, never>>;
 
 /** A descriptor without parameters from a bare factory (the older plugin form). */
-export function factoryPolicy<C, T>(name: string, factory: (context: C) => T, description = ""): PolicyDescriptor<C, T> {
+export function factoryPolicy<C, T>(
+  name: string,
+  factory: (context: C) => T,
+  description = "",
+): PolicyDescriptor<C, T> {
   return { name, description, params: NO_PARAMS, flags: [], create: (_p, c) => factory(c) };
 }
 
@@ -146,7 +150,10 @@ export function parseParams<P>(schema: ParamSchema<P>, source: Readonly<Record<s
 }
 
 /** The schema's own keys of `source`. */
-function pickKeys(source: Readonly<Record<string, unknown>>, schema: { shape: Record<string, unknown> }): Record<string, unknown> {
+function pickKeys(
+  source: Readonly<Record<string, unknown>>,
+  schema: { shape: Record<string, unknown> },
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(schema.shape)) if (source[k] !== undefined) out[k] = source[k];
   return out;

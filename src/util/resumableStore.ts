@@ -50,7 +50,9 @@ function ensureWritableDir<R>(dir: string, layout: StoreLayout<R>): void {
     makeDirs(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
-    throw layout.error(`${dir}: cannot use as the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw layout.error(
+      `${dir}: cannot use as the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
 }
 
@@ -68,7 +70,11 @@ function readState<S extends StoreState>(file: string): S | null {
  * Makes `dir` ready for a run: clears it (restart), accepts its previous results, or refuses a
  * directory whose results come from something else. Writes the identity file. Returns notes for stderr.
  */
-export function prepareStoreDir<R, S extends StoreState>(dir: string, layout: StoreLayout<R>, req: OpenRequest<S>): string[] {
+export function prepareStoreDir<R, S extends StoreState>(
+  dir: string,
+  layout: StoreLayout<R>,
+  req: OpenRequest<S>,
+): string[] {
   const notes: string[] = [];
   ensureWritableDir(dir, layout);
   const statePath = path.join(dir, layout.stateFile);

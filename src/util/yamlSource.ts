@@ -79,7 +79,8 @@ export class YamlSource {
   }
 
   deref(node: Node | null | undefined): Node | null {
-    if (node !== null && node !== undefined && isAlias(node)) return (node.resolve(this.doc) as Node | undefined) ?? null;
+    if (node !== null && node !== undefined && isAlias(node))
+      return (node.resolve(this.doc) as Node | undefined) ?? null;
     return node ?? null;
   }
 
@@ -111,7 +112,11 @@ export class YamlSource {
     if (n === null || !isMap(n)) this.fail(n, item, `expected a mapping of ${what}`);
     return ((n as YAMLMap).items as Pair[]).map((pair) => {
       const key = pair.key as Node;
-      return { name: isScalar(key) ? String(key.value) : "", key, value: this.deref((pair.value as Node | null) ?? null) };
+      return {
+        name: isScalar(key) ? String(key.value) : "",
+        key,
+        value: this.deref((pair.value as Node | null) ?? null),
+      };
     });
   }
 
@@ -157,7 +162,8 @@ export class YamlSource {
 
   int(node: Node | null, item: string, min: number): number {
     const v = this.num(node, item);
-    if (!Number.isSafeInteger(v) || v < min) this.fail(node, item, `expected an integer >= ${min}, got ${this.text(node, item)}`);
+    if (!Number.isSafeInteger(v) || v < min)
+      this.fail(node, item, `expected an integer >= ${min}, got ${this.text(node, item)}`);
     return v;
   }
 
@@ -178,7 +184,8 @@ export function scalarText(s: Scalar): string | null {
 }
 
 function normalizeBigints(v: unknown): unknown {
-  if (typeof v === "bigint") return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+  if (typeof v === "bigint")
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
   if (Array.isArray(v)) return v.map(normalizeBigints);
   if (v !== null && typeof v === "object") {
     const o: Record<string, unknown> = {};

@@ -26,16 +26,27 @@ export interface ComposeOptions {
 function checkInput(s: WorkloadSpec, name: string): void {
   const at = (path: string): string => positionSuffix(specPositions(s), path);
   if (!Number.isFinite(s.aggregate_rate)) {
-    throw new UserError(`compose: ${name}: aggregate_rate must be a finite number, got ${fmtF(s.aggregate_rate)}${at("aggregate_rate")}`);
+    throw new UserError(
+      `compose: ${name}: aggregate_rate must be a finite number, got ${fmtF(s.aggregate_rate)}${at("aggregate_rate")}`,
+    );
   }
   if (s.aggregate_rate <= 0) {
-    throw new UserError(`compose: ${name}: aggregate_rate must be positive, got ${fmtF(s.aggregate_rate)}${at("aggregate_rate")}`);
+    throw new UserError(
+      `compose: ${name}: aggregate_rate must be positive, got ${fmtF(s.aggregate_rate)}${at("aggregate_rate")}`,
+    );
   }
   if (s.clients.length === 0) {
-    throw new UserError(`compose: ${name}: no clients to compose (cohorts, servegen_data and inference_perf are not carried over)`);
+    throw new UserError(
+      `compose: ${name}: no clients to compose (cohorts, servegen_data and inference_perf are not carried over)`,
+    );
   }
   // Only what compose keeps is validated: the clients (and the rate and version they come with).
-  const kept = makeSpec({ version: s.version, category: s.category, aggregate_rate: s.aggregate_rate, clients: s.clients });
+  const kept = makeSpec({
+    version: s.version,
+    category: s.category,
+    aggregate_rate: s.aggregate_rate,
+    clients: s.clients,
+  });
   const f = findValidationFailure(kept);
   if (f !== null) throw new UserError(`compose: ${name}: ${f.message}${f.path === "" ? "" : at(f.path)}`);
 }

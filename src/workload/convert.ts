@@ -60,9 +60,11 @@ export function convertServeGen(path: string, logger?: Logger): WorkloadSpec {
  */
 export function convertInferencePerf(specPath: string, logger?: Logger, rateSchedule = false): WorkloadSpec {
   const file = loadWorkloadSpec(specPath, logger === undefined ? {} : { logger });
-  if (file.inference_perf === undefined) throw new UserError(`file ${specPath} does not contain an inference_perf section`);
+  if (file.inference_perf === undefined)
+    throw new UserError(`file ${specPath} does not contain an inference_perf section`);
   const failure = findInferencePerfFailure(file.inference_perf);
-  if (failure !== null) throw new UserError(`expanding inference-perf spec: validating inference-perf spec: ${failure.message}`);
+  if (failure !== null)
+    throw new UserError(`expanding inference-perf spec: validating inference-perf spec: ${failure.message}`);
   const expansion = rateSchedule
     ? { aggregateRate: 0, ...expandInferencePerfScheduled(file.inference_perf) }
     : expandInferencePerf(file.inference_perf);

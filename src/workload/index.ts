@@ -15,12 +15,23 @@ export {
   type LoadOptions,
 } from "./spec/load.js";
 export { upgradeV1ToV2 } from "./spec/upgrade.js";
-export { checkSpecBounds, findValidationFailure, validateWorkloadSpec, type ValidationFailure } from "./spec/validate.js";
+export {
+  checkSpecBounds,
+  findValidationFailure,
+  validateWorkloadSpec,
+  type ValidationFailure,
+} from "./spec/validate.js";
 export { cohortWindows, diurnalWindows, drainWindows, expandCohorts, spikeWindows } from "./spec/cohorts.js";
 export { expandInferencePerf, findInferencePerfFailure, stageWindows } from "./spec/inferencePerf.js";
 export { loadServeGenClients, parsePdfDict } from "./spec/servegen.js";
 
-export { buildArrivalSampler, sampleGamma, weibullCv, weibullShapeFromCv, type ArrivalSampler } from "./samplers/arrival.js";
+export {
+  buildArrivalSampler,
+  sampleGamma,
+  weibullCv,
+  weibullShapeFromCv,
+  type ArrivalSampler,
+} from "./samplers/arrival.js";
 export { buildLengthSampler, ReasonRatioSampler, SamplerBuildError, type LengthSampler } from "./samplers/length.js";
 export { gammaFn, lnGamma } from "./samplers/gammaFn.js";
 
@@ -48,7 +59,13 @@ export {
   type DistributionFlags,
 } from "./sources/distribution.js";
 export { applySpecFlags, type SpecFlags } from "./sources/specFlags.js";
-export { presetToSpec, readPresetsFromDefaults, specFromPreset, type PresetEntry, type PresetLike } from "./sources/preset.js";
+export {
+  presetToSpec,
+  readPresetsFromDefaults,
+  specFromPreset,
+  type PresetEntry,
+  type PresetLike,
+} from "./sources/preset.js";
 
 export { convertCsvTraceFile, specFromCsvTraceMode, summarizeCsvTrace } from "./trace/csvTrace.js";
 export {

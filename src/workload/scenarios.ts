@@ -8,7 +8,8 @@ export const SCENARIO_NAMES = ["bursty", "unfair", "prefix-heavy", "mixed-slo"] 
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 const exp = (mean: number) => dist("exponential", { mean });
-const gauss = (mean: number, std_dev: number, min: number, max: number) => dist("gaussian", { mean, std_dev, min, max });
+const gauss = (mean: number, std_dev: number, min: number, max: number) =>
+  dist("gaussian", { mean, std_dev, min, max });
 const poisson = { process: "poisson" } as const;
 
 function clientsFor(name: ScenarioName): ClientSpec[] {

@@ -38,7 +38,10 @@ function isEmpty(v: unknown): boolean {
 
 function isZeroDist(v: unknown): boolean {
   const d = v as { type?: unknown; params?: object; file?: unknown } | undefined;
-  return d === undefined || (d.type === "" && (d.params === undefined || Object.keys(d.params).length === 0) && d.file === "");
+  return (
+    d === undefined ||
+    (d.type === "" && (d.params === undefined || Object.keys(d.params).length === 0) && d.file === "")
+  );
 }
 
 function toPlain(schema: AnySchema, value: unknown): unknown {

@@ -51,7 +51,17 @@ const COMMON = ["--model", "meta-llama/llama-3.1-8b-instruct", "--total-kv-block
 
 async function run(name: string, args: string[]): Promise<{ stdout: string; data: RunReportData; html: string }> {
   const report = path.join(dir, `${name}.html`);
-  const r = await cli(["run", ...COMMON, "--workload-spec", reducedSpec(), "--report", report, "--log", "error", ...args]);
+  const r = await cli([
+    "run",
+    ...COMMON,
+    "--workload-spec",
+    reducedSpec(),
+    "--report",
+    report,
+    "--log",
+    "error",
+    ...args,
+  ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const data = checkRunReportData(JSON.parse(fs.readFileSync(path.join(dir, `${name}.json`), "utf8")), name);
   return { stdout: r.stdout, data, html: fs.readFileSync(report, "utf8") };
@@ -88,7 +98,10 @@ test("autoscale-daily (reduced): the fleet follows the load, cold starts cost TT
   const grow = routable.findIndex((n) => n > MIN_REPLICAS);
   assert.ok(grow >= 0, "the fleet grows");
   const growS = at(grow);
-  assert.ok(growS >= RISE_S + UP_WINDOW_S + LOADING_MEAN_S, `first growth at ${growS} s comes after the window and the loading delay`);
+  assert.ok(
+    growS >= RISE_S + UP_WINDOW_S + LOADING_MEAN_S,
+    `first growth at ${growS} s comes after the window and the loading delay`,
+  );
   assert.ok(growS < FALL_S, "and before the fall");
 
   const peak = Math.max(...routable);
@@ -97,12 +110,18 @@ test("autoscale-daily (reduced): the fleet follows the load, cold starts cost TT
   const peakAt = routable.indexOf(peak);
   const shrink = routable.findIndex((n, k) => k > peakAt && n < peak);
   assert.ok(shrink >= 0, "the fleet shrinks");
-  assert.ok(at(shrink) >= FALL_S + DOWN_WINDOW_S, `it shrinks at ${at(shrink)} s, after the fall and the scale-down window`);
+  assert.ok(
+    at(shrink) >= FALL_S + DOWN_WINDOW_S,
+    `it shrinks at ${at(shrink)} s, after the fall and the scale-down window`,
+  );
   assert.ok(routable[routable.length - 1]! < peak, "and stays below the peak to the end");
 
   const steady = ttftP99(auto.data, 0, RISE_S);
   const coldStart = ttftP99(auto.data, RISE_S, growS);
-  assert.ok(coldStart > 10 * steady, `TTFT p99 in the cold start (${coldStart} µs) spikes over the steady low load (${steady} µs)`);
+  assert.ok(
+    coldStart > 10 * steady,
+    `TTFT p99 in the cold start (${coldStart} µs) spikes over the steady low load (${steady} µs)`,
+  );
   const after = ttftP99(auto.data, at(peakAt) + 10, FALL_S);
   assert.ok(after < coldStart / 10, `TTFT p99 recovers once the new instances serve (${after} µs)`);
 

@@ -10,11 +10,24 @@ import "../../src/autoscale/builtins.js";
 import type { Decision, ModelSignals, ReplicaSignal } from "../../src/autoscale/types.js";
 
 const H100 = { gpu: "H100", tp: 1 };
-const analyzer = new SaturationAnalyzer({ kv_cache_threshold: 0, scale_up_threshold: 0, scale_down_boundary: 0, avg_input_tokens: 0 });
+const analyzer = new SaturationAnalyzer({
+  kv_cache_threshold: 0,
+  scale_up_threshold: 0,
+  scale_down_boundary: 0,
+  avg_input_tokens: 0,
+});
 const unlimited = engines.create("unlimited", {}, { freeSlots: () => Infinity });
 
 function replica(index: number, usedBlocks: number, queue: number): ReplicaSignal {
-  return { index, variant: H100, cost: 0, queueDepth: queue, inFlight: 0, kvTokensInUse: usedBlocks * 16, kvCapacityTokens: 10000 * 16 };
+  return {
+    index,
+    variant: H100,
+    cost: 0,
+    queueDepth: queue,
+    inFlight: 0,
+    kvTokensInUse: usedBlocks * 16,
+    kvCapacityTokens: 10000 * 16,
+  };
 }
 
 function signals(replicas: ReplicaSignal[], pending = 0): ModelSignals {
@@ -105,7 +118,11 @@ test("analyzer invariants: variant sums equal the totals; required > 0 means no 
   });
   fc.assert(
     fc.property(fc.array(r, { minLength: 1, maxLength: 8 }), fc.integer({ min: 0, max: 3 }), (rs, pending) => {
-      const replicas = rs.map((x, i) => ({ ...replica(i, x.used, x.queue), variant: { gpu: x.gpu, tp: 1 }, cost: x.cost }));
+      const replicas = rs.map((x, i) => ({
+        ...replica(i, x.used, x.queue),
+        variant: { gpu: x.gpu, tp: 1 },
+        cost: x.cost,
+      }));
       const a = analyzer.analyze(signals(replicas, pending))!;
       const supply = a.variants.reduce((s, v) => s + v.supply, 0);
       const demand = a.variants.reduce((s, v) => s + v.demand, 0);

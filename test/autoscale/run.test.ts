@@ -61,8 +61,14 @@ autoscaler:
 const MODEL = { model: "test-model", alphaCoeffs: [100, 1, 100], betaCoeffs: [3000, 10, 5], totalKvBlocks: 400 };
 
 async function run(extra: Record<string, unknown>, seed = 5, routed?: [number, number][]) {
-  const clusterObserver = { onRouted: (_req: unknown, i: number, t: number) => routed?.push([i, t]), onClock: () => undefined };
-  return simulate({ ...MODEL, workloadSpecObject: spec(), seed, ...extra }, { logger: silentLogger, hooks: { clusterObserver } });
+  const clusterObserver = {
+    onRouted: (_req: unknown, i: number, t: number) => routed?.push([i, t]),
+    onClock: () => undefined,
+  };
+  return simulate(
+    { ...MODEL, workloadSpecObject: spec(), seed, ...extra },
+    { logger: silentLogger, hooks: { clusterObserver } },
+  );
 }
 
 function conserved(m: Awaited<ReturnType<typeof simulate>>["metrics"]): void {
@@ -113,7 +119,10 @@ test("an autoscaled run is deterministic", async () => {
 
 for (const drain of ["wait", "redirect"]) {
   test(`scale-up then scale-down under load (${drain}): conservation, min_replicas, routable targets, termination`, async () => {
-    const res = await run({ policyConfig: bundle(SCALING.replace("DRAIN", drain).replace("MIN", "1")), numInstances: 1 });
+    const res = await run({
+      policyConfig: bundle(SCALING.replace("DRAIN", drain).replace("MIN", "1")),
+      numInstances: 1,
+    });
     const ctl = res.run.autoscaler!;
     const kinds = ctl.scaleEvents.map((e) => e.kind);
     assert.ok(kinds.includes("scale-up") && kinds.includes("scale-down"), kinds.join(","));
@@ -173,7 +182,10 @@ test("conservation holds for random autoscaling settings", async () => {
       }),
       async (p) => {
         const res = await run(
-          { policyConfig: bundle(SCALING.replace("DRAIN", p.drain).replace("MIN", String(p.min))), numInstances: p.instances },
+          {
+            policyConfig: bundle(SCALING.replace("DRAIN", p.drain).replace("MIN", String(p.min))),
+            numInstances: p.instances,
+          },
           p.seed,
         );
         conserved(res.metrics);
@@ -208,7 +220,10 @@ const bad: [string, string][] = [
     "instance_lifecycle:\n  loading_delay: {mean: -2}\n",
     "Invalid policy config: instance_lifecycle.loading_delay.mean must be finite and >= 0, got -2",
   ],
-  ["instance_lifecycle:\n  drain_policy: vanish\n", 'Invalid policy config: unknown drain policy "vanish"; valid options: redirect, wait'],
+  [
+    "instance_lifecycle:\n  drain_policy: vanish\n",
+    'Invalid policy config: unknown drain policy "vanish"; valid options: redirect, wait',
+  ],
 ];
 
 for (const [text, message] of bad) {
@@ -223,5 +238,8 @@ for (const [text, message] of bad) {
 test("a bad --model-autoscaler-interval-us names the flag", async () => {
   const res = await cli([...BASE, "--model-autoscaler-interval-us", "-5"]);
   assert.equal(res.code, 1);
-  assert.equal(res.stderr.at(-1), "error: --model-autoscaler-interval-us must be a finite number >= 0 (0 = off), got -5");
+  assert.equal(
+    res.stderr.at(-1),
+    "error: --model-autoscaler-interval-us must be a finite number >= 0 (0 = off), got -5",
+  );
 });

@@ -18,7 +18,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { calibrate, calibrateWithDetails, type CalibrateOptions, type SimResultEntry } from "../../src/calibration/calibrate.js";
+import {
+  calibrate,
+  calibrateWithDetails,
+  type CalibrateOptions,
+  type SimResultEntry,
+} from "../../src/calibration/calibrate.js";
 import { loadSimResults, parseSimCacheHitRate, parseSimResults } from "../../src/calibration/simResults.js";
 import { loadItlCsv, parseItlCsv } from "../../src/calibration/itlCsv.js";
 import { mergeSloTargets, parseDurationMs, parseSloFlag } from "../../src/calibration/goodput.js";
@@ -35,7 +40,8 @@ import {
 import { UserError } from "../../src/util/errors.js";
 import { cli } from "../helpers/cli.js";
 
-const fixture = (f: string): string => fileURLToPath(new URL(`../../../test/fixtures/calibration/${f}`, import.meta.url));
+const fixture = (f: string): string =>
+  fileURLToPath(new URL(`../../../test/fixtures/calibration/${f}`, import.meta.url));
 const HEADER = fixture("trace-header.yaml");
 const DATA = fixture("trace-data.csv");
 const SIM = fixture("sim-results.json");
@@ -84,7 +90,13 @@ test("counts: warm-up, matched, unmatched, token mismatches (negative latency st
   assert.deepEqual(Object.keys(report.metrics), ["e2e", "ttft"]);
   assert.deepEqual(report.config_match, {});
   assert.equal(report.known_limitations.length, 4);
-  assert.deepEqual(Object.keys(report), ["trace_info", "metrics", "config_match", "known_limitations", "ttft_tolerance"]);
+  assert.deepEqual(Object.keys(report), [
+    "trace_info",
+    "metrics",
+    "config_match",
+    "known_limitations",
+    "ttft_tolerance",
+  ]);
 });
 
 test("TTFT statistics, worked by hand", () => {
@@ -143,14 +155,19 @@ test("E2E statistics and the TTFT verdict", () => {
   // x = 50,80,100,150; y = 55,84,90,165: 23160 / sqrt(21200 · 26388)
   close(m.request_level.pearson_r, 23160 / Math.sqrt(21200 * 26388), "Pearson r");
   assert.equal(m.request_level.quality, "excellent");
-  assert.deepEqual(report.ttft_tolerance, { mape: report.metrics.ttft!.request_level.mape, threshold: 0.15, within: true });
+  assert.deepEqual(report.ttft_tolerance, {
+    mape: report.metrics.ttft!.request_level.mape,
+    threshold: 0.15,
+    within: true,
+  });
   const strict = calibrate(trace(), sim(), { ttftMapeThreshold: 0.1 });
   assert.equal(strict.ttft_tolerance!.within, false);
   assert.equal(calibrate(trace(), sim(), { ttftMapeThreshold: 0.113 }).ttft_tolerance!.within, true);
 });
 
 test("RTT and bandwidth normalization", () => {
-  const ttftMean = (o: CalibrateOptions, t = trace()): number => calibrate(t, sim(), o).metrics.ttft!.workload_level.sim_mean;
+  const ttftMean = (o: CalibrateOptions, t = trace()): number =>
+    calibrate(t, sim(), o).metrics.ttft!.workload_level.sim_mean;
   const e2eMean = (o: CalibrateOptions): number => calibrate(trace(), sim(), o).metrics.e2e!.workload_level.sim_mean;
   // Server-side means: TTFT (10500 + 17500 + 32500 + 45500)/4 = 26500, E2E 98000.
   assert.equal(ttftMean({}), 27000, "header RTT 0.5 ms");
@@ -259,11 +276,26 @@ test("fatal conditions and their messages", () => {
 test("option checks", () => {
   const t = smallTrace([row(0, 100, 200)]);
   const s = [simEntry(0, 100, 200)];
-  throwsUser(() => calibrate(t, s, { networkRttUs: -5 }), "--network-rtt-us must be >= 0 (or omit to use trace header), got -5");
-  throwsUser(() => calibrate(t, s, { networkBandwidthMbps: Infinity }), "--network-bandwidth-mbps must be a finite number, got Infinity");
-  throwsUser(() => calibrate(t, s, { ttftMapeThreshold: -0.1 }), "--ttft-mape-threshold must be a finite number >= 0, got -0.1");
-  throwsUser(() => calibrate(t, s, { ttftMapeThreshold: NaN }), "--ttft-mape-threshold must be a finite number >= 0, got NaN");
-  throwsUser(() => calibrate(t, s, { hitRateTolerancePp: -1 }), "--hit-rate-tolerance-pp must be a finite number >= 0, got -1");
+  throwsUser(
+    () => calibrate(t, s, { networkRttUs: -5 }),
+    "--network-rtt-us must be >= 0 (or omit to use trace header), got -5",
+  );
+  throwsUser(
+    () => calibrate(t, s, { networkBandwidthMbps: Infinity }),
+    "--network-bandwidth-mbps must be a finite number, got Infinity",
+  );
+  throwsUser(
+    () => calibrate(t, s, { ttftMapeThreshold: -0.1 }),
+    "--ttft-mape-threshold must be a finite number >= 0, got -0.1",
+  );
+  throwsUser(
+    () => calibrate(t, s, { ttftMapeThreshold: NaN }),
+    "--ttft-mape-threshold must be a finite number >= 0, got NaN",
+  );
+  throwsUser(
+    () => calibrate(t, s, { hitRateTolerancePp: -1 }),
+    "--hit-rate-tolerance-pp must be a finite number >= 0, got -1",
+  );
   throwsUser(() => calibrate(t, s, { warmupRequests: -2 }), /^--warmup-requests must be >= 0/);
   assert.equal(calibrate(t, s, { networkRttUs: 0, ttftMapeThreshold: 0 }).ttft_tolerance!.within, true);
 });
@@ -301,7 +333,10 @@ test("sim results loader: validation with file and entry, extra keys ignored", (
     model: "llama-8b",
     itl_mean_us: 4000,
   });
-  throwsUser(() => parseSimResults("{}", "r.json"), "parsing sim results r.json: expected a JSON array of results, got an object");
+  throwsUser(
+    () => parseSimResults("{}", "r.json"),
+    "parsing sim results r.json: expected a JSON array of results, got an object",
+  );
   throwsUser(() => parseSimResults("[1,", "r.json"), /^parsing sim results r\.json: invalid JSON: /);
   throwsUser(
     () =>
@@ -337,7 +372,10 @@ test("ITL CSV loader", () => {
     { request_id: 3, chunk_index: 0, timestamp_us: 100 },
     { request_id: 3, chunk_index: 1, timestamp_us: 250 },
   ]);
-  throwsUser(() => parseItlCsv("request_id,chunk_index,timestamp_us\n1,2\n", "i.csv"), "i.csv line 2: ITL row has 2 columns, expected 3");
+  throwsUser(
+    () => parseItlCsv("request_id,chunk_index,timestamp_us\n1,2\n", "i.csv"),
+    "i.csv line 2: ITL row has 2 columns, expected 3",
+  );
   throwsUser(() => parseItlCsv("h\n1,-2,5\n", "i.csv"), "i.csv line 2, column chunk_index: must be >= 0, got -2");
   throwsUser(() => parseItlCsv("h\n1,x,5\n", "i.csv"), /^i\.csv line 2, column chunk_index: parsing "x"/);
   assert.equal(loadItlCsv(ITL).length, 16);
@@ -382,9 +420,15 @@ test("goodput: SLO flags over header targets, attainment real vs sim", () => {
   assert.equal(parseDurationMs("5"), null);
   assert.deepEqual(parseSloFlag("--slo-ttft", "critical=19ms, standard=1s"), { critical: 19, standard: 1000 });
   assert.equal(parseSloFlag("--slo-ttft", " "), undefined);
-  throwsUser(() => parseSloFlag("--slo-ttft", "critical"), '--slo-ttft: invalid pair "critical" (expected class=duration)');
+  throwsUser(
+    () => parseSloFlag("--slo-ttft", "critical"),
+    '--slo-ttft: invalid pair "critical" (expected class=duration)',
+  );
   throwsUser(() => parseSloFlag("--slo-e2e", "critical=0s"), '--slo-e2e: non-positive duration in pair "critical=0s"');
-  throwsUser(() => parseSloFlag("--slo-itl", "critical=fast"), /^--slo-itl: unparseable duration in pair "critical=fast"/);
+  throwsUser(
+    () => parseSloFlag("--slo-itl", "critical=fast"),
+    /^--slo-itl: unparseable duration in pair "critical=fast"/,
+  );
   assert.deepEqual(
     mergeSloTargets(
       { ttft: { critical: 19 } },
@@ -396,7 +440,10 @@ test("goodput: SLO flags over header targets, attainment real vs sim", () => {
   const t = trace();
   t.header.goodput_slo_targets = { standard: { ttft_ms: 0, itl_ms: 0, e2e_ms: 120 } };
   const gp = calibrate(t, sim(), { sloTargets: { ttft: { critical: 19 } } }).goodput!;
-  assert.deepEqual(gp.targets, { critical: { ttft_ms: 19, itl_ms: 0, e2e_ms: 0 }, standard: { ttft_ms: 0, itl_ms: 0, e2e_ms: 120 } });
+  assert.deepEqual(gp.targets, {
+    critical: { ttft_ms: 19, itl_ms: 0, e2e_ms: 0 },
+    standard: { ttft_ms: 0, itl_ms: 0, e2e_ms: 120 },
+  });
   // critical: real TTFT 10000 ✓ 20000 ✗; sim 11000 ✓ 18000 ✓.
   assert.deepEqual(gp.per_class["critical"], {
     count: 2,
@@ -449,7 +496,9 @@ test("CLI: table on stdout, breakdowns on stderr", async () => {
   assert.equal(
     res.stdout,
     renderCalibrationTable(
-      ...(Object.values(calibrateWithDetails(trace(), sim(), {}, loadItlCsv(ITL))) as Parameters<typeof renderCalibrationTable>),
+      ...(Object.values(calibrateWithDetails(trace(), sim(), {}, loadItlCsv(ITL))) as Parameters<
+        typeof renderCalibrationTable
+      >),
     ),
   );
   assert.ok(res.stderr.includes('level=info msg="Per-SLO-class calibration:"'), res.stderr.join("\n"));
@@ -534,15 +583,39 @@ async function fails(args: string[], expected: string | RegExp): Promise<void> {
 test("CLI: flag errors are one line, exit 1, before any file is read", async () => {
   const none = path.join(dir, "does-not-exist.json");
   const files = ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", none];
-  await fails([...files, "--network-rtt-us", "-5"], "error: --network-rtt-us must be >= 0 (or omit to use trace header), got -5");
-  await fails([...files, "--network-rtt-us=-7"], "error: --network-rtt-us must be >= 0 (or omit to use trace header), got -7");
-  await fails([...files, "--ttft-mape-threshold", "-1"], "error: --ttft-mape-threshold must be a finite number >= 0, got -1");
-  await fails([...files, "--ttft-mape-threshold", "inf"], "error: --ttft-mape-threshold must be a finite number >= 0, got Infinity");
-  await fails([...files, "--network-bandwidth-mbps", "nan"], "error: --network-bandwidth-mbps must be a finite number, got NaN");
-  await fails([...files, "--hit-rate-tolerance-pp", "-0.5"], "error: --hit-rate-tolerance-pp must be a finite number >= 0, got -0.5");
-  await fails([...files, "--slo-e2e", "critical=soon"], /^error: --slo-e2e: unparseable duration in pair "critical=soon"/);
+  await fails(
+    [...files, "--network-rtt-us", "-5"],
+    "error: --network-rtt-us must be >= 0 (or omit to use trace header), got -5",
+  );
+  await fails(
+    [...files, "--network-rtt-us=-7"],
+    "error: --network-rtt-us must be >= 0 (or omit to use trace header), got -7",
+  );
+  await fails(
+    [...files, "--ttft-mape-threshold", "-1"],
+    "error: --ttft-mape-threshold must be a finite number >= 0, got -1",
+  );
+  await fails(
+    [...files, "--ttft-mape-threshold", "inf"],
+    "error: --ttft-mape-threshold must be a finite number >= 0, got Infinity",
+  );
+  await fails(
+    [...files, "--network-bandwidth-mbps", "nan"],
+    "error: --network-bandwidth-mbps must be a finite number, got NaN",
+  );
+  await fails(
+    [...files, "--hit-rate-tolerance-pp", "-0.5"],
+    "error: --hit-rate-tolerance-pp must be a finite number >= 0, got -0.5",
+  );
+  await fails(
+    [...files, "--slo-e2e", "critical=soon"],
+    /^error: --slo-e2e: unparseable duration in pair "critical=soon"/,
+  );
   await fails([...files, "--log", "loud"], "error: Invalid log level: loud");
-  await fails([...files, "--network-rtt-us", "abc"], /^error: option '--network-rtt-us <int>' argument 'abc' is invalid/);
+  await fails(
+    [...files, "--network-rtt-us", "abc"],
+    /^error: option '--network-rtt-us <int>' argument 'abc' is invalid/,
+  );
   await fails(["--trace-header", HEADER, "--trace-data", DATA], "error: --sim-results is required");
   await fails(["--trace-data", DATA, "--sim-results", SIM], "error: --trace-header is required");
   // Files are read after the checks.
@@ -552,12 +625,18 @@ test("CLI: flag errors are one line, exit 1, before any file is read", async () 
     ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", empty],
     `error: No sim results found in ${empty} — cannot calibrate with empty data`,
   );
-  const stranger = tmp("stranger.json", JSON.stringify([{ request_id: 100, ttft_us: 1, e2e_us: 2, input_tokens: 1, output_tokens: 1 }]));
+  const stranger = tmp(
+    "stranger.json",
+    JSON.stringify([{ request_id: 100, ttft_us: 1, e2e_us: 2, input_tokens: 1, output_tokens: 1 }]),
+  );
   await fails(
     ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", stranger, "--log", "warn"],
     /^error: No matching request IDs found/,
   );
-  const skewOnly = tmp("skew.json", JSON.stringify([{ request_id: 4, ttft_us: 1, e2e_us: 2, input_tokens: 50, output_tokens: 11 }]));
+  const skewOnly = tmp(
+    "skew.json",
+    JSON.stringify([{ request_id: 4, ttft_us: 1, e2e_us: 2, input_tokens: 50, output_tokens: 11 }]),
+  );
   await fails(
     ["--trace-header", HEADER, "--trace-data", DATA, "--sim-results", skewOnly, "--log", "warn"],
     /^error: No valid latency pairs after filtering/,

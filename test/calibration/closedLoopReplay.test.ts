@@ -25,7 +25,9 @@ function trace(rows: [number, string, number, number, number, number][], growth 
     header,
     `trace_version: 2\ntime_unit: microseconds\ncreated_at: "2026-01-01T00:00:00Z"\nmode: real\nwarm_up_requests: 0\nsession_context_growth: "${growth}"\n`,
   );
-  const lines = rows.map(([id, s, r, i, o, a]) => `${id},c,,,${s},${r},,false,${i},${o},${i},0,0,0,0,${a},${a},0,0,0,ok,`);
+  const lines = rows.map(
+    ([id, s, r, i, o, a]) => `${id},c,,,${s},${r},,false,${i},${o},${i},0,0,0,0,${a},${a},0,0,0,ok,`,
+  );
   fs.writeFileSync(data, [COLUMNS, ...lines].join("\n") + "\n");
   return loadTraceV2(header, data);
 }
@@ -86,9 +88,12 @@ test("closed-loop replay errors", async () => {
   await assert.rejects(run(trace(ROWS), {}, { thinkTimeMs: 5 }), {
     message: "--think-time-ms applies only with --session-mode closed-loop",
   });
-  await assert.rejects(run(trace(ROWS), { sessionMode: "closed-loop", thinkDist: "constant:value=5" }, { thinkTimeMs: 5 }), {
-    message: "--think-time-ms and --think-time-dist are mutually exclusive",
-  });
+  await assert.rejects(
+    run(trace(ROWS), { sessionMode: "closed-loop", thinkDist: "constant:value=5" }, { thinkTimeMs: 5 }),
+    {
+      message: "--think-time-ms and --think-time-dist are mutually exclusive",
+    },
+  );
   await assert.rejects(run(trace(ROWS), { sessionMode: "closed-loop" }, { timeout: 0 }), {
     message: "--timeout must be positive (seconds) or negative to disable; got 0",
   });
@@ -104,8 +109,12 @@ test("--think-time-dist values and errors", () => {
     const v = ln.sample(rng);
     assert.ok(v >= 100_000 && v <= 3_000_000);
   }
-  assert.throws(() => parseThinkDist("lognormal:mu=0,sigma=0"), { message: "--think-time-dist: sigma must be > 0, got 0" });
-  assert.throws(() => parseThinkDist("constant:value=1,value=2"), { message: '--think-time-dist: duplicate key "value"' });
+  assert.throws(() => parseThinkDist("lognormal:mu=0,sigma=0"), {
+    message: "--think-time-dist: sigma must be > 0, got 0",
+  });
+  assert.throws(() => parseThinkDist("constant:value=1,value=2"), {
+    message: '--think-time-dist: duplicate key "value"',
+  });
   assert.throws(() => parseThinkDist("gamma:k=1"), {
     message: '--think-time-dist: unknown distribution "gamma" (valid: lognormal, constant)',
   });

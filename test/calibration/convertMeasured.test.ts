@@ -16,7 +16,11 @@ const BUNDLED = path.join(ROOT, "data/calibration/traces/h100-llama-2-7b-tp1-rol
 
 test("a bundled measured run converts to the trace fit reads from the same CSV", () => {
   const text = fs.readFileSync(BUNDLED, "utf8");
-  const ours = traceFromMeasured(text, BUNDLED, { columns: DEFAULT_MEASURED_COLUMNS, timeUnit: "us", promptCycle: 100 });
+  const ours = traceFromMeasured(text, BUNDLED, {
+    columns: DEFAULT_MEASURED_COLUMNS,
+    timeUnit: "us",
+    promptCycle: 100,
+  });
   const fits = traceFromInferencePerfCsv(text, BUNDLED);
   assert.equal(ours.records.length, 7200);
   assert.deepEqual(
@@ -53,18 +57,40 @@ test("missing columns, bad numbers and E2E below TTFT name the file and line", (
     /a\.csv:1: no column "output_tokens" .*--output-column/,
   );
   const head = "arrival_time_us,input_tokens,output_tokens,ttft_us,e2e_us\n";
-  assert.throws(() => traceFromMeasured(head + "0,1,1,5,9\n1,x,1,5,9\n", "b.csv", o), /b\.csv:3: column input_tokens: not a number: "x"/);
-  assert.throws(() => traceFromMeasured(head + "0,1,1,5,-9\n", "c.csv", o), /c\.csv:2: column e2e_us: negative value -9/);
-  assert.throws(() => traceFromMeasured(head + "0,1,1,50,9\n", "d.csv", o), /d\.csv:2: column e2e_us: E2E 9 µs is below TTFT 50 µs/);
+  assert.throws(
+    () => traceFromMeasured(head + "0,1,1,5,9\n1,x,1,5,9\n", "b.csv", o),
+    /b\.csv:3: column input_tokens: not a number: "x"/,
+  );
+  assert.throws(
+    () => traceFromMeasured(head + "0,1,1,5,-9\n", "c.csv", o),
+    /c\.csv:2: column e2e_us: negative value -9/,
+  );
+  assert.throws(
+    () => traceFromMeasured(head + "0,1,1,50,9\n", "d.csv", o),
+    /d\.csv:2: column e2e_us: E2E 9 µs is below TTFT 50 µs/,
+  );
   assert.throws(() => traceFromMeasured(head, "e.csv", o), /e\.csv: no requests/);
-  assert.throws(() => traceFromMeasured(head + "0,1,1,5,9\n", "f.csv", { ...o, timeUnit: "h" }), /--time-unit must be us, ms or s/);
+  assert.throws(
+    () => traceFromMeasured(head + "0,1,1,5,9\n", "f.csv", { ...o, timeUnit: "h" }),
+    /--time-unit must be us, ms or s/,
+  );
 });
 
 test("the command writes a pair replay reads, and writes nothing on a bad input or output path", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-measured-"));
   const h = path.join(dir, "t.yaml");
   const d = path.join(dir, "t.csv");
-  const ok = await cli(["convert", "measured", BUNDLED, "--prompt-cycle", "100", "--trace-header", h, "--trace-data", d]);
+  const ok = await cli([
+    "convert",
+    "measured",
+    BUNDLED,
+    "--prompt-cycle",
+    "100",
+    "--trace-header",
+    h,
+    "--trace-data",
+    d,
+  ]);
   assert.equal(ok.code, 0, ok.stderr.join("\n"));
   const trace = loadTraceV2(h, d);
   assert.equal(trace.header.mode, "real");
@@ -83,13 +109,31 @@ test("the command writes a pair replay reads, and writes nothing on a bad input 
   );
   assert.ok(!fs.existsSync(h2) && !fs.existsSync(d2));
   // A missing directory is created (one rule for outputs); a path under a regular file cannot be.
-  const nowhere = await cli(["convert", "measured", BUNDLED, "--trace-header", path.join(bad, "h.yaml"), "--trace-data", d2]);
+  const nowhere = await cli([
+    "convert",
+    "measured",
+    BUNDLED,
+    "--trace-header",
+    path.join(bad, "h.yaml"),
+    "--trace-data",
+    d2,
+  ]);
   assert.equal(nowhere.code, 1);
   assert.ok(
     nowhere.stderr.some((l) => l.includes("--trace-header")),
     nowhere.stderr.join("\n"),
   );
-  const cyc = await cli(["convert", "measured", BUNDLED, "--prompt-cycle", "-1", "--trace-header", h2, "--trace-data", d2]);
+  const cyc = await cli([
+    "convert",
+    "measured",
+    BUNDLED,
+    "--prompt-cycle",
+    "-1",
+    "--trace-header",
+    h2,
+    "--trace-data",
+    d2,
+  ]);
   assert.equal(cyc.code, 1);
   assert.ok(!fs.existsSync(d2));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,9 @@ import type { RunInput } from "../../src/config/runOptions.js";
 
 const BUNDLED = {
   alpha: [15563.199579, 777.3455, 45.907545],
-  beta: [0.152128, 0.0, 1.36252915, 0.752037, 32.09546717, 4.41684444, 126.024825, 481.8613888, 0.0, 1.94710771, 0.752037],
+  beta: [
+    0.152128, 0.0, 1.36252915, 0.752037, 32.09546717, 4.41684444, 126.024825, 481.8613888, 0.0, 1.94710771, 0.752037,
+  ],
 };
 
 // Measured with 1,200 requests per rate: α0 0.33%, β1a 0.73%, β2b 0.14% off. With 400 requests
@@ -24,11 +26,25 @@ test("fit recovers coefficients from traces simulated with them", async () => {
     alpha: [21000, BUNDLED.alpha[1]!, 60],
     beta: BUNDLED.beta.map((b, i) => (i === 0 ? 0.3 : i === 9 ? 1.5 : b)),
   };
-  const run: RunInput = { model: "meta-llama/llama-3.1-8b-instruct", hardware: "H100", tp: 1, latencyModel: "trained-physics", seed: 7 };
+  const run: RunInput = {
+    model: "meta-llama/llama-3.1-8b-instruct",
+    hardware: "H100",
+    tp: 1,
+    latencyModel: "trained-physics",
+    seed: 7,
+  };
   const experiments: FitExperiment[] = [];
   for (const [i, rate] of [4, 10, 16].entries()) {
     const trace = await measuredWith(syntheticTrace(1200, rate, 11 + i), run, truth);
-    experiments.push({ id: `synthetic-${rate}rps`, model: run.model!, run, trace, target: { kind: "requests" }, stages: [], role: null });
+    experiments.push({
+      id: `synthetic-${rate}rps`,
+      model: run.model!,
+      run,
+      trace,
+      target: { kind: "requests" },
+      stages: [],
+      role: null,
+    });
   }
   // α2 (per output token, never delaying an event), β6 (per request and step) and the per-step
   // constants are nearly collinear on one deployment; these three are what such a trace pins down.

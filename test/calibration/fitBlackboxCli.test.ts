@@ -19,17 +19,41 @@ const START = ["--alpha-coeffs", "232.46,1.75,3357.44", "--beta-coeffs", "5752.7
 type Row = { ttft_us: number; e2e_us: number; real_ttft_us: number; real_e2e_us: number };
 
 test("fit --latency-model blackbox: its flags reproduce the fitted errors in blis replay", async () => {
-  const run: RunInput = { model: "meta-llama/llama-3.1-8b-instruct", hardware: "H100", tp: 1, latencyModel: "blackbox", seed: 42 };
+  const run: RunInput = {
+    model: "meta-llama/llama-3.1-8b-instruct",
+    hardware: "H100",
+    tp: 1,
+    latencyModel: "blackbox",
+    seed: 42,
+  };
   const truth = { alpha: [20000, 1.75, 3357.44], beta: [4000, 15, 30] };
-  const trace = await measuredWith(syntheticTrace(400, 8, 5), { ...run, alphaCoeffs: truth.alpha, betaCoeffs: truth.beta }, truth);
+  const trace = await measuredWith(
+    syntheticTrace(400, 8, 5),
+    { ...run, alphaCoeffs: truth.alpha, betaCoeffs: truth.beta },
+    truth,
+  );
   const header = path.join(tmp, "measured.yaml");
   const data = path.join(tmp, "measured.csv");
   exportTraceV2(trace, header, data);
   const out = path.join(tmp, "bb.yaml");
-  const args = ["fit", "--latency-model", "blackbox", "--data", header, ...DEPLOY, ...START, "--iterations", "6", "--jobs", "1"];
+  const args = [
+    "fit",
+    "--latency-model",
+    "blackbox",
+    "--data",
+    header,
+    ...DEPLOY,
+    ...START,
+    "--iterations",
+    "6",
+    "--jobs",
+    "1",
+  ];
   const fit = await cli([...args, "--out", out]);
   assert.equal(fit.code, 0, fit.stderr.join("\n"));
-  const file = parse(fs.readFileSync(out, "utf8")) as { blackbox_coefficients: { alpha_coeffs: number[]; beta_coeffs: number[] } };
+  const file = parse(fs.readFileSync(out, "utf8")) as {
+    blackbox_coefficients: { alpha_coeffs: number[]; beta_coeffs: number[] };
+  };
   assert.equal(file.blackbox_coefficients.alpha_coeffs.length, 3);
   assert.equal(file.blackbox_coefficients.beta_coeffs.length, 3);
   const m = /^As flags: (--latency-model blackbox --alpha-coeffs \S+ --beta-coeffs \S+)$/m.exec(fit.stdout);

@@ -52,7 +52,17 @@ test("fit: --jobs 2 gives the same coefficients and report as --jobs 1", async (
 });
 
 test("fit: a dense model alone leaves β8 at its start value", async () => {
-  const r = await cli(["fit", "--data", QWEN, "--iterations", "0", "--jobs", "1", "--out", path.join(tmp, "dense.yaml")]);
+  const r = await cli([
+    "fit",
+    "--data",
+    QWEN,
+    "--iterations",
+    "0",
+    "--jobs",
+    "1",
+    "--out",
+    path.join(tmp, "dense.yaml"),
+  ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.ok(!r.stderr.some((l) => /also fitting/.test(l)));
 });

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { buildProgram } from "../../src/cli/main.js";
 import { cli } from "../helpers/cli.js";
 
-const example = (f: string): string => fileURLToPath(new URL(`../../../examples/calibration/llmservingsim/${f}`, import.meta.url));
+const example = (f: string): string =>
+  fileURLToPath(new URL(`../../../examples/calibration/llmservingsim/${f}`, import.meta.url));
 const HEADER = example("rtxpro6000-qwen3-32b-tp2-sharegpt.yaml");
 const DATA = example("rtxpro6000-qwen3-32b-tp2-sharegpt.csv");
 const ROWS = 300;
@@ -77,9 +78,20 @@ test("the Qwen3-32B TP2 trace replays and calibrates (examples/calibration/llmse
   }
 
   if (!hasCommand("calibrate")) return;
-  const cal = await cli(["calibrate", "--trace-header", HEADER, "--trace-data", DATA, "--sim-results", results, "--json"]);
+  const cal = await cli([
+    "calibrate",
+    "--trace-header",
+    HEADER,
+    "--trace-data",
+    DATA,
+    "--sim-results",
+    results,
+    "--json",
+  ]);
   assert.equal(cal.code, 0, cal.stderr.join("\n"));
-  const report = JSON.parse(cal.stdout) as { metrics: Record<string, { count: number; workload_level: { real_mean: number } }> };
+  const report = JSON.parse(cal.stdout) as {
+    metrics: Record<string, { count: number; workload_level: { real_mean: number } }>;
+  };
   assert.equal(report.metrics["ttft"]?.count, ROWS, "TTFT pairs");
   assert.equal(report.metrics["e2e"]?.count, ROWS, "E2E pairs");
   // Measured means as published in data/calibration/experiments.json (ms): TTFT 36905.2, E2E 90408.

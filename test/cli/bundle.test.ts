@@ -40,7 +40,10 @@ test("a run with a plugin through the bundle prints what the modules print", () 
     "--routing-scorers",
     "free-kv:2,queue-depth:1",
   ];
-  const bundled = spawnSync(process.execPath, [path.join(CLI, "bin.js"), ...args], { encoding: "utf8", cwd: PACKAGE_ROOT });
+  const bundled = spawnSync(process.execPath, [path.join(CLI, "bin.js"), ...args], {
+    encoding: "utf8",
+    cwd: PACKAGE_ROOT,
+  });
   const modules = viaModules(args);
   assert.equal(bundled.status, 0, bundled.stderr);
   assert.equal(modules.status, 0, String(modules.stderr));
@@ -65,7 +68,17 @@ test("the CommonJS bundle is ASCII, so the loader's Latin-1 read of it is exact"
 
 test("an output larger than a pipe's buffer arrives whole before the process leaves", () => {
   // 100 instances print about 80 KB, beyond the 64 KB a pipe holds: bin.js exits only once stdout has taken it all.
-  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "2000", "--num-instances", "100", "--rate", "200"];
+  const args = [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--num-requests",
+    "2000",
+    "--num-instances",
+    "100",
+    "--rate",
+    "200",
+  ];
   const r = spawnSync(process.execPath, [path.join(CLI, "bin.js"), ...args], { encoding: "utf8", cwd: PACKAGE_ROOT });
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.length > 65536, `only ${r.stdout.length} bytes`);

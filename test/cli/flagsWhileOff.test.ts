@@ -12,7 +12,10 @@ const CASES: [string[], string][] = [
   [["--token-bucket-capacity", "-1"], "--token-bucket-capacity must be a finite value > 0, got -1"],
   [["--token-bucket-refill-rate", "-1"], "--token-bucket-refill-rate must be a finite value > 0, got -1"],
   [["--pd-transfer-bandwidth", "0"], "--pd-transfer-bandwidth must be a finite positive number, got 0.000000"],
-  [["--pd-transfer-base-latency", "-1"], "--pd-transfer-base-latency must be a finite non-negative number, got -1.000000"],
+  [
+    ["--pd-transfer-base-latency", "-1"],
+    "--pd-transfer-base-latency must be a finite non-negative number, got -1.000000",
+  ],
   [["--pd-prefix-threshold", "-1"], "--pd-prefix-threshold must be >= 0, got -1"],
   [["--usage-limit-threshold", "2"], "--usage-limit-threshold must be in (0, 1], got 2"],
   [["--gaie-kv-threshold", "2"], "gaie_kv_threshold must be a finite value in (0, 1.0], got 2"],
@@ -24,7 +27,10 @@ const CASES: [string[], string][] = [
   [["--saturation-detector", "bogus"], 'Unknown saturation detector "bogus". Valid: concurrency, never, utilization'],
   [["--dispatch-order", "bogus"], "--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got \"bogus\""],
   [["--fairness-policy", "bogus"], "--fairness-policy must be 'global-strict' or 'round-robin', got \"bogus\""],
-  [["--slo-targets", "critical=abc"], '--slo-targets: target for "critical" must be a positive integer (µs), got "abc"'],
+  [
+    ["--slo-targets", "critical=abc"],
+    '--slo-targets: target for "critical" must be a positive integer (µs), got "abc"',
+  ],
   [["--max-gateway-queue-depth", "-1"], "--max-gateway-queue-depth must be >= 0, got -1"],
   [["--per-band-capacity", "-1"], "--per-band-capacity must be >= 0, got -1"],
   // With the feature on, a KV threshold above 1 was accepted too.

@@ -34,7 +34,9 @@ test("a collection used as a key in a policy bundle is one error line, with no Y
   const p = file("policy.yaml", "? admission: {}\npriority:\n  base_scores:\n    critical: 1\n");
   const r = await runCollectingWarnings([...M, "--policy-config", p]);
   assert.equal(r.code, 1);
-  assert.deepEqual(r.stderr, ['error: Failed to load policy config: parsing policy config: unknown field "{ admission: {} }"']);
+  assert.deepEqual(r.stderr, [
+    'error: Failed to load policy config: parsing policy config: unknown field "{ admission: {} }"',
+  ]);
   assert.deepEqual(r.warnings, []);
 });
 
@@ -54,7 +56,9 @@ test("an autoscaler interval below 1 ms is refused, from the flag and from the b
   const p = file("policy.yaml", "autoscaler:\n  interval_us: 999\n");
   const bundle = await cli([...M, "--policy-config", p]);
   assert.equal(bundle.code, 1);
-  assert.deepEqual(bundle.stderr, ["error: Invalid policy config: autoscaler.interval_us must be 0 (off) or at least 1000 µs, got 999"]);
+  assert.deepEqual(bundle.stderr, [
+    "error: Invalid policy config: autoscaler.interval_us must be 0 (off) or at least 1000 µs, got 999",
+  ]);
   const ok = await cli([...M, "--model-autoscaler-interval-us", "1000"]);
   assert.equal(ok.code, 0, ok.stderr.join("\n"));
 });
@@ -63,7 +67,10 @@ test("PD without a tensor-parallel degree names the PD flags and the ones that f
   const r = await cli([...M, "--alpha-coeffs", "100,1,100", "--prefill-decode-instances", "1"]);
   assert.equal(r.code, 1);
   assert.equal(r.stderr.length, 1);
-  assert.match(r.stderr[0]!, /^error: PD disaggregation \(.*--prefill-decode-instances\) requires prefill TP > 0 .*--tp or --prefill-tp/);
+  assert.match(
+    r.stderr[0]!,
+    /^error: PD disaggregation \(.*--prefill-decode-instances\) requires prefill TP > 0 .*--tp or --prefill-tp/,
+  );
 });
 
 test("optimize whose baseline fails leaves no output directory behind", async () => {
@@ -93,12 +100,20 @@ test("optimize whose baseline fails leaves no output directory behind", async ()
 });
 
 test("a negative --num-requests with a workload spec names the flag (was: 'maxRequests must be non-negative')", async () => {
-  const spec = "inference_perf:\n  stages:\n    - rate: 1\n      duration: 1\n  shared_prefix:\n    num_unique_system_prompts: 1\n";
+  const spec =
+    "inference_perf:\n  stages:\n    - rate: 1\n      duration: 1\n  shared_prefix:\n    num_unique_system_prompts: 1\n";
   const p = file(
     "spec.yaml",
     `${spec}    num_users_per_system_prompt: 1\n    system_prompt_len: 1\n    question_len: 1\n    output_len: 1\n`,
   );
-  const r = await cli(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", p, "--num-requests=-1"]);
+  const r = await cli([
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--workload-spec",
+    p,
+    "--num-requests=-1",
+  ]);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
   assert.deepEqual(r.stderr, ["error: --num-requests must be 0 or more with --workload-spec, got -1"]);

@@ -18,7 +18,10 @@ test("blis goodput: each run's own goodput, recomputed goodput with targets, err
   assert.match(lines[2]!, /\s+default\s+40\s+1\.0000\s+\d+\.\d{3}$/);
   const none = await cli(["goodput", a, b]);
   assert.equal(none.code, 1);
-  assert.equal(none.stderr.at(-1), `error: goodput: ${b} has no goodput (run with --slo-ttft/--slo-itl/--slo-e2e, or give targets here)`);
+  assert.equal(
+    none.stderr.at(-1),
+    `error: goodput: ${b} has no goodput (run with --slo-ttft/--slo-itl/--slo-e2e, or give targets here)`,
+  );
   const strict = await cli(["goodput", a, b, "--slo-ttft", "default=1us"]);
   assert.equal(strict.code, 0, strict.stderr.join("\n"));
   const rows = strict.stdout.trimEnd().split("\n").slice(2);
@@ -43,7 +46,10 @@ test("blis goodput: malformed records and durations name the file and the field;
     [{ requests: "zzz" }, "requests: expected array"],
     [{ requests: [{ ttft_ms: "x", itl_ms: 1, e2e_ms: 1 }] }, "requests[0].ttft_ms: expected number"],
     [{ vllm_estimated_duration_s: -3 }, "vllm_estimated_duration_s: must be >= 0"],
-    [{ per_class: { default: { count: -1, slo_attainment: 0, goodput_rps: 0 } } }, "per_class.default.count: must be >= 0"],
+    [
+      { per_class: { default: { count: -1, slo_attainment: 0, goodput_rps: 0 } } },
+      "per_class.default.count: must be >= 0",
+    ],
   ] as const) {
     const f = variant(patch);
     const r = await cli(["goodput", f, "--slo-ttft", "default=1s"]);

@@ -12,7 +12,17 @@ import { DATA_FILE_LIMIT, InputFileError, readInputFile, SPEC_FILE_LIMIT } from 
 import { loadWorkloadSpec } from "../../src/workload/index.js";
 import { UserError } from "../../src/util/errors.js";
 
-const RUN = ["run", "--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1", "--num-requests", "5"];
+const RUN = [
+  "run",
+  "--model",
+  "test-model",
+  "--alpha-coeffs",
+  "100,1,100",
+  "--beta-coeffs",
+  "1000,2,1",
+  "--num-requests",
+  "5",
+];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-in-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -39,7 +49,10 @@ async function fails(args: string[], expected: string, code = 1): Promise<void> 
 }
 
 test("--workload-spec: a character device, a directory, a FIFO and an oversized file", async () => {
-  await fails([...RUN, "--workload-spec", "/dev/zero"], "error: --workload-spec /dev/zero: not a regular file (character device)");
+  await fails(
+    [...RUN, "--workload-spec", "/dev/zero"],
+    "error: --workload-spec /dev/zero: not a regular file (character device)",
+  );
   await fails([...RUN, "--workload-spec", dir], `error: --workload-spec ${dir}: is a directory`);
   const fifo = path.join(dir, "spec.fifo");
   if (spawnSync("mkfifo", [fifo]).status === 0) {
@@ -51,7 +64,10 @@ test("--workload-spec: a character device, a directory, a FIFO and an oversized 
     fs.rmSync(fifo);
   }
   const big = sparse("big.yaml", 20 * 1024 * 1024);
-  await fails([...RUN, "--workload-spec", big], `error: --workload-spec ${big}: file too large (20 MiB; the limit is 16 MiB)`);
+  await fails(
+    [...RUN, "--workload-spec", big],
+    `error: --workload-spec ${big}: file too large (20 MiB; the limit is 16 MiB)`,
+  );
 });
 
 test("a blank input path is refused with the flag", async () => {
@@ -65,18 +81,24 @@ test("data files have the larger limit", async () => {
     [...RUN, "--workload", "traces", "--workload-traces-filepath", csv],
     `error: --workload-traces-filepath ${csv}: file too large (257 MiB; the limit is 256 MiB)`,
   );
-  await fails([...RUN, "--policy-config", "/dev/zero"], "error: --policy-config /dev/zero: not a regular file (character device)");
+  await fails(
+    [...RUN, "--policy-config", "/dev/zero"],
+    "error: --policy-config /dev/zero: not a regular file (character device)",
+  );
 });
 
 test("the readers refuse devices too, with the path", () => {
   assert.throws(
     () => loadWorkloadSpec("/dev/zero"),
-    (e: unknown) => e instanceof UserError && e.message === "reading workload spec: open /dev/zero: not a regular file (character device)",
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message === "reading workload spec: open /dev/zero: not a regular file (character device)",
   );
   assert.throws(
     () => loadWorkloadSpec(path.join(dir, "missing.yaml")),
     (e: unknown) =>
-      e instanceof UserError && e.message === `reading workload spec: open ${path.join(dir, "missing.yaml")}: no such file or directory`,
+      e instanceof UserError &&
+      e.message === `reading workload spec: open ${path.join(dir, "missing.yaml")}: no such file or directory`,
   );
   const small = path.join(dir, "small.txt");
   fs.writeFileSync(small, "abc");
@@ -93,7 +115,11 @@ test("the readers refuse devices too, with the path", () => {
 });
 
 test("plans, spaces and saved results: devices are refused at once", async () => {
-  await fails(["sweep", "/dev/zero"], "error: /dev/zero: cannot read the plan file: not a regular file (character device)", 2);
+  await fails(
+    ["sweep", "/dev/zero"],
+    "error: /dev/zero: cannot read the plan file: not a regular file (character device)",
+    2,
+  );
   await fails(
     ["optimize", "/dev/zero", "--out", path.join(dir, "o")],
     "error: /dev/zero: cannot read the space file: not a regular file (character device)",
@@ -107,6 +133,9 @@ test("plans, spaces and saved results: devices are refused at once", async () =>
 });
 
 test("--lora-config is checked with the other input files, before any work starts", async () => {
-  await fails([...RUN, "--lora-config", "/dev/zero"], "error: --lora-config /dev/zero: not a regular file (character device)");
+  await fails(
+    [...RUN, "--lora-config", "/dev/zero"],
+    "error: --lora-config /dev/zero: not a regular file (character device)",
+  );
   await fails([...RUN, "--lora-config", dir], `error: --lora-config ${dir}: is a directory`);
 });

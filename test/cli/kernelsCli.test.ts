@@ -49,7 +49,8 @@ test("kernels CLI: a run exits 0 with positive metrics, and two runs print byte-
   assert.equal(a.stdout, b.stdout);
   const m = clusterBlock(a.stdout);
   assert.equal(m["completed_requests"], 6);
-  for (const k of ["ttft_mean_ms", "itl_mean_ms", "e2e_mean_ms", "tokens_per_sec"]) assert.ok((m[k] as number) > 0, `${k}: ${m[k]}`);
+  for (const k of ["ttft_mean_ms", "itl_mean_ms", "e2e_mean_ms", "tokens_per_sec"])
+    assert.ok((m[k] as number) > 0, `${k}: ${m[k]}`);
 });
 
 test("kernels CLI: Mixtral-8x7B on H200 at TP2 and Llama-3.1-70B on B200 at TP8 run", async () => {
@@ -100,7 +101,11 @@ test("kernels CLI: a prompt longer than the prefill grid is noted once on stderr
   ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const notes = r.stderr.filter((l) => /extrapolated/.test(l));
-  assert.equal(notes.filter((l) => /prefill attention context beyond 16384 tokens/.test(l)).length, 1, r.stderr.join("\n"));
+  assert.equal(
+    notes.filter((l) => /prefill attention context beyond 16384 tokens/.test(l)).length,
+    1,
+    r.stderr.join("\n"),
+  );
   assert.equal(new Set(notes).size, notes.length, "each note once");
   assert.ok(!r.stdout.includes("extrapolated"), "notes stay off stdout");
   // A prompt inside the grid makes no note.
@@ -116,7 +121,8 @@ test("kernels CLI: an unknown --hardware is exit status 1 and one line listing t
   assert.equal(r.code, 1);
   assert.equal(r.stderr.length, 1, r.stderr.join("\n"));
   assert.match(r.stderr[0]!, /^error: .*TPU-v5/);
-  for (const gpu of ["H100", "H200", "B200", "A100-SXM", "L40S", "RTX-PRO-6000"]) assert.ok(r.stderr[0]!.includes(gpu), `${gpu} listed`);
+  for (const gpu of ["H100", "H200", "B200", "A100-SXM", "L40S", "RTX-PRO-6000"])
+    assert.ok(r.stderr[0]!.includes(gpu), `${gpu} listed`);
 });
 
 test("kernels CLI: --vllm-version 0.24 picks the 0.24.0 tables: other step times than 0.14.0", async () => {
@@ -134,7 +140,8 @@ test("models --check: the kernels model keeps both bounds for the three models a
   const r = blis(["models", "--check"]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const rows = r.stdout.split("\n").map((l) => l.trim().split(/\s{2,}/));
-  const row = (model: string, lm: string): string[] | undefined => rows.find((c) => c[0] === model && c[1] === "H100" && c[2] === lm);
+  const row = (model: string, lm: string): string[] | undefined =>
+    rows.find((c) => c[0] === model && c[1] === "H100" && c[2] === lm);
   // The catalog names the Llama-3.1-70B architecture as Llama-3.3-70B (same config).
   for (const model of [LLAMA_8B, "meta-llama/llama-3.3-70b-instruct", "mistralai/mixtral-8x7b-instruct-v0.1"]) {
     const k = row(model, "kernels");
@@ -145,7 +152,9 @@ test("models --check: the kernels model keeps both bounds for the three models a
   assert.equal(row(LLAMA_8B, "trained-physics")?.at(-1), "BREAKS A BOUND");
   const violations = r.stdout.split("\n").filter((l) => /^\s+\S+ \S+ TP\d+ \S+: /.test(l));
   assert.ok(
-    violations.some((l) => l.includes(`${LLAMA_8B} H100 TP1 trained-physics: prefill`) && l.includes("exceeds the dense-peak bound")),
+    violations.some(
+      (l) => l.includes(`${LLAMA_8B} H100 TP1 trained-physics: prefill`) && l.includes("exceeds the dense-peak bound"),
+    ),
   );
   assert.deepEqual(
     violations.filter((l) => / kernels: /.test(l)),
@@ -164,7 +173,20 @@ test("fit --latency-model kernels: a trace with no measured latencies refuses, w
   const header = path.join(tmp, "unmeasured.yaml");
   exportTraceV2(syntheticTrace(20, 4, 11), header, path.join(tmp, "unmeasured.csv"));
   const out = path.join(tmp, "none.yaml");
-  const r = await cli(["fit", "--latency-model", "kernels", "--data", header, ...DEPLOY, "--iterations", "1", "--jobs", "1", "--out", out]);
+  const r = await cli([
+    "fit",
+    "--latency-model",
+    "kernels",
+    "--data",
+    header,
+    ...DEPLOY,
+    "--iterations",
+    "1",
+    "--jobs",
+    "1",
+    "--out",
+    out,
+  ]);
   assert.equal(r.code, 1, r.stderr.join("\n"));
   assert.match(r.stderr[r.stderr.length - 1]!, /^error: .*nothing to fit/);
   assert.ok(!fs.existsSync(out), "no coefficient file");
@@ -174,11 +196,28 @@ test("fit --latency-model kernels: a trace with no measured latencies refuses, w
 test("fit --latency-model kernels: one round is fitted and flagged as a degenerate fit", async () => {
   const run: RunInput = { model: LLAMA_8B, hardware: "H100", tp: 1, latencyModel: "kernels", seed: 42 };
   const truth = { alpha: [15000, 0, 0], beta: [200, 3, 5, 0] };
-  const trace = await measuredWith(syntheticTrace(60, 6, 5), { ...run, alphaCoeffs: truth.alpha, betaCoeffs: truth.beta }, truth);
+  const trace = await measuredWith(
+    syntheticTrace(60, 6, 5),
+    { ...run, alphaCoeffs: truth.alpha, betaCoeffs: truth.beta },
+    truth,
+  );
   const header = path.join(tmp, "measured.yaml");
   exportTraceV2(trace, header, path.join(tmp, "measured.csv"));
   const out = path.join(tmp, "kernels.yaml");
-  const r = await cli(["fit", "--latency-model", "kernels", "--data", header, ...DEPLOY, "--iterations", "1", "--jobs", "1", "--out", out]);
+  const r = await cli([
+    "fit",
+    "--latency-model",
+    "kernels",
+    "--data",
+    header,
+    ...DEPLOY,
+    "--iterations",
+    "1",
+    "--jobs",
+    "1",
+    "--out",
+    out,
+  ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.ok(
     r.stderr.some((l) => /^warning: degenerate fit: --iterations 1/.test(l)),

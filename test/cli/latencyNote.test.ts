@@ -46,7 +46,11 @@ test("blis models shows the default deployment of each latency model, and blis r
 
   const blackbox = blis(["run", ...M, "--latency-model", "blackbox", "--num-requests", "5"]);
   assert.equal(blackbox.code, 0, blackbox.stderr.join("\n"));
-  assert.ok(blackbox.stderr.includes('level=warn msg="Using default tensor parallelism 2 for meta-llama/llama-3.1-8b-instruct"'));
+  assert.ok(
+    blackbox.stderr.includes(
+      'level=warn msg="Using default tensor parallelism 2 for meta-llama/llama-3.1-8b-instruct"',
+    ),
+  );
   assert.deepEqual(notes(blackbox.stderr), [
     "latency: blackbox, H100 TP 2, coefficients from bundled data/defaults.yaml (vllm/vllm-openai:v0.8.4): " +
       "alpha=[1601.35, 3.51248, 1805.54] beta=[6910.42, 17.6706, 2.83775]",

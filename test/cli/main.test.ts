@@ -8,10 +8,16 @@ import { buildProgram, COMMANDS } from "../../src/cli/main.js";
 test("an extra argument is named: a stray '-', flags after '--', a second plan", async () => {
   const cases: [string[], string][] = [
     [["run", "--model", "x", "-"], 'error: unexpected argument "-": blis run takes no arguments, only flags'],
-    [["run", "--rate", "1", "--", "--rate", "1"], 'error: unexpected argument "--rate": blis run takes no arguments, only flags'],
+    [
+      ["run", "--rate", "1", "--", "--rate", "1"],
+      'error: unexpected argument "--rate": blis run takes no arguments, only flags',
+    ],
     [["run", "--model", "x", ""], 'error: unexpected empty argument "": blis run takes no arguments, only flags'],
     [["sweep", "a.yaml", "b.yaml"], 'error: unexpected argument "b.yaml": blis sweep takes at most 1 argument'],
-    [["convert", "preset", "x", "--name", "chatbot"], 'error: unexpected argument "x": blis convert preset takes no arguments, only flags'],
+    [
+      ["convert", "preset", "x", "--name", "chatbot"],
+      'error: unexpected argument "x": blis convert preset takes no arguments, only flags',
+    ],
   ];
   for (const [argv, line] of cases) {
     const r = await cli(argv);
@@ -39,7 +45,8 @@ test("each command's registrar adds exactly the commands listed for it, in the f
 test("a command's help reads the same from the program holding only that command", () => {
   const io = { stdout: () => undefined, stderrLine: () => undefined };
   for (const name of ["run", "replay", "sweep", "convert"]) {
-    const help = (p: ReturnType<typeof buildProgram>): string => p.commands.find((c) => c.name() === name)!.helpInformation();
+    const help = (p: ReturnType<typeof buildProgram>): string =>
+      p.commands.find((c) => c.name() === name)!.helpInformation();
     assert.equal(help(buildProgram(io, name)), help(buildProgram(io)), name);
   }
 });
@@ -48,7 +55,15 @@ test("-V is the version only before a command: after one it is a flag's value or
   const version = await cli(["-V"]);
   assert.equal(version.code, 0);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
-  const asValue = await cli(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "1", "--routing-tie-break", "-V"]);
+  const asValue = await cli([
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--num-requests",
+    "1",
+    "--routing-tie-break",
+    "-V",
+  ]);
   assert.equal(asValue.code, 1);
   assert.deepEqual(asValue.stderr, ['error: --routing-tie-break must be "first" or "random", got "-V"']);
   assert.equal(asValue.stdout, "");

@@ -47,12 +47,18 @@ test("blis run --results-path: directory, under a file, procfs (a missing direct
   const under = path.join(regular, "r.json");
   await fails([...RUN_ARGS, "--results-path", under], `error: --results-path ${under}: ${regular} is not a directory`);
   const deeper = path.join(regular, "a", "r.json");
-  await fails([...RUN_ARGS, "--results-path", deeper], `error: --results-path ${deeper}: ${regular} is not a directory`);
+  await fails(
+    [...RUN_ARGS, "--results-path", deeper],
+    `error: --results-path ${deeper}: ${regular} is not a directory`,
+  );
   await fails(
     [...RUN_ARGS, "--results-path", "/proc/r.json"],
     "error: --results-path /proc/r.json: cannot create files in /proc: no such file or directory",
   );
-  await fails([...RUN_ARGS, "--results-path", "/dev/null"], "error: --results-path /dev/null: not a regular file (character device)");
+  await fails(
+    [...RUN_ARGS, "--results-path", "/dev/null"],
+    "error: --results-path /dev/null: not a regular file (character device)",
+  );
   // A trailing slash names a directory, existing or not: refused before the metrics are printed.
   const slash = path.join(dir, "new") + "/";
   await fails([...RUN_ARGS, "--results-path", slash], `error: --results-path ${slash}: names a directory, not a file`);
@@ -91,7 +97,10 @@ test("a report into a missing directory still creates it", async () => {
 
 test("blis sweep, optimize, fit and report: --out is checked first", async () => {
   const plan = path.join(FIXTURES, "..", "..", "examples", "experiments", "horizontal-scaling.yaml");
-  await fails(["sweep", plan, "--out", "/proc/x"], "error: --out /proc/x: cannot create directories in /proc: no such file or directory");
+  await fails(
+    ["sweep", plan, "--out", "/proc/x"],
+    "error: --out /proc/x: cannot create directories in /proc: no such file or directory",
+  );
   await fails(["sweep", plan, "--out", regular], `error: --out ${regular}: not a directory`);
   const space = path.join(FIXTURES, "..", "..", "examples", "optimize", "strategy.yaml");
   await fails(

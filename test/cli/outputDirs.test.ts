@@ -32,7 +32,14 @@ test("run: --results-path, --report and --saturation-report create missing direc
 });
 
 test("replay: --results-path, --metrics-path and --trace-output create missing directories", async () => {
-  const base = ["replay", ...M, "--trace-header", path.join(FIX, "trace-header.yaml"), "--trace-data", path.join(FIX, "trace-data.csv")];
+  const base = [
+    "replay",
+    ...M,
+    "--trace-header",
+    path.join(FIX, "trace-header.yaml"),
+    "--trace-data",
+    path.join(FIX, "trace-data.csv"),
+  ];
   const prefix = path.join(dir, "replay", "t", "trace");
   await ok([
     ...base,
@@ -43,7 +50,8 @@ test("replay: --results-path, --metrics-path and --trace-output create missing d
     "--trace-output",
     prefix,
   ]);
-  for (const f of ["r/r.json", "m/m.json", "t/trace.yaml", "t/trace.csv"]) assert.ok(fs.existsSync(path.join(dir, "replay", f)), f);
+  for (const f of ["r/r.json", "m/m.json", "t/trace.yaml", "t/trace.csv"])
+    assert.ok(fs.existsSync(path.join(dir, "replay", f)), f);
   for (const p of [path.join(dir, "replay", "t") + "/", path.join(dir, "replay", "t") + "/."]) {
     const r = await cli([...base, "--trace-output", p]);
     assert.equal(r.code, 1);
@@ -70,8 +78,14 @@ test("a directory that cannot be created is refused before the run, with the fla
   const r = await cli([...RUN, "--results-path", path.join(file, "sub", "r.json")]);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assert.match(r.stderr.at(-1)!, /^error: --results-path .*regular\.txt\/sub\/r\.json: .*regular\.txt is not a directory$/);
+  assert.match(
+    r.stderr.at(-1)!,
+    /^error: --results-path .*regular\.txt\/sub\/r\.json: .*regular\.txt is not a directory$/,
+  );
   const proc = await cli([...RUN, "--results-path", "/proc/self/nope/r.json"]);
   assert.equal(proc.code, 1);
-  assert.match(proc.stderr.at(-1)!, /^error: --results-path \/proc\/self\/nope\/r\.json: cannot create directories in \/proc\/self/);
+  assert.match(
+    proc.stderr.at(-1)!,
+    /^error: --results-path \/proc\/self\/nope\/r\.json: cannot create directories in \/proc\/self/,
+  );
 });

@@ -23,7 +23,17 @@ process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
 
 test("every request unservable: a block with zero counts and null latencies, one warning, n/a in the report", async () => {
   const report = path.join(dir, "dropped.html");
-  const res = await cli([...M, "--total-kv-blocks", "50", "--prompt-tokens", "2000", "--num-requests", "5", "--report", report]);
+  const res = await cli([
+    ...M,
+    "--total-kv-blocks",
+    "50",
+    "--prompt-tokens",
+    "2000",
+    "--num-requests",
+    "5",
+    "--report",
+    report,
+  ]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
   assert.equal(metricBlocks(res.stdout).length, 1);
   const b = clusterBlock(res.stdout);
@@ -65,7 +75,9 @@ test("nothing completed within the horizon: TTFT is known, E2E and ITL are null,
 
   const early = await cli([...M, "--num-requests", "5", "--horizon", "5"]);
   assert.equal(clusterBlock(early.stdout)["injected_requests"], 0);
-  assert.deepEqual(early.stderr, ['level=warn msg="no requests completed: no request arrives before the horizon (5 ticks)"']);
+  assert.deepEqual(early.stderr, [
+    'level=warn msg="no requests completed: no request arrives before the horizon (5 ticks)"',
+  ]);
 
   const rejected = await cli([...M, "--num-requests", "5", "--admission-policy", "reject-all"]);
   assert.deepEqual(rejected.stderr, [
@@ -74,7 +86,17 @@ test("nothing completed within the horizon: TTFT is known, E2E and ITL are null,
 });
 
 test("some requests unservable: one warning with the count and an example; each drop at debug level", async () => {
-  const args = [...M, "--total-kv-blocks", "100", "--prompt-tokens", "1000", "--num-requests", "10", "--num-instances", "2"];
+  const args = [
+    ...M,
+    "--total-kv-blocks",
+    "100",
+    "--prompt-tokens",
+    "1000",
+    "--num-requests",
+    "10",
+    "--num-instances",
+    "2",
+  ];
   const res = await cli(args);
   assert.equal(res.code, 0);
   assert.equal(clusterBlock(res.stdout)["dropped_unservable"], 5);
@@ -102,7 +124,11 @@ test("total_output_tokens against the results file's num_decode_tokens", async (
     assert.equal(r.preemption_count, 0);
     assert.equal(clusterBlock(res.stdout)["total_output_tokens"], r.total_output_tokens);
     const requested = r.requests.reduce((s, x) => s + x.num_decode_tokens, 0);
-    return { total: r.total_output_tokens, requested, withOutput: r.requests.filter((x) => x.num_decode_tokens >= 1).length };
+    return {
+      total: r.total_output_tokens,
+      requested,
+      withOutput: r.requests.filter((x) => x.num_decode_tokens >= 1).length,
+    };
   };
   // Seed timeline (BLIS 2025): the prefill's token is not counted, one per completed request.
   const seed = await sums(["--latency-model", "blackbox"]);

@@ -29,7 +29,9 @@ test("the library hook sees time and completions grow, ends with the run's total
   const input = { model: "meta-llama/llama-3.1-8b-instruct", rate: 40, numRequests: 200, seed: 7 };
   const snaps: ProgressSnapshot[] = [];
   const plain = await simulate(input);
-  const hooked = await simulate(input, { hooks: { progress: { intervalUs: 250_000, onProgress: (s) => snaps.push(s) } } });
+  const hooked = await simulate(input, {
+    hooks: { progress: { intervalUs: 250_000, onProgress: (s) => snaps.push(s) } },
+  });
   assert.deepEqual(hooked.metrics.cluster, plain.metrics.cluster);
   assert.ok(snaps.length > 3, `${snaps.length} snapshots`);
   for (let i = 1; i < snaps.length; i++) {
@@ -62,5 +64,8 @@ test("the share done follows the request count when known, else simulated time o
   assert.equal(fractionDone(base), 0.25);
   assert.equal(fractionDone({ ...base, requestCap: 120 }), 0.25);
   assert.equal(fractionDone({ ...base, horizonUs: Infinity }), 0);
-  assert.equal(progressLine({ ...base, requestCap: 120 }, 3000), "run: 25% | simulated 5.0 s | 30/120 requests done | 10 req/s | ETA 9s");
+  assert.equal(
+    progressLine({ ...base, requestCap: 120 }, 3000),
+    "run: 25% | simulated 5.0 s | 30/120 requests done | 10 req/s | ETA 9s",
+  );
 });

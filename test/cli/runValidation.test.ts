@@ -66,7 +66,10 @@ test("a workload spec's horizon 0 still means 'not set'", async () => {
 test("TP must split the heads for every backend that reads the model architecture", async () => {
   const heads = "its 32 attention heads and 8 KV heads must split evenly over the GPUs; valid: 1, 2, 4, 8";
   await fails([...M, "--tp", "3"], `error: --tp 3 is not valid for ${MODEL}: ${heads}`);
-  await fails([...M, "--roofline", "--hardware", "H100", "--tp", "1024"], `error: --tp 1024 is not valid for ${MODEL}: ${heads}`);
+  await fails(
+    [...M, "--roofline", "--hardware", "H100", "--tp", "1024"],
+    `error: --tp 1024 is not valid for ${MODEL}: ${heads}`,
+  );
   await fails(
     [...M, "--latency-model", "roofline", "--hardware", "H100", "--tp", "1024"],
     `error: --tp 1024 is not valid for ${MODEL}: ${heads}`,
@@ -76,7 +79,10 @@ test("TP must split the heads for every backend that reads the model architectur
     [...M, "--latency-model", "roofline", "--hardware", "H100", "--tp", "16"],
     `error: --tp 16 is not valid for ${MODEL}: ${heads}`,
   );
-  await fails([...M, "--latency-model", "trained-physics", "--tp", "6"], `error: --tp 6 is not valid for ${MODEL}: ${heads}`);
+  await fails(
+    [...M, "--latency-model", "trained-physics", "--tp", "6"],
+    `error: --tp 6 is not valid for ${MODEL}: ${heads}`,
+  );
   for (const backend of [["--roofline"], ["--latency-model", "roofline"]]) {
     const ok = await cli([...M, ...backend, "--hardware", "H100", "--tp", "8"]);
     assert.equal(ok.code, 0, ok.stderr.join("\n"));
@@ -95,13 +101,20 @@ test("messages name the bad value", async () => {
     `error: defaults file ${comments} (--defaults-filepath) ${needs}`,
   );
 
-  const argErr = (v: string, why: string): string => `error: option '--num-requests <int>' argument '${v}' is invalid. "${v}" ${why}`;
-  await fails(["run", "--model", MODEL, "--num-requests", "1e20"], argErr("1e20", "is out of range (maximum 9007199254740991)."));
+  const argErr = (v: string, why: string): string =>
+    `error: option '--num-requests <int>' argument '${v}' is invalid. "${v}" ${why}`;
+  await fails(
+    ["run", "--model", MODEL, "--num-requests", "1e20"],
+    argErr("1e20", "is out of range (maximum 9007199254740991)."),
+  );
   await fails(
     ["run", "--model", MODEL, "--num-requests", "99999999999999999999"],
     argErr("99999999999999999999", "is out of range (maximum 9007199254740991)."),
   );
-  await fails(["run", "--model", MODEL, "--num-requests", "1e3"], argErr("1e3", "is not an integer; write it as 1000."));
+  await fails(
+    ["run", "--model", MODEL, "--num-requests", "1e3"],
+    argErr("1e3", "is not an integer; write it as 1000."),
+  );
   await fails(["run", "--model", MODEL, "--num-requests", "2.5"], argErr("2.5", "is not an integer."));
   await fails(
     ["run", "--model", MODEL, "--horizon", "1e30"],
@@ -131,7 +144,10 @@ test("pipeline latencies must not be negative (as in today's BLIS)", async () =>
 });
 
 test("length minimums below 1 are errors, except for a fixed length", async () => {
-  await fails([...M, "--output-tokens", "0", "--output-tokens-min", "0"], "error: --output-tokens-min must be >= 1, got 0");
+  await fails(
+    [...M, "--output-tokens", "0", "--output-tokens-min", "0"],
+    "error: --output-tokens-min must be >= 1, got 0",
+  );
   await fails([...M, "--prompt-tokens-min", "0"], "error: --prompt-tokens-min must be >= 1, got 0");
   // The rate is checked first, as in BLIS.
   await fails([...M, "--rate", "0", "--output-tokens-min", "0"], "error: --rate must be a finite value > 0, got 0");
@@ -149,7 +165,9 @@ test('--routing-scorers "" is refused (BLIS took it as the defaults); leaving th
   assert.equal(empty.code, 1);
   assert.equal(none.stdout, explicit.stdout);
   assert.ok(
-    none.stderr.some((l) => l.includes("Weighted routing scorers: prefix-affinity:3.0, queue-depth:2.0, kv-utilization:2.0")),
+    none.stderr.some((l) =>
+      l.includes("Weighted routing scorers: prefix-affinity:3.0, queue-depth:2.0, kv-utilization:2.0"),
+    ),
     none.stderr.join("\n"),
   );
 });

@@ -21,7 +21,9 @@ test("num_requests: 2.5 runs 2 requests and says it truncated", async () => {
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.equal(clusterBlock(r.stdout)["completed_requests"], 2);
   assert.ok(
-    r.stderr.some((l) => l.includes(`workload spec: num_requests: 2.5 is not an integer, truncated to 2 (line ${line}, column 1)`)),
+    r.stderr.some((l) =>
+      l.includes(`workload spec: num_requests: 2.5 is not an integer, truncated to 2 (line ${line}, column 1)`),
+    ),
     r.stderr.join("\n"),
   );
   // A whole number written as a float is not a truncation.
@@ -40,7 +42,10 @@ test("an empty --routing-scorers (or PD scorer list) is refused", async () => {
     const r = await cli(["run", ...M, "--num-requests", "3", ...extra, flag, ""]);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, "");
-    assert.equal(r.stderr.at(-1), `error: ${flag}: empty list (give "name:weight,..." or leave the flag out for the defaults)`);
+    assert.equal(
+      r.stderr.at(-1),
+      `error: ${flag}: empty list (give "name:weight,..." or leave the flag out for the defaults)`,
+    );
   }
   const ok = await cli(["run", ...M, "--num-requests", "3", "--routing-scorers", "queue-depth:1"]);
   assert.equal(ok.code, 0, ok.stderr.join("\n"));

@@ -44,8 +44,14 @@ async function refuses(args: string[], expected: string, code = 1): Promise<void
 }
 
 test("goodput: a device, a FIFO, /dev/urandom and a link to /dev/zero", { timeout: 30_000 }, async () => {
-  await refuses(["goodput", "/dev/zero"], "error: goodput: cannot read /dev/zero: not a regular file (character device)");
-  await refuses(["goodput", "/dev/urandom"], "error: goodput: cannot read /dev/urandom: not a regular file (character device)");
+  await refuses(
+    ["goodput", "/dev/zero"],
+    "error: goodput: cannot read /dev/zero: not a regular file (character device)",
+  );
+  await refuses(
+    ["goodput", "/dev/urandom"],
+    "error: goodput: cannot read /dev/urandom: not a regular file (character device)",
+  );
   const z = link("zero-link.json", "/dev/zero");
   await refuses(["goodput", z], `error: goodput: cannot read ${z}: not a regular file (character device)`);
   if (hasFifo) {
@@ -57,7 +63,10 @@ test("goodput: a device, a FIFO, /dev/urandom and a link to /dev/zero", { timeou
 test("fit: --start and --data name special files", { timeout: 30_000 }, async () => {
   const out = path.join(dir, "fit.yaml");
   const fit = ["fit", "--data", "h100-llama-2-7b-tp1-general", "--out", out];
-  await refuses([...fit, "--start", "/dev/zero"], "error: --start: cannot read /dev/zero: not a regular file (character device)");
+  await refuses(
+    [...fit, "--start", "/dev/zero"],
+    "error: --start: cannot read /dev/zero: not a regular file (character device)",
+  );
   if (!hasFifo) return;
   const start = fifo("start.yaml");
   await refuses([...fit, "--start", start], `error: --start: cannot read ${start}: not a regular file (FIFO)`);
@@ -79,7 +88,10 @@ test("sweep merge --plan /dev/zero", { timeout: 30_000 }, async () => {
 test("report DIR whose saved summary.json or report.json is special", { timeout: 30_000 }, async () => {
   const a = path.join(dir, "rep-link");
   link("rep-link/summary.json", "/dev/zero");
-  await refuses(["report", a], `error: ${path.join(a, "summary.json")}: cannot read: not a regular file (character device)`);
+  await refuses(
+    ["report", a],
+    `error: ${path.join(a, "summary.json")}: cannot read: not a regular file (character device)`,
+  );
   if (!hasFifo) return;
   const b = path.join(dir, "rep-fifo");
   fifo("rep-fifo/report.json");
@@ -95,7 +107,10 @@ test("run: a model config folder whose config.json is special, and special plugi
     [...run, ...roofline],
     `error: Failed to load model config: read HF config "${path.join(folder, "config.json")}": not a regular file (character device)`,
   );
-  await refuses([...run, "--plugin", "/dev/zero"], "error: --plugin /dev/zero: cannot load module: not a regular file (character device)");
+  await refuses(
+    [...run, "--plugin", "/dev/zero"],
+    "error: --plugin /dev/zero: cannot load module: not a regular file (character device)",
+  );
   await refuses([...run, "--plugin", dir], `error: --plugin ${dir}: cannot load module: is a directory`);
   if (!hasFifo) return;
   const p = fifo("plugin.mjs");
@@ -116,27 +131,31 @@ axes:
     values: [1]
 `;
 
-test("a resumed sweep whose runs.jsonl is a FIFO; a plan whose policy-config is /dev/zero", { timeout: 60_000 }, async () => {
-  const plan = path.join(dir, "plan.yaml");
-  fs.writeFileSync(plan, PLAN);
-  if (hasFifo) {
-    const out = path.join(dir, "sweep-out");
-    const first = await cli(["sweep", plan, "--out", out, "--jobs", "1", "--no-progress"]);
-    assert.equal(first.code, 0, first.stderr.join("\n"));
-    fs.rmSync(path.join(out, "runs.jsonl"));
-    fifo("sweep-out/runs.jsonl");
-    await refuses(
-      ["sweep", plan, "--out", out, "--jobs", "1", "--no-progress"],
-      `error: ${path.join(out, "runs.jsonl")}: not a regular file (FIFO)`,
-      2,
-    );
-  }
-  const zeroPlan = path.join(dir, "zero-plan.yaml");
-  fs.writeFileSync(zeroPlan, PLAN.replace("log: error", "log: error\n    policy-config: /dev/zero"));
-  const t0 = performance.now();
-  const res = await cli(["sweep", zeroPlan, "--out", path.join(dir, "zero-out"), "--jobs", "1", "--no-progress"]);
-  assert.equal(res.code, 1);
-  assert.ok(performance.now() - t0 < 30_000);
-  const saved = fs.readFileSync(path.join(dir, "zero-out", "n=1", "1.stderr.txt"), "utf8");
-  assert.match(saved, /open \/dev\/zero: not a regular file \(character device\)/);
-});
+test(
+  "a resumed sweep whose runs.jsonl is a FIFO; a plan whose policy-config is /dev/zero",
+  { timeout: 60_000 },
+  async () => {
+    const plan = path.join(dir, "plan.yaml");
+    fs.writeFileSync(plan, PLAN);
+    if (hasFifo) {
+      const out = path.join(dir, "sweep-out");
+      const first = await cli(["sweep", plan, "--out", out, "--jobs", "1", "--no-progress"]);
+      assert.equal(first.code, 0, first.stderr.join("\n"));
+      fs.rmSync(path.join(out, "runs.jsonl"));
+      fifo("sweep-out/runs.jsonl");
+      await refuses(
+        ["sweep", plan, "--out", out, "--jobs", "1", "--no-progress"],
+        `error: ${path.join(out, "runs.jsonl")}: not a regular file (FIFO)`,
+        2,
+      );
+    }
+    const zeroPlan = path.join(dir, "zero-plan.yaml");
+    fs.writeFileSync(zeroPlan, PLAN.replace("log: error", "log: error\n    policy-config: /dev/zero"));
+    const t0 = performance.now();
+    const res = await cli(["sweep", zeroPlan, "--out", path.join(dir, "zero-out"), "--jobs", "1", "--no-progress"]);
+    assert.equal(res.code, 1);
+    assert.ok(performance.now() - t0 < 30_000);
+    const saved = fs.readFileSync(path.join(dir, "zero-out", "n=1", "1.stderr.txt"), "utf8");
+    assert.match(saved, /open \/dev\/zero: not a regular file \(character device\)/);
+  },
+);

@@ -14,14 +14,23 @@ const hasFull = fs.existsSync("/dev/full");
 function toFull(args: string[]): { status: number | null; stderr: string } {
   const fd = fs.openSync("/dev/full", "w");
   try {
-    const r = spawnSync(process.execPath, [BIN, ...args], { stdio: ["ignore", fd, "pipe"], encoding: "utf8", timeout: 60_000 });
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      stdio: ["ignore", fd, "pipe"],
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     return { status: r.status, stderr: r.stderr };
   } finally {
     fs.closeSync(fd);
   }
 }
 
-for (const args of [["run", ...M, "--num-requests", "5"], ["models"], ["convert", "preset", "--name", "chatbot"], ["--help"]]) {
+for (const args of [
+  ["run", ...M, "--num-requests", "5"],
+  ["models"],
+  ["convert", "preset", "--name", "chatbot"],
+  ["--help"],
+]) {
   test(`blis ${args.join(" ")} > /dev/full: exit 1 with one line`, { skip: !hasFull && "no /dev/full" }, () => {
     const r = toFull(args);
     assert.equal(r.status, 1, r.stderr);

@@ -34,16 +34,30 @@ axes:
 test("failed runs make the sweep fail with a summary line", async () => {
   const res = await cli(["sweep", plan("failing", ""), "--jobs", "2", "--no-progress"]);
   assert.equal(res.code, 1);
-  assert.equal(res.stderr.at(-1), "error: sweep: 2 of 3 runs failed (see the failed-runs table; allow_failures: true accepts them)");
+  assert.equal(
+    res.stderr.at(-1),
+    "error: sweep: 2 of 3 runs failed (see the failed-runs table; allow_failures: true accepts them)",
+  );
   assert.match(res.stdout, /^Result: 2 of 3 runs FAILED \(exit status 1\)$/m);
   assert.doesNotMatch(res.stdout, /every requested check passed/);
 });
 
 test("allow_failures: true accepts failed runs", async () => {
   const out = path.join(dir, "out");
-  const res = await cli(["sweep", plan("allowed", "allow_failures: true\n"), "--out", out, "--jobs", "2", "--no-progress"]);
+  const res = await cli([
+    "sweep",
+    plan("allowed", "allow_failures: true\n"),
+    "--out",
+    out,
+    "--jobs",
+    "2",
+    "--no-progress",
+  ]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
-  assert.match(res.stdout, /^Result: every requested check passed; 2 failed runs allowed by allow_failures \(exit status 0\)$/m);
+  assert.match(
+    res.stdout,
+    /^Result: every requested check passed; 2 failed runs allowed by allow_failures \(exit status 0\)$/m,
+  );
   const summary = JSON.parse(fs.readFileSync(path.join(out, "summary.json"), "utf8")) as Record<string, unknown>;
   assert.equal(summary["allow_failures"], true);
   assert.deepEqual(summary["runs"], { expected: 3, finished: 3, ok: 1, failed: 2, missing: 0 });

@@ -36,7 +36,10 @@ test("trace_version 99 is refused by replay, calibrate and run --replay-trace", 
   const d = write("v99.csv", DATA);
   const why = `parsing trace header ${h}: trace_version must be 2 or 3, got 99`;
   await refused(["replay", "--trace-header", h, "--trace-data", d, ...M], `error: ${why}`);
-  await refused(["run", ...M, "--replay-trace", h, "--replay-trace-data", d], `error: --replay-trace: Failed to load trace: ${why}`);
+  await refused(
+    ["run", ...M, "--replay-trace", h, "--replay-trace-data", d],
+    `error: --replay-trace: Failed to load trace: ${why}`,
+  );
   const sim = path.join(FIX, "sim-results.json");
   const r = await cli(["calibrate", "--trace-header", h, "--trace-data", d, "--sim-results", sim]);
   assert.equal(r.code, 1);

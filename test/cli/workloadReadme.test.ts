@@ -20,10 +20,14 @@ test("the README's convert and compose commands give specs that run without extr
     .split("\n")
     // `convert measured` writes a trace pair, not a spec (test/cli/calibrationReadme.test.ts runs it).
     .filter((l) => /^npx blis (convert|compose) /.test(l) && !l.startsWith("npx blis convert measured "));
-  assert.ok(lines.some((l) => l.includes(" compose ")) && lines.some((l) => l.includes(" convert ")), "README lost its examples");
+  assert.ok(
+    lines.some((l) => l.includes(" compose ")) && lines.some((l) => l.includes(" convert ")),
+    "README lost its examples",
+  );
   // Files the commands write (into a scratch directory); other relative paths are the repository's.
   const written = new Map<string, string>();
-  const resolve = (arg: string): string => written.get(arg) ?? (fs.existsSync(path.join(ROOT, arg)) ? path.join(ROOT, arg) : arg);
+  const resolve = (arg: string): string =>
+    written.get(arg) ?? (fs.existsSync(path.join(ROOT, arg)) ? path.join(ROOT, arg) : arg);
   for (const line of lines) {
     const m = /^npx blis (.*) > (\S+)$/.exec(line);
     assert.ok(m, `README command without an output file: ${line}`);

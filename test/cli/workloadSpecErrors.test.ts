@@ -36,7 +36,8 @@ const CLIENT = `clients:
     arrival: {process: poisson}
     output_distribution: {type: constant, params: {value: 10}}
 `;
-const spec = (top: string, input: string, extra = ""): string => `${top}\n${CLIENT}    input_distribution: {type: ${input}}\n${extra}`;
+const spec = (top: string, input: string, extra = ""): string =>
+  `${top}\n${CLIENT}    input_distribution: {type: ${input}}\n${extra}`;
 const TOP = 'version: "2"\naggregate_rate: 10\nnum_requests: 20';
 const GEN = "error: Failed to generate workload: invalid workload spec: ";
 
@@ -77,9 +78,11 @@ test("bad values in a spec are rejected with the client, the key and the line", 
       "error: invalid workload spec: num_requests must be > 0 (or absent for no cap), got -50 (line 3, column 1)",
     ],
   ];
-  for (const [name, text, expected] of cases) await fails(["run", ...M, "--workload-spec", write(name, text)], expected);
+  for (const [name, text, expected] of cases)
+    await fails(["run", ...M, "--workload-spec", write(name, text)], expected);
   // The other keys of the multi-turn case, one at a time.
-  const mt = (body: string) => spec(TOP, "constant, params: {value: 5}", `    reasoning:\n      multi_turn: {${body}}\n`);
+  const mt = (body: string) =>
+    spec(TOP, "constant, params: {value: 5}", `    reasoning:\n      multi_turn: {${body}}\n`);
   await fails(
     ["run", ...M, "--workload-spec", write("think.yaml", mt("max_rounds: 2, think_time_us: -5"))],
     `${GEN}client[0].reasoning.multi_turn.think_time_us must be >= 0, got -5 (line 11, column 35)`,
@@ -99,7 +102,10 @@ test("a spec without num_requests or horizon says which flags bound it", async (
   const r = await cli(["run", ...M, "--workload-spec", file, "--num-requests", "5"]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   // A flag that replaces the spec's cap also replaces a negative one.
-  const negative = write("neg.yaml", spec(TOP.replace("num_requests: 20", "num_requests: -50"), "constant, params: {value: 5}"));
+  const negative = write(
+    "neg.yaml",
+    spec(TOP.replace("num_requests: 20", "num_requests: -50"), "constant, params: {value: 5}"),
+  );
   assert.equal((await cli(["run", ...M, "--workload-spec", negative, "--num-requests", "5"])).code, 0);
 });
 
@@ -137,7 +143,10 @@ test("compose names the input file and key; convert scenario and compose take --
     `error: compose: ${zero}: aggregate_rate must be positive, got 0.000000 (line 2, column 1)`,
   );
   const absent = write("absent.yaml", spec('version: "2"', "constant, params: {value: 5}"));
-  await fails(["compose", "--from", good, "--from", absent], `error: compose: ${absent}: aggregate_rate must be positive, got 0.000000`);
+  await fails(
+    ["compose", "--from", good, "--from", absent],
+    `error: compose: ${absent}: aggregate_rate must be positive, got 0.000000`,
+  );
   const bad = write("badclient.yaml", spec(TOP, "exponential, params: {mean: -5}"));
   await fails(
     ["compose", "--from", bad],
@@ -148,7 +157,10 @@ test("compose names the input file and key; convert scenario and compose take --
     `error: compose: ${path.join(dir, "missing.yaml")}: reading workload spec: open ${path.join(dir, "missing.yaml")}: no such file or directory`,
   );
   await fails(["compose", "--from", good, "--num-requests", "0"], "error: --num-requests must be > 0, got 0");
-  await fails(["convert", "scenario", "--name", "bursty", "--num-requests", "-1"], "error: --num-requests must be > 0, got -1");
+  await fails(
+    ["convert", "scenario", "--name", "bursty", "--num-requests", "-1"],
+    "error: --num-requests must be > 0, got -1",
+  );
   const composed = await cli(["compose", "--from", good, "--from", good, "--num-requests", "30"]);
   assert.match(composed.stdout, /^num_requests: 30$/m);
   const scenario = await cli(["convert", "scenario", "--name", "mixed-slo", "--rate", "20", "--num-requests", "25"]);

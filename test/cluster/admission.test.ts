@@ -16,7 +16,14 @@ import { clusterBlock } from "../helpers/cli.js";
 const at = (clock: number) => state([{}], clock);
 
 test("admission policy names", () => {
-  assert.deepEqual(admissionPolicies.names(), ["always-admit", "gaie-legacy", "reject-all", "slo-gated", "tier-shed", "token-bucket"]);
+  assert.deepEqual(admissionPolicies.names(), [
+    "always-admit",
+    "gaie-legacy",
+    "reject-all",
+    "slo-gated",
+    "tier-shed",
+    "token-bucket",
+  ]);
 });
 
 test("token bucket: refill arithmetic, cost = prompt length, reject leaves the level untouched", () => {
@@ -100,7 +107,11 @@ test("slo-gated through the cluster: threshold 0 sheds every sheddable after the
   const classes = ["sheddable", "critical", "batch", "standard", "", "background", "sheddable", "critical"];
   const reqs = classes.map((c, i) => req(`request_${i}`, i, 32, 8, { sloClass: c }));
   const r = run(
-    simConfig({ params: { admissionLoadThreshold: 0 }, cluster: { admission: { policy: "slo-gated" } }, trace: { level: "decisions" } }),
+    simConfig({
+      params: { admissionLoadThreshold: 0 },
+      cluster: { admission: { policy: "slo-gated" } },
+      trace: { level: "decisions" },
+    }),
     reqs,
   );
   const rejected = r.trace!.admissions.filter((a) => !a.admitted).map((a) => [a.requestId, a.reason]);
@@ -133,7 +144,10 @@ test("rejected requests: Rejected Requests counter, absent from records and inje
   assert.ok(rejected > 0 && rejected < 12, `rejected ${rejected}`);
   const c = clusterBlock(res.stdout);
   assert.equal((c["injected_requests"] as number) + rejected, 12);
-  const out = JSON.parse(fs.readFileSync(file, "utf8")) as { injected_requests: number; requests: { requestID: string }[] };
+  const out = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    injected_requests: number;
+    requests: { requestID: string }[];
+  };
   assert.equal(out.injected_requests, c["injected_requests"]);
   assert.equal(out.requests.length, out.injected_requests);
   const ids = new Set(out.requests.map((x) => x.requestID));
@@ -144,7 +158,10 @@ test("rejected requests: Rejected Requests counter, absent from records and inje
 test("library: rejected requests leave no ledger record; generated = injected + rejected", () => {
   const reqs = Array.from({ length: 10 }, (_, i) => req(`request_${i}`, i * 1000, 40, 4));
   const r = run(
-    simConfig({ params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 1 }, cluster: { admission: { policy: "token-bucket" } } }),
+    simConfig({
+      params: { tokenBucketCapacity: 100, tokenBucketRefillRate: 1 },
+      cluster: { admission: { policy: "token-bucket" } },
+    }),
     reqs,
   );
   // 100 → 60 → 20 → reject… (refill 0.001 token per 1000 ticks)

@@ -126,11 +126,16 @@ test("bundle decoding is strict: unknown keys at any level, with line numbers", 
     /^Failed to load policy config: parsing policy config: .*routing_policy.*line 2/,
   );
   assert.match(
-    bundleError("routing:\n  policy: weighted\n  scorers:\n    - name: queue-depth\n      weight: 1\n      extra: true\n"),
+    bundleError(
+      "routing:\n  policy: weighted\n  scorers:\n    - name: queue-depth\n      weight: 1\n      extra: true\n",
+    ),
     /^Failed to load policy config: parsing policy config: .*extra.*line 6/,
   );
   // Wrong types are decoding errors too.
-  assert.match(bundleError("admission:\n  token_bucket_capacity: lots\n"), /^Failed to load policy config: parsing policy config: /);
+  assert.match(
+    bundleError("admission:\n  token_bucket_capacity: lots\n"),
+    /^Failed to load policy config: parsing policy config: /,
+  );
   assert.match(bundleError("scheduler: [fcfs]\n"), /^Failed to load policy config: parsing policy config: /);
 });
 
@@ -177,7 +182,9 @@ test("precedence: bundle scorers only with weighted routing and an empty --routi
   assert.equal(a.code, 0);
   assert.match(scorersLine(a.stderr) ?? "", /Weighted routing scorers: queue-depth:1\.0, load-balance:2\.5/);
   assert.ok(
-    a.stderr.some((l) => l.includes("Policy config: admission=always-admit, routing=weighted, priority=constant, scheduler=fcfs")),
+    a.stderr.some((l) =>
+      l.includes("Policy config: admission=always-admit, routing=weighted, priority=constant, scheduler=fcfs"),
+    ),
     a.stderr.join("\n"),
   );
   const b = await runCli("--policy-config", f, "--log", "info", "--routing-scorers", "kv-utilization:2");
@@ -187,7 +194,10 @@ test("precedence: bundle scorers only with weighted routing and an empty --routi
   assert.match(scorersLine(a.stderr) ?? "", /queue-depth:1\.0, load-balance:2\.5/);
   const d = await runCli("--policy-config", f, "--log", "info", "--routing-policy", "least-loaded");
   assert.equal(scorersLine(d.stderr), undefined);
-  assert.ok(!d.stderr.some((l) => l.includes("no effect")), "bundle scorers under a non-weighted policy are ignored silently");
+  assert.ok(
+    !d.stderr.some((l) => l.includes("no effect")),
+    "bundle scorers under a non-weighted policy are ignored silently",
+  );
   // Default list without bundle scorers.
   const e = await runCli("--log", "info", "--routing-policy", "weighted");
   assert.match(scorersLine(e.stderr) ?? "", /prefix-affinity:3\.0, queue-depth:2\.0, kv-utilization:2\.0/);
@@ -199,7 +209,9 @@ test("precedence: bundle policies reach the run (priority/scheduler) and CLI nam
   assert.equal(a.code, 0);
   assert.ok(
     a.stderr.some((l) =>
-      l.includes("Policy config: admission=always-admit, routing=least-loaded, priority=slo-based, scheduler=priority-fcfs"),
+      l.includes(
+        "Policy config: admission=always-admit, routing=least-loaded, priority=slo-based, scheduler=priority-fcfs",
+      ),
     ),
   );
   const b = await runCli("--policy-config", f, "--scheduler", "lifo");
@@ -232,10 +244,17 @@ test("--routing-scorers errors, first failing check per entry", () => {
     }
     return "accepted";
   };
-  assert.equal(err("queue-depth"), 'Invalid --routing-scorers: invalid scorer config "queue-depth" (expected name:weight)');
+  assert.equal(
+    err("queue-depth"),
+    'Invalid --routing-scorers: invalid scorer config "queue-depth" (expected name:weight)',
+  );
   assert.equal(err("queue-depth:1,"), 'Invalid --routing-scorers: invalid scorer config "" (expected name:weight)');
   assert.equal(err("bogus:1"), `Invalid --routing-scorers: unknown scorer "bogus"; valid: ${VALID_SCORERS}`);
-  assert.equal(err("bogus:x"), `Invalid --routing-scorers: unknown scorer "bogus"; valid: ${VALID_SCORERS}`, "name checked before weight");
+  assert.equal(
+    err("bogus:x"),
+    `Invalid --routing-scorers: unknown scorer "bogus"; valid: ${VALID_SCORERS}`,
+    "name checked before weight",
+  );
   assert.equal(
     err("queue-depth:1,queue-depth:x"),
     'Invalid --routing-scorers: duplicate scorer "queue-depth"; each scorer may appear at most once',
@@ -261,7 +280,8 @@ test("--routing-scorers through the CLI: fatal with weighted routing, ignored wi
   assert.equal(b.code, 0, "not even parsed under round-robin");
   assert.equal(b.stderr.length, 1);
   assert.ok(
-    b.stderr[0]!.includes("--routing-scorers has no effect when routing policy is") && b.stderr[0]!.includes("round-robin"),
+    b.stderr[0]!.includes("--routing-scorers has no effect when routing policy is") &&
+      b.stderr[0]!.includes("round-robin"),
     b.stderr[0],
   );
   assert.ok(b.stderr[0]!.includes("(only applies to 'weighted')"));
@@ -275,7 +295,10 @@ test("bundle extension keys: non-finite numbers reach validation; integer maps m
   assert.deepEqual([a.code, a.stderr], [1, ["error: --slo-age-weight must be a finite value >= 0, got NaN"]]);
   const b = await runCli("--policy-config", bundle("admission:\n  load_threshold: .inf\n"));
   assert.equal(b.code, 1);
-  assert.match(b.stderr.join("\n"), /^error: --admission-load-threshold must be a finite value >= 0, got (\+Inf|Infinity)$/);
+  assert.match(
+    b.stderr.join("\n"),
+    /^error: --admission-load-threshold must be a finite value >= 0, got (\+Inf|Infinity)$/,
+  );
   assert.match(
     bundleError("priority:\n  urgency_thresholds_us: {critical: 1.5}\n"),
     /^Failed to load policy config: parsing policy config: .*urgency_thresholds_us/,

@@ -92,7 +92,11 @@ test("snapshot provider: candidates serve the request's model, in any letter cas
     p.take(clock, mkReq("r", tokens(16), { extra: { model } })).snapshots.map((s) => s.id);
   assert.deepEqual(ids("org/model-a", 0), ["instance_0", "instance_1"]);
   assert.deepEqual(ids("", 0), ["instance_0", "instance_1"]);
-  assert.deepEqual(ids("Org/Model-A", 0), ["instance_0", "instance_1"], "letter case does not count (docs/behavior.md#c29)");
+  assert.deepEqual(
+    ids("Org/Model-A", 0),
+    ["instance_0", "instance_1"],
+    "letter case does not count (docs/behavior.md#c29)",
+  );
   assert.deepEqual(ids("org/model-b", 0), []);
   assert.deepEqual(
     p.take(0).snapshots.map((s) => s.id),
@@ -112,7 +116,10 @@ test("snapshot provider: candidates serve the request's model, in any letter cas
 
 test("snapshot provider: the cache signals refresh at every build, with or without candidates", () => {
   const idx = new HashIndex(16);
-  const p = new SnapshotProvider([fakeInstance(0, { queue: 0 }, idx)], new Int32Array(1), 0, { model: "m", cacheSignalDelay: 50 });
+  const p = new SnapshotProvider([fakeInstance(0, { queue: 0 }, idx)], new Int32Array(1), 0, {
+    model: "m",
+    cacheSignalDelay: 50,
+  });
   const hashes = Float64Array.from(H);
   idx.set(101, 0);
   // An admission-time build of a request whose model nobody serves still counts as a build.
@@ -172,7 +179,9 @@ test("routing rejection: a request whose model no instance serves is dropped at 
 
 test("admission sees only candidates; every request rejected at routing leaves nothing in flight", () => {
   const reqs = Array.from({ length: 5 }, (_, i) => req(`request_${i}`, i * 1000, 40, 5, { model: "x" }));
-  const cfg = simConfig({ cluster: { numInstances: 3, admission: { policy: "slo-gated" }, routing: { policy: "weighted" } } });
+  const cfg = simConfig({
+    cluster: { numInstances: 3, admission: { policy: "slo-gated" }, routing: { policy: "weighted" } },
+  });
   cfg.cluster.model = "m";
   const r = runCluster(cfg, new ArrayRequestSource(reqs), new Logger("panic", () => undefined));
   assert.equal(r.metrics.anomalies.routingRejections, 5);
@@ -183,11 +192,17 @@ test("admission sees only candidates; every request rejected at routing leaves n
 
 test("precise-prefix-cache end to end: live signals see a prefilled prompt, stale ones see it after the refresh", () => {
   const shared = tokens(48, 30000);
-  const reqs = [req("request_0", 0, [...shared, ...tokens(16, 50000)], 4), req("request_1", 100000, [...shared, ...tokens(16, 60000)], 4)];
+  const reqs = [
+    req("request_0", 0, [...shared, ...tokens(16, 50000)], 4),
+    req("request_1", 100000, [...shared, ...tokens(16, 60000)], 4),
+  ];
   const scoresOf = (delay: number) => {
     const cfg = simConfig({
       params: { cacheSignalDelay: delay },
-      cluster: { numInstances: 2, routing: { policy: "weighted", scorers: [{ name: "precise-prefix-cache", weight: 1 }] } },
+      cluster: {
+        numInstances: 2,
+        routing: { policy: "weighted", scorers: [{ name: "precise-prefix-cache", weight: 1 }] },
+      },
       trace: { level: "decisions", counterfactualK: 0 },
     });
     return run(cfg, reqs).trace!.routings.map((x) => x.scores);

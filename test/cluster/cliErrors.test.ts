@@ -48,13 +48,27 @@ test("unknown policy names list the valid names sorted (extensions included)", a
     1,
     'error: Unknown priority policy "fifo". Valid: constant, inverted-slo, slo-based, slo-class, slo-tiered, static-class',
   );
-  await fails(["--scheduler", "lifo"], 1, 'error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
+  await fails(
+    ["--scheduler", "lifo"],
+    1,
+    'error: Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf',
+  );
   // Admission is checked before routing.
   await fails(["--routing-policy", "x", "--admission-policy", "y"], 1, /Unknown admission policy "y"/);
 });
 
 test("empty policy names mean the defaults", async () => {
-  const res = await cli([...BASE, "--routing-policy", "", "--admission-policy", "", "--priority-policy", "", "--scheduler", ""]);
+  const res = await cli([
+    ...BASE,
+    "--routing-policy",
+    "",
+    "--admission-policy",
+    "",
+    "--priority-policy",
+    "",
+    "--scheduler",
+    "",
+  ]);
   assert.equal(res.code, 0, res.stderr.join("\n"));
   const plain = await cli(BASE);
   assert.equal(res.stdout, plain.stdout);
@@ -66,14 +80,19 @@ test("instance and batch limits", async () => {
   await fails(["--total-kv-blocks", "-1"], 1, "error: --total-kv-blocks must be > 0, got -1");
   await fails(["--block-size-in-tokens", "0"], 1, "error: --block-size-in-tokens must be > 0, got 0");
   await fails(["--max-num-running-reqs", "0"], 1, "error: --max-num-running-reqs must be > 0, got 0");
-  await fails(["--long-prefill-token-threshold", "-1"], 1, "error: --long-prefill-token-threshold must be >= 0, got -1");
+  await fails(
+    ["--long-prefill-token-threshold", "-1"],
+    1,
+    "error: --long-prefill-token-threshold must be >= 0, got -1",
+  );
   await fails(["--snapshot-refresh-interval", "-5"], 1, "error: --snapshot-refresh-interval must be >= 0, got -5");
 });
 
 test("workload checks: --rate, prompt mean and stdev ranges", async () => {
   await fails(["--rate", "0"], 1, "error: --rate must be a finite value > 0, got 0");
   await fails(["--rate", "-1"], 1, /^error: --rate must be a finite value > 0, got -1$/);
-  const range = "error: prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]";
+  const range =
+    "error: prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]";
   await fails(["--prompt-tokens", "500"], 1, range); // max is 128 in the base line
   await fails(["--prompt-tokens-stdev", "4"], 1, range, BASE); // below min 8 (Compat: the stdev is range-checked)
   await fails(
@@ -119,9 +138,17 @@ test("command-line parse errors: unknown flag, non-integer, non-numeric, bad boo
 });
 
 test("extension and KV flags", async () => {
-  await fails(["--admission-load-threshold", "-1"], 1, "error: --admission-load-threshold must be a finite value >= 0, got -1");
+  await fails(
+    ["--admission-load-threshold", "-1"],
+    1,
+    "error: --admission-load-threshold must be a finite value >= 0, got -1",
+  );
   await fails(["--priority-bridge", "always"], 1, 'error: Unknown priority bridge "always". Valid: floor, hint, none');
-  await fails(["--kv-offload-threshold", "1.5"], 1, "error: --kv-offload-threshold must be a finite value in [0, 1], got 1.5");
+  await fails(
+    ["--kv-offload-threshold", "1.5"],
+    1,
+    "error: --kv-offload-threshold must be a finite value in [0, 1], got 1.5",
+  );
   await fails(["--kv-cpu-blocks", "-1"], 1, "error: --kv-cpu-blocks must be >= 0, got -1");
   await fails(["--slo-age-weight", "-1"], 1, /^error: --slo-age-weight must be a finite value >= 0/);
   await fails(["--slo-cache-weights", "critical:2"], 1, /^error: Invalid --slo-cache-weights: /);
@@ -133,11 +160,22 @@ test("extension and KV flags", async () => {
 });
 
 test("routing flags: checked whatever the routing policy and scorers, before the simulation starts", async () => {
-  await fails(["--routing-tie-break", "lowest"], 1, 'error: --routing-tie-break must be "first" or "random", got "lowest"');
+  await fails(
+    ["--routing-tie-break", "lowest"],
+    1,
+    'error: --routing-tie-break must be "first" or "random", got "lowest"',
+  );
   await fails(["--cache-signal-delay", "-1"], 1, "error: --cache-signal-delay must be >= 0, got -1");
   await fails(["--queue-depth-signal", "Q"], 1, 'error: --queue-depth-signal must be "effective" or "queue", got "Q"');
   await fails(
-    ["--routing-policy", "weighted", "--routing-scorers", "precise-prefix-cache:2,queue-depth:1", "--cache-signal-delay", "-50000"],
+    [
+      "--routing-policy",
+      "weighted",
+      "--routing-scorers",
+      "precise-prefix-cache:2,queue-depth:1",
+      "--cache-signal-delay",
+      "-50000",
+    ],
     1,
     "error: --cache-signal-delay must be >= 0, got -50000",
   );
@@ -152,12 +190,15 @@ test("routing flags: checked whatever the routing policy and scorers, before the
   await fails(
     ["--routing-policy", "weighted", "--routing-scorers", "lora-affinty:1"],
     1,
-    new RegExp(`^error: Invalid --routing-scorers: unknown scorer "lora-affinty"; valid: ${escapeRegExp(scorers.names().join(", "))}$`),
+    new RegExp(
+      `^error: Invalid --routing-scorers: unknown scorer "lora-affinty"; valid: ${escapeRegExp(scorers.names().join(", "))}$`,
+    ),
   );
 });
 
 test("today's scorers run through the CLI, with live and stale cache signals", async () => {
-  const profile = "precise-prefix-cache:2,no-hit-lru:1,active-requests:1,running-requests:1,load-aware:1,vllm-dp:1,queue-depth:1";
+  const profile =
+    "precise-prefix-cache:2,no-hit-lru:1,active-requests:1,running-requests:1,load-aware:1,vllm-dp:1,queue-depth:1";
   const base = [
     ...BASE,
     "--num-instances",

@@ -40,7 +40,15 @@ function cluster(requests: WorkloadRequest[] = []): ClusterSimulator {
     slo: DEFAULT_SLO_PARAMS,
     trace: null,
   };
-  return new ClusterSimulator([], admitAll, noRouting, new ArrayRequestSource(requests), new RequestLedger(), opts, silentLogger);
+  return new ClusterSimulator(
+    [],
+    admitAll,
+    noRouting,
+    new ArrayRequestSource(requests),
+    new RequestLedger(),
+    opts,
+    silentLogger,
+  );
 }
 
 interface Seen {
@@ -123,7 +131,9 @@ test("overlapping rank ranges are refused, naming both extensions", () => {
   assert.throws(
     () => c.attach(new Recorder("second-one", { first: 12, last: 14 })),
     (e: Error) =>
-      e.message.includes('"first-one" (ranks 10–12)') && e.message.includes('"second-one" (ranks 12–14)') && /overlap/.test(e.message),
+      e.message.includes('"first-one" (ranks 10–12)') &&
+      e.message.includes('"second-one" (ranks 12–14)') &&
+      /overlap/.test(e.message),
   );
   // Adjacent ranges are fine.
   c.attach(new Recorder("third-one", { first: 13, last: 14 }));
@@ -156,7 +166,12 @@ function stubs(d: ExtensionDescriptor): Partial<ClusterExtension> {
         }
       : {}),
     ...(d.capabilities.includes("timed")
-      ? { nextTime: () => Infinity, nextIsEarly: () => false, runNext: () => undefined, afterInstanceEvents: () => undefined }
+      ? {
+          nextTime: () => Infinity,
+          nextIsEarly: () => false,
+          runNext: () => undefined,
+          afterInstanceEvents: () => undefined,
+        }
       : {}),
   };
 }
@@ -171,11 +186,17 @@ class Router extends Recorder {
 test("two extensions that both declare routes are refused, naming both", () => {
   const c = cluster();
   c.attach(new Router("pd-like", null, ["routes"]));
-  assert.throws(() => c.attach(new Router("other-router", null, ["routes"])), /"pd-like" and "other-router" both declare "routes"/);
+  assert.throws(
+    () => c.attach(new Router("other-router", null, ["routes"])),
+    /"pd-like" and "other-router" both declare "routes"/,
+  );
 });
 
 test("an extension declaring a capability without its methods is refused", () => {
-  assert.throws(() => cluster().attach(new Recorder("no-route", null, ["routes"])), /"no-route" declares "routes" but has no route/);
+  assert.throws(
+    () => cluster().attach(new Recorder("no-route", null, ["routes"])),
+    /"no-route" declares "routes" but has no route/,
+  );
   assert.throws(() => cluster().attach(new Recorder("no-admit", null, ["admits"])), /"no-admit" declares "admits"/);
   assert.throws(() => cluster().attach(new Recorder("no-timeline", null, ["timed"])), /"no-timeline" declares "timed"/);
 });

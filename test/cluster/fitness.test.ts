@@ -31,24 +31,37 @@ test("fitness weight parsing: trimming, repeats overwrite, zero allowed", () => 
 });
 
 test("fitness weight parsing errors", () => {
-  assert.equal(parseErr("throughput"), 'Invalid fitness weights: invalid fitness weight "throughput": expected key:value');
+  assert.equal(
+    parseErr("throughput"),
+    'Invalid fitness weights: invalid fitness weight "throughput": expected key:value',
+  );
   assert.equal(parseErr("throughput:1,"), 'Invalid fitness weights: invalid fitness weight "": expected key:value');
   assert.match(parseErr("throughput:abc"), /^Invalid fitness weights: .*throughput.*abc/);
   for (const v of ["-1", "inf", "NaN", "-Inf"]) {
     assert.match(parseErr(`p99_ttft:${v}`), /^Invalid fitness weights: .*must be a finite non-negative number/, v);
   }
-  assert.equal(parseErr("bogus:1"), `Fitness evaluation failed: unknown fitness metric key "bogus"; valid keys: ${VALID}`);
+  assert.equal(
+    parseErr("bogus:1"),
+    `Fitness evaluation failed: unknown fitness metric key "bogus"; valid keys: ${VALID}`,
+  );
   assert.equal(
     parseErr("zzz:1,aaa:1,throughput:1"),
     `Fitness evaluation failed: unknown fitness metric key "aaa"; valid keys: ${VALID}`,
     "sorted key order",
   );
-  assert.match(parseErr("bogus:1,throughput:-1"), /must be a finite non-negative number/, "value errors come before the unknown-key check");
+  assert.match(
+    parseErr("bogus:1,throughput:-1"),
+    /must be a finite non-negative number/,
+    "value errors come before the unknown-key check",
+  );
 });
 
 test("score arithmetic by hand on the two-request reference timeline", () => {
   // TTFT A 21161, B 26841; E2E A 57809, B 53004; sim_ended 41868; 2 completed; 5 output tokens.
-  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)]);
+  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [
+    req("A", 0, 512, 4),
+    req("B", 3000, 100, 3),
+  ]);
   const w = parseFitnessWeights("throughput:2,tokens_per_sec:1,p99_ttft:0.5,mean_e2e:1,p50_e2e:0");
   const f = evaluateFitness(r.metrics, w);
   const thr = 2 / 0.041868;
@@ -119,7 +132,10 @@ test("CLI: invalid fitness weights exit 1 before anything is simulated, printed 
   const file = path.join(dir, "r.json");
   for (const [w, msg] of [
     ["throughput", 'error: Invalid fitness weights: invalid fitness weight "throughput": expected key:value'],
-    ["throughput:-2", 'error: Invalid fitness weights: weight for "throughput" must be a finite non-negative number, got -2'],
+    [
+      "throughput:-2",
+      'error: Invalid fitness weights: weight for "throughput" must be a finite non-negative number, got -2',
+    ],
     ["throughput:x", 'error: Invalid fitness weights: invalid value for "throughput": "x" is not a number'],
     ["speed:1", `error: Fitness evaluation failed: unknown fitness metric key "speed"; valid keys: ${VALID}`],
     ["latency:1", `error: Fitness evaluation failed: unknown fitness metric key "latency"; valid keys: ${VALID}`],

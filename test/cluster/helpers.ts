@@ -77,7 +77,10 @@ export function withCache(s: RouterState, req: Request, cached: readonly number[
 /** A routing context; `scorers` are bound with `params` (policy parameters by option key). */
 export function routingCtx(
   numInstances: number,
-  over: Partial<Omit<RoutingContext, "scorers">> & { scorers?: readonly ScorerSpec[]; params?: Readonly<Record<string, unknown>> } = {},
+  over: Partial<Omit<RoutingContext, "scorers">> & {
+    scorers?: readonly ScorerSpec[];
+    params?: Readonly<Record<string, unknown>>;
+  } = {},
 ): RoutingContext {
   const { scorers, params, ...rest } = over;
   return {

@@ -74,7 +74,9 @@ test("per-instance blocks only for N > 1 and only for instances with completions
     metricBlocks(one.stdout).map((b) => b["instance_id"]),
     ["cluster"],
   );
-  assert.ok(one.stdout.startsWith('=== Simulation Metrics ===\n{\n  "instance_id": "cluster",\n  "completed_requests": 2,\n'));
+  assert.ok(
+    one.stdout.startsWith('=== Simulation Metrics ===\n{\n  "instance_id": "cluster",\n  "completed_requests": 2,\n'),
+  );
   // Cluster = sums / maximum of the instance blocks.
   const [i0, i1, c] = metricBlocks(a.stdout);
   assert.equal(c!["total_input_tokens"], (i0!["total_input_tokens"] as number) + (i1!["total_input_tokens"] as number));
@@ -92,7 +94,10 @@ test("KV cache block: printed when a value is non-zero, 4 decimals, unweighted m
   // Block-level hit ratio; decode blocks count as misses (docs/behavior.md#q11).
   assert.equal(r1.metrics.kv.cacheHitRate, r1.instances[0]!.kv.cacheHitRate());
   assert.equal(r1.metrics.kv.cacheHitRate, 2 / 3);
-  assert.equal(text, "=== KV Cache Metrics ===\nPreemption Rate: 0.0000\nCache Hit Rate: 0.6667\nKV Thrashing Rate: 0.0000\n");
+  assert.equal(
+    text,
+    "=== KV Cache Metrics ===\nPreemption Rate: 0.0000\nCache Hit Rate: 0.6667\nKV Thrashing Rate: 0.0000\n",
+  );
   // Several instances: the unweighted mean of the per-instance ratios (idle instances count as 0).
   const r3 = run(simConfig({ cluster: { numInstances: 3, routing: { policy: "least-loaded" } } }), reqs);
   const rates = r3.instances.map((x) => x.kv.cacheHitRate());
@@ -111,7 +116,8 @@ test("per-SLO block: microseconds with 2 decimals, classes sorted, empty class s
   ];
   const r = run(simConfig({ alpha: [100, 1, 7] }), reqs);
   const text = renderTail(r.metrics, { printFairness: true, summarizeTrace: false });
-  const d = (ids: string[], f: "ttft" | "e2e") => distribution(Float64Array.from(ids.map((id) => record(r, id)[f])).sort());
+  const d = (ids: string[], f: "ttft" | "e2e") =>
+    distribution(Float64Array.from(ids.map((id) => record(r, id)[f])).sort());
   const line = (ids: string[]) => {
     const t = d(ids, "ttft");
     const e = d(ids, "e2e");
@@ -141,9 +147,15 @@ test("per-SLO block: microseconds with 2 decimals, classes sorted, empty class s
 });
 
 test("per-SLO block needs more than one class; Jain index edge cases", () => {
-  const r = run(simConfig(), [req("request_0", 0, 40, 4, { sloClass: "critical" }), req("request_1", 10, 40, 4, { sloClass: "critical" })]);
+  const r = run(simConfig(), [
+    req("request_0", 0, 40, 4, { sloClass: "critical" }),
+    req("request_1", 10, 40, 4, { sloClass: "critical" }),
+  ]);
   assert.equal(renderTail(r.metrics, { printFairness: false, summarizeTrace: false }), "");
-  assert.equal(renderTail(r.metrics, { printFairness: true, summarizeTrace: false }), "=== Fairness ===\nJain Index (tenants): 1.0000\n");
+  assert.equal(
+    renderTail(r.metrics, { printFairness: true, summarizeTrace: false }),
+    "=== Fairness ===\nJain Index (tenants): 1.0000\n",
+  );
   assert.equal(jainIndex(new Map()), 0);
   assert.equal(
     jainIndex(
@@ -295,7 +307,9 @@ test("results file is written even when nothing completed", async () => {
   assert.equal(typeof printed["ttft_mean_ms"], "number");
   assert.equal(typeof printed["scheduling_delay_p99_ms"], "number");
   assert.ok((printed["injected_requests"] as number) > 0);
-  const o2 = JSON.parse(fs.readFileSync(f2, "utf8")) as Record<string, unknown> & { requests: Record<string, unknown>[] };
+  const o2 = JSON.parse(fs.readFileSync(f2, "utf8")) as Record<string, unknown> & {
+    requests: Record<string, unknown>[];
+  };
   assert.equal(o2["completed_requests"], 0);
   assert.ok((o2["injected_requests"] as number) > 0);
   assert.equal(o2["e2e_mean_ms"], 0);

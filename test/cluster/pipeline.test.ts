@@ -14,7 +14,9 @@ import { clusterBlock, metricBlocks } from "../helpers/cli.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 
 test("admission and routing latencies shift scheduling delay, TTFT and E2E by exactly La + Lr", () => {
-  const reqs = Array.from({ length: 16 }, (_, i) => req(`request_${i}`, i * 7000 + (i % 3) * 50, 40 + (i % 5) * 30, 6 + (i % 4)));
+  const reqs = Array.from({ length: 16 }, (_, i) =>
+    req(`request_${i}`, i * 7000 + (i % 3) * 50, 40 + (i % 5) * 30, 6 + (i % 4)),
+  );
   const base = { alpha: [100, 1, 50], beta: [1000, 2, 1] };
   const r0 = run(simConfig({ ...base, cluster: { numInstances: 2, routing: { policy: "least-loaded" } } }), reqs);
   for (const [la, lr] of [
@@ -23,7 +25,10 @@ test("admission and routing latencies shift scheduling delay, TTFT and E2E by ex
     [0, 1000],
   ] as const) {
     const r1 = run(
-      simConfig({ ...base, cluster: { numInstances: 2, admission: { latency: la }, routing: { policy: "least-loaded", latency: lr } } }),
+      simConfig({
+        ...base,
+        cluster: { numInstances: 2, admission: { latency: la }, routing: { policy: "least-loaded", latency: lr } },
+      }),
       reqs,
     );
     for (const x of reqs) {
@@ -37,7 +42,11 @@ test("admission and routing latencies shift scheduling delay, TTFT and E2E by ex
   }
   // Scheduling delay = queueing delay + La + Lr for an unloaded instance: α0 + α1·L = 100 + 40.
   const single = run(
-    simConfig({ alpha: [100, 1, 50], beta: [1000, 2, 1], cluster: { admission: { latency: 3 }, routing: { latency: 5 } } }),
+    simConfig({
+      alpha: [100, 1, 50],
+      beta: [1000, 2, 1],
+      cluster: { admission: { latency: 3 }, routing: { latency: 5 } },
+    }),
     [req("request_0", 1000, 40, 4)],
   );
   assert.equal(record(single, "request_0").sched, 8 + 140);
@@ -123,9 +132,14 @@ test("N = 1 still applies admission: reject-all rejects everything, an empty clu
 });
 
 test("N = 1 applies both latencies too", () => {
-  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 0, 0], cluster: { admission: { latency: 250 }, routing: { latency: 750 } } }), [
-    req("request_0", 0, 16, 2),
-  ]);
+  const r = run(
+    simConfig({
+      alpha: [0, 0, 0],
+      beta: [1000, 0, 0],
+      cluster: { admission: { latency: 250 }, routing: { latency: 750 } },
+    }),
+    [req("request_0", 0, 16, 2)],
+  );
   assert.equal(record(r, "request_0").sched, 1000);
 });
 

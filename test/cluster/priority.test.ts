@@ -19,7 +19,14 @@ function sortIds(name: string, reqs: Request[]): string[] {
 }
 
 test("policy and scheduler names", () => {
-  assert.deepEqual(priorityPolicies.names(), ["constant", "inverted-slo", "slo-based", "slo-class", "slo-tiered", "static-class"]);
+  assert.deepEqual(priorityPolicies.names(), [
+    "constant",
+    "inverted-slo",
+    "slo-based",
+    "slo-class",
+    "slo-tiered",
+    "static-class",
+  ]);
   assert.deepEqual(schedulers.names(), ["fcfs", "priority-fcfs", "reverse-priority", "sjf"]);
 });
 
@@ -27,7 +34,10 @@ test("static-class: today's class map, fixed, unknown classes as standard", () =
   const p = prio("static-class");
   assert.equal(p.isConstant, true);
   const value = (sloClass: string): number => p.compute(mkReq("r", tokens(16), { extra: { sloClass } }), 9_000_000);
-  assert.deepEqual(["critical", "standard", "", "nightly", "batch", "sheddable", "background"].map(value), [4, 3, 3, 3, -1, -2, -3]);
+  assert.deepEqual(
+    ["critical", "standard", "", "nightly", "batch", "sheddable", "background"].map(value),
+    [4, 3, 3, 3, -1, -2, -3],
+  );
 });
 
 test("constant, slo-based and inverted-slo values", () => {
@@ -48,7 +58,13 @@ test("priority-fcfs: priority desc, then T0, then ID byte-wise (request_10 < req
     r.priority = p;
     return r;
   };
-  const rs = [mk("request_9", 5, 1), mk("request_10", 5, 1), mk("request_2", 3, 1), mk("request_1", 9, 2), mk("request_0", 0, 0)];
+  const rs = [
+    mk("request_9", 5, 1),
+    mk("request_10", 5, 1),
+    mk("request_2", 3, 1),
+    mk("request_1", 9, 2),
+    mk("request_0", 0, 0),
+  ];
   assert.deepEqual(sortIds("priority-fcfs", rs), ["request_1", "request_2", "request_10", "request_9", "request_0"]);
   assert.deepEqual(sortIds("reverse-priority", rs), ["request_0", "request_2", "request_10", "request_9", "request_1"]);
   // Exact floating-point equality: a tiny difference decides.
@@ -85,7 +101,12 @@ test("slo-tiered: base[tier] + w·max(0, age − θ[tier]); slo-class = base[tie
   assert.equal(c.compute(at("", 0), 9e9), 5);
   assert.equal(c.compute(at("background", 0), 9e9), 1);
   // Custom parameters.
-  const custom = prio("slo-tiered", { ...DEFAULT_SLO_PARAMS, baseCritical: 100, ageWeight: 0.001, thresholdCritical: 10 });
+  const custom = prio("slo-tiered", {
+    ...DEFAULT_SLO_PARAMS,
+    baseCritical: 100,
+    ageWeight: 0.001,
+    thresholdCritical: 10,
+  });
   close(custom.compute(at("critical", 0), 1010), 101, "custom");
 });
 
@@ -126,11 +147,20 @@ test("priority-fcfs + constant is NOT fcfs when queueing delays reorder enqueue 
   const reqs = [req("X", 0, 16, 20), req("A", 1, 400, 2), req("B", 2, 16, 2)];
   const alpha = [0, 10, 0];
   assert.deepEqual(scheduleOrder({ scheduler: "fcfs" }, reqs, alpha), ["B", "A"], "fcfs keeps enqueue order");
-  assert.deepEqual(scheduleOrder({ scheduler: "priority-fcfs" }, reqs, alpha), ["A", "B"], "priority-fcfs + constant orders by T0");
+  assert.deepEqual(
+    scheduleOrder({ scheduler: "priority-fcfs" }, reqs, alpha),
+    ["A", "B"],
+    "priority-fcfs + constant orders by T0",
+  );
 });
 
 test("priority-fcfs + constant breaks T0 ties by ID byte-wise; fcfs keeps enqueue order", () => {
-  const reqs = [req("X", 0, 16, 10), req("request_9", 5, 16, 2), req("request_10", 5, 16, 2), req("request_100", 5, 16, 2)];
+  const reqs = [
+    req("X", 0, 16, 10),
+    req("request_9", 5, 16, 2),
+    req("request_10", 5, 16, 2),
+    req("request_100", 5, 16, 2),
+  ];
   assert.deepEqual(scheduleOrder({ scheduler: "fcfs" }, reqs), ["request_9", "request_10", "request_100"]);
   assert.deepEqual(scheduleOrder({ scheduler: "priority-fcfs" }, reqs), ["request_10", "request_100", "request_9"]);
 });
@@ -141,7 +171,12 @@ test("sjf schedules the shortest waiting prompt first; reverse-priority + invert
   const a = scheduleOrder({ scheduler: "priority-fcfs", priority: "slo-based" }, reqs);
   assert.deepEqual(a, ["L", "M", "S", "S2"], "oldest first");
   assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priority: "inverted-slo" }, reqs), a);
-  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priority: "slo-based" }, reqs), ["S2", "S", "M", "L"]);
+  assert.deepEqual(scheduleOrder({ scheduler: "reverse-priority", priority: "slo-based" }, reqs), [
+    "S2",
+    "S",
+    "M",
+    "L",
+  ]);
 });
 
 test("slo-class + priority-fcfs: critical, then standard/unlabeled, then sheddable tiers", () => {
@@ -183,7 +218,10 @@ test("priority bridge: floor orders by SLO class under constant; hint never affe
     "docs/behavior.md#c2: a one-shot hint is overwritten by the per-step recomputation and never influences ordering",
   );
   const tiered = { scheduler: "priority-fcfs", priority: "slo-tiered" } as const;
-  assert.deepEqual(scheduleOrder({ ...tiered, priorityBridge: "floor" }, reqs), scheduleOrder({ ...tiered, priorityBridge: "none" }, reqs));
+  assert.deepEqual(
+    scheduleOrder({ ...tiered, priorityBridge: "floor" }, reqs),
+    scheduleOrder({ ...tiered, priorityBridge: "none" }, reqs),
+  );
 });
 
 test("priority bridge hint is stored on the request before its first step (and a 0 base is not applied)", () => {

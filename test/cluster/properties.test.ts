@@ -31,7 +31,11 @@ const configArb = fc.record({
   routingPolicy: fc.constantFrom(...routingPolicies.listed(), "weighted"),
   scorers: fc
     .shuffledSubarray(SCORERS, { minLength: 1 })
-    .chain((names) => fc.tuple(...names.map((name) => fc.double({ min: 0.01, max: 50, noNaN: true }).map((weight) => ({ name, weight }))))),
+    .chain((names) =>
+      fc.tuple(
+        ...names.map((name) => fc.double({ min: 0.01, max: 50, noNaN: true }).map((weight) => ({ name, weight }))),
+      ),
+    ),
   sloCacheWeights: fc.tuple(
     fc.double({ min: 0, max: 1, noNaN: true }),
     fc.double({ min: 0, max: 1, noNaN: true }),
@@ -104,7 +108,10 @@ function buildWorkload(w: Wl): WorkloadRequest[] {
   let t = 0;
   return w.map((x, i) => {
     t += x.gap;
-    const prompt = [...PREFIXES[x.prefix]!, ...Array.from({ length: x.tail }, (_, k) => 1 + ((i * 131 + k * 7) % 60000))];
+    const prompt = [
+      ...PREFIXES[x.prefix]!,
+      ...Array.from({ length: x.tail }, (_, k) => 1 + ((i * 131 + k * 7) % 60000)),
+    ];
     const out = Array.from({ length: x.output }, (_, k) => 90000 + k);
     return makeRequest(`request_${i}`, t, prompt, out, { sloClass: x.sloClass, tenantId: x.tenant });
   });
@@ -143,7 +150,8 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
         assert.equal(m.perInstanceRouted[i], mine);
         assert.equal(m.instances[i]!.injected_requests, mine, `instance_${i} injected = routed to it`);
       }
-      for (const rec of requestRecords(r.ledger)) assert.equal(rec.handled_by, `instance_${routedTo.get(rec.requestID)}`);
+      for (const rec of requestRecords(r.ledger))
+        assert.equal(rec.handled_by, `instance_${routedTo.get(rec.requestID)}`);
       // Conservation (no horizon cut): generated = injected + rejected.
       assert.equal(m.generated, n);
       assert.equal(m.cluster.injected_requests + m.anomalies.rejected, n);
@@ -152,7 +160,8 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
       if (c.admissionPolicy === "always-admit") assert.equal(m.anomalies.rejected, 0);
       if (c.admissionPolicy === "slo-gated") {
         for (const x of reqs)
-          if (!["sheddable", "batch", "background"].includes(x.sloClass)) assert.ok(routedTo.has(x.id), `${x.sloClass} never shed`);
+          if (!["sheddable", "batch", "background"].includes(x.sloClass))
+            assert.ok(routedTo.has(x.id), `${x.sloClass} never shed`);
       }
       // Everything finished: in-flight back to 0, nothing left in queues.
       assert.deepEqual(Array.from(r.inFlight), new Array(c.numInstances).fill(0));
@@ -165,9 +174,12 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
         assert.equal(r.trace.admissions.length, n);
         assert.equal(r.trace.routings.length, m.routed);
         assert.ok(
-          r.trace.routings.every((x) => x.regret >= 0 && x.candidates.length === Math.min(cfg.trace.counterfactualK, c.numInstances)),
+          r.trace.routings.every(
+            (x) => x.regret >= 0 && x.candidates.length === Math.min(cfg.trace.counterfactualK, c.numInstances),
+          ),
         );
-        if (c.routingPolicy === "weighted" || c.routingPolicy === "least-loaded") assert.ok(r.trace.routings.every((x) => x.regret === 0));
+        if (c.routingPolicy === "weighted" || c.routingPolicy === "least-loaded")
+          assert.ok(r.trace.routings.every((x) => x.regret === 0));
       }
       // Determinism: a second run of the same configuration renders identical stdout.
       const again = run(buildConfig(c), reqs);
@@ -179,14 +191,20 @@ test("random policy combinations: routing, conservation, in-flight, determinism"
 
 test("negative admission/routing latencies are accepted and conserve requests", () => {
   fc.assert(
-    fc.property(configArb, workloadArb, fc.integer({ min: -5000, max: 0 }), fc.integer({ min: -5000, max: 0 }), (c, w, la, lr) => {
-      const cfg = buildConfig(c, la, lr);
-      const reqs = buildWorkload(w);
-      const r = run(cfg, reqs);
-      assert.equal(r.metrics.cluster.injected_requests + r.metrics.anomalies.rejected, reqs.length);
-      assert.deepEqual(Array.from(r.inFlight), new Array(c.numInstances).fill(0));
-      assert.equal(stdoutOf(run(buildConfig(c, la, lr), reqs)), stdoutOf(r));
-    }),
+    fc.property(
+      configArb,
+      workloadArb,
+      fc.integer({ min: -5000, max: 0 }),
+      fc.integer({ min: -5000, max: 0 }),
+      (c, w, la, lr) => {
+        const cfg = buildConfig(c, la, lr);
+        const reqs = buildWorkload(w);
+        const r = run(cfg, reqs);
+        assert.equal(r.metrics.cluster.injected_requests + r.metrics.anomalies.rejected, reqs.length);
+        assert.deepEqual(Array.from(r.inFlight), new Array(c.numInstances).fill(0));
+        assert.equal(stdoutOf(run(buildConfig(c, la, lr), reqs)), stdoutOf(r));
+      },
+    ),
     { seed: FC_SEED, numRuns: 40 },
   );
 });

@@ -32,7 +32,15 @@ test("round-robin: counter mod N, reason carries the counter value used, no scor
   );
   assert.deepEqual(
     got.map((g) => g.reason),
-    ["round-robin[0]", "round-robin[1]", "round-robin[2]", "round-robin[3]", "round-robin[4]", "round-robin[5]", "round-robin[6]"],
+    [
+      "round-robin[0]",
+      "round-robin[1]",
+      "round-robin[2]",
+      "round-robin[3]",
+      "round-robin[4]",
+      "round-robin[5]",
+      "round-robin[6]",
+    ],
   );
   assert.equal(got[0]!.scores, null);
 });

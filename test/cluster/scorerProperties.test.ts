@@ -107,7 +107,9 @@ test("--routing-tie-break random routes exactly as first until the first tie", (
         const da = first.route(a.r, a.s);
         const ta = da.target;
         const values =
-          da.scores !== null ? Array.from(da.scores.subarray(0, a.s.snapshots.length)) : a.s.snapshots.map((x) => -x.effectiveLoad);
+          da.scores !== null
+            ? Array.from(da.scores.subarray(0, a.s.snapshots.length))
+            : a.s.snapshots.map((x) => -x.effectiveLoad);
         const best = Math.max(...values);
         if (values.filter((v) => v === best).length > 1) break;
         const b = build(d, n);

@@ -21,8 +21,17 @@ function scores(sc: Scorer, r: Request, s: RouterState): number[] {
 test("registered scorer names: BLIS's (seed and today's) and this simulator's extensions, sorted, once each", () => {
   const names = scorers.names();
   const blis = ["prefix-affinity", "queue-depth", "kv-utilization", "load-balance"]; // seed BLIS
-  blis.push("precise-prefix-cache", "no-hit-lru", "active-requests", "running-requests", "load-aware", "vllm-dp", "lora-affinity"); // today's
-  for (const name of [...blis, "kv-pressure", "kv-pressure-slo", "slo-priority"]) assert.ok(names.includes(name), `${name} not registered`);
+  blis.push(
+    "precise-prefix-cache",
+    "no-hit-lru",
+    "active-requests",
+    "running-requests",
+    "load-aware",
+    "vllm-dp",
+    "lora-affinity",
+  ); // today's
+  for (const name of [...blis, "kv-pressure", "kv-pressure-slo", "slo-priority"])
+    assert.ok(names.includes(name), `${name} not registered`);
   assert.deepEqual(names, [...new Set(names)].sort());
 });
 
@@ -167,7 +176,9 @@ test("kv-pressure-slo: transfer penalty scaled by class factor; thrashing unscal
   // Critical with a large pending latency clamps at 0.
   const big = state([{ kvUtilization: 0, pendingTransferLatency: 3000 }]);
   assert.equal(scores(sc, mkReq("r", tokens(16), { extra: { sloClass: "critical" } }), big)[0], 0);
-  assert.ok(Math.abs(scores(sc, mkReq("r", tokens(16), { extra: { sloClass: "background" } }), big)[0]! - 0.97) < 1e-12);
+  assert.ok(
+    Math.abs(scores(sc, mkReq("r", tokens(16), { extra: { sloClass: "background" } }), big)[0]! - 0.97) < 1e-12,
+  );
 });
 
 test("slo-priority: α_tier·prefix + (1 − α_tier)·queue-depth with α from --slo-cache-weights", () => {

@@ -67,7 +67,10 @@ test("weighted: ties are exact composite equality; the reason and scores are tho
 
 test("random tie-break over a candidate subset picks among the tied candidates' positions", () => {
   const p = policy("least-loaded", 4, { routingTieBreak: "random" });
-  const s: RouterState = { snapshots: [snap(1, { inFlight: 2 }), snap(3, { inFlight: 2 }), snap(2, { inFlight: 5 })], clock: 0 };
+  const s: RouterState = {
+    snapshots: [snap(1, { inFlight: 2 }), snap(3, { inFlight: 2 }), snap(2, { inFlight: 5 })],
+    clock: 0,
+  };
   const seen = new Set<number>();
   for (let i = 0; i < 100; i++) seen.add(target(p, s));
   assert.deepEqual([...seen].sort(), [0, 1]);

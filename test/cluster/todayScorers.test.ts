@@ -61,7 +61,10 @@ test("precise-prefix-cache: counts leading blocks only, stopping at the first mi
   for (const k of [0, 2, 3]) gap.set(h[k]!, k);
   const full = new HashIndex(16);
   for (const k of [0, 1, 2, 3]) full.set(h[k]!, k);
-  const cache = new CacheSignalProvider([{ prefixIndex: full }, { prefixIndex: gap }, { prefixIndex: new HashIndex(16) }], 0);
+  const cache = new CacheSignalProvider(
+    [{ prefixIndex: full }, { prefixIndex: gap }, { prefixIndex: new HashIndex(16) }],
+    0,
+  );
   assert.deepEqual(scores(sc, r, { snapshots: idle3().snapshots, clock: 0, cache }), [1, 0.25, 0]);
 });
 
@@ -163,14 +166,23 @@ test("running-requests: min-max↓ over BatchSize; all equal → 1.0", () => {
   const sc = scorer("running-requests", 3);
   const r = mkReq("r", tokens(16));
   assert.deepEqual(scores(sc, r, state([{ batchSize: 10 }, { batchSize: 8 }, { batchSize: 12 }])), [0.5, 1, 0]);
-  assert.deepEqual(scores(sc, r, state([{ batchSize: 4, queueDepth: 7 }, { batchSize: 4 }, { batchSize: 4, inFlight: 3 }])), [1, 1, 1]);
+  assert.deepEqual(
+    scores(sc, r, state([{ batchSize: 4, queueDepth: 7 }, { batchSize: 4 }, { batchSize: 4, inFlight: 3 }])),
+    [1, 1, 1],
+  );
   assert.deepEqual(scores(sc, r, state([{ batchSize: 1 }, { batchSize: 1 }, { batchSize: 3 }])), [1, 1, 0]);
 });
 
 test("load-aware: 0.5 for an empty queue, 0.5·(1 − min(Q, 128)/128) otherwise", () => {
   const sc = scorer("load-aware", 5);
   const r = mkReq("r", tokens(16));
-  const s = state([{ queueDepth: 0, batchSize: 50 }, { queueDepth: 64 }, { queueDepth: 128 }, { queueDepth: 500 }, { queueDepth: 1 }]);
+  const s = state([
+    { queueDepth: 0, batchSize: 50 },
+    { queueDepth: 64 },
+    { queueDepth: 128 },
+    { queueDepth: 500 },
+    { queueDepth: 1 },
+  ]);
   assert.deepEqual(scores(sc, r, s), [0.5, 0.25, 0, 0, 0.5 * (127 / 128)]);
   assert.equal(LOAD_AWARE_THRESHOLD, 128);
   // Not normalized: equal queues score equal, but not 1.0.
@@ -181,7 +193,10 @@ test("vllm-dp: min-max↓ over 4·Q + B; equal raw values → 1.0", () => {
   const sc = scorer("vllm-dp", 3);
   const r = mkReq("r", tokens(16));
   // raw 4, 4, 8: a waiting request weighs as much as four running ones.
-  assert.deepEqual(scores(sc, r, state([{ queueDepth: 1 }, { batchSize: 4 }, { queueDepth: 1, batchSize: 4 }])), [1, 1, 0]);
+  assert.deepEqual(
+    scores(sc, r, state([{ queueDepth: 1 }, { batchSize: 4 }, { queueDepth: 1, batchSize: 4 }])),
+    [1, 1, 0],
+  );
   assert.deepEqual(scores(sc, r, state([{ inFlight: 9 }, {}, {}])), [1, 1, 1], "in-flight does not count");
 });
 

@@ -53,8 +53,24 @@ test("regret without scores = chosen load − min load; candidate fields copy th
   const rec = t.routings[0]!;
   assert.equal(rec.regret, 3);
   assert.deepEqual(rec.candidates, [
-    { instanceId: "instance_1", score: -1, queueDepth: 0, batchSize: 1, inFlight: 0, kvUtilization: 0.1, freeKvBlocks: 90 },
-    { instanceId: "instance_2", score: -3, queueDepth: 1, batchSize: 0, inFlight: 2, kvUtilization: 0.2, freeKvBlocks: 80 },
+    {
+      instanceId: "instance_1",
+      score: -1,
+      queueDepth: 0,
+      batchSize: 1,
+      inFlight: 0,
+      kvUtilization: 0.1,
+      freeKvBlocks: 90,
+    },
+    {
+      instanceId: "instance_2",
+      score: -3,
+      queueDepth: 1,
+      batchSize: 0,
+      inFlight: 2,
+      kvUtilization: 0.2,
+      freeKvBlocks: 80,
+    },
   ]);
   // With a score map: best composite − chosen composite, floored at 0.
   const w = new DecisionTrace(1);
@@ -73,7 +89,9 @@ test("regret without scores = chosen load − min load; candidate fields copy th
 
 function traced(routing: string, trace: Partial<SimConfig["trace"]> = {}) {
   // Every third request is long, so round-robin piles load onto instance_0.
-  const reqs = Array.from({ length: 30 }, (_, i) => req(`request_${i}`, i * 2000, 64 + (i % 5) * 40, i % 3 === 0 ? 150 : 4));
+  const reqs = Array.from({ length: 30 }, (_, i) =>
+    req(`request_${i}`, i * 2000, 64 + (i % 5) * 40, i % 3 === 0 ? 150 : 4),
+  );
   return run(
     simConfig({
       alpha: [50, 1, 10],
@@ -93,7 +111,8 @@ test("regret through the cluster: 0 for weighted and least-loaded; chosen − mi
       r.trace!.routings.every((x) => x.regret === 0),
       p,
     );
-    if (p === "weighted") assert.ok(r.trace!.routings.every((x) => x.scores !== null && Object.keys(x.scores).length === 3));
+    if (p === "weighted")
+      assert.ok(r.trace!.routings.every((x) => x.scores !== null && Object.keys(x.scores).length === 3));
     else assert.ok(r.trace!.routings.every((x) => x.scores === null));
   }
   for (const p of ["round-robin", "always-busiest"]) {
@@ -146,7 +165,15 @@ test("--summarize-trace output format (round-robin, N = 3)", async () => {
 });
 
 test("--summarize-trace: distribution sorted by instance ID string; counterfactual regret printed with 6 decimals", async () => {
-  const res = await runCli("--num-instances", "12", "--trace-level", "decisions", "--summarize-trace", "--counterfactual-k", "12");
+  const res = await runCli(
+    "--num-instances",
+    "12",
+    "--trace-level",
+    "decisions",
+    "--summarize-trace",
+    "--counterfactual-k",
+    "12",
+  );
   const i = res.stdout.indexOf("Target Distribution:\n");
   const lines = res.stdout.slice(i).split("\n").slice(1, 13);
   assert.deepEqual(

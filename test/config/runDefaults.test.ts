@@ -37,7 +37,13 @@ const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void>
   "--vllm-version": (p, o) => assert.deepEqual([p, o.vllmVersion], ["from the defaults file", ""]),
   "--latency-model": (p, o) => {
     assert.equal(o.latencyModel, "", "absent, the other flags choose the backend");
-    const choice = selectBackend({ latencyModel: null, roofline: o.roofline, vllmVersion: o.vllmVersion, alpha: null, beta: null });
+    const choice = selectBackend({
+      latencyModel: null,
+      roofline: o.roofline,
+      vllmVersion: o.vllmVersion,
+      alpha: null,
+      beta: null,
+    });
     assert.equal(p, choice.name);
   },
   "--defaults-filepath": (p, o) => {
@@ -45,7 +51,8 @@ const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void>
     assert.equal(p, `bundled ${path.relative(PACKAGE_ROOT, BUNDLED_DEFAULTS).split(path.sep).join("/")}`);
   },
   // Absent: 3 when a policy bundle selects tier-shed, else 0 (the help text says so).
-  "--tier-shed-min-priority": (p, o) => assert.deepEqual([p, o.tierShedMinPriority], ["3 from a policy bundle, else 0", undefined]),
+  "--tier-shed-min-priority": (p, o) =>
+    assert.deepEqual([p, o.tierShedMinPriority], ["3 from a policy bundle, else 0", undefined]),
   // LoRA: absent flags leave the value to the --lora-config file and the defaults file.
   "--lora-adapter-capacity": (p, o) => assert.deepEqual([p, o.loraAdapterCapacity], ["from --lora-config", undefined]),
   "--lora-load-base-latency-us": (p, o) =>
@@ -54,7 +61,8 @@ const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void>
     assert.deepEqual([p, o.loraLoadBandwidthBytesUs], ["from --lora-config, else the defaults file", undefined]),
   "--lora-footprint-bytes-per-rank": (p, o) =>
     assert.deepEqual([p, o.loraFootprintBytesPerRank], ["from --lora-config, else the defaults file", undefined]),
-  "--lora-scorer-weight": (p, o) => assert.deepEqual([p, o.loraScorerWeight], ["none: lora-affinity not added", undefined]),
+  "--lora-scorer-weight": (p, o) =>
+    assert.deepEqual([p, o.loraScorerWeight], ["none: lora-affinity not added", undefined]),
   "--routing-scorers": (p, o) => {
     assert.equal(o.routingScorers, "");
     const used = selectScorers({ ...o, routingPolicy: "weighted" }, [], silentLogger);
@@ -76,7 +84,11 @@ function checkLiteral(f: AnyFlagDef, printed: string | null, absent: unknown): v
 test("every default printed by run --help is the value used when the flag is absent", async () => {
   const printed = await printedDefaults();
   const flags = runFlags();
-  assert.deepEqual([...printed.keys()].sort(), flags.map((f) => f.flag).sort(), "the help lists exactly the flag table");
+  assert.deepEqual(
+    [...printed.keys()].sort(),
+    flags.map((f) => f.flag).sort(),
+    "the help lists exactly the flag table",
+  );
   // The model is required; every other option takes its default.
   const { o } = options();
   for (const f of flags) {

@@ -28,7 +28,8 @@ test("a token sequence redraws literal tokens, its inline run and its shared run
   assert.ok(run0.length > 0);
   const want = [7, 8, 9, ...inline, ...run1, ...run2];
   assert.deepEqual([...seq.toArray()], want);
-  for (const n of [0, 2, 3, 6, 8, 12, 19]) assert.deepEqual([...scratchTokens(seq, n).subarray(0, n)], want.slice(0, n), `first ${n}`);
+  for (const n of [0, 2, 3, 6, 8, 12, 19])
+    assert.deepEqual([...scratchTokens(seq, n).subarray(0, n)], want.slice(0, n), `first ${n}`);
 });
 
 test("TokenSeq.of keeps explicit IDs", () => {

@@ -66,6 +66,8 @@ test("docs/ pointers in the code name existing headings and anchors", () => {
 test("no comment cites the specification documents outside the repository", () => {
   const outside = /\b(engine|cluster|workload|latency-v2|disaggregation|control-plane)\.md\b|§/;
   const self = path.join("test", "docs", "citations.test.ts");
-  const hits = files.filter((f) => !f.endsWith(self) && outside.test(fs.readFileSync(f, "utf8"))).map((f) => path.relative(ROOT, f));
+  const hits = files
+    .filter((f) => !f.endsWith(self) && outside.test(fs.readFileSync(f, "utf8")))
+    .map((f) => path.relative(ROOT, f));
   assert.deepEqual(hits, []);
 });

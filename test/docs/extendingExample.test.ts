@@ -62,7 +62,10 @@ test("every TypeScript block of the example appears verbatim in the file it name
     assert.ok(q.lines.length > 0, `an empty block quoting ${q.file}`);
     const file = path.join(ROOT, q.file);
     assert.ok(fs.existsSync(file), `${q.file} exists`);
-    assert.ok(quotedIn(fs.readFileSync(file, "utf8"), q.lines), `${DOC} quotes ${q.file} as it is:\n${q.lines.join("\n")}`);
+    assert.ok(
+      quotedIn(fs.readFileSync(file, "utf8"), q.lines),
+      `${DOC} quotes ${q.file} as it is:\n${q.lines.join("\n")}`,
+    );
   }
 });
 

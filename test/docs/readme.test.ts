@@ -30,6 +30,8 @@ test("CI runs the README's test command, which needs nothing installed beforehan
     .split("\n");
   assert.equal(ci.at(-1), tests);
   assert.ok(ci.includes("npm ci --no-audit --no-fund"), ".ci/run installs from scratch");
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
   assert.match(pkg.scripts["test"] ?? "", /node scripts\/ensureBrowser\.mjs/);
 });

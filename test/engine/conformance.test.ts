@@ -39,7 +39,11 @@ test("blackbox step-time arithmetic with llama-3.1-8b H100 TP2 coefficients", ()
 
 test("worked timeline: two requests on one instance", () => {
   const rec = stepRecorder();
-  const r = run(simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }), [req("A", 0, 512, 4), req("B", 3000, 100, 3)], rec.hooks);
+  const r = run(
+    simConfig({ ...LLAMA_H100_TP2, kv: { totalKvBlocks: 132139 } }),
+    [req("A", 0, 512, 4), req("B", 3000, 100, 3)],
+    rec.hooks,
+  );
   assert.deepEqual(rec.steps, [3399, 19356, 28036, 34952]);
   const a = record(r, "A");
   const b = record(r, "B");
@@ -108,7 +112,11 @@ test("zero-token admission of a fully cached, block-aligned prompt", () => {
 
 test("same-tick Queued events create a second step chain (docs/behavior.md#q1)", () => {
   const rec = stepRecorder();
-  const r = run(simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1] }), [req("A", 0, 32, 2), req("B", 0, 32, 2)], rec.hooks);
+  const r = run(
+    simConfig({ alpha: [0, 0, 0], beta: [1000, 1, 1] }),
+    [req("A", 0, 32, 2), req("B", 0, 32, 2)],
+    rec.hooks,
+  );
   assert.deepEqual(rec.steps, [0, 0, 1064]);
   for (const id of ["A", "B"]) {
     assert.equal(record(r, id).ttft, 1064);

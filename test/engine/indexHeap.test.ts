@@ -8,7 +8,9 @@ test("the index heap's top is the smallest key, lowest index first on ties, as a
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 40 }),
-      fc.array(fc.tuple(fc.nat(39), fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constant(Infinity))), { maxLength: 200 }),
+      fc.array(fc.tuple(fc.nat(39), fc.oneof(fc.integer({ min: 0, max: 6 }), fc.constant(Infinity))), {
+        maxLength: 200,
+      }),
       (n, updates) => {
         const heap = new IndexHeap(n);
         const keys = new Array<number>(n).fill(Infinity);

@@ -98,7 +98,11 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
         kvTransferBandwidth: p.kvTransferBandwidth,
         kvTransferBaseLatency: p.kvTransferBaseLatency,
       },
-      engine: { maxRunning: p.maxRunning, maxScheduledTokens: p.maxScheduledTokens, longPrefillThreshold: p.longPrefillThreshold },
+      engine: {
+        maxRunning: p.maxRunning,
+        maxScheduledTokens: p.maxScheduledTokens,
+        longPrefillThreshold: p.longPrefillThreshold,
+      },
       policy: { priority: p.priority, scheduler: p.scheduler },
     });
     return { cfg, reqs };
@@ -172,7 +176,8 @@ test("invariants hold over random configurations and workloads", () => {
         const routed = m.perInstanceRouted[inst.index]!;
         const accounted = b.completed_requests + b.still_queued + b.still_running + b.dropped_unservable;
         assert.equal(b.injected_requests, accounted);
-        if (cfg.horizon === Infinity) assert.equal(accounted, routed, "routed = completed + queued + running + dropped");
+        if (cfg.horizon === Infinity)
+          assert.equal(accounted, routed, "routed = completed + queued + running + dropped");
         else assert.ok(accounted <= routed);
         injected += b.injected_requests;
       }

@@ -23,7 +23,18 @@ test("a long skip lands on the state that stepping through every draw reaches", 
 
 test("skips at the stepping/jumping border and across many powers of two agree with stepping", () => {
   const start = new Int32Array([0x12345678, -0x5a5a5a5b, 7, -1]);
-  for (const count of [0, 1, JUMP_MIN - 1, JUMP_MIN, JUMP_MIN + 1, 4095, 4096, 65_537, 1_000_003, 2 ** 22 + 2 ** 13 + 5]) {
+  for (const count of [
+    0,
+    1,
+    JUMP_MIN - 1,
+    JUMP_MIN,
+    JUMP_MIN + 1,
+    4095,
+    4096,
+    65_537,
+    1_000_003,
+    2 ** 22 + 2 ** 13 + 5,
+  ]) {
     const jumped = start.slice();
     const stepped = start.slice();
     skipState(jumped, 0, count);

@@ -85,7 +85,10 @@ axes:
   const r = blis(["sweep", plan, "--out", out, "--jobs", "2"]);
   const wall = (Date.now() - t0) / 1000;
   assert.equal(r.code, 0, `allow_failures accepts the timeout: ${r.stderr}`);
-  assert.match(r.stdout, /^Result: every requested check passed; 1 failed run allowed by allow_failures \(exit status 0\)$/m);
+  assert.match(
+    r.stdout,
+    /^Result: every requested check passed; 1 failed run allowed by allow_failures \(exit status 0\)$/m,
+  );
   assert.ok(wall < 30, `the sweep took ${wall}s: the slow run was not cut off`);
   const recs = records(out);
   const slow = recs.find((x) => x["config"] === "n=2000000")!;

@@ -25,9 +25,16 @@ test("sweep metrics of the gateway and goodput: names, and values from a run", a
   assert.equal(extractMetric("goodput.default.count", m, ""), 40);
   assert.equal(extractMetric("goodput.default.slo_attainment", m, ""), 0);
   assert.equal(extractMetric("slo_attainment", m, ""), 0);
-  assert.equal(extractMetric("shed.standard", m, ""), 40, "admission rejections count against the class (empty → standard)");
+  assert.equal(
+    extractMetric("shed.standard", m, ""),
+    40,
+    "admission rejections count against the class (empty → standard)",
+  );
   assert.equal(extractMetric("goodput.critical.count", m, ""), null, "no target for the class");
-  const plain = await simulate({ model: "meta-llama/llama-3.1-8b-instruct", numRequests: 5, seed: 1 }, { logger: silentLogger });
+  const plain = await simulate(
+    { model: "meta-llama/llama-3.1-8b-instruct", numRequests: 5, seed: 1 },
+    { logger: silentLogger },
+  );
   assert.equal(extractMetric("goodput_rps", plain.metrics, ""), null);
   assert.equal(extractMetric("gateway_shed", plain.metrics, ""), 0);
 });
@@ -60,6 +67,13 @@ test("per-tenant sweep metrics: completions, output tokens and throughput of eac
     assert.equal(extractMetric(`tenant.${t}.tokens_per_sec`, m, ""), tok / m.cluster.vllm_estimated_duration_s);
   }
   assert.equal(extractMetric("tenant.nobody.completed", m, ""), 0);
-  const plain = await simulate({ model: "meta-llama/llama-3.1-8b-instruct", numRequests: 5, seed: 1 }, { logger: silentLogger });
-  assert.equal(extractMetric("tenant.a.completed", plain.metrics, ""), null, "no per-tenant block without the gateway features");
+  const plain = await simulate(
+    { model: "meta-llama/llama-3.1-8b-instruct", numRequests: 5, seed: 1 },
+    { logger: silentLogger },
+  );
+  assert.equal(
+    extractMetric("tenant.a.completed", plain.metrics, ""),
+    null,
+    "no per-tenant block without the gateway features",
+  );
 });

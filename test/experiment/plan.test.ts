@@ -32,7 +32,15 @@ test("defaults: seeds, timeout, metrics, conservation on", () => {
   const p = parse(BASE);
   assert.deepEqual(p.seeds, [42, 123, 456]);
   assert.equal(p.timeoutS, 300);
-  assert.deepEqual(p.metrics, ["ttft_mean", "ttft_p99", "e2e_mean", "e2e_p99", "sustained_throughput", "throughput", "completed"]);
+  assert.deepEqual(p.metrics, [
+    "ttft_mean",
+    "ttft_p99",
+    "e2e_mean",
+    "e2e_p99",
+    "sustained_throughput",
+    "throughput",
+    "completed",
+  ]);
   assert.deepEqual(p.checks, { conservation: true, determinism: false, monotonic: [] });
   assert.equal(p.configs.length, 1);
   assert.equal(p.configs[0]!.label, "base");
@@ -48,7 +56,8 @@ test("unknown flag names the item and its position", () => {
 
 test("empty axis", () => {
   bad(
-    BASE + "axes:\n  - {name: rate, flag: rate, values: [1]}\n  - name: instances\n    flag: num-instances\n    values: []\n",
+    BASE +
+      "axes:\n  - {name: rate, flag: rate, values: [1]}\n  - name: instances\n    flag: num-instances\n    values: []\n",
     /^plan\.yaml:10:13: axes\[1\] "instances": values must not be empty$/,
   );
 });
@@ -70,13 +79,22 @@ test("unknown metric", () => {
     BASE + "metrics: [ttft_p99, ttft_p999]\n",
     /^plan\.yaml:6:21: metrics\[1\] "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)$/,
   );
-  bad(BASE + "metrics: [per_slo.critical.ttft_p98]\n", /metrics\[0\] "per_slo\.critical\.ttft_p98": unknown per-SLO field/);
-  bad(BASE + "ratios:\n  - {numerator: base, denominator: base, metric: nope}\n", /ratios\[0\] metric "nope": unknown metric/);
+  bad(
+    BASE + "metrics: [per_slo.critical.ttft_p98]\n",
+    /metrics\[0\] "per_slo\.critical\.ttft_p98": unknown per-SLO field/,
+  );
+  bad(
+    BASE + "ratios:\n  - {numerator: base, denominator: base, metric: nope}\n",
+    /ratios\[0\] metric "nope": unknown metric/,
+  );
 });
 
 test("unknown keys at every level", () => {
   bad(BASE + "sedes: [1]\n", /^plan\.yaml:6:1: plan: unknown key "sedes" \(did you mean "seeds"\?\)/);
-  bad(BASE + "axes:\n  - {name: x, flag: rate, values: [1], vals: 2}\n", /^plan\.yaml:7:40: axes\[0\]: unknown key "vals"/);
+  bad(
+    BASE + "axes:\n  - {name: x, flag: rate, values: [1], vals: 2}\n",
+    /^plan\.yaml:7:40: axes\[0\]: unknown key "vals"/,
+  );
   bad(BASE + "checks: {determinism: true, monotone: {}}\n", /^plan\.yaml:6:29: checks: unknown key "monotone"/);
   bad(BASE + "  flagz: {}\n", /^plan\.yaml:6:3: base: unknown key "flagz"/);
 });
@@ -103,11 +121,13 @@ test("other invalid plans", () => {
   bad("name: x\n", /no model/);
   bad(BASE + "axes: [ {name: x\n", /^plan\.yaml:\d+:\d+: YAML: /);
   bad(
-    BASE + "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - name: c\n    spec: clients[3].arrival.cv\n    values: [1]\n",
+    BASE +
+      "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - name: c\n    spec: clients[3].arrival.cv\n    values: [1]\n",
     /axes\[0\] "c" value 1: spec path "clients\[3\]\.arrival\.cv": clients\[3\] does not exist/,
   );
   bad(
-    BASE + "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - {name: c, spec: 'clients[0].arrival.foo', values: [1]}\n",
+    BASE +
+      "  workload_spec: ../multiturn-chat-demo.yaml\naxes:\n  - {name: c, spec: 'clients[0].arrival.foo', values: [1]}\n",
     /unknown key "clients\[0\]\.arrival\.foo"/,
   );
 });
@@ -136,7 +156,10 @@ test("axes × variants product, labels, spec axes on a copy of the base spec", (
   );
   const c = p.configs[3]!;
   assert.equal(c.input.numInstances, 2);
-  const spec = c.input.workloadSpecObject as { aggregate_rate: number; clients: { arrival: { process: string; cv?: number } }[] };
+  const spec = c.input.workloadSpecObject as {
+    aggregate_rate: number;
+    clients: { arrival: { process: string; cv?: number } }[];
+  };
   assert.equal(spec.aggregate_rate, 300);
   assert.deepEqual(spec.clients[0]!.arrival, { process: "gamma", cv: 3.5 });
   const plain = p.configs[0]!.input.workloadSpecObject as typeof spec;
@@ -151,17 +174,28 @@ test("planFromCells validates and builds a plan from in-memory configurations", 
       { label: "small", input: { model: MODEL, numRequests: 20 }, coords: { n: 1 } },
       { label: "big", input: { model: MODEL, numRequests: 40 }, coords: { n: 2 } },
     ],
-    { seeds: [1, 2], baseline: "small", checks: { monotonic: [{ axis: "n", metric: "completed", direction: "increasing", where: {} }] } },
+    {
+      seeds: [1, 2],
+      baseline: "small",
+      checks: { monotonic: [{ axis: "n", metric: "completed", direction: "increasing", where: {} }] },
+    },
   );
   assert.equal(p.configs.length, 2);
   assert.deepEqual(p.baseline, { text: "small", config: 0 });
   assert.throws(() => planFromCells([], {}), PlanError);
-  assert.throws(() => planFromCells([{ label: "a", input: { model: MODEL } }], { metrics: ["nope"] }), /metrics\[0\] "nope"/);
+  assert.throws(
+    () => planFromCells([{ label: "a", input: { model: MODEL } }], { metrics: ["nope"] }),
+    /metrics\[0\] "nope"/,
+  );
 });
 
 test("the CLI reports a bad plan in one line with exit status 2", () => {
   const dir = tmpDir("plan");
-  const plan = writePlan(dir, "bad.yaml", BASE + "axes:\n  - name: instances\n    flag: num-instances\n    values: []\n");
+  const plan = writePlan(
+    dir,
+    "bad.yaml",
+    BASE + "axes:\n  - name: instances\n    flag: num-instances\n    values: []\n",
+  );
   const r = blis(["sweep", plan, "--out", path.join(dir, "out")]);
   assert.equal(r.code, 2);
   const lines = r.stderr.split("\n").filter((l) => l !== "");

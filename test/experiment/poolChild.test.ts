@@ -46,10 +46,14 @@ for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-pool-"));
     try {
       fs.writeFileSync(path.join(dir, "plan.yaml"), PLAN);
-      const child = spawn(process.execPath, [BIN, "sweep", path.join(dir, "plan.yaml"), "--jobs", "1", "--no-progress"], {
-        detached: true,
-        stdio: "ignore",
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, "sweep", path.join(dir, "plan.yaml"), "--jobs", "1", "--no-progress"],
+        {
+          detached: true,
+          stdio: "ignore",
+        },
+      );
       const pgid = child.pid!;
       assert.ok(await until(() => live(pgid).length >= 2, 20_000), "the pool worker started");
       const exited = new Promise((r) => child.once("exit", r));

@@ -1,6 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildReport, planFromCells, renderCsv, renderMarkdown, renderText, verdict } from "../../src/experiment/index.js";
+import {
+  buildReport,
+  planFromCells,
+  renderCsv,
+  renderMarkdown,
+  renderText,
+  verdict,
+} from "../../src/experiment/index.js";
 import { conservationRow, determinismRow, firstDifference, indexRecords } from "../../src/experiment/report.js";
 import type { RunRecord } from "../../src/experiment/store.js";
 import type { SimulationMetrics } from "../../src/metrics/collect.js";
@@ -43,7 +50,11 @@ function block(
   };
 }
 
-function metrics(instances: MetricsBlock[], cluster: MetricsBlock, extra: Partial<SimulationMetrics> = {}): SimulationMetrics {
+function metrics(
+  instances: MetricsBlock[],
+  cluster: MetricsBlock,
+  extra: Partial<SimulationMetrics> = {},
+): SimulationMetrics {
   return {
     numInstances: instances.length,
     instances,
@@ -142,7 +153,12 @@ test("first differing line", () => {
   assert.equal(firstDifference("a\nb\n", "a\nb\n"), null);
   assert.equal(firstDifference("a\nb\nc\n", "a\nB\nc\n"), 'line 2: "b" vs "B"');
   assert.equal(firstDifference("a\n", "a\nmore\n"), 'line 2: "" vs "more"');
-  const d = determinismRow("c", 1, rec("c", 1, null, { stdout: "x\ny\n" }), rec("c", 1, null, { rep: 1, stdout: "x\nz\n" }));
+  const d = determinismRow(
+    "c",
+    1,
+    rec("c", 1, null, { stdout: "x\ny\n" }),
+    rec("c", 1, null, { rep: 1, stdout: "x\nz\n" }),
+  );
   assert.deepEqual([d.result, d.detail], ["FAIL", 'line 2: "y" vs "z"']);
   const t = determinismRow("c", 1, rec("c", 1, null), rec("c", 1, null, { rep: 1, status: "timeout" }));
   assert.equal(t.result, "N/A");
@@ -161,13 +177,19 @@ test("conservation: each equation is checked and a failure is reported", () => {
   assert.equal(r1.result, "FAIL");
   assert.match(r1.detail, /instance_0: injected 6 != completed\+queued\+running\+dropped 5/);
 
-  const sum = metrics([block("instance_0", { completed: 5 }), block("instance_1", { completed: 5 })], block("cluster", { completed: 9 }));
+  const sum = metrics(
+    [block("instance_0", { completed: 5 }), block("instance_1", { completed: 5 })],
+    block("cluster", { completed: 9 }),
+  );
   const r2 = conservationRow("c", 1, rec("c", 1, sum));
   assert.equal(r2.instance_sum, "FAIL");
 
   const pipe = metrics([block("instance_0", { completed: 5 })], block("cluster", { completed: 5 }), { generated: 7 });
   assert.equal(conservationRow("c", 1, rec("c", 1, pipe)).pipeline, "FAIL");
-  const late = metrics([block("instance_0", { completed: 5 })], block("cluster", { completed: 5 }), { generated: 7, allArrived: false });
+  const late = metrics([block("instance_0", { completed: 5 })], block("cluster", { completed: 5 }), {
+    generated: 7,
+    allArrived: false,
+  });
   const r3 = conservationRow("c", 1, rec("c", 1, late));
   assert.deepEqual([r3.pipeline, r3.result], ["N/A", "PASS"]);
   assert.equal(conservationRow("c", 1, rec("c", 1, null, { status: "timeout" })).result, "N/A");
@@ -187,7 +209,13 @@ test("tables depend only on the set of results, not on their order; check failur
   const recs: RunRecord[] = [];
   for (const c of ["n=1", "n=2", "n=4"]) {
     [1, 2].forEach((s, i) =>
-      recs.push(rec(c, s, metrics([block("instance_0", { completed: 3 })], block("cluster", { completed: 3, ttftP99: p99[c]![i]! })))),
+      recs.push(
+        rec(
+          c,
+          s,
+          metrics([block("instance_0", { completed: 3 })], block("cluster", { completed: 3, ttftP99: p99[c]![i]! })),
+        ),
+      ),
     );
   }
   const a = buildReport(plan, indexRecords(recs));

@@ -28,7 +28,8 @@ const TABLES = ["tables.md", "tables.txt", "tables.csv", "summary.json"];
 function tableFiles(dir: string): Map<string, string> {
   const m = new Map<string, string>();
   for (const f of TABLES) m.set(f, fs.readFileSync(path.join(dir, f), "utf8"));
-  for (const f of fs.readdirSync(path.join(dir, "csv")).sort()) m.set(`csv/${f}`, fs.readFileSync(path.join(dir, "csv", f), "utf8"));
+  for (const f of fs.readdirSync(path.join(dir, "csv")).sort())
+    m.set(`csv/${f}`, fs.readFileSync(path.join(dir, "csv", f), "utf8"));
   return m;
 }
 
@@ -42,7 +43,10 @@ test("SIGKILL halfway loses no finished run; the resumed sweep ends with identic
   // Uninterrupted reference (in parallel with the interrupted one).
   const ref = blisAsync(["sweep", plan, "--out", whole, "--jobs", "1"]);
 
-  const child = spawn(process.execPath, [BIN, "sweep", plan, "--out", killed, "--jobs", "1"], { cwd: ROOT, stdio: "ignore" });
+  const child = spawn(process.execPath, [BIN, "sweep", plan, "--out", killed, "--jobs", "1"], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const runs = path.join(killed, "runs.jsonl");
   const t0 = Date.now();

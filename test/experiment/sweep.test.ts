@@ -111,7 +111,10 @@ test("library: runCells on in-memory configurations with a reusable pool", async
   try {
     const cells = [
       { label: "rr", input: { model: MODEL, numRequests: 40, rate: 100, numInstances: 2 } },
-      { label: "ll", input: { model: MODEL, numRequests: 40, rate: 100, numInstances: 2, routingPolicy: "least-loaded" } },
+      {
+        label: "ll",
+        input: { model: MODEL, numRequests: 40, rate: 100, numInstances: 2, routingPolicy: "least-loaded" },
+      },
     ];
     const res = await runCells(cells, {
       seeds: [1, 2],

@@ -8,12 +8,24 @@ import { cli, clusterBlock } from "../helpers/cli.js";
 const path = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const MODEL = ["--model", "meta-llama/llama-3.1-8b-instruct"];
 const examples = fs.readdirSync(path("examples")).filter((f) => f.endsWith(".yaml"));
-const isBundle = (f: string) => /^(admission|routing|priority|scheduler):/m.test(fs.readFileSync(path(`examples/${f}`), "utf8"));
+const isBundle = (f: string) =>
+  /^(admission|routing|priority|scheduler):/m.test(fs.readFileSync(path(`examples/${f}`), "utf8"));
 
 for (const f of examples) {
   test(`examples/${f} runs`, async () => {
     const args = isBundle(f)
-      ? ["run", ...MODEL, "--policy-config", path(`examples/${f}`), "--num-instances", "3", "--num-requests", "60", "--rate", "20"]
+      ? [
+          "run",
+          ...MODEL,
+          "--policy-config",
+          path(`examples/${f}`),
+          "--num-instances",
+          "3",
+          "--num-requests",
+          "60",
+          "--rate",
+          "20",
+        ]
       : ["run", ...MODEL, "--workload-spec", path(`examples/${f}`), "--num-requests", "150", "--num-instances", "2"];
     const r = await cli(args);
     assert.equal(r.code, 0, r.stderr.join("\n"));
@@ -37,7 +49,14 @@ test("trace v2 replay and CSV trace mode run from the CLI", async () => {
   const missing = await cli(["run", ...MODEL, "--replay-trace", path("test/fixtures/workload/trace-header.yaml")]);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr.at(-1)!, /--replay-trace-data/);
-  const csv = await cli(["run", ...MODEL, "--workload", "traces", "--workload-traces-filepath", path("test/fixtures/workload/trace.csv")]);
+  const csv = await cli([
+    "run",
+    ...MODEL,
+    "--workload",
+    "traces",
+    "--workload-traces-filepath",
+    path("test/fixtures/workload/trace.csv"),
+  ]);
   assert.equal(csv.code, 0, csv.stderr.join("\n"));
   const noFile = await cli(["run", ...MODEL, "--workload", "traces"]);
   assert.equal(noFile.code, 1);
@@ -45,7 +64,18 @@ test("trace v2 replay and CSV trace mode run from the CLI", async () => {
 });
 
 test("presets and convert preset reproduce each other", async () => {
-  const preset = await cli(["run", ...MODEL, "--workload", "chatbot", "--rate", "5", "--num-requests", "50", "--seed", "7"]);
+  const preset = await cli([
+    "run",
+    ...MODEL,
+    "--workload",
+    "chatbot",
+    "--rate",
+    "5",
+    "--num-requests",
+    "50",
+    "--seed",
+    "7",
+  ]);
   assert.equal(preset.code, 0);
   const conv = await cli(["convert", "preset", "--name", "chatbot", "--rate", "5", "--num-requests", "50"]);
   assert.equal(conv.code, 0);

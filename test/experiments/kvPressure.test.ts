@@ -83,7 +83,16 @@ test("a CPU tier offloads and reloads blocks and changes the results", async () 
 });
 
 test("roofline run works offline from the bundled model config", async () => {
-  const r = await cli(["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--roofline", "--hardware", "H100", "--tp", "2"]);
+  const r = await cli([
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--roofline",
+    "--hardware",
+    "H100",
+    "--tp",
+    "2",
+  ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const b = clusterBlock(r.stdout);
   assert.equal(b["completed_requests"], 100);

@@ -27,14 +27,23 @@ interface Outcome {
 async function runVariant(name: string): Promise<Outcome> {
   const variant = plan.variants.find((v) => v.name === name);
   assert.ok(variant, `no variant ${name} in the plan`);
-  const flags: Record<string, string | number | boolean> = { ...plan.base.flags, ...variant.flags, "num-requests": 120, seed: 7 };
+  const flags: Record<string, string | number | boolean> = {
+    ...plan.base.flags,
+    ...variant.flags,
+    "num-requests": 120,
+    seed: 7,
+  };
   const argv = ["run", ...Object.entries(flags).flatMap(([k, v]) => (v === true ? [`--${k}`] : [`--${k}`, String(v)]))];
   const r = await cli(argv);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const c = clusterBlock(r.stdout);
   assert.equal(c["completed_requests"], 120);
   const m = /KV Transfer Duration \(us\): mean=([0-9.]+)/.exec(r.stdout);
-  return { ttftMean: c["ttft_mean_ms"] as number, itlP99: c["itl_p99_ms"] as number, transferMean: m ? Number(m[1]) / 1000 : 0 };
+  return {
+    ttftMean: c["ttft_mean_ms"] as number,
+    itlP99: c["itl_p99_ms"] as number,
+    transferMean: m ? Number(m[1]) / 1000 : 0,
+  };
 }
 
 test("pd-split: disaggregation lowers ITL p99 and adds at least the transfer time to TTFT", async () => {
@@ -54,7 +63,10 @@ test("pd-split: a tenfold slower link raises TTFT by the extra transfer time", a
   const fast = await runVariant("2:2");
   const slow = await runVariant("2:2 slow-link");
   const extra = slow.transferMean - fast.transferMean;
-  assert.ok(Math.abs(slow.transferMean / fast.transferMean - 10) < 0.5, `transfers ${fast.transferMean} → ${slow.transferMean}`);
+  assert.ok(
+    Math.abs(slow.transferMean / fast.transferMean - 10) < 0.5,
+    `transfers ${fast.transferMean} → ${slow.transferMean}`,
+  );
   const rise = slow.ttftMean - fast.ttftMean;
   assert.ok(rise > 0.9 * extra && rise < 1.2 * extra, `TTFT rose ${rise} ms for ${extra} ms more transfer`);
 });

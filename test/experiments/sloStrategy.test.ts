@@ -57,7 +57,12 @@ test("slo-gated admission sheds only sheddable requests", async () => {
 });
 
 test("extension settings at their defaults leave stdout unchanged", async () => {
-  const plain = await simulate({ model: "meta-llama/llama-3.1-8b-instruct", numRequests: 60, rate: 30, numInstances: 2 });
+  const plain = await simulate({
+    model: "meta-llama/llama-3.1-8b-instruct",
+    numRequests: 60,
+    rate: 30,
+    numInstances: 2,
+  });
   const explicit = await simulate({
     model: "meta-llama/llama-3.1-8b-instruct",
     numRequests: 60,
@@ -82,8 +87,14 @@ test("extension settings at their defaults leave stdout unchanged", async () => 
 });
 
 test("per-class prefill threshold: a critical prompt is not chunked while others are", () => {
-  const cfg = simConfig({ beta: [1000, 1, 1], engine: { longPrefillThreshold: 64, sloPrefillThresholds: new Map([["critical", 0]]) } });
-  const r = run(cfg, [req("c", 0, 256, 2, { sloClass: "critical" }), req("s", 100000, 256, 2, { sloClass: "standard" })]);
+  const cfg = simConfig({
+    beta: [1000, 1, 1],
+    engine: { longPrefillThreshold: 64, sloPrefillThresholds: new Map([["critical", 0]]) },
+  });
+  const r = run(cfg, [
+    req("c", 0, 256, 2, { sloClass: "critical" }),
+    req("s", 100000, 256, 2, { sloClass: "standard" }),
+  ]);
   // Critical: one 256-token prefill step (1000 + 256 ticks). Standard: four 64-token chunks.
   assert.equal(record(r, "c").ttft, 1256);
   assert.equal(record(r, "s").ttft, 4 * 1064);
@@ -103,7 +114,13 @@ test("slo-aware preemption evicts the lowest tier first, tail mode the last admi
   // A preempted request prefills again, so its (overwritten) TTFT comes later than its peer's.
   assert.equal(tail.metrics.cluster.preemption_count, 1);
   assert.equal(aware.metrics.cluster.preemption_count, 1);
-  assert.ok(record(tail, "std").ttft > record(tail, "shed").ttft + 1000, "tail mode: std (last admitted) evicts itself");
-  assert.ok(record(aware, "shed").ttft > record(aware, "std").ttft + 1000, "slo-aware: the sheddable request is the victim");
+  assert.ok(
+    record(tail, "std").ttft > record(tail, "shed").ttft + 1000,
+    "tail mode: std (last admitted) evicts itself",
+  );
+  assert.ok(
+    record(aware, "shed").ttft > record(aware, "std").ttft + 1000,
+    "slo-aware: the sheddable request is the victim",
+  );
   for (const r of [tail, aware]) assert.equal(r.metrics.cluster.completed_requests, 3);
 });

@@ -7,7 +7,15 @@ import path from "node:path";
 import { parse } from "yaml";
 import { cli, clusterBlock } from "../helpers/cli.js";
 
-const PLAN = path.resolve(import.meta.dirname, "..", "..", "..", "examples", "experiments", "speculative-decoding.yaml");
+const PLAN = path.resolve(
+  import.meta.dirname,
+  "..",
+  "..",
+  "..",
+  "examples",
+  "experiments",
+  "speculative-decoding.yaml",
+);
 
 interface Plan {
   base: { flags: Record<string, string | number | boolean> };

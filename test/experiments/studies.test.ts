@@ -36,7 +36,8 @@ test("concurrency sweep: throughput rises then flattens with concurrency while E
     assert.ok(e2e[k]! > e2e[k - 1]!, `E2E grows: ${e2e.join(", ")}`);
   }
   const gains = thr.slice(1).map((t, k) => t / thr[k]!);
-  for (let k = 1; k < gains.length; k++) assert.ok(gains[k]! < gains[k - 1]!, `each ×4 of users gains less: ${gains.join(", ")}`);
+  for (let k = 1; k < gains.length; k++)
+    assert.ok(gains[k]! < gains[k - 1]!, `each ×4 of users gains less: ${gains.join(", ")}`);
   assert.ok(gains[0]! > 3.5, "a few users scale almost linearly");
   assert.ok(gains.at(-1)! < 2.5, "the last ×4 of users is far from linear: past the knee");
 });

@@ -74,7 +74,9 @@ test("a time after the horizon warns and takes no snapshot", async () => {
   const r = await cli([...RUN, "--horizon", "3000000", "--queue-snapshot-at-us", "3000001"]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.ok(
-    r.stderr.includes('level=warn msg="--queue-snapshot-at-us 3000001 is after the horizon (3000000); no snapshot is taken"'),
+    r.stderr.includes(
+      'level=warn msg="--queue-snapshot-at-us 3000001 is after the horizon (3000000); no snapshot is taken"',
+    ),
     r.stderr.join("\n"),
   );
   assert.equal(clusterBlock(r.stdout)["features"], undefined);
@@ -197,7 +199,8 @@ test("property: waiting + running at T are the requests queued before T that had
         assert.equal(r.handled_by, `instance_${lives.instance.get(r.requestID)}`);
         assert.ok(Math.round(r.arrived_at * 1e6) <= lives.queuedAt.get(r.requestID)!);
       }
-      const times = c.at === "queued" ? [...lives.queuedAt.values()] : c.at === "done" ? [...lives.doneAt.values()] : [];
+      const times =
+        c.at === "queued" ? [...lives.queuedAt.values()] : c.at === "done" ? [...lives.doneAt.values()] : [];
       const end = Math.max(1, ...lives.doneAt.values());
       const t = times.length > 0 ? Math.max(1, times[c.pick % times.length]! + c.delta) : 1 + (c.pick % (end + 2));
       if (base.metrics.cluster.preemption_count > 0) preempting++;

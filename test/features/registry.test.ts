@@ -14,7 +14,14 @@ import { UserError } from "../../src/util/errors.js";
 import { silentLogger } from "../../src/util/log.js";
 import { cli, clusterBlock } from "../helpers/cli.js";
 
-const DEPLOYMENT: Deployment = { numInstances: 1, hardware: "", tp: 1, totalKvBlocks: 100, blockSize: 16, horizon: Infinity };
+const DEPLOYMENT: Deployment = {
+  numInstances: 1,
+  hardware: "",
+  tp: 1,
+  totalKvBlocks: 100,
+  blockSize: 16,
+  horizon: Infinity,
+};
 const CONTEXT: FeatureContext = { explicit: new Set(), log: silentLogger, deployment: DEPLOYMENT };
 
 const params = z.object({
@@ -46,11 +53,19 @@ function probeFeature(over: Partial<Feature<ProbeParams, ProbeSettings>> = {}): 
         help: "turns the level probe on",
         bundle: "probe.enabled",
       },
-      { key: "probeLevel", flag: "--probe-level", type: "int", group: "output", help: "the level probe's level", bundle: "probe.level" },
+      {
+        key: "probeLevel",
+        flag: "--probe-level",
+        type: "int",
+        group: "output",
+        help: "the level probe's level",
+        bundle: "probe.level",
+      },
     ],
     validate(p) {
       calls.validate++;
-      if (p.probeLevel < 1 || p.probeLevel > 5) throw new UserError(`--probe-level must be in 1..5, got ${p.probeLevel}`);
+      if (p.probeLevel < 1 || p.probeLevel > 5)
+        throw new UserError(`--probe-level must be in 1..5, got ${p.probeLevel}`);
     },
     settings(p, { deployment }) {
       calls.settings.push(p);
@@ -74,7 +89,17 @@ async function withRegistered<P, S>(feature: Feature<P, S>, body: () => Promise<
   }
 }
 
-const RUN = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-instances", "2", "--rate", "20", "--num-requests", "30"];
+const RUN = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-instances",
+  "2",
+  "--rate",
+  "20",
+  "--num-requests",
+  "30",
+];
 const PD = ["--prefill-instances", "1", "--decode-instances", "1"];
 
 test("a feature name registers once; a second registration is refused and the first stays", () => {
@@ -86,7 +111,10 @@ test("a feature name registers once; a second registration is refused and the fi
   });
   assert.equal(r.all().length, 1);
   assert.equal(r.all()[0]!.description, feature.description);
-  assert.throws(() => features.register(probeFeature({ name: "queue-snapshot" }).feature), /"queue-snapshot" is already registered/);
+  assert.throws(
+    () => features.register(probeFeature({ name: "queue-snapshot" }).feature),
+    /"queue-snapshot" is already registered/,
+  );
 });
 
 test("validate runs while the feature is off: a bad value is a UserError naming the flag", () => {
@@ -109,7 +137,10 @@ test("settings are derived once per configuration from the parsed options, defau
   r.register(feature);
   const [f] = r.all();
   // Unrelated options are not the feature's: only its schema's keys reach it.
-  const active = f!.configure({ probeEnabled: true, numInstances: 7 }, { ...CONTEXT, deployment: { ...DEPLOYMENT, numInstances: 4 } });
+  const active = f!.configure(
+    { probeEnabled: true, numInstances: 7 },
+    { ...CONTEXT, deployment: { ...DEPLOYMENT, numInstances: 4 } },
+  );
   assert.ok(active !== null);
   assert.deepEqual(calls.settings, [{ probeEnabled: true, probeLevel: 3 }]);
   assert.equal(calls.validate, 1);
@@ -118,7 +149,10 @@ test("settings are derived once per configuration from the parsed options, defau
   assert.deepEqual(run.results?.(), { level: 3, instances: 4 });
   active.start({ instances: [], log: silentLogger });
   assert.equal(calls.settings.length, 1, "starting again reuses the bound settings");
-  assert.throws(() => f!.configure({ probeLevel: "4" }, CONTEXT), "values are parsed through the schema (no string coercion)");
+  assert.throws(
+    () => f!.configure({ probeLevel: "4" }, CONTEXT),
+    "values are parsed through the schema (no string coercion)",
+  );
 });
 
 test("a feature registered at run time gets a flag, a --help line, a bundle key and a place in the metrics", async () => {

@@ -12,7 +12,9 @@ interface GoldenConfig {
   mean_over_seeds: Record<string, number>;
 }
 
-const golden = JSON.parse(fs.readFileSync(new URL("../../../test/fixtures/golden-multiseed.json", import.meta.url), "utf8")) as {
+const golden = JSON.parse(
+  fs.readFileSync(new URL("../../../test/fixtures/golden-multiseed.json", import.meta.url), "utf8"),
+) as {
   configs: GoldenConfig[];
 };
 

@@ -30,7 +30,9 @@ const tierMap = (values: fc.Arbitrary<number>): fc.Arbitrary<Json> =>
 const scorersArb: fc.Arbitrary<Json> = fc
   .uniqueArray(fc.constantFrom(...SCORERS), { minLength: 1, maxLength: 3 })
   .chain((names) =>
-    fc.tuple(...names.map(() => fc.constantFrom(0.5, 1, 2, 3))).map((ws) => names.map((name, i) => ({ name, weight: ws[i]! }))),
+    fc
+      .tuple(...names.map(() => fc.constantFrom(0.5, 1, 2, 3)))
+      .map((ws) => names.map((name, i) => ({ name, weight: ws[i]! }))),
   );
 
 export const bundleArb: fc.Arbitrary<Json> = fc.record(
@@ -51,7 +53,11 @@ export const bundleArb: fc.Arbitrary<Json> = fc.record(
       { requiredKeys: [] },
     ),
     routing: fc.record(
-      { policy: fc.constantFrom(...ROUTING), scorers: scorersArb, slo_cache_weights: tierMap(fc.constantFrom(0, 0.25, 1)) },
+      {
+        policy: fc.constantFrom(...ROUTING),
+        scorers: scorersArb,
+        slo_cache_weights: tierMap(fc.constantFrom(0, 0.25, 1)),
+      },
       { requiredKeys: [] },
     ),
     priority: fc.record(

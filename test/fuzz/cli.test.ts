@@ -11,7 +11,15 @@ import { FAMILY_NAMES, fuzzFamily } from "./fuzz.js";
 import { CaseRunner } from "./runner.js";
 
 /** Cases per family, 5,000 in all: sweeps and searches start worker processes, so fewer of them. */
-const RUNS: Record<Family, number> = { run: 3400, spec: 650, bundle: 530, sweep: 60, optimize: 60, files: 150, plugin: 150 };
+const RUNS: Record<Family, number> = {
+  run: 3400,
+  spec: 650,
+  bundle: 530,
+  sweep: 60,
+  optimize: 60,
+  files: 150,
+  plugin: 150,
+};
 
 const runner = new CaseRunner(5000);
 after(() => runner.close());

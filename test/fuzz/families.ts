@@ -17,7 +17,10 @@ const MIX: YamlMix = { clean: 4, wrong: 3, broken: 1 };
 const specCaseArb: fc.Arbitrary<FuzzCase> = fc
   .tuple(
     yamlFile(specArb, MIX),
-    fc.constantFrom<string[]>(["--model", LLAMA], ["--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1"]),
+    fc.constantFrom<string[]>(
+      ["--model", LLAMA],
+      ["--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1"],
+    ),
     fc.constantFrom<string[]>([], [], ["--num-requests", "3"], ["--horizon", "1000000"], ["--seed", "1"]),
     entriesArb(2),
   )
@@ -64,7 +67,16 @@ const OPTIMIZE_NAMES = ["space", "--out"];
 
 const jobsArb = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom<string[]>(["--jobs", "1"], ["--jobs", "1"], [], ["--jobs", "2"]) },
-  { weight: 1, arbitrary: fc.constantFrom<string[]>(["--jobs", "0"], ["--jobs", "x"], ["--jobs", "-1"], ["--jobs", "1.5"], ["--jobs"]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<string[]>(
+      ["--jobs", "0"],
+      ["--jobs", "x"],
+      ["--jobs", "-1"],
+      ["--jobs", "1.5"],
+      ["--jobs"],
+    ),
+  },
 );
 const OUT: Value = { text: `${DIR}/out`, files: [], dirs: [], keys: [] };
 /** --out: a new directory mostly, else any output path, or none. */
@@ -144,7 +156,10 @@ const optimizeCaseArb: fc.Arbitrary<FuzzCase> = fc
     switchesArb,
   )
   .map(([{ s, y }, out, jobs, spaceAt, o]) => {
-    const argv = ["optimize", ...(spaceAt === "none" ? [] : [spaceAt === "missing" ? `${DIR}/missing.yaml` : `${DIR}/space.yaml`])];
+    const argv = [
+      "optimize",
+      ...(spaceAt === "none" ? [] : [spaceAt === "missing" ? `${DIR}/missing.yaml` : `${DIR}/space.yaml`]),
+    ];
     if (out !== null) argv.push("--out", out.text);
     argv.push(...jobs);
     if (!o.progress) argv.push("--no-progress");

@@ -20,7 +20,12 @@ export interface Value {
   keys: string[];
 }
 
-const v = (text: string, files: FuzzFile[] = [], dirs: string[] = [], keys: string[] = []): Value => ({ text, files, dirs, keys });
+const v = (text: string, files: FuzzFile[] = [], dirs: string[] = [], keys: string[] = []): Value => ({
+  text,
+  files,
+  dirs,
+  keys,
+});
 const texts = (...xs: string[]): fc.Arbitrary<Value> => fc.constantFrom(...xs).map((t) => v(t));
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -93,16 +98,34 @@ const FLOATS_EDGE = texts(
 const BOOL_EDGE = texts("yes", "no", "2", "", "on", "-1");
 
 /** An input file: generated content in the case directory, a bundled file, or a path that is not a readable file. */
-function inputFile(name: string, contents: fc.Arbitrary<string>, repoFiles: string[] = [], keys: string[] = []): fc.Arbitrary<Value> {
+function inputFile(
+  name: string,
+  contents: fc.Arbitrary<string>,
+  repoFiles: string[] = [],
+  keys: string[] = [],
+): fc.Arbitrary<Value> {
   // Devices, FIFOs and links to devices: every reader refuses them before reading.
   const bad = fc.oneof(
-    texts(`${DIR}/missing-${name}`, DIR, "", `${DIR}/${name}/x`, "/dev/null", "/proc/self/status", "/dev/zero", "/dev/urandom"),
+    texts(
+      `${DIR}/missing-${name}`,
+      DIR,
+      "",
+      `${DIR}/${name}/x`,
+      "/dev/null",
+      "/proc/self/status",
+      "/dev/zero",
+      "/dev/urandom",
+    ),
     specialFile(name),
   );
   const generated = contents.map((content) => v(`${DIR}/${name}`, [{ name, content }], [], keys));
   if (repoFiles.length === 0) return fc.oneof({ weight: 5, arbitrary: generated }, { weight: 1, arbitrary: bad });
   const bundled = fc.constantFrom(...repoFiles).map((r) => v(`${REPO}/${r}`, [], [], keys));
-  return fc.oneof({ weight: 3, arbitrary: generated }, { weight: 3, arbitrary: bundled }, { weight: 1, arbitrary: bad });
+  return fc.oneof(
+    { weight: 3, arbitrary: generated },
+    { weight: 3, arbitrary: bundled },
+    { weight: 1, arbitrary: bad },
+  );
 }
 
 /** A FIFO or a link to /dev/zero in the case directory, named after `name`. */
@@ -128,7 +151,8 @@ const yamlText = (arb: Parameters<typeof yamlFile>[0]): fc.Arbitrary<string> =>
 
 const COEFFS =
   "trained_physics_coefficients:\n  alpha_coeffs: [100, 10, 5]\n  beta_coeffs: [0.15, 0, 1.3, 0.75, 32, 4.4, 126, 481, 0, 1.9, 0.75]\n";
-const LORA = "lora:\n  adapter_capacity: 2\n  adapters:\n    - {id: a, rank: 8}\n    - {id: b, rank: 16}\n    - {id: c, rank: 32}\n";
+const LORA =
+  "lora:\n  adapter_capacity: 2\n  adapters:\n    - {id: a, rank: 8}\n    - {id: b, rank: 16}\n    - {id: c, rank: 32}\n";
 const LORA_NO_CAPACITY = "lora:\n  adapters:\n    - {id: a, rank: 8}\n";
 const LLAMA_CONFIG = "data/model_configs/llama-3.1-8b-instruct/config.json";
 
@@ -178,7 +202,9 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   "--tp": texts("1", "2", "4", "3", "8"),
   "--vllm-version": texts("vllm/vllm-openai:v0.8.4", "v0.8.4", "x"),
   "--latency-model": texts("trained-physics", "roofline", "blackbox", "Roofline", "x"),
-  "--latency-coeffs": inputFile("coeffs.yaml", fc.oneof(fc.constant(COEFFS), brokenText(COEFFS)), ["data/head/trained-physics.yaml"]),
+  "--latency-coeffs": inputFile("coeffs.yaml", fc.oneof(fc.constant(COEFFS), brokenText(COEFFS)), [
+    "data/head/trained-physics.yaml",
+  ]),
   "--model-config-folder": configFolder,
   "--hardware-config": inputFile(
     "hw.json",
@@ -199,11 +225,19 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   ),
   "--defaults-filepath": inputFile(
     "defaults.yaml",
-    fc.oneof(brokenText(repoText("data/defaults.yaml")), fc.constantFrom("defaults: {}\n", "models: []\n", "workloads:\n  chatbot: {}\n")),
+    fc.oneof(
+      brokenText(repoText("data/defaults.yaml")),
+      fc.constantFrom("defaults: {}\n", "models: []\n", "workloads:\n  chatbot: {}\n"),
+    ),
     ["data/defaults.yaml"],
   ),
   "--alpha-coeffs": texts("100,1,100", "0,0,0", "1000,0,0", "1.5,2.5,3.5"),
-  "--beta-coeffs": texts("1000,2,1", "100,1,1", "0.15,0,1.3,0.75,32,4.4,126", "0.15,0,1.3,0.75,32,4.4,126,481,0,1.9,0.75"),
+  "--beta-coeffs": texts(
+    "1000,2,1",
+    "100,1,1",
+    "0.15,0,1.3,0.75,32,4.4,126",
+    "0.15,0,1.3,0.75,32,4.4,126,481,0,1.9,0.75",
+  ),
   "--seed": texts("0", "1", "42", "123456789", "-7"),
   "--horizon": texts("1", "1000", "100000", "1000000", "10000000"),
   "--workload": texts("distribution", "chatbot", "contentgen", "summarization", "multidoc", "traces", "x"),
@@ -220,7 +254,10 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   ),
   "--workload-traces-filepath": inputFile(
     "trace.csv",
-    fc.oneof(brokenText(repoText("test/fixtures/workload/trace.csv")), fc.constantFrom("", "arrival_time\n", "a,b\n1,2\n")),
+    fc.oneof(
+      brokenText(repoText("test/fixtures/workload/trace.csv")),
+      fc.constantFrom("", "arrival_time\n", "a,b\n1,2\n"),
+    ),
     ["test/fixtures/workload/trace.csv"],
   ),
   "--replay-trace": inputFile("trace-header.yaml", brokenText(repoText("test/fixtures/workload/trace-header.yaml")), [
@@ -355,7 +392,16 @@ const VALID: Record<string, fc.Arbitrary<Value>> = {
   "--in-flight-eviction": texts("true", "false"),
   "--slo-ttft": texts("critical=100ms", "standard=1s,critical=50ms", "x", "critical=0s", "critical=-1ms"),
   "--slo-itl": texts("critical=20ms", "default=5ms", "x=", "=1ms"),
-  "--detectors": texts("all", "composite", "threshold,backlog-drift", "composite,,threshold", "all,composite", ",", "x", ""),
+  "--detectors": texts(
+    "all",
+    "composite",
+    "threshold,backlog-drift",
+    "composite,,threshold",
+    "all,composite",
+    ",",
+    "x",
+    "",
+  ),
   "--saturation-config": inputFile(
     "saturation.yaml",
     fc.constantFrom(

@@ -39,7 +39,10 @@ export async function runCase(runner: CaseRunner, c: FuzzCase): Promise<Failure 
     // directory, where the snapshot sees them, never in the caller's directory. The worker thread
     // shares the process's working directory.
     process.chdir(dir);
-    const outcome = await runner.run(argv, c.family === "sweep" || c.family === "optimize" ? BATCH_TIMEOUT_MS : undefined);
+    const outcome = await runner.run(
+      argv,
+      c.family === "sweep" || c.family === "optimize" ? BATCH_TIMEOUT_MS : undefined,
+    );
     process.chdir(os.tmpdir());
     return checkOutcome(c, outcome, { argv, dir, before, after: snapshot(dir) });
   } finally {

@@ -12,7 +12,17 @@ import { namesBadItem } from "./oracleParts.js";
 import { CaseRunner, type Outcome } from "./runner.js";
 import { runStdoutProblem, sweepStdoutProblem } from "./stdoutFormats.js";
 
-const RUN = ["run", "--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1", "--rate", "50"];
+const RUN = [
+  "run",
+  "--model",
+  "test-model",
+  "--alpha-coeffs",
+  "100,1,100",
+  "--beta-coeffs",
+  "1000,2,1",
+  "--rate",
+  "50",
+];
 const fuzzCase = (argv: string[]): FuzzCase => printable({ family: "run", argv, files: [], dirs: [], keys: [] });
 const exit = (code: number, stdout: string, stderr: string[], escaped: string[] = []): Outcome => ({
   kind: "exit",
@@ -69,7 +79,10 @@ test("the run stdout check accepts the documented layout and rejects the rest", 
   assert.match(runStdoutProblem("", none)!, /no metrics block/);
   assert.match(runStdoutProblem("=== Anomaly Counters ===\nRejected Requests: 3\n", none)!, /no metrics block/);
   assert.match(runStdoutProblem(block("instance_0"), none)!, /cluster/);
-  assert.match(runStdoutProblem(block("cluster").replace('"still_queued": 1', '"still_queued": -1'), none)!, /still_queued/);
+  assert.match(
+    runStdoutProblem(block("cluster").replace('"still_queued": 1', '"still_queued": -1'), none)!,
+    /still_queued/,
+  );
   assert.match(runStdoutProblem(block("cluster") + "=== KV Cache Metrics ===\nCache Hit Rate: NaN\n", none)!, /NaN/);
   assert.match(runStdoutProblem(block("cluster"), { ...none, fitness: true })!, /fitness/);
   assert.equal(sweepStdoutProblem("# summary\na,b\n1,2\n", "csv"), null);
@@ -87,7 +100,8 @@ test("the oracle rejects every kind of bad outcome", () => {
   assert.equal(kind({ kind: "timeout", ms: 5000 }), "hang");
   assert.equal(kind({ kind: "crash", message: "worker exited" }), "crash");
   assert.equal(kind(exit(2, "", ["panic: x"])), "exception text on stderr/stdout");
-  const c22 = "panic: NewInstanceSimulator(instance_0): NewLatencyModel: latency model: AlphaCoeffs requires at least 3 elements, got 2";
+  const c22 =
+    "panic: NewInstanceSimulator(instance_0): NewLatencyModel: latency model: AlphaCoeffs requires at least 3 elements, got 2";
   assert.equal(kind(exit(2, "", [c22])), undefined);
   assert.equal(kind(exit(2, block("cluster"), [c22])), "stdout written before failing");
   assert.equal(kind(exit(2, "", [c22, "error: --rate bad"])), "exit status 2");
@@ -98,7 +112,10 @@ test("the oracle rejects every kind of bad outcome", () => {
   assert.equal(kind(exit(1, block("cluster"), ["error: --rate bad"])), "stdout written before failing");
   assert.equal(kind(exit(1, "", ["error: something is wrong"])), "error line names no flag, key, file or line");
   fs.writeFileSync(path.join(dir, "results.json"), "{");
-  assert.equal(kind(exit(1, "", ["error: --rate bad"]), { ...run, after: snapshot(dir) }), "files written before failing");
+  assert.equal(
+    kind(exit(1, "", ["error: --rate bad"]), { ...run, after: snapshot(dir) }),
+    "files written before failing",
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -24,7 +24,8 @@ const LEAK =
  * The one documented panic (docs/behavior.md C22): a latency model that cannot be built from the
  * given coefficients or model config, as BLIS reports it. Any other panic is a leak.
  */
-const C22_PANIC = /panic: (NewInstanceSimulator\(instance_\d+\): NewLatencyModel: )?(latency model|trained-physics model): /;
+const C22_PANIC =
+  /panic: (NewInstanceSimulator\(instance_\d+\): NewLatencyModel: )?(latency model|trained-physics model): /;
 /** Log lines of the leveled logger: allowed on stderr next to the outcome. */
 const LOG_LINE = /^level=\w+ /;
 
@@ -34,7 +35,8 @@ function fail(kind: string, detail: string): Failure {
 
 /** First stderr or stdout line that shows an escaped exception. */
 function leak(o: Extract<Outcome, { kind: "exit" }>): string | null {
-  const bad = (l: string): boolean => (LEAK.test(l) || (l.includes("panic:") && !C22_PANIC.test(l))) && !LOG_LINE.test(l);
+  const bad = (l: string): boolean =>
+    (LEAK.test(l) || (l.includes("panic:") && !C22_PANIC.test(l))) && !LOG_LINE.test(l);
   const line = [...o.stderr, ...o.stdout.split("\n")].find(bad);
   return line ?? null;
 }
@@ -63,10 +65,13 @@ export function checkOutcome(c: FuzzCase, o: Outcome, run: Checked): Failure | n
 /** The documented exit status 2 of `blis run` (C22): one panic line, nothing printed or written. */
 function panicProblem(o: Extract<Outcome, { kind: "exit" }>, run: Checked): Failure | null {
   const lines = o.stderr.filter((l) => !LOG_LINE.test(l));
-  if (lines.length !== 1 || !lines[0]!.startsWith("panic: ")) return fail(`exit status ${o.code}`, o.stderr.join(" | "));
+  if (lines.length !== 1 || !lines[0]!.startsWith("panic: "))
+    return fail(`exit status ${o.code}`, o.stderr.join(" | "));
   if (o.stdout !== "") return fail("stdout written before failing", lines[0]!);
   const changed = changedPaths(run.before, run.after);
-  return changed.length > 0 ? fail("files written before failing", `${lines[0]!}; ${changed.slice(0, 4).join(", ")}`) : null;
+  return changed.length > 0
+    ? fail("files written before failing", `${lines[0]!}; ${changed.slice(0, 4).join(", ")}`)
+    : null;
 }
 
 /**
@@ -76,7 +81,10 @@ function panicProblem(o: Extract<Outcome, { kind: "exit" }>, run: Checked): Fail
 function sweepFailedRunsProblem(c: FuzzCase, o: Extract<Outcome, { kind: "exit" }>, run: Checked): Failure | null {
   const lines = o.stderr.filter((l) => !LOG_LINE.test(l) && l.startsWith("error:"));
   if (lines.length !== 1 || !lines[0]!.startsWith("error: sweep: ")) {
-    return fail("stdout written before failing", `${lines.join(" | ")} (stdout: ${o.stdout.slice(0, 80).replace(/\n/g, "\\n")}…)`);
+    return fail(
+      "stdout written before failing",
+      `${lines.join(" | ")} (stdout: ${o.stdout.slice(0, 80).replace(/\n/g, "\\n")}…)`,
+    );
   }
   return successProblem(c, o.stdout, run);
 }
@@ -90,22 +98,29 @@ function failureProblem(c: FuzzCase, o: Extract<Outcome, { kind: "exit" }>, run:
   const batch = c.family === "sweep" || c.family === "optimize";
   const lines = o.stderr.filter((l) => !LOG_LINE.test(l) && !(batch && (RUN_WARNING.test(l) || PROGRESS.test(l))));
   if (lines.length !== 1 || !lines[0]!.startsWith("error: ")) {
-    return fail(`exit ${o.code} without exactly one error line`, `${lines.length} lines: ${lines.slice(0, 3).join(" | ")}`);
+    return fail(
+      `exit ${o.code} without exactly one error line`,
+      `${lines.length} lines: ${lines.slice(0, 3).join(" | ")}`,
+    );
   }
   const line = lines[0]!;
-  if (o.stdout !== "") return fail("stdout written before failing", `${line} (stdout: ${o.stdout.slice(0, 80).replace(/\n/g, "\\n")}…)`);
+  if (o.stdout !== "")
+    return fail("stdout written before failing", `${line} (stdout: ${o.stdout.slice(0, 80).replace(/\n/g, "\\n")}…)`);
   if (!namesBadItem(line, c, run.argv, run.dir)) return fail("error line names no flag, key, file or line", line);
   // A search whose runs went (a baseline lacking a value its constraints need) keeps them in its
   // resumable store under --out, documented as such; nothing else may change.
   const out = optionValues(c.family, run.argv).get("--out");
   const ran = c.family === "optimize" && o.stderr.some((l) => RUN_WARNING.test(l)) && out !== undefined;
   const outRel = ran ? path.relative(run.dir, path.resolve(run.dir, out)) : null;
-  const changed = changedPaths(run.before, run.after).filter((p) => outRel === null || !inside(p.replace(/^\w+ /, ""), outRel));
+  const changed = changedPaths(run.before, run.after).filter(
+    (p) => outRel === null || !inside(p.replace(/^\w+ /, ""), outRel),
+  );
   if (changed.length > 0) return fail("files written before failing", `${line}; ${changed.slice(0, 4).join(", ")}`);
   return null;
 }
 
-const inside = (p: string, dir: string): boolean => dir !== "" && !dir.startsWith("..") && (p === dir || p.startsWith(dir + path.sep));
+const inside = (p: string, dir: string): boolean =>
+  dir !== "" && !dir.startsWith("..") && (p === dir || p.startsWith(dir + path.sep));
 
 function changedPaths(before: DirSnapshot, after: DirSnapshot): string[] {
   const out: string[] = [];
@@ -117,11 +132,20 @@ function changedPaths(before: DirSnapshot, after: DirSnapshot): string[] {
 function successProblem(c: FuzzCase, stdout: string, run: Checked): Failure | null {
   // Output paths relative to the case directory, the working directory of the run.
   const opts = new Map(
-    [...optionValues(c.family, run.argv)].map(([k, v]) => [k, OUTPUT_OPTIONS.has(k) && v !== "" ? path.resolve(run.dir, v) : v]),
+    [...optionValues(c.family, run.argv)].map(([k, v]) => [
+      k,
+      OUTPUT_OPTIONS.has(k) && v !== "" ? path.resolve(run.dir, v) : v,
+    ]),
   );
   const problem =
-    c.family === "sweep" ? sweepProblem(stdout, opts) : c.family === "optimize" ? optimizeProblem(stdout, opts) : runProblem(stdout, opts);
-  return problem === null ? null : fail(problem.startsWith("missing output") ? "missing output file" : "malformed stdout", problem);
+    c.family === "sweep"
+      ? sweepProblem(stdout, opts)
+      : c.family === "optimize"
+        ? optimizeProblem(stdout, opts)
+        : runProblem(stdout, opts);
+  return problem === null
+    ? null
+    : fail(problem.startsWith("missing output") ? "missing output file" : "malformed stdout", problem);
 }
 
 function jsonFileProblem(file: string, what: string, check: (v: unknown) => boolean): string | null {
@@ -138,7 +162,8 @@ function jsonFileProblem(file: string, what: string, check: (v: unknown) => bool
   }
 }
 
-const exists = (file: string, what: string): string | null => (fs.existsSync(file) ? null : `missing output ${what} ${file}`);
+const exists = (file: string, what: string): string | null =>
+  fs.existsSync(file) ? null : `missing output ${what} ${file}`;
 
 type Options = Map<string, string>;
 
@@ -160,7 +185,10 @@ function runProblem(stdout: string, opts: Options): string | null {
       results,
       "--results-path",
       // BLIS leaves `requests` out when no request reached an instance.
-      (v) => typeof v === "object" && v !== null && [undefined, true].includes(requestsOk((v as { requests?: unknown }).requests)),
+      (v) =>
+        typeof v === "object" &&
+        v !== null &&
+        [undefined, true].includes(requestsOk((v as { requests?: unknown }).requests)),
     );
     if (r !== null) return r;
   }
@@ -168,7 +196,9 @@ function runProblem(stdout: string, opts: Options): string | null {
   if (report === "") return null;
   const ext = path.extname(report).toLowerCase();
   const data = `${ext === ".html" || ext === ".htm" ? report.slice(0, -ext.length) : report}.json`;
-  return exists(report, "--report") ?? jsonFileProblem(data, "--report data", (v) => typeof v === "object" && v !== null);
+  return (
+    exists(report, "--report") ?? jsonFileProblem(data, "--report data", (v) => typeof v === "object" && v !== null)
+  );
 }
 
 function sweepProblem(stdout: string, opts: Options): string | null {

@@ -47,7 +47,8 @@ export function optionValues(family: Family, argv: string[]): Map<string, string
     if (name !== a) out.set(name, a.slice(eq + 1));
     else if (kind === "value") {
       if (i + 1 < argv.length) out.set(name, argv[++i]!);
-    } else if (kind === "optional" && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-")) out.set(name, argv[++i]!);
+    } else if (kind === "optional" && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith("-"))
+      out.set(name, argv[++i]!);
     else out.set(name, "true");
   }
   return out;
@@ -88,7 +89,12 @@ export function namesBadItem(line: string, c: FuzzCase, argv: string[], dir: str
     ...[...argv.slice(1), ...inline].filter((a) => a.length > 2 && !a.startsWith("-")),
     ...c.files.map((f) => path.join(dir, f.name)),
   ];
-  if (paths.some((p) => p !== "" && (line.includes(p) || (path.basename(p).length > 2 && line.includes(path.basename(p)))))) return true;
+  if (
+    paths.some(
+      (p) => p !== "" && (line.includes(p) || (path.basename(p).length > 2 && line.includes(path.basename(p)))),
+    )
+  )
+    return true;
   // A quoted name that one of the case's files holds: a key of a file the case did not generate.
   const quoted = [...line.matchAll(/"([^"]+)"|'([^']+)'/g)].map((m) => m[1] ?? m[2] ?? "");
   if (quoted.some((q) => q.trim() !== "" && c.files.some((f) => f.content.includes(q)))) return true;

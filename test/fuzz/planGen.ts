@@ -197,7 +197,9 @@ function tablesArb(first: Axis, variants: boolean): fc.Arbitrary<Record<string, 
         {
           conservation: fc.boolean(),
           determinism: fc.boolean(),
-          ...(numeric ? { monotonic: fc.constant<Json>([{ axis: first.name, metric: "ttft_p99", direction: "decreasing" }]) } : {}),
+          ...(numeric
+            ? { monotonic: fc.constant<Json>([{ axis: first.name, metric: "ttft_p99", direction: "decreasing" }]) }
+            : {}),
         },
         { requiredKeys: [] },
       ),
@@ -229,7 +231,11 @@ export const planArb: fc.Arbitrary<Generated> = fc.tuple(specArg, fc.boolean()).
           tablesArb(axes[0]!, variants),
         )
         .chain(([top, tables]) => {
-          const plan: Record<string, Json> = { ...top, axes: axes.map((a) => ({ name: a.name, ...a.def, values: a.values })), ...tables };
+          const plan: Record<string, Json> = {
+            ...top,
+            axes: axes.map((a) => ({ name: a.name, ...a.def, values: a.values })),
+            ...tables,
+          };
           if (variants)
             plan["variants"] = [
               { name: "a", flags: { scheduler: "fcfs" } },

@@ -48,8 +48,32 @@ export const baseArb: fc.Arbitrary<string[]> = fc
           "50",
           ...TINY_LENGTHS,
         ],
-        ["--model", LLAMA, "--latency-model", "roofline", "--hardware", "H100", "--tp", "1", "--num-requests", n, ...TINY_LENGTHS],
-        ["--model", LLAMA, "--num-instances", "3", "--routing-policy", "weighted", "--num-requests", n, "--rate", "200", ...TINY_LENGTHS],
+        [
+          "--model",
+          LLAMA,
+          "--latency-model",
+          "roofline",
+          "--hardware",
+          "H100",
+          "--tp",
+          "1",
+          "--num-requests",
+          n,
+          ...TINY_LENGTHS,
+        ],
+        [
+          "--model",
+          LLAMA,
+          "--num-instances",
+          "3",
+          "--routing-policy",
+          "weighted",
+          "--num-requests",
+          n,
+          "--rate",
+          "200",
+          ...TINY_LENGTHS,
+        ],
         // Presets ignore the length flags: one request of up to 1024 output tokens, cut short.
         ["--model", LLAMA, "--workload", "chatbot", "--num-requests", "1", "--horizon", "300000"],
       ][k]!,
@@ -61,7 +85,10 @@ interface Entry {
 }
 
 const flagEntry: fc.Arbitrary<Entry> = fc
-  .tuple(fc.constantFrom(...FLAG_GENS), fc.constantFrom("sep", "sep", "sep", "sep", "sep", "sep", "sep", "eq", "eq", "bare"))
+  .tuple(
+    fc.constantFrom(...FLAG_GENS),
+    fc.constantFrom("sep", "sep", "sep", "sep", "sep", "sep", "sep", "eq", "eq", "bare"),
+  )
   .chain(([g, form]) =>
     g.value.map((value): Entry => {
       if (form === "bare") return { tokens: [g.flag], value: null };

@@ -67,7 +67,11 @@ export class CaseRunner {
   private start(): Promise<void> {
     if (this.ready !== null) return this.ready;
     // A heap limit turns a runaway allocation into a crash of this worker instead of the test process.
-    const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: 1536 }, stdout: true, stderr: true });
+    const worker = new Worker(WORKER_FILE, {
+      resourceLimits: { maxOldGenerationSizeMb: 1536 },
+      stdout: true,
+      stderr: true,
+    });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("timed out")), START_LIMIT_MS);
@@ -76,7 +80,14 @@ export class CaseRunner {
           clearTimeout(timer);
           resolve();
         } else if (this.pending !== null && this.pending.id === m.id) {
-          this.pending.settle({ kind: "exit", code: m.code, stdout: m.stdout, stderr: m.stderr, escaped: m.escaped, ms: 0 });
+          this.pending.settle({
+            kind: "exit",
+            code: m.code,
+            stdout: m.stdout,
+            stderr: m.stderr,
+            escaped: m.escaped,
+            ms: 0,
+          });
         }
       });
       const fail = (why: string): void => {

@@ -37,7 +37,15 @@ export interface SignalCase {
 }
 
 export const signalCaseArb: fc.Arbitrary<SignalCase> = fc.record({
-  command: fc.constantFrom<SignalCase["command"]>("run", "run-results", "sweep", "sweep-loop", "worker", "worker-busy", "playground"),
+  command: fc.constantFrom<SignalCase["command"]>(
+    "run",
+    "run-results",
+    "sweep",
+    "sweep-loop",
+    "worker",
+    "worker-busy",
+    "playground",
+  ),
   requests: fc.constantFrom(50, 5000, 50000),
   signal: fc.constantFrom<SignalCase["signal"]>("SIGINT", "SIGTERM", "SIGHUP"),
   toGroup: fc.boolean(),
@@ -92,7 +100,9 @@ export async function runSignalCase(c: SignalCase): Promise<string | null> {
     const pgid = child.pid!;
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const ended = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once("close", (code, sig) => r([code, sig])));
+    const ended = new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+      child.once("close", (code, sig) => r([code, sig])),
+    );
     await sleep(c.delayMs);
     try {
       process.kill(c.toGroup ? -pgid : pgid, c.signal);
@@ -149,6 +159,11 @@ function checkSignals(opts: { seed: number; numRuns: number; path?: string }): P
       const p = await runSignalCase(c);
       if (p !== null) throw new Error(p);
     }),
-    { seed: opts.seed, numRuns: opts.numRuns, endOnFailure: true, ...(opts.path !== undefined ? { path: opts.path } : {}) },
+    {
+      seed: opts.seed,
+      numRuns: opts.numRuns,
+      endOnFailure: true,
+      ...(opts.path !== undefined ? { path: opts.path } : {}),
+    },
   );
 }

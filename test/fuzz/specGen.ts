@@ -73,7 +73,10 @@ const clientArb: fc.Arbitrary<Json> = fc.record(
       video_distribution: distArb,
       video_count_distribution: fc.constant<Json>({ type: "constant", params: { value: 0 } }),
     }),
-    reasoning: fc.record({ reason_ratio_distribution: distArb, multi_turn: multiTurnArb }, { requiredKeys: ["reason_ratio_distribution"] }),
+    reasoning: fc.record(
+      { reason_ratio_distribution: distArb, multi_turn: multiTurnArb },
+      { requiredKeys: ["reason_ratio_distribution"] },
+    ),
   },
   { requiredKeys: ["rate_fraction", "arrival", "input_distribution", "output_distribution"] },
 );
@@ -96,7 +99,10 @@ const cohortArb: fc.Arbitrary<Json> = fc.record(
 
 const inferencePerfArb: fc.Arbitrary<Json> = fc.record(
   {
-    stages: fc.array(fc.record({ rate: fc.constantFrom(1, 5), duration: fc.constantFrom(1, 2) }), { minLength: 1, maxLength: 2 }),
+    stages: fc.array(fc.record({ rate: fc.constantFrom(1, 5), duration: fc.constantFrom(1, 2) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
     shared_prefix: fc.record({
       num_unique_system_prompts: small(1, 2),
       num_users_per_system_prompt: small(1, 2),
@@ -130,7 +136,12 @@ export const specArb: fc.Arbitrary<Json> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record(
-      { version: fc.constantFrom("1", "2"), seed: fc.constant(42), num_requests: small(1, 5), inference_perf: inferencePerfArb },
+      {
+        version: fc.constantFrom("1", "2"),
+        seed: fc.constant(42),
+        num_requests: small(1, 5),
+        inference_perf: inferencePerfArb,
+      },
       { requiredKeys: ["inference_perf"] },
     ),
   },

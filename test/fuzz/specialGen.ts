@@ -47,9 +47,15 @@ const COMMANDS: fc.Arbitrary<[string[], Target]>[] = [
     .constantFrom("summary.json", "report.json")
     .chain((f) => dirWith("sweep-out", f))
     .map((t) => [["report", t.path], t]),
-  unreadable("start.yaml").map((t) => [["fit", "--data", "h100-llama-2-7b-tp1-general", "--start", t.path, "--out", `${DIR}/fit.yaml`], t]),
+  unreadable("start.yaml").map((t) => [
+    ["fit", "--data", "h100-llama-2-7b-tp1-general", "--start", t.path, "--out", `${DIR}/fit.yaml`],
+    t,
+  ]),
   unreadable("measured.csv").map((t) => [["fit", "--data", t.path, "--out", `${DIR}/fit.yaml`], t]),
-  unreadable("header.yaml").map((t) => [["replay", "--model", LLAMA, "--trace-header", t.path, "--trace-data", t.path], t]),
+  unreadable("header.yaml").map((t) => [
+    ["replay", "--model", LLAMA, "--trace-header", t.path, "--trace-data", t.path],
+    t,
+  ]),
   unreadable("trace.csv").map((t) => [["convert", "csv-trace", "--file", t.path], t]),
   unreadable("space.yaml").map((t) => [["optimize", t.path, "--out", `${DIR}/opt`], t]),
   unreadable("plugin.mjs").map((t) => [[...RUN, "--plugin", t.path], t]),
@@ -69,11 +75,15 @@ const COMMANDS: fc.Arbitrary<[string[], Target]>[] = [
     .chain((flag) => unreadable("input.yaml").map((t): [string[], Target] => [[...RUN, flag, t.path], t])),
 ];
 
-export const filesCaseArb: fc.Arbitrary<FuzzCase> = fc
-  .oneof(...COMMANDS)
-  .map(([argv, t]) =>
-    printable({ family: "files", argv, files: t.files, dirs: t.dirs, keys: ["fifo", "character device", "directory", "no such file"] }),
-  );
+export const filesCaseArb: fc.Arbitrary<FuzzCase> = fc.oneof(...COMMANDS).map(([argv, t]) =>
+  printable({
+    family: "files",
+    argv,
+    files: t.files,
+    dirs: t.dirs,
+    keys: ["fifo", "character device", "directory", "no such file"],
+  }),
+);
 
 /** One way a plugin misbehaves, as the source of register()'s body (and of the module around it). */
 const MISBEHAVIOUR: string[] = [
@@ -134,12 +144,24 @@ const USE = fc.constantFrom<string[]>(
 );
 
 const moduleText: fc.Arbitrary<string> = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...MISBEHAVIOUR), fc.constantFrom(...MODULE_SHAPE)).map(([b, shape]) => shape(b)) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...MISBEHAVIOUR), fc.constantFrom(...MODULE_SHAPE))
+      .map(([b, shape]) => shape(b)),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...BROKEN_MODULES) },
 );
 
 export const pluginCaseArb: fc.Arbitrary<FuzzCase> = fc
-  .tuple(moduleText, USE, fc.constantFrom("3", "20"), fc.constantFrom("1", "3"), fc.boolean(), fc.constantFrom("0.2", "1"))
+  .tuple(
+    moduleText,
+    USE,
+    fc.constantFrom("3", "20"),
+    fc.constantFrom("1", "3"),
+    fc.boolean(),
+    fc.constantFrom("0.2", "1"),
+  )
   .map(([text, use, n, instances, option, budget]) =>
     printable({
       family: "plugin",

@@ -70,14 +70,16 @@ function metricsBlockProblem(s: Section, last: boolean): string | null {
   } catch (e) {
     return `a metrics block is not JSON (${(e as Error).message})`;
   }
-  if (typeof block !== "object" || block === null || Array.isArray(block)) return "a metrics block is not a JSON object";
+  if (typeof block !== "object" || block === null || Array.isArray(block))
+    return "a metrics block is not a JSON object";
   const b = block as Record<string, unknown>;
   const id = b["instance_id"];
   if (typeof id !== "string" || !(last ? id === "cluster" : /^instance_\d+$/.test(id)))
     return `unexpected instance_id ${JSON.stringify(id)}${last ? " (the last block must be the cluster's)" : ""}`;
   for (const k of COUNT_KEYS) {
     const v = b[k];
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return `${id} block: ${k} is ${JSON.stringify(v)}, not a count`;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+      return `${id} block: ${k} is ${JSON.stringify(v)}, not a count`;
   }
   // With nothing completed, the cluster block has null for the latencies no request has (C14).
   const noneDone = last && b["completed_requests"] === 0;
@@ -106,7 +108,8 @@ export function runStdoutProblem(stdout: string, expect: RunExpectations): strin
     if (at <= order) return `section "${s.header}" is unknown, repeated or out of order`;
     order = at;
     const bad = s.body.find((l) => !/^\s*[^:\s][^:]*:( .*)?$/.test(l));
-    if (s.body.length === 0 || bad !== undefined) return `section "${s.header}" has a malformed line ${JSON.stringify(bad ?? "")}`;
+    if (s.body.length === 0 || bad !== undefined)
+      return `section "${s.header}" has a malformed line ${JSON.stringify(bad ?? "")}`;
   }
   const m = UNFORMATTED.exec(stdout);
   if (m !== null) return `stdout contains "${m[0]}"`;
@@ -135,7 +138,8 @@ function csvProblem(stdout: string): string | null {
     else if (line.startsWith("# ")) width = 0;
     else if (width === 0) width = csvFields(line);
     else if (width < 0) return `CSV row outside a table: ${JSON.stringify(line)}`;
-    else if (csvFields(line) !== width) return `CSV row with ${csvFields(line)} fields in a table of ${width}: ${JSON.stringify(line)}`;
+    else if (csvFields(line) !== width)
+      return `CSV row with ${csvFields(line)} fields in a table of ${width}: ${JSON.stringify(line)}`;
   }
   return null;
 }

@@ -67,7 +67,8 @@ function installCapture(current: () => Capture | null): void {
 async function serve(port: NonNullable<typeof parentPort>): Promise<void> {
   // The fuzzer never reaches the network: a model config download fails at once, the same way
   // everywhere, instead of depending on the machine (and saving into the bundled data).
-  globalThis.fetch = (() => Promise.reject(new TypeError("fetch failed: network disabled in the fuzz test"))) as typeof fetch;
+  globalThis.fetch = (() =>
+    Promise.reject(new TypeError("fetch failed: network disabled in the fuzz test"))) as typeof fetch;
   const { main } = await import("../../src/cli/main.js");
   let capture: Capture | null = null;
   installCapture(() => capture);

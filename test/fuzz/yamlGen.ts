@@ -35,18 +35,27 @@ export const WRONG_VALUES: readonly Json[] = [
   "x".repeat(300),
 ];
 
-type Mutation = { at: number; op: "set"; value: Json } | { at: number; op: "delete" } | { at: number; op: "add"; key: string; value: Json };
+type Mutation =
+  | { at: number; op: "set"; value: Json }
+  | { at: number; op: "delete" }
+  | { at: number; op: "add"; key: string; value: Json };
 
 const mutationArb = (keyPool: readonly string[]): fc.Arbitrary<Mutation> =>
   fc.oneof(
-    { weight: 5, arbitrary: fc.record({ at: fc.nat(), op: fc.constant("set" as const), value: fc.constantFrom(...WRONG_VALUES) }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({ at: fc.nat(), op: fc.constant("set" as const), value: fc.constantFrom(...WRONG_VALUES) }),
+    },
     { weight: 2, arbitrary: fc.record({ at: fc.nat(), op: fc.constant("delete" as const) }) },
     {
       weight: 2,
       arbitrary: fc.record({
         at: fc.nat(),
         op: fc.constant("add" as const),
-        key: fc.oneof(fc.constantFrom(...keyPool, "bogus", "Version", "rate", ""), fc.string({ minLength: 1, maxLength: 6 })),
+        key: fc.oneof(
+          fc.constantFrom(...keyPool, "bogus", "Version", "rate", ""),
+          fc.string({ minLength: 1, maxLength: 6 }),
+        ),
         value: fc.constantFrom(...WRONG_VALUES, 1, "x"),
       }),
     },
@@ -207,7 +216,10 @@ export function yamlFile(value: fc.Arbitrary<Json>, mix: YamlMix): fc.Arbitrary<
         { weight: mix.clean, arbitrary: fc.constant({ muts: [] as Mutation[], brk: null as Breakage | null }) },
         {
           weight: mix.wrong,
-          arbitrary: fc.record({ muts: fc.array(mutationArb(keyPool), { minLength: 1, maxLength: 3 }), brk: fc.constant(null) }),
+          arbitrary: fc.record({
+            muts: fc.array(mutationArb(keyPool), { minLength: 1, maxLength: 3 }),
+            brk: fc.constant(null),
+          }),
         },
         { weight: mix.broken, arbitrary: fc.record({ muts: fc.constant([] as Mutation[]), brk: breakageArb }) },
       ),

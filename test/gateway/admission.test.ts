@@ -13,7 +13,11 @@ test("tier-shed: admits at or below the threshold; above it sheds classes under 
   assert.equal(p.reason, "tier-shed: class=batch priority=-1 < min=3 load=5");
   assert.equal(p.admit(req("c", "standard"), loads(5, 1)), true, "priority 3 is not < 3");
   assert.equal(p.admit(req("d", "critical"), loads(50)), true);
-  assert.equal(new TierShedAdmission(0, 3, priorityMap()).admit(req("e", "batch"), state([])), true, "no candidates: load 0");
+  assert.equal(
+    new TierShedAdmission(0, 3, priorityMap()).admit(req("e", "batch"), state([])),
+    true,
+    "no candidates: load 0",
+  );
 });
 
 test("gaie-legacy: non-sheddable classes always pass; sheddable ones are rejected at saturation ≥ 1", () => {

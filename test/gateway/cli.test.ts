@@ -10,7 +10,10 @@ test("gateway flags: invalid values are one-line errors naming the flag", async 
   const cases: [string[], string][] = [
     [["--request-ttl", "-1"], "--request-ttl must be >= 0, got -1"],
     [["--dispatch-tick-interval", "-5"], "--dispatch-tick-interval must be >= 0, got -5"],
-    [["--flow-control", "--saturation-detector", "x"], 'Unknown saturation detector "x". Valid: concurrency, never, utilization'],
+    [
+      ["--flow-control", "--saturation-detector", "x"],
+      'Unknown saturation detector "x". Valid: concurrency, never, utilization',
+    ],
     [
       ["--flow-control", "--saturation-detector", "utilization", "--queue-depth-threshold", "0"],
       "--queue-depth-threshold must be a finite value > 0, got 0",
@@ -19,27 +22,48 @@ test("gateway flags: invalid values are one-line errors naming the flag", async 
       ["--flow-control", "--saturation-detector", "utilization", "--kv-cache-util-threshold", "NaN"],
       "--kv-cache-util-threshold must be in (0, 1], got NaN",
     ],
-    [["--flow-control", "--saturation-detector", "concurrency", "--max-concurrency", "0"], "--max-concurrency must be > 0, got 0"],
-    [["--flow-control", "--dispatch-order", "lifo"], `--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got "lifo"`],
-    [["--flow-control", "--fairness-policy", "x"], `--fairness-policy must be 'global-strict' or 'round-robin', got "x"`],
+    [
+      ["--flow-control", "--saturation-detector", "concurrency", "--max-concurrency", "0"],
+      "--max-concurrency must be > 0, got 0",
+    ],
+    [
+      ["--flow-control", "--dispatch-order", "lifo"],
+      `--dispatch-order must be 'fifo', 'priority', or 'slo-deadline', got "lifo"`,
+    ],
+    [
+      ["--flow-control", "--fairness-policy", "x"],
+      `--fairness-policy must be 'global-strict' or 'round-robin', got "x"`,
+    ],
     [["--flow-control", "--usage-limit-threshold", "0"], "--usage-limit-threshold must be in (0, 1], got 0"],
     [["--flow-control", "--max-gateway-queue-depth", "-1"], "--max-gateway-queue-depth must be >= 0, got -1"],
     [["--flow-control", "--per-band-capacity", "-2"], "--per-band-capacity must be >= 0, got -2"],
     [["--flow-control", "--slo-targets", "critical"], '--slo-targets: invalid format "critical" (expected key=value)'],
     [["--flow-control", "--slo-targets", "=5"], '--slo-targets: empty class in "=5"'],
-    [["--flow-control", "--slo-targets", "critical=0"], '--slo-targets: target for "critical" must be a positive integer (µs), got "0"'],
+    [
+      ["--flow-control", "--slo-targets", "critical=0"],
+      '--slo-targets: target for "critical" must be a positive integer (µs), got "0"',
+    ],
     [["--slo-ttft", "critical=0s"], '--slo-ttft: non-positive duration in pair "critical=0s"'],
     [["--slo-e2e", "critical"], '--slo-e2e: invalid pair "critical" (expected class=duration)'],
     [["--admission-policy", "tier-shed", "--tier-shed-threshold", "-1"], "tier_shed_threshold must be >= 0, got -1"],
-    [["--admission-policy", "gaie-legacy", "--gaie-kv-threshold", "1.5"], "gaie_kv_threshold must be a finite value in (0, 1.0], got 1.5"],
-    [["--admission-policy", "gaie-legacy", "--gaie-qd-threshold", "0"], "gaie_qd_threshold must be a finite value > 0, got 0"],
+    [
+      ["--admission-policy", "gaie-legacy", "--gaie-kv-threshold", "1.5"],
+      "gaie_kv_threshold must be a finite value in (0, 1.0], got 1.5",
+    ],
+    [
+      ["--admission-policy", "gaie-legacy", "--gaie-qd-threshold", "0"],
+      "gaie_qd_threshold must be a finite value > 0, got 0",
+    ],
   ];
   for (const [args, msg] of cases) assert.equal(await cliError(args), msg, args.join(" "));
 });
 
 test("gateway bundle keys: out-of-range values are errors naming the key", async () => {
   const bad: [string, string][] = [
-    ["admission:\n  slo_priorities: {batch: 101}\n", 'slo_priorities override for "batch": value 101 out of range [-100, 100]'],
+    [
+      "admission:\n  slo_priorities: {batch: 101}\n",
+      'slo_priorities override for "batch": value 101 out of range [-100, 100]',
+    ],
     ['tenant_budgets: {"alice": 1.5}\n', 'tenant_budgets["alice"] must be in [0, 1], got 1.5'],
     ["admission:\n  policy: tier-shed\n  tier_shed_threshold: -3\n", "tier_shed_threshold must be >= 0, got -3"],
   ];
@@ -48,7 +72,17 @@ test("gateway bundle keys: out-of-range values are errors naming the key", async
   assert.match(unknown, /unknown field "slo_priorty"/);
 });
 
-const RUN = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "30", "--rate", "50", "--num-instances", "2"];
+const RUN = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-requests",
+  "30",
+  "--rate",
+  "50",
+  "--num-instances",
+  "2",
+];
 
 test("flow control with the never detector passes requests straight through: the same metrics", async () => {
   const base = await cli(RUN);
@@ -57,7 +91,11 @@ test("flow control with the never detector passes requests straight through: the
   assert.equal(fc.code, 0);
   assert.equal(fc.stdout, base.stdout);
   assert.ok(
-    fc.stderr.some((l) => l.includes('saturation detector \\"never\\" never gates dispatch') || l.includes('"never" never gates dispatch')),
+    fc.stderr.some(
+      (l) =>
+        l.includes('saturation detector \\"never\\" never gates dispatch') ||
+        l.includes('"never" never gates dispatch'),
+    ),
   );
 });
 
@@ -91,14 +129,24 @@ clients:
   const base = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", spec];
   const fromSpec = await cli(base);
   assert.equal(fromSpec.code, 0, fromSpec.stderr.join("\n"));
-  const block = (out: string): { per_class: Record<string, { slo_attainment: number; slo_attainment_by_dim: Record<string, number> }> } =>
+  const block = (
+    out: string,
+  ): { per_class: Record<string, { slo_attainment: number; slo_attainment_by_dim: Record<string, number> }> } =>
     JSON.parse(out.slice(out.indexOf("{"), out.indexOf("\n}\n") + 2)) as never;
   const a = block(fromSpec.stdout).per_class["critical"]!;
   assert.deepEqual(a.slo_attainment_by_dim, { e2e: 0, ttft: 1 }, "E2E ≤ 1 ms is never met; TTFT ≤ 100 s always");
   assert.equal(a.slo_attainment, 0);
-  assert.match(fromSpec.stdout, /=== Per-SLO Metrics ===\n {2}critical:/, "one class with targets prints the per-SLO block");
+  assert.match(
+    fromSpec.stdout,
+    /=== Per-SLO Metrics ===\n {2}critical:/,
+    "one class with targets prints the per-SLO block",
+  );
   const flagged = await cli([...base, "--slo-e2e", "critical=1000s"]);
-  assert.equal(block(flagged.stdout).per_class["critical"]!.slo_attainment, 1, "the flag replaces the spec's E2E target");
+  assert.equal(
+    block(flagged.stdout).per_class["critical"]!.slo_attainment,
+    1,
+    "the flag replaces the spec's E2E target",
+  );
 });
 
 test("results file: gateway_queue_delay_ms on requests that waited in the gateway queue", async () => {
@@ -116,8 +164,9 @@ test("results file: gateway_queue_delay_ms on requests that waited in the gatewa
     out,
   ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
-  const recs = (JSON.parse(fs.readFileSync(out, "utf8")) as { requests: { arrived_at: number; gateway_queue_delay_ms?: number }[] })
-    .requests;
+  const recs = (
+    JSON.parse(fs.readFileSync(out, "utf8")) as { requests: { arrived_at: number; gateway_queue_delay_ms?: number }[] }
+  ).requests;
   const delayed = recs.filter((x) => x.gateway_queue_delay_ms !== undefined);
   assert.ok(delayed.length > 10, `${delayed.length} records with a gateway delay`);
   assert.ok(delayed.some((x) => x.gateway_queue_delay_ms! > 0));

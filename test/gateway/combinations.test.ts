@@ -22,7 +22,9 @@ function line(stdout: string, label: string): number {
 
 test("client deadlines with the gateway queue: a request that times out while waiting counts once", async () => {
   const r = await cli(
-    splitArgs(`${BASE} --num-instances 1 --flow-control --saturation-detector concurrency --max-concurrency 4 --timeout 1`),
+    splitArgs(
+      `${BASE} --num-instances 1 --flow-control --saturation-detector concurrency --max-concurrency 4 --timeout 1`,
+    ),
   );
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const queueTimedOut = line(r.stdout, "Gateway Timed Out (deadline)");
@@ -45,7 +47,9 @@ test("client deadlines with the gateway queue: a request that times out while wa
 
 test("PD with goodput targets: per-class goodput over the user requests", async () => {
   const r = await cli(
-    splitArgs(`${BASE} --num-instances 4 --prefill-instances 2 --decode-instances 2 --pd-decider always --slo-ttft default=10s`),
+    splitArgs(
+      `${BASE} --num-instances 4 --prefill-instances 2 --decode-instances 2 --pd-decider always --slo-ttft default=10s`,
+    ),
   );
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.match(r.stdout, /=== PD Metrics ===/);
@@ -58,7 +62,9 @@ test("PD with goodput targets: per-class goodput over the user requests", async 
 
 test("PD with tenant budgets is refused", async () => {
   const bundle = tempFile('tenant_budgets: {"alice": 0.5}\n');
-  const r = await cli(splitArgs(`${BASE} --num-instances 4 --prefill-instances 2 --decode-instances 2 --policy-config ${bundle}`));
+  const r = await cli(
+    splitArgs(`${BASE} --num-instances 4 --prefill-instances 2 --decode-instances 2 --policy-config ${bundle}`),
+  );
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
   assert.deepEqual(

@@ -105,7 +105,12 @@ function simulate(g: G, w: W, routed?: Map<number, number>): ClusterRun {
   const hooks =
     routed === undefined
       ? {}
-      : { clusterObserver: { onRouted: (r: { seq: number }, _i: number, t: number) => routed.set(r.seq, t), onClock: () => undefined } };
+      : {
+          clusterObserver: {
+            onRouted: (r: { seq: number }, _i: number, t: number) => routed.set(r.seq, t),
+            onClock: () => undefined,
+          },
+        };
   return run(cfg, workload(w, g.timeout), hooks);
 }
 
@@ -152,7 +157,10 @@ test("gateway conservation: injected + rejected + shed + expired + timed out + e
         if (at !== undefined) assert.equal(at, arrival + g.admissionLatency + wait + g.routingLatency);
         // No request leaves the queue at or after its client deadline.
         if (g.timeout > 0)
-          assert.ok(arrival + g.admissionLatency + wait < arrival + g.timeout, `request ${seq} dispatched after its deadline`);
+          assert.ok(
+            arrival + g.admissionLatency + wait < arrival + g.timeout,
+            `request ${seq} dispatched after its deadline`,
+          );
         if (l.isCompleted(seq)) assert.ok(l.ttft[seq]! >= wait, `TTFT ${l.ttft[seq]} < gateway wait ${wait}`);
       }
       // Determinism.

@@ -54,7 +54,11 @@ test("in-flight eviction: sheddable requests make room for waiting critical ones
   assert.deepEqual(recs.map((x) => x.requestID).sort(), ["c0", "c1", "c2"], "evicted requests leave the records");
   assert.equal(r.metrics.cluster.completed_requests, 3);
   assert.equal(r.metrics.cluster.still_running + r.metrics.cluster.still_queued, 0);
-  assert.equal(r.instances[0]!.kv.totalBlocks - r.instances[0]!.kv.freeBlocks(), 0, "every KV block is free at the end");
+  assert.equal(
+    r.instances[0]!.kv.totalBlocks - r.instances[0]!.kv.freeBlocks(),
+    0,
+    "every KV block is free at the end",
+  );
   assert.equal(r.inFlight[0], 0);
   assert.ok(steps > 0);
   // Without an observer the instance keeps plain decodes out of its step visits (the decode

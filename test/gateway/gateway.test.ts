@@ -10,7 +10,10 @@ import type { Request } from "../../src/core/request.js";
 
 test("priorities: defaults, unknown classes at 3, bundle overrides", () => {
   const p = priorityMap();
-  assert.deepEqual(["critical", "standard", "batch", "sheddable", "background", "", "gold"].map(p), [4, 3, -1, -2, -3, 3, 3]);
+  assert.deepEqual(
+    ["critical", "standard", "batch", "sheddable", "background", "", "gold"].map(p),
+    [4, 3, -1, -2, -3, 3, 3],
+  );
   const o = priorityMap({ batch: 2, gold: 10 });
   assert.deepEqual([o("batch"), o("gold"), o("sheddable"), o("")], [2, 10, -2, 3]);
 });
@@ -202,7 +205,8 @@ test("no eviction for a waiting sheddable request only", () => {
 
 test("client deadlines: a request whose deadline passes in the queue leaves it once and is never dispatched", () => {
   const f = fakeGateway({ ttl: 500 });
-  const withDeadline = (id: string, deadline: number): Request => mkReq(id, tokens(4), { extra: { sloClass: "standard", deadline } });
+  const withDeadline = (id: string, deadline: number): Request =>
+    mkReq(id, tokens(4), { extra: { sloClass: "standard", deadline } });
   const a = withDeadline("a", 300);
   const b = withDeadline("b", 2000);
   f.setSaturation(2);

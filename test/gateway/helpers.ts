@@ -14,9 +14,18 @@ export interface FakeGateway {
   setSaturation(s: number): void;
 }
 
-export function fakeGateway(over: Partial<GatewaySettings> = {}, alive: (r: Request) => boolean = () => true): FakeGateway {
+export function fakeGateway(
+  over: Partial<GatewaySettings> = {},
+  alive: (r: Request) => boolean = () => true,
+): FakeGateway {
   let s = 0;
-  const out: FakeGateway = { gw: null as unknown as Gateway, dispatched: [], events: [], evicted: [], setSaturation: (v) => (s = v) };
+  const out: FakeGateway = {
+    gw: null as unknown as Gateway,
+    dispatched: [],
+    events: [],
+    evicted: [],
+    setSaturation: (v) => (s = v),
+  };
   const settings: GatewaySettings = {
     priority: priorityMap(),
     detector: { name: "fake", saturation: () => s },

@@ -58,7 +58,10 @@ test("slo-deadline serves the client with the tighter own target first", async (
     clients: [client("relaxed", 100, a), client("urgent", 101, b)],
   });
   const targeted = await ttftByClient(spec({ slo_target_us: 5_000_000 }, { slo_target_us: 1_000 }), "slo-deadline");
-  assert.ok(targeted.get(101)! * 2 < targeted.get(100)!, `urgent ${targeted.get(101)} ms, relaxed ${targeted.get(100)} ms`);
+  assert.ok(
+    targeted.get(101)! * 2 < targeted.get(100)!,
+    `urgent ${targeted.get(101)} ms, relaxed ${targeted.get(100)} ms`,
+  );
   const fifo = await ttftByClient(spec({ slo_target_us: 5_000_000 }, { slo_target_us: 1_000 }), "fifo");
   const ratio = fifo.get(101)! / fifo.get(100)!;
   assert.ok(ratio > 0.7 && ratio < 1.4, `fifo ignores the targets: ${ratio}`);

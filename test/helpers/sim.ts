@@ -37,12 +37,34 @@ export interface SimOverrides {
   params?: Readonly<Record<string, unknown>>;
 }
 
+/** The cluster group: policies bound with `params`. */
+function clusterSettings(over: SimOverrides, params: Readonly<Record<string, unknown>>): SimConfig["cluster"] {
+  const admission = over.cluster?.admission?.policy ?? "always-admit";
+  const routing = over.cluster?.routing?.policy ?? "round-robin";
+  return {
+    numInstances: over.cluster?.numInstances ?? 1,
+    admission: {
+      latency: 0,
+      ...over.cluster?.admission,
+      policy: admission,
+      build: admissionPolicies.bind(admission, params),
+    },
+    routing: {
+      latency: 0,
+      sloCacheWeights: [0.75, 0.5, 0.25],
+      snapshotRefreshInterval: 0,
+      ...over.cluster?.routing,
+      policy: routing,
+      build: routingPolicies.bind(routing, params),
+      scorers: chooseScorers(over.cluster?.routing?.scorers ?? DEFAULT_SCORERS, params),
+    },
+  };
+}
+
 export function simConfig(over: SimOverrides = {}): SimConfig {
   const alpha = over.alpha ?? [0, 0, 0];
   const beta = over.beta ?? [1000, 1, 1];
   const params = over.params ?? {};
-  const admission = over.cluster?.admission?.policy ?? "always-admit";
-  const routing = over.cluster?.routing?.policy ?? "round-robin";
   const priority = over.policy?.priority ?? "constant";
   const scheduler = over.policy?.scheduler ?? "fcfs";
   return {
@@ -65,19 +87,7 @@ export function simConfig(over: SimOverrides = {}): SimConfig {
       kvTransferBaseLatency: 0,
       ...over.kv,
     },
-    cluster: {
-      numInstances: over.cluster?.numInstances ?? 1,
-      admission: { latency: 0, ...over.cluster?.admission, policy: admission, build: admissionPolicies.bind(admission, params) },
-      routing: {
-        latency: 0,
-        sloCacheWeights: [0.75, 0.5, 0.25],
-        snapshotRefreshInterval: 0,
-        ...over.cluster?.routing,
-        policy: routing,
-        build: routingPolicies.bind(routing, params),
-        scorers: chooseScorers(over.cluster?.routing?.scorers ?? DEFAULT_SCORERS, params),
-      },
-    },
+    cluster: clusterSettings(over, params),
     policy: {
       preemption: "tail",
       priorityBridge: "none",

@@ -4,7 +4,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { NODE_READY, NODE_RELEASED, NodePools, delayTicks, type NodePoolSpec, type Placement } from "../../src/infra/nodePools.js";
+import {
+  NODE_READY,
+  NODE_RELEASED,
+  NodePools,
+  delayTicks,
+  type NodePoolSpec,
+  type Placement,
+} from "../../src/infra/nodePools.js";
 
 function spec(name: string, gpuType: string, gpus: number, initial: number, min: number, max: number): NodePoolSpec {
   return {
@@ -95,7 +102,8 @@ test("inventory: allocated + free = total on every node, through any sequence", 
           const live = pools.nodes[p]!.filter((n) => n.state !== NODE_RELEASED).length;
           assert.ok(live <= s.maxNodes && live >= Math.min(s.minNodes, s.initialNodes));
         });
-        for (const h of held) assert.equal(new Set(h.gpus.map((g) => h.node.holders[g])).size, 1, "one holder per placement");
+        for (const h of held)
+          assert.equal(new Set(h.gpus.map((g) => h.node.holders[g])).size, 1, "one holder per placement");
       }
     }),
   );

@@ -71,7 +71,14 @@ function outcome(r: ClusterRun): unknown {
     itl: Array.from(l.itl.subarray(0, l.size)),
     sched: Array.from(l.sched.subarray(0, l.size)),
     pooled: [...itl].sort((a, b) => a[0] - b[0]),
-    counters: r.instances.map((i) => [i.stepCount, i.preemptionCount, i.kvAllocationFailures, i.totalOutputTokens, i.kv.hits, i.kv.misses]),
+    counters: r.instances.map((i) => [
+      i.stepCount,
+      i.preemptionCount,
+      i.kvAllocationFailures,
+      i.totalOutputTokens,
+      i.kv.hits,
+      i.kv.misses,
+    ]),
   };
 }
 
@@ -86,10 +93,13 @@ const caseArb = fc.record({
   instances: fc.integer({ min: 1, max: 3 }),
   preemption: fc.constantFrom("tail", "slo-aware"),
   horizon: fc.constantFrom(Infinity, 400_000),
-  reqs: fc.array(fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 1, max: 120 }), fc.integer({ min: 0, max: 90 })), {
-    minLength: 1,
-    maxLength: 40,
-  }),
+  reqs: fc.array(
+    fc.tuple(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 1, max: 120 }), fc.integer({ min: 0, max: 90 })),
+    {
+      minLength: 1,
+      maxLength: 40,
+    },
+  ),
 });
 
 test("the decode cohort changes no result", () => {
@@ -120,7 +130,10 @@ test("long decodes spend most steps in the cohort and still match step by step",
   const cfg = simConfig({ latency: () => new PiModel("current"), kv: { totalKvBlocks: 5000 } });
   const reqs = Array.from({ length: 60 }, (_, i) => req(`request_${i}`, i * 3000, 50 + i, 300 + 7 * i));
   let visitsWith = 0;
-  const counting: InstanceObserver = { afterEvent: () => {}, afterStep: (inst) => void (visitsWith += inst.running.length) };
+  const counting: InstanceObserver = {
+    afterEvent: () => {},
+    afterStep: (inst) => void (visitsWith += inst.running.length),
+  };
   const a = run(cfg, reqs);
   const b = run(cfg, reqs, { instanceObserver: counting });
   assert.deepEqual(outcome(a), outcome(b));

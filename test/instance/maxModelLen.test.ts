@@ -18,7 +18,13 @@ async function one(L: number, O: number, len: number, timeout = -1) {
     aggregate_rate: 1,
     num_requests: 1,
     clients: [
-      { id: "c", rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: constant(L), output_distribution: constant(O) },
+      {
+        id: "c",
+        rate_fraction: 1,
+        arrival: { process: "poisson" },
+        input_distribution: constant(L),
+        output_distribution: constant(O),
+      },
     ],
   };
   const res = await simulate(

@@ -28,9 +28,19 @@ test("blocks to complete: the prompt plus every decode position but the last (do
 });
 
 test("unservable: max-model-len first, then the KV capacity; null when servable", () => {
-  assert.equal(unservableReason(mk(100, 10), cfg(100), 1000), "prompt 100 tokens leave no room for output under max-model-len 100");
-  assert.equal(unservableReason(mk(100, 0), cfg(100), 1000), "prompt 100 tokens leave no room for output under max-model-len 100");
-  assert.equal(unservableReason(mk(99, 1), cfg(100), 1000), null, "a prompt one short of the limit leaves room for one token");
+  assert.equal(
+    unservableReason(mk(100, 10), cfg(100), 1000),
+    "prompt 100 tokens leave no room for output under max-model-len 100",
+  );
+  assert.equal(
+    unservableReason(mk(100, 0), cfg(100), 1000),
+    "prompt 100 tokens leave no room for output under max-model-len 100",
+  );
+  assert.equal(
+    unservableReason(mk(99, 1), cfg(100), 1000),
+    null,
+    "a prompt one short of the limit leaves room for one token",
+  );
   assert.equal(unservableReason(mk(90, 20), cfg(100), 1000), "prompt 90 + output 20 tokens exceed max-model-len 100");
   assert.equal(unservableReason(mk(64, 2), cfg(0), 4), "it needs 5 KV blocks to complete but the instance has 4");
   assert.equal(unservableReason(mk(64, 1), cfg(0), 4), null);

@@ -30,7 +30,11 @@ const planArb = fc.array(
 const fakeRequest = (): Request => ({ decodeRunStart: -1, decodeRuns: null, scheduledStep: 0 }) as unknown as Request;
 
 /** Replays the plans over one store; `fold` lets it fold what the requests in flight no longer refer to. */
-function replay(plans: readonly Plan[], values: readonly number[], fold: boolean): { pooled: [number, number][]; window: number } {
+function replay(
+  plans: readonly Plan[],
+  values: readonly number[],
+  fold: boolean,
+): { pooled: [number, number][]; window: number } {
   const itl = new PooledItl();
   const reqs = plans.map(fakeRequest);
   const last = Math.max(...plans.map((p) => p.start + p.length + p.gap));
@@ -67,15 +71,24 @@ function replay(plans: readonly Plan[], values: readonly number[], fold: boolean
 
 test("pooled ITL window (property): folding gives the pooled entries, in the same order, of keeping every step", () => {
   fc.assert(
-    fc.property(planArb, fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }), (plans, values) => {
-      assert.deepEqual(replay(plans, values, true).pooled, replay(plans, values, false).pooled);
-    }),
+    fc.property(
+      planArb,
+      fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }),
+      (plans, values) => {
+        assert.deepEqual(replay(plans, values, true).pooled, replay(plans, values, false).pooled);
+      },
+    ),
     { seed: FC_SEED, numRuns: 200 },
   );
 });
 
 test("pooled ITL window: over 200,000 steps of short requests it stays small; kept whole it grows with the run", () => {
-  const plans: Plan[] = Array.from({ length: 2000 }, (_, i) => ({ start: 1 + i * 100, length: 120, gap: i % 3, duplicate: i % 2 === 0 }));
+  const plans: Plan[] = Array.from({ length: 2000 }, (_, i) => ({
+    start: 1 + i * 100,
+    length: 120,
+    gap: i % 3,
+    duplicate: i % 2 === 0,
+  }));
   const folded = replay(plans, [7, 9, 11], true);
   const whole = replay(plans, [7, 9, 11], false);
   assert.deepEqual(folded.pooled, whole.pooled);

@@ -50,7 +50,15 @@ test("priority evicts the least urgent running request, not the tail", () => {
 
 test("the preemption names of today's BLIS are accepted, from the flag and from the bundle's preemption.policy", async () => {
   const { cli } = await import("../helpers/cli.js");
-  const base = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "20", "--total-kv-blocks", "300"];
+  const base = [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--num-requests",
+    "20",
+    "--total-kv-blocks",
+    "300",
+  ];
   const tail = await cli([...base, "--preemption-policy", "tail"]);
   const fcfs = await cli([...base, "--preemption-policy", "fcfs"]);
   assert.equal(fcfs.code, 0);

@@ -49,7 +49,10 @@ function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean): ClusterRun {
     horizon: c.horizon,
     alpha: [200, 2, 100],
     beta: [1000, 3, 2],
-    cluster: { numInstances: c.instances, routing: { policy: c.routing, scorers: [{ name: "queue-depth", weight: 1 }] } },
+    cluster: {
+      numInstances: c.instances,
+      routing: { policy: c.routing, scorers: [{ name: "queue-depth", weight: 1 }] },
+    },
     kv: { totalKvBlocks: c.totalKvBlocks, blockSize: c.blockSize },
     engine: { maxRunning: c.maxRunning },
   });

@@ -145,9 +145,10 @@ test("trained-physics queueing delay is α0 whatever the prompt length; blackbox
 });
 
 test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coefficients)", () => {
-  const r = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 }, engine: { maxModelLen: 131072 } }), [
-    req("r", 0, 512, 4),
-  ]);
+  const r = run(
+    simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 }, engine: { maxModelLen: 131072 } }),
+    [req("r", 0, 512, 4)],
+  );
   const x = record(r, "r");
   assert.equal(x.completed, true);
   assert.equal(x.sched, 15563, "queued at 15563, scheduled at once");
@@ -162,7 +163,10 @@ test("single-request timeline through the engine (Llama-3.1-8B TP 1, bundled coe
 });
 
 test("current timeline: a completed request counts O output tokens (docs/behavior.md#q5)", () => {
-  const r = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 } }), [req("a", 0, 512, 4), req("b", 500_000, 100, 1)]);
+  const r = run(simConfig({ latency: trainedPhysics(), kv: { totalKvBlocks: 26312 } }), [
+    req("a", 0, 512, 4),
+    req("b", 500_000, 100, 1),
+  ]);
   assert.equal(r.metrics.cluster.total_output_tokens, 4 + 1);
 });
 
@@ -192,9 +196,13 @@ function skipScenario(timeline: Timeline) {
       });
     },
   };
-  const r = run(simConfig({ latency: () => model, kv: { blockSize: 4, totalKvBlocks: 3 }, policy: { preemption: "slo-aware" } }), reqs, {
-    instanceObserver: observer,
-  });
+  const r = run(
+    simConfig({ latency: () => model, kv: { blockSize: 4, totalKvBlocks: 3 }, policy: { preemption: "slo-aware" } }),
+    reqs,
+    {
+      instanceObserver: observer,
+    },
+  );
   const k = states.findIndex((s) => s.preemptions > 0);
   assert.ok(k > 0, "S was preempted");
   return { r, before: states[k - 1]!, at: states[k]!, model };
@@ -229,7 +237,10 @@ test("seed timeline: the same left-out request still advances with its stale tok
  */
 function cachedPromptRun(latency: () => LatencyModel) {
   const prompt = Array.from({ length: 32 }, (_, i) => i + 1);
-  const reqs = [makeRequest("a", 0, prompt, [900, 901, 902, 903]), makeRequest("b", 1_000_000, prompt, [904, 905, 906, 907])];
+  const reqs = [
+    makeRequest("a", 0, prompt, [900, 901, 902, 903]),
+    makeRequest("b", 1_000_000, prompt, [904, 905, 906, 907]),
+  ];
   let maxOverrun = 0;
   const observer = {
     afterEvent() {},

@@ -38,7 +38,13 @@ function seqOf(picks: { state: number; len: number }[], literal: number[]): Toke
 test("hash chains recalled from the memo are the chains hashed block by block (property)", () => {
   const recall = ChainMemo.prototype.recall;
   let recalled = 0;
-  ChainMemo.prototype.recall = function (this: ChainMemo, d: Int32Array, n: number, out: Float64Array, k: number): boolean {
+  ChainMemo.prototype.recall = function (
+    this: ChainMemo,
+    d: Int32Array,
+    n: number,
+    out: Float64Array,
+    k: number,
+  ): boolean {
     const hit = recall.call(this, d, n, out, k);
     if (hit) recalled++;
     return hit;
@@ -47,7 +53,10 @@ test("hash chains recalled from the memo are the chains hashed block by block (p
     const pick = fc.record({ state: fc.integer({ min: 0, max: 2 }), len: fc.constantFrom(3, 20, 37) });
     const seqArb = fc.record({
       picks: fc.array(pick, { minLength: 1, maxLength: 4 }),
-      literal: fc.oneof(fc.constant<number[]>([]), fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 })),
+      literal: fc.oneof(
+        fc.constant<number[]>([]),
+        fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 6 }),
+      ),
       cut: fc.nat(),
     });
     fc.assert(

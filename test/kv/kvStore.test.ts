@@ -155,7 +155,11 @@ test("a failed allocation after attaching a cached prefix undoes the attach and 
   assert.equal(y.nBlocks, 0);
   assert.deepEqual([kv.used, kv.hits, kv.misses], [0, 0, 3]);
   assert.equal(kv.cachedPrefix(y), 2, "the attached blocks keep their content");
-  assert.equal(kv.cachedPrefix(mk("z2", range(50, 4), [], 4)), 1, "a fresh block taken and given back gets its hash back");
+  assert.equal(
+    kv.cachedPrefix(mk("z2", range(50, 4), [], 4)),
+    1,
+    "a fresh block taken and given back gets its hash back",
+  );
   // Fresh blocks go back to the head in their old order, the attached ones to the tail (docs/behavior.md#q14).
   assert.deepEqual(kv.freeListIds(), [3, 4, 2, 1, 0]);
 });
@@ -214,7 +218,10 @@ function generatedMix(): WorkloadRequest[] {
         prefix_group: "sys",
         input_distribution: g,
         output_distribution: g,
-        reasoning: { reason_ratio_distribution: emptyDist(), multi_turn: { max_rounds: 2, think_time_us: 0, context_growth: "" } },
+        reasoning: {
+          reason_ratio_distribution: emptyDist(),
+          multi_turn: { max_rounds: 2, think_time_us: 0, context_growth: "" },
+        },
       }),
       makeClient({
         id: "mm",
@@ -290,7 +297,11 @@ test("a few drawn IDs after a shared literal prefix match by content", () => {
   const ha = sequenceHashes(a, 16);
   const hb = sequenceHashes(b, 16);
   assert.equal(ha[0], hb[0]);
-  assert.equal(ha[0], blockHashChain(a.toArray(), 16, 16)[0], "a block of literal and short drawn stretches is hashed by content");
+  assert.equal(
+    ha[0],
+    blockHashChain(a.toArray(), 16, 16)[0],
+    "a block of literal and short drawn stretches is hashed by content",
+  );
   assert.notEqual(ha[1], hb[1]);
   // Literal copies of those IDs match too, while the stretch is short.
   assert.equal(sequenceHashes(TokenSeq.of(a.toArray()), 16)[0], ha[0]);

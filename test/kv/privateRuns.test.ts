@@ -61,18 +61,22 @@ class ListSide {
 
 test("popHeadRun(n) takes what n popHead() calls take and leaves the same list (property)", () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 60 }), fc.array(listOpArb, { minLength: 1, maxLength: 120 }), (total, ops) => {
-      const ref = new ListSide(total, true);
-      const run = new ListSide(total, false);
-      for (const op of ops) {
-        assert.equal(run.apply(op), ref.apply(op), `after ${JSON.stringify(op)}`);
-        assert.equal(run.state(), ref.state());
-      }
-      // The list still works from both ends after the runs.
-      while (ref.list.head !== NIL) assert.equal(run.list.popHead(), ref.list.popHead());
-      assert.equal(run.list.head, NIL);
-      assert.equal(run.list.tail, NIL);
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 60 }),
+      fc.array(listOpArb, { minLength: 1, maxLength: 120 }),
+      (total, ops) => {
+        const ref = new ListSide(total, true);
+        const run = new ListSide(total, false);
+        for (const op of ops) {
+          assert.equal(run.apply(op), ref.apply(op), `after ${JSON.stringify(op)}`);
+          assert.equal(run.state(), ref.state());
+        }
+        // The list still works from both ends after the runs.
+        while (ref.list.head !== NIL) assert.equal(run.list.popHead(), ref.list.popHead());
+        assert.equal(run.list.head, NIL);
+        assert.equal(run.list.tail, NIL);
+      },
+    ),
     { seed: FC_SEED, numRuns: 400 },
   );
 });

@@ -28,7 +28,10 @@ function writeCache(json: string, yaml: string, alpha: number[]): void {
 test("a current JSON cache of a coefficient file is read instead of its YAML", () => {
   const { yaml, json } = fixture();
   writeCache(json, yaml, [9, 9, 9]);
-  assert.deepEqual(loadCoefficientFile(yaml, "bundled coefficients", json).trained_physics_coefficients.alpha_coeffs, [9, 9, 9]);
+  assert.deepEqual(
+    loadCoefficientFile(yaml, "bundled coefficients", json).trained_physics_coefficients.alpha_coeffs,
+    [9, 9, 9],
+  );
 });
 
 test("a stale or missing JSON cache falls back to the YAML", () => {
@@ -56,7 +59,10 @@ test("the cache still goes through the schema: a bad cached value is the same er
 });
 
 test("the build's cache of the bundled trained-physics file is current and holds the YAML's data", () => {
-  const c = JSON.parse(fs.readFileSync(BUNDLED_TRAINED_PHYSICS_CACHE, "utf8")) as { source: { size: number }; data: unknown };
+  const c = JSON.parse(fs.readFileSync(BUNDLED_TRAINED_PHYSICS_CACHE, "utf8")) as {
+    source: { size: number };
+    data: unknown;
+  };
   assert.equal(c.source.size, fs.statSync(BUNDLED_TRAINED_PHYSICS).size);
   const fromYaml = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients");
   assert.deepEqual(c.data, JSON.parse(JSON.stringify(fromYaml)));

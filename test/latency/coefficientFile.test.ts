@@ -21,7 +21,8 @@ test("an alias bomb in --latency-coeffs is a UserError naming the flag and the f
     fs.writeFileSync(file, ALIAS_BOMB + "\n");
     assert.throws(
       () => loadCoefficientFile(file),
-      (e: unknown) => e instanceof UserError && e.message.startsWith(`--latency-coeffs: ${file}: Excessive alias count`),
+      (e: unknown) =>
+        e instanceof UserError && e.message.startsWith(`--latency-coeffs: ${file}: Excessive alias count`),
     );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -33,11 +33,15 @@ test("unknown GPU: exact message with the sorted names", () => {
     () => loadHardwareConfig(BUNDLED, "B200"),
     (e: unknown) =>
       e instanceof UserError &&
-      e.message === 'Failed to load hardware config: GPU "B200" not found in hardware config (available: [A100-80 A100-SXM H100])',
+      e.message ===
+        'Failed to load hardware config: GPU "B200" not found in hardware config (available: [A100-80 A100-SXM H100])',
   );
   // GPU names are case-sensitive.
   assert.throws(() => loadHardwareConfig(BUNDLED, "h100"), /GPU "h100" not found/);
-  assert.throws(() => selectHardware(new Map(), "X"), /^Error: GPU "X" not found in hardware config \(available: \[\]\)$/);
+  assert.throws(
+    () => selectHardware(new Map(), "X"),
+    /^Error: GPU "X" not found in hardware config \(available: \[\]\)$/,
+  );
 });
 
 test("field names are matched case-insensitively; unknown keys and null ignored", () => {

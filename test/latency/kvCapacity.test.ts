@@ -93,7 +93,8 @@ test("Mixtral at TP 1 does not fit: the error names the model and TP, then the r
   // Through the automatic step the message gains the fatal prefix.
   assert.throws(
     () => autoKvBlocks(arch, budget("H100", 1), "mistralai/mixtral-8x7b-v0.1", 1000000),
-    (e: unknown) => e instanceof UserError && e.message === `--latency-model: KV capacity auto-calculation failed: ${expected}`,
+    (e: unknown) =>
+      e instanceof UserError && e.message === `--latency-model: KV capacity auto-calculation failed: ${expected}`,
   );
 });
 
@@ -165,7 +166,10 @@ test("automatic step: no MemoryGiB keeps the flag value; success logs the count"
 test("activation check: only SwiGLU-family activations", () => {
   const arch = bundledArch(LLAMA_8B);
   for (const act of ["silu", "swiglu", "geglu", "situ", ""]) {
-    assert.equal(calculateKvBlocks({ ...arch, hiddenAct: act }, { ...params(arch), hiddenAct: act }, budget("H100", 1), "m"), 26312);
+    assert.equal(
+      calculateKvBlocks({ ...arch, hiddenAct: act }, { ...params(arch), hiddenAct: act }, budget("H100", 1), "m"),
+      26312,
+    );
   }
   assert.throws(
     () => calculateKvBlocks(arch, { ...params(arch), hiddenAct: "gelu" }, budget("H100", 1), "m"),
@@ -189,17 +193,26 @@ test("input errors", () => {
     assert.fail("expected a KvCapacityError");
   };
   const b = budget("H100", 1);
-  assert.equal(msg(arch, { ...b, gpuMemoryUtilization: 1.5 }), "CalculateKVBlocks: gpuMemoryUtilization must be in (0, 1.0], got 1.5");
+  assert.equal(
+    msg(arch, { ...b, gpuMemoryUtilization: 1.5 }),
+    "CalculateKVBlocks: gpuMemoryUtilization must be in (0, 1.0], got 1.5",
+  );
   assert.equal(msg(arch, { ...b, blockSize: 0 }), "CalculateKVBlocks: block size must be > 0, got 0");
   assert.equal(msg(arch, { ...b, dp: 0 }), "CalculateKVBlocks: dp must be >= 1, got 0");
   assert.equal(msg({ ...arch, intermediateSize: 0 }, b), "CalculateKVBlocks: intermediate_dim must be > 0, got 0");
   assert.equal(msg({ ...arch, vocabSize: 0 }, b), "CalculateKVBlocks: vocab_size must be > 0, got 0");
-  assert.equal(msg(arch, { ...b, memoryGiB: -1 }), "CalculateKVBlocks: GPU memory (MemoryGiB) must be a valid positive number, got -1");
+  assert.equal(
+    msg(arch, { ...b, memoryGiB: -1 }),
+    "CalculateKVBlocks: GPU memory (MemoryGiB) must be a valid positive number, got -1",
+  );
   assert.equal(
     msg({ ...arch, hiddenSize: 4097 }, b),
     "CalculateKVBlocks: KVBytesPerToken: hidden_dim (4097) must be evenly divisible by num_attention_heads (32)",
   );
-  assert.equal(msg(arch, { ...b, tp: 3 }), "CalculateKVBlocks: KVBytesPerToken: num_kv_heads (8) must be evenly divisible by TP (3)");
+  assert.equal(
+    msg(arch, { ...b, tp: 3 }),
+    "CalculateKVBlocks: KVBytesPerToken: num_kv_heads (8) must be evenly divisible by TP (3)",
+  );
   assert.equal(
     msg(arch, { ...b, blockSize: 1000000 }),
     "CalculateKVBlocks: computed 0 blocks (allocatable=51.39 GiB, per_block=131072000000 bytes)",
@@ -229,11 +242,19 @@ test("parameter count: tied embeddings drop the LM head; first_k_dense_replace l
   const denseLayer = 3n * d * 10944n;
   assert.equal(modelParamCount(ds, dsp) - modelParamCount({ ...ds, firstKDense: 0 }, dsp), denseLayer - moeLayer);
   // The dense prefix is clamped to L.
-  assert.equal(modelParamCount({ ...ds, firstKDense: 1000 }, dsp) - modelParamCount({ ...ds, firstKDense: 27 }, dsp), 0n);
+  assert.equal(
+    modelParamCount({ ...ds, firstKDense: 1000 }, dsp) - modelParamCount({ ...ds, firstKDense: 27 }, dsp),
+    0n,
+  );
 });
 
 test("LoRA reservation is part of the overhead", () => {
   const arch = bundledArch(LLAMA_8B);
-  const withLora = calculateKvBlocks(arch, params(arch), { ...budget("H100", 1), loraReservedBytes: 2097152 * 10 }, "m");
+  const withLora = calculateKvBlocks(
+    arch,
+    params(arch),
+    { ...budget("H100", 1), loraReservedBytes: 2097152 * 10 },
+    "m",
+  );
   assert.equal(withLora, 26312 - 10);
 });

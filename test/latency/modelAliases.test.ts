@@ -23,7 +23,10 @@ test("bundled configs are found across instruct, base, quantized and dated spell
   assert.deepEqual(find("redhatai/qwen2.5-7b-instruct-fp8-dynamic"), { folder: "qwen2.5-7b-instruct", exact: false });
   assert.deepEqual(find("qwen/qwen3-30b-a3b-instruct-2507"), { folder: "qwen3-30b-a3b", exact: false });
   assert.deepEqual(find("meta-llama/llama-3.3-70b-instruct"), { folder: "llama-3.1-70b-instruct", exact: false });
-  assert.deepEqual(find("nvidia/llama-3.1-nemotron-70b-instruct-hf"), { folder: "llama-3.1-70b-instruct", exact: false });
+  assert.deepEqual(find("nvidia/llama-3.1-nemotron-70b-instruct-hf"), {
+    folder: "llama-3.1-70b-instruct",
+    exact: false,
+  });
 });
 
 test("different models are not matched", () => {
@@ -47,7 +50,10 @@ test("the model catalog lists every model of the bundled data with its config an
   assert.equal(mixtral.configIsAlias, true);
   assert.equal(by.get("microsoft/phi-4")!.config, "");
   const text = renderModelCatalog(cat);
-  assert.match(text, /^MODEL +DEFAULT \(kernels, trained-physics, roofline\) +CONFIG +BLACKBOX DEFAULT +BLACKBOX COEFFICIENTS\n/);
+  assert.match(
+    text,
+    /^MODEL +DEFAULT \(kernels, trained-physics, roofline\) +CONFIG +BLACKBOX DEFAULT +BLACKBOX COEFFICIENTS\n/,
+  );
   // Blackbox keeps the 2025 defaults.yaml deployment (Llama-3.1-8B: TP 2), the other models today's (TP 1).
   assert.equal(llama.blackboxDefault, "H100 TP2 (v0.8.4)");
   assert.equal(by.get("qwen/qwen3-14b")!.blackboxDefault, "");

@@ -54,7 +54,8 @@ test("text_config is merged over the top level (inner values win)", () => {
 });
 
 test("H_kv: first non-zero of num_key_value_heads, num_kv_heads, multi_query_group_num; else H", () => {
-  const kv = (extra: object): number => parseModelConfig(JSON.stringify({ num_attention_heads: 32, ...extra })).numKVHeads;
+  const kv = (extra: object): number =>
+    parseModelConfig(JSON.stringify({ num_attention_heads: 32, ...extra })).numKVHeads;
   assert.equal(kv({ num_key_value_heads: 8, num_kv_heads: 4 }), 8);
   assert.equal(kv({ num_key_value_heads: 0, num_kv_heads: 4 }), 4);
   assert.equal(kv({ num_key_value_heads: "8", num_kv_heads: 0, multi_query_group_num: 2 }), 2);
@@ -123,7 +124,10 @@ test("dtype table; torch_dtype if a string, else dtype if a string", () => {
 
 test("not a JSON object → parse error", () => {
   assert.throws(() => parseModelConfig("{"), /^Error: parse HF config JSON: /);
-  assert.throws(() => parseModelConfig("[1]"), /parse HF config JSON: expected a JSON object at the top level, got an array/);
+  assert.throws(
+    () => parseModelConfig("[1]"),
+    /parse HF config JSON: expected a JSON object at the top level, got an array/,
+  );
   assert.throws(() => parseModelConfig("null"), /got null/);
 });
 

@@ -22,7 +22,10 @@ const noFetch: FetchLike = async (url) => {
   throw new Error(`unexpected fetch of ${url}`);
 };
 
-function fakeFetch(respond: (url: string) => { status: number; body?: string } | Error): { fetchImpl: FetchLike; calls: Call[] } {
+function fakeFetch(respond: (url: string) => { status: number; body?: string } | Error): {
+  fetchImpl: FetchLike;
+  calls: Call[];
+} {
   const calls: Call[] = [];
   const fetchImpl: FetchLike = async (url, init) => {
     calls.push({ url, headers: { ...init.headers } });
@@ -145,13 +148,25 @@ test(
     mkdirSync(empty);
     assert.equal(
       await userErrorMessage(
-        resolveModelConfig({ model: "x/y", modelConfigFolder: empty, defaultsDir: DATA_DIR, logger: silentLogger, fetchImpl: noFetch }),
+        resolveModelConfig({
+          model: "x/y",
+          modelConfigFolder: empty,
+          defaultsDir: DATA_DIR,
+          logger: silentLogger,
+          fetchImpl: noFetch,
+        }),
       ),
       `Failed to load model config: read HF config "${join(empty, "config.json")}": no such file or directory`,
     );
     writeFileSync(join(empty, "config.json"), "{\n");
     const msg = await userErrorMessage(
-      resolveModelConfig({ model: "x/y", modelConfigFolder: empty, defaultsDir: DATA_DIR, logger: silentLogger, fetchImpl: noFetch }),
+      resolveModelConfig({
+        model: "x/y",
+        modelConfigFolder: empty,
+        defaultsDir: DATA_DIR,
+        logger: silentLogger,
+        fetchImpl: noFetch,
+      }),
     );
     assert.match(msg, /^Failed to load model config: .*config\.json: parse HF config JSON: /);
     assert.ok(!msg.includes("\n"));
@@ -172,7 +187,13 @@ test(
         failure instanceof Error ? failure : { status: failure.status, body: "<html>\nNot a config\n</html>" },
       );
       const msg = await userErrorMessage(
-        resolveModelConfig({ model: "acme/unknown-model-7b", defaultsDir: dir, logger: silentLogger, fetchImpl, env: {} }),
+        resolveModelConfig({
+          model: "acme/unknown-model-7b",
+          defaultsDir: dir,
+          logger: silentLogger,
+          fetchImpl,
+          env: {},
+        }),
       );
       const expectedPath = join(dir, "model_configs", "unknown-model-7b", "config.json");
       assert.equal(calls.length, 1);
@@ -198,7 +219,14 @@ test(
         init.signal.addEventListener("abort", () => reject(init.signal.reason));
       });
     const msg = await userErrorMessage(
-      resolveModelConfig({ model: "acme/slow", defaultsDir: dir, logger: silentLogger, fetchImpl: hanging, timeoutMs: 30, env: {} }),
+      resolveModelConfig({
+        model: "acme/slow",
+        defaultsDir: dir,
+        logger: silentLogger,
+        fetchImpl: hanging,
+        timeoutMs: 30,
+        env: {},
+      }),
     );
     assert.match(msg, /timed out after 0\.03 s/);
     assert.match(msg, /--model-config-folder/);
@@ -232,7 +260,12 @@ test(
     assert.ok(!lines.some((l) => l.includes("hf_secret")), "the token is never logged");
 
     // Second run: the saved copy is used, no network.
-    const again = await resolveModelConfig({ model: "acme/llama-clone", defaultsDir: dir, logger: silentLogger, fetchImpl: noFetch });
+    const again = await resolveModelConfig({
+      model: "acme/llama-clone",
+      defaultsDir: dir,
+      logger: silentLogger,
+      fetchImpl: noFetch,
+    });
     assert.equal(again.origin, "bundled");
   }),
 );
@@ -285,6 +318,9 @@ test(
         fetchImpl: noFetch,
       }),
     );
-    assert.equal(msg, `Failed to load hardware config: read hardware config "${join(dir, "hw.json")}": no such file or directory`);
+    assert.equal(
+      msg,
+      `Failed to load hardware config: read hardware config "${join(dir, "hw.json")}": no such file or directory`,
+    );
   }),
 );

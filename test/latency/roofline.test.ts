@@ -86,7 +86,9 @@ test("per-request terms: ctx rule and byte decomposition", () => {
   const d = rooflineRequestTerms(LLAMA_8B, 512, 1);
   const L = 32;
   const expectedGemm =
-    (2 * 1 * (4096 * 4096 + 2 * 4096 * 1024) + 2 * 1 * 4096 * 4096) * L + 4 * 32 * 1 * 512 * 128 * L + 2 * 1 * (3 * 4096 * 14336) * L;
+    (2 * 1 * (4096 * 4096 + 2 * 4096 * 1024) + 2 * 1 * 4096 * 4096) * L +
+    4 * 32 * 1 * 512 * 128 * L +
+    2 * 1 * (3 * 4096 * 14336) * L;
   assert.equal(d.gemmFlops, expectedGemm);
   assert.equal(d.vectorFlops, (5 * 32 * 512 + 2 * 4096) * L);
   const kvPerToken = 2 * L * 8 * 128 * 2;
@@ -252,8 +254,17 @@ test("validation: single problem; MemoryGiB 0 and unvalidated fields are accepte
     constructionMessage(() => new RooflineLatencyModel({ ...LLAMA_8B, bytesPerParam: 0 }, H100, 1, [0, 0, 0])),
     "latency model: invalid roofline config: ModelConfig.BytesPerParam must be a valid positive number, got 0",
   );
-  const loose: HardwareCalib = { ...H100, memoryGiB: 0, tOverheadMicros: -5, perLayerOverhead: 0, allReduceLatency: -1 };
-  assert.deepEqual(rooflineConfigProblems({ ...LLAMA_8B, numKVHeads: 0, intermediateSize: 0, vocabSize: -1 }, loose), []);
+  const loose: HardwareCalib = {
+    ...H100,
+    memoryGiB: 0,
+    tOverheadMicros: -5,
+    perLayerOverhead: 0,
+    allReduceLatency: -1,
+  };
+  assert.deepEqual(
+    rooflineConfigProblems({ ...LLAMA_8B, numKVHeads: 0, intermediateSize: 0, vocabSize: -1 }, loose),
+    [],
+  );
   assert.doesNotThrow(() => new RooflineLatencyModel(LLAMA_8B, loose, 4, [0, 0, 0]));
   assert.equal(
     constructionMessage(() => new RooflineLatencyModel(LLAMA_8B, { ...H100, memoryGiB: NaN }, 1, [0, 0, 0])),

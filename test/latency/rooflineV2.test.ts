@@ -14,7 +14,12 @@ const llama = bundledArch(LLAMA_8B, "meta-llama/llama-3.1-8b-instruct");
 const mixtral = bundledArch(MIXTRAL, "mistralai/mixtral-8x7b-v0.1");
 const scout = bundledArch(SCOUT_FP8, "redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic");
 
-const prefill = (pi: number, n: number, inputLen: number): StepRequestView => ({ pi, inputLen, outputLen: 100, numNewTokens: n });
+const prefill = (pi: number, n: number, inputLen: number): StepRequestView => ({
+  pi,
+  inputLen,
+  outputLen: 100,
+  numNewTokens: n,
+});
 /** A decode at PI p: the prompt is done (inputLen ≤ p), output remains, one new token. */
 const decode = (p: number): StepRequestView => ({ pi: p, inputLen: p, outputLen: 100, numNewTokens: 1 });
 const decodes = (k: number, p: number): StepRequestView[] => Array.from({ length: k }, () => decode(p));
@@ -104,7 +109,10 @@ test("FP8 peak: one-byte weights on a GPU with TFlopsFP8; W4A16 keeps the BF16 p
   // Compute-bound prefill: the FP8 rate halves the compute time.
   assert.ok(step(noFp8, big) > 1.9 * step(fp8, big), `${step(noFp8, big)} vs ${step(fp8, big)}`);
   const w4: ArchConfig = { ...scout, weightBytes: 0.5 };
-  assert.equal(step(new RooflineV2LatencyModel(w4, H100, 2), big), step(new RooflineV2LatencyModel(w4, { ...H100, tFlopsFP8: 0 }, 2), big));
+  assert.equal(
+    step(new RooflineV2LatencyModel(w4, H100, 2), big),
+    step(new RooflineV2LatencyModel(w4, { ...H100, tFlopsFP8: 0 }, 2), big),
+  );
 });
 
 test("alpha hooks are zero and the timeline is the current one", () => {
@@ -163,7 +171,14 @@ test("validation: every problem, joined with '; ', in order", () => {
     sharedExpertSize: -2,
     weightBytes: NaN,
   };
-  const badHw: HardwareCalib = { ...H100, bwPeakTBs: 0, mfuDecode: NaN, memoryGiB: -1, tFlopsFP8: Infinity, bwEffConstant: 0 };
+  const badHw: HardwareCalib = {
+    ...H100,
+    bwPeakTBs: 0,
+    mfuDecode: NaN,
+    memoryGiB: -1,
+    tFlopsFP8: Infinity,
+    bwEffConstant: 0,
+  };
   assert.equal(
     constructionMessage(() => new RooflineV2LatencyModel(badArch, badHw, 1)),
     "latency model: invalid roofline config: " +

@@ -31,7 +31,12 @@ function model(a: ArchConfig, tp: number, over: Partial<TrainedPhysicsParams> = 
   });
 }
 
-const pf = (inputLen: number, pi: number, n: number): StepRequestView => ({ pi, inputLen, outputLen: 64, numNewTokens: n });
+const pf = (inputLen: number, pi: number, n: number): StepRequestView => ({
+  pi,
+  inputLen,
+  outputLen: 64,
+  numNewTokens: n,
+});
 const dc = (pi: number): StepRequestView => ({ pi, inputLen: 100, outputLen: 4096, numNewTokens: 1 });
 const step = (m: TrainedPhysicsLatencyModel, b: StepRequestView[]): number => m.stepTime(b, b.length);
 

@@ -16,7 +16,8 @@ const file = (name: string, text: string): string => {
   return p;
 };
 const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "5"];
-const ADAPTERS = "  adapters:\n    - {id: a, rank: 8}\n    - {id: b, rank: 16, base_model: meta-llama/llama-3.1-8b-instruct}\n";
+const ADAPTERS =
+  "  adapters:\n    - {id: a, rank: 8}\n    - {id: b, rank: 16, base_model: meta-llama/llama-3.1-8b-instruct}\n";
 
 function captured(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
@@ -25,7 +26,10 @@ function captured(): { log: Logger; lines: string[] } {
 
 test("resolution: the file, then the defaults file's lora block for unset coefficients and tiers, then the flags", () => {
   const { log } = captured();
-  const fileBlock = decodeLoraBlock({ adapter_capacity: 2, load_base_latency_us: 10, adapters: [{ id: "a", rank: 8 }] }, "f");
+  const fileBlock = decodeLoraBlock(
+    { adapter_capacity: 2, load_base_latency_us: 10, adapters: [{ id: "a", rank: 8 }] },
+    "f",
+  );
   const defaults = decodeLoraBlock(
     {
       load_base_latency_us: 1500,
@@ -35,14 +39,20 @@ test("resolution: the file, then the defaults file's lora block for unset coeffi
     },
     "d",
   );
-  const r = resolveLora({ file: fileBlock, fileName: "f", defaults, defaultsName: "d", flags: { footprintBytesPerRank: 7 } }, log);
+  const r = resolveLora(
+    { file: fileBlock, fileName: "f", defaults, defaultsName: "d", flags: { footprintBytesPerRank: 7 } },
+    log,
+  );
   assert.ok(r.active !== null);
   assert.equal(r.active.capacity, 2);
   assert.equal(r.active.loadBaseLatencyUs, 10, "the file wins over the defaults");
   assert.equal(r.active.loadBandwidthBytesUs, 2e6, "the defaults fill what the file leaves unset");
   assert.equal(r.active.footprintBytesPerRank, 7, "a flag wins over both");
   assert.deepEqual(r.active.tiers, [{ rank: 8, k6: 0.02, k7: 1 }]);
-  const cap = resolveLora({ file: fileBlock, fileName: "f", defaults, defaultsName: "d", flags: { adapterCapacity: 5 } }, log);
+  const cap = resolveLora(
+    { file: fileBlock, fileName: "f", defaults, defaultsName: "d", flags: { adapterCapacity: 5 } },
+    log,
+  );
   assert.equal(cap.active!.capacity, 5);
 });
 
@@ -71,8 +81,16 @@ test("validation errors name the key or flag, one line, exit status 1", async ()
     ["tier0", [], /tier rank must be > 0, got 0/],
     ["unknown", [], /unknown field "capacity"/],
     ["ok", ["--lora-adapter-capacity", "0"], /--lora-adapter-capacity must be > 0, got 0/],
-    ["ok", ["--lora-load-bandwidth-bytes-us", "-3"], /--lora-load-bandwidth-bytes-us must be a finite value > 0, got -3/],
-    ["ok", ["--lora-footprint-bytes-per-rank", "0"], /--lora-footprint-bytes-per-rank must be a finite value > 0, got 0/],
+    [
+      "ok",
+      ["--lora-load-bandwidth-bytes-us", "-3"],
+      /--lora-load-bandwidth-bytes-us must be a finite value > 0, got -3/,
+    ],
+    [
+      "ok",
+      ["--lora-footprint-bytes-per-rank", "0"],
+      /--lora-footprint-bytes-per-rank must be a finite value > 0, got 0/,
+    ],
     ["ok", ["--lora-load-base-latency-us", "-1"], /--lora-load-base-latency-us must be a finite value >= 0, got -1/],
   ];
   const texts: Record<string, string> = {
@@ -131,7 +149,8 @@ test("an explicit --total-kv-blocks is used as given, with a warning; derived bl
   assert.equal(given.code, 0, given.stderr.join("\n"));
   assert.match(given.stderr.join("\n"), /--total-kv-blocks is used as given: no KV memory is set aside/);
   assert.match(given.stderr.join("\n"), /Starting simulation with 5000 KV blocks/);
-  const blocks = (r: { stderr: string[] }): number => Number(/auto-calculated total-kv-blocks=(\d+)/.exec(r.stderr.join("\n"))![1]);
+  const blocks = (r: { stderr: string[] }): number =>
+    Number(/auto-calculated total-kv-blocks=(\d+)/.exec(r.stderr.join("\n"))![1]);
   const plain = await cli([...BASE, "--log", "info"]);
   const derived = await cli([...BASE, "--lora-config", lora, "--log", "info"]);
   // 64 slots × 1e8 B/rank × rank 16 = 102.4 GB would not fit; the run fails naming the reservation instead.

@@ -13,7 +13,12 @@ test("lora-affinity routing has fewer cold loads than queue-depth routing (reduc
   const plan = loadPlan(path.join(REPO, "examples/experiments/lora-affinity.yaml"));
   assert.deepEqual(
     plan.configs.map((c) => c.label),
-    ["rate=15,variant=queue-depth", "rate=15,variant=lora-affinity", "rate=30,variant=queue-depth", "rate=30,variant=lora-affinity"],
+    [
+      "rate=15,variant=queue-depth",
+      "rate=15,variant=lora-affinity",
+      "rate=30,variant=queue-depth",
+      "rate=30,variant=lora-affinity",
+    ],
   );
   const result = async (label: string) => {
     const cfg = plan.configs.find((c) => c.label === label)!;

@@ -28,9 +28,13 @@ function hol(lora: LoraConfig) {
       if (inst.lora!.resident.size > lora.capacity) seen.push("over capacity");
     },
   };
-  const res = run(cfg, [req("A1", 0, 32, 4, { adapter: "a" }), req("B1", 0, 32, 4, { adapter: "b" }), req("N", 0, 32, 4)], {
-    instanceObserver: observer,
-  });
+  const res = run(
+    cfg,
+    [req("A1", 0, 32, 4, { adapter: "a" }), req("B1", 0, 32, 4, { adapter: "b" }), req("N", 0, 32, 4)],
+    {
+      instanceObserver: observer,
+    },
+  );
   return { res, seen, steps, aLeave };
 }
 

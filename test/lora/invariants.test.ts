@@ -64,9 +64,11 @@ test("LoRA invariants hold for random configurations", () => {
         afterEvent() {},
         afterStep(inst: Instance) {
           const l = inst.lora!;
-          if (l.resident.size > lora.capacity) problems.push(`${inst.id}: ${l.resident.size} resident > ${lora.capacity}`);
+          if (l.resident.size > lora.capacity)
+            problems.push(`${inst.id}: ${l.resident.size} resident > ${lora.capacity}`);
           for (const r of inst.running) {
-            if (r.adapter !== "" && r.numNewTokens > 0 && !l.resident.has(r.adapter)) problems.push(`${r.id} runs without ${r.adapter}`);
+            if (r.adapter !== "" && r.numNewTokens > 0 && !l.resident.has(r.adapter))
+              problems.push(`${r.id} runs without ${r.adapter}`);
           }
         },
       };
@@ -81,12 +83,17 @@ test("LoRA invariants hold for random configurations", () => {
       const m = res.metrics.cluster;
       // Conservation: every request completed, timed out, was dropped or is still queued or running.
       const timedOut = res.instances.reduce((s, i) => s + i.timedOut, 0);
-      assert.equal(m.completed_requests + m.still_queued + m.still_running + m.dropped_unservable + timedOut, reqs.length);
+      assert.equal(
+        m.completed_requests + m.still_queued + m.still_running + m.dropped_unservable + timedOut,
+        reqs.length,
+      );
       for (const inst of res.instances) {
         const l = inst.lora!;
         // Pins balance: one per request holding one, and only requests still in the instance hold one.
         assert.equal(l.resident.totalPins(), l.pinnedRequests);
-        const inside = inst.running.length + inst.waitQueue.toArray([]).filter((r) => r.state === QUEUED && r.schedDelay >= 0).length;
+        const inside =
+          inst.running.length +
+          inst.waitQueue.toArray([]).filter((r) => r.state === QUEUED && r.schedDelay >= 0).length;
         assert.ok(l.pinnedRequests <= inside, `${inst.id}: ${l.pinnedRequests} pins for ${inside} admitted requests`);
         if (inst.running.length === 0 && inst.waitQueue.length === 0) assert.equal(l.pinnedRequests, 0);
         for (const r of inst.running) assert.equal(r.state, RUNNING);

@@ -27,7 +27,13 @@ test("the adapters key: loads, evictions, TTFT percentiles and throughput per ad
   const adapters = block["adapters"] as Record<string, Record<string, number>>;
   assert.deepEqual(Object.keys(adapters), ["a", "b"]);
   for (const a of Object.values(adapters)) {
-    assert.deepEqual(Object.keys(a), ["load_count", "eviction_count", "ttft_p50_us", "ttft_p99_us", "throughput_tok_per_s"]);
+    assert.deepEqual(Object.keys(a), [
+      "load_count",
+      "eviction_count",
+      "ttft_p50_us",
+      "ttft_p99_us",
+      "throughput_tok_per_s",
+    ]);
     assert.ok(a["load_count"]! >= 1);
     assert.ok(a["ttft_p50_us"]! > 0 && a["ttft_p50_us"]! <= a["ttft_p99_us"]!);
   }
@@ -66,7 +72,18 @@ test("a trace's adapter column tags the replayed requests and is checked against
     if (c === "output_tokens") return "10";
     if (c === "streaming") return "false";
     if (c === "status") return "ok";
-    if (["client_id", "tenant_id", "slo_class", "session_id", "prefix_group", "model", "error_message", "finish_reason"].includes(c))
+    if (
+      [
+        "client_id",
+        "tenant_id",
+        "slo_class",
+        "session_id",
+        "prefix_group",
+        "model",
+        "error_message",
+        "finish_reason",
+      ].includes(c)
+    )
       return "";
     return "0";
   };
@@ -76,7 +93,15 @@ test("a trace's adapter column tags the replayed requests and is checked against
   fs.copyFileSync(path.join(fixtures, "trace-header.yaml"), header);
   const data = path.join(dir, "trace.csv");
   fs.writeFileSync(data, csv(["a", "zz", ""]));
-  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--replay-trace", header, "--replay-trace-data", data];
+  const args = [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--replay-trace",
+    header,
+    "--replay-trace-data",
+    data,
+  ];
   const bad = await cli([...args, "--lora-config", lora]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr.join("\n"), /error: trace request request_1: unknown adapter "zz" \(declared: a, b\)/);

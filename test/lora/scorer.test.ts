@@ -37,7 +37,17 @@ test("warm instances score 1, cold 0; no adapter or all equal: 1 for all", () =>
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lora-scorer-"));
 const lora = path.join(dir, "lora.yaml");
 fs.writeFileSync(lora, "lora:\n  adapter_capacity: 1\n  adapters:\n    - {id: a, rank: 8}\n");
-const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "5", "--lora-config", lora, "--num-instances", "2"];
+const BASE = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-requests",
+  "5",
+  "--lora-config",
+  lora,
+  "--num-instances",
+  "2",
+];
 
 test("--lora-scorer-weight: > 0 and finite, only with weighted (a warning otherwise), not twice", async () => {
   for (const w of ["0", "-1", "NaN"]) {
@@ -58,7 +68,10 @@ test("--lora-scorer-weight: > 0 and finite, only with weighted (a warning otherw
     "1",
   ]);
   assert.equal(twice.code, 1);
-  assert.match(twice.stderr.join("\n"), /error: --lora-scorer-weight: lora-affinity is already in the routing scorer profile/);
+  assert.match(
+    twice.stderr.join("\n"),
+    /error: --lora-scorer-weight: lora-affinity is already in the routing scorer profile/,
+  );
   const ok = await cli([...BASE, "--routing-policy", "weighted", "--lora-scorer-weight", "2", "--log", "info"]);
   assert.equal(ok.code, 0, ok.stderr.join("\n"));
   const named = await cli([...BASE, "--routing-policy", "weighted", "--routing-scorers", "lora-affinity:2"]);
@@ -77,9 +90,25 @@ test("lora-affinity keeps an adapter's requests where it is resident", async () 
     spec,
     `version: "2"\nseed: 3\naggregate_rate: 20\nnum_requests: 100\nclients:\n${client("ca", "a")}${client("cb", "b")}`,
   );
-  const args = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--workload-spec", spec, "--lora-config", path.join(dir, "two.yaml")];
+  const args = [
+    "run",
+    "--model",
+    "meta-llama/llama-3.1-8b-instruct",
+    "--workload-spec",
+    spec,
+    "--lora-config",
+    path.join(dir, "two.yaml"),
+  ];
   const loads = (stdout: string): number => Number(/Cold Loads: (\d+)/.exec(stdout)![1]);
-  const qd = await cli([...args, "--num-instances", "2", "--routing-policy", "weighted", "--routing-scorers", "queue-depth:1"]);
+  const qd = await cli([
+    ...args,
+    "--num-instances",
+    "2",
+    "--routing-policy",
+    "weighted",
+    "--routing-scorers",
+    "queue-depth:1",
+  ]);
   const aff = await cli([
     ...args,
     "--num-instances",

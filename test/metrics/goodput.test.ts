@@ -10,7 +10,10 @@ import { mkReq, tokens } from "../cluster/helpers.js";
 function ledgerOf(rows: ([number, number] | null)[], tenants: string[] = []): RequestLedger {
   const l = new RequestLedger();
   rows.forEach((row, i) => {
-    const r = mkReq(`request_${i}`, tokens(4), { output: 10 * (i + 1), extra: { sloClass: "critical", tenantId: tenants[i] ?? "" } });
+    const r = mkReq(`request_${i}`, tokens(4), {
+      output: 10 * (i + 1),
+      extra: { sloClass: "critical", tenantId: tenants[i] ?? "" },
+    });
     Object.defineProperty(r, "seq", { value: i });
     r.instance = 0;
     l.register(r);
@@ -47,14 +50,21 @@ test("goodput worked example: 10 arrivals, 7 completed, 6 within TTFT 100 ms →
     "slo_attainment_by_dim",
     "ttft_p99_ms",
   ]);
-  const none = computeGoodput(ledgerOf([null]), { critical: { ttft_ms: 100, itl_ms: 0, e2e_ms: 0 } }, new Map([["critical", 1]]), 1e6);
+  const none = computeGoodput(
+    ledgerOf([null]),
+    { critical: { ttft_ms: 100, itl_ms: 0, e2e_ms: 0 } },
+    new Map([["critical", 1]]),
+    1e6,
+  );
   assert.deepEqual(Object.keys(none), ["per_class"], "overall keys omitted when 0");
 });
 
 test("goodput targets: flag over trace header over workload spec, per dimension", () => {
   const spec = { critical: { ttft_ms: 10, itl_ms: 2, e2e_ms: 100 }, batch: { ttft_ms: 0, itl_ms: 0, e2e_ms: 0 } };
   const header = { critical: { ttft_ms: 20, itl_ms: 0, e2e_ms: 0 } };
-  assert.deepEqual(mergeSloTargets({ e2e: { critical: 300 } }, header, spec), { critical: { ttft_ms: 20, itl_ms: 2, e2e_ms: 300 } });
+  assert.deepEqual(mergeSloTargets({ e2e: { critical: 300 } }, header, spec), {
+    critical: { ttft_ms: 20, itl_ms: 2, e2e_ms: 300 },
+  });
 });
 
 test("per-tenant block: requests and tokens by tenant, Jain's index over tokens", () => {

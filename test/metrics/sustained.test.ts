@@ -10,28 +10,34 @@ import { cli, clusterBlock } from "../helpers/cli.js";
 
 const MODEL = "meta-llama/llama-3.1-8b-instruct";
 
-test("200 req/s offered to 16 instances: sustained ≈ 200, responses_per_sec lower; stdout unchanged", { timeout: 120_000 }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-sustained-"));
-  const args = ["run", "--model", MODEL, "--rate", "200", "--num-requests", "10000", "--num-instances", "16"];
-  const withReport = await cli([...args, "--report", path.join(dir, "r.html")]);
-  assert.equal(withReport.code, 0, withReport.stderr.join("\n"));
-  const data = JSON.parse(fs.readFileSync(path.join(dir, "r.json"), "utf8")) as {
-    metrics: { sustainedResponsesPerSec: number; cluster: { responses_per_sec: number } };
-  };
-  const sustained = data.metrics.sustainedResponsesPerSec;
-  const whole = data.metrics.cluster.responses_per_sec;
-  assert.ok(Math.abs(sustained - 200) / 200 < 0.03, `sustained ${sustained} req/s`);
-  assert.ok(whole < 0.9 * sustained, `responses_per_sec ${whole} against sustained ${sustained}`);
-  // The printed block is BLIS's: same bytes with or without the report, no new key.
-  const plain = await cli(args);
-  assert.equal(withReport.stdout, plain.stdout);
-  assert.equal(clusterBlock(plain.stdout)["responses_per_sec"], whole);
-  assert.doesNotMatch(plain.stdout, /sustained/);
-  // The report's cards: sustained first, then the whole-run figure.
-  const labels = [...fs.readFileSync(path.join(dir, "r.html"), "utf8").matchAll(/<div class="k">([^<]*)<\/div>/g)].map((m) => m[1]);
-  const at = labels.indexOf("sustained throughput");
-  assert.ok(at >= 0 && labels[at + 1] === "throughput (whole run)", labels.slice(0, 5).join(" | "));
-});
+test(
+  "200 req/s offered to 16 instances: sustained ≈ 200, responses_per_sec lower; stdout unchanged",
+  { timeout: 120_000 },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-sustained-"));
+    const args = ["run", "--model", MODEL, "--rate", "200", "--num-requests", "10000", "--num-instances", "16"];
+    const withReport = await cli([...args, "--report", path.join(dir, "r.html")]);
+    assert.equal(withReport.code, 0, withReport.stderr.join("\n"));
+    const data = JSON.parse(fs.readFileSync(path.join(dir, "r.json"), "utf8")) as {
+      metrics: { sustainedResponsesPerSec: number; cluster: { responses_per_sec: number } };
+    };
+    const sustained = data.metrics.sustainedResponsesPerSec;
+    const whole = data.metrics.cluster.responses_per_sec;
+    assert.ok(Math.abs(sustained - 200) / 200 < 0.03, `sustained ${sustained} req/s`);
+    assert.ok(whole < 0.9 * sustained, `responses_per_sec ${whole} against sustained ${sustained}`);
+    // The printed block is BLIS's: same bytes with or without the report, no new key.
+    const plain = await cli(args);
+    assert.equal(withReport.stdout, plain.stdout);
+    assert.equal(clusterBlock(plain.stdout)["responses_per_sec"], whole);
+    assert.doesNotMatch(plain.stdout, /sustained/);
+    // The report's cards: sustained first, then the whole-run figure.
+    const labels = [
+      ...fs.readFileSync(path.join(dir, "r.html"), "utf8").matchAll(/<div class="k">([^<]*)<\/div>/g),
+    ].map((m) => m[1]);
+    const at = labels.indexOf("sustained throughput");
+    assert.ok(at >= 0 && labels[at + 1] === "throughput (whole run)", labels.slice(0, 5).join(" | "));
+  },
+);
 
 test("a sweep tabulates sustained_throughput by default, before throughput", { timeout: 120_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-sustained-sweep-"));

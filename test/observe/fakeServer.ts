@@ -108,7 +108,10 @@ export async function startFakeServer(): Promise<FakeServer> {
           later(TOKEN_GAP_MS, emit);
           return;
         }
-        const usageChunk = body["stream_options"] !== undefined ? `data: ${JSON.stringify({ id: "cmpl-1", choices: [], usage })}\n\n` : "";
+        const usageChunk =
+          body["stream_options"] !== undefined
+            ? `data: ${JSON.stringify({ id: "cmpl-1", choices: [], usage })}\n\n`
+            : "";
         res.end(`${usageChunk}data: [DONE]\n\n`);
       };
       later(FIRST_TOKEN_MS, emit);

@@ -62,7 +62,10 @@ function ms(us: number): number {
 test("streamed requests: paced sends, TTFT and ITL of the server, warm-up rows left out, chunk times", async () => {
   const reqs = requests(10, 15, 20, 8, (i) => (i % 2 === 0 ? { sloClass: "critical", tenantId: "tenant-a" } : {}));
   const before = server.seen.length;
-  const res = await observe(new ArrayRequestSource(reqs), options("ok", { warmupRequests: 2, recordItl: true, apiKey: "secret" }));
+  const res = await observe(
+    new ArrayRequestSource(reqs),
+    options("ok", { warmupRequests: 2, recordItl: true, apiKey: "secret" }),
+  );
   assert.equal(res.tokensPerWord, 1);
   assert.equal(res.dispatched, 10);
   assert.equal(res.interrupted, false);
@@ -139,7 +142,10 @@ test("streamed requests: paced sends, TTFT and ITL of the server, warm-up rows l
 });
 
 test("non-streamed requests: one chunk, first chunk at the first body byte", async () => {
-  const res = await observe(new ArrayRequestSource(requests(3, 5, 10, 6)), options("ok", { streaming: false, tokensPerWord: 1 }));
+  const res = await observe(
+    new ArrayRequestSource(requests(3, 5, 10, 6)),
+    options("ok", { streaming: false, tokensPerWord: 1 }),
+  );
   assert.equal(res.records.length, 3);
   for (const r of res.records) {
     assert.equal(r.status, "ok");
@@ -155,7 +161,10 @@ test("non-streamed requests: one chunk, first chunk at the first body byte", asy
 
 test("chat format: /v1/chat/completions with one user message", async () => {
   const before = server.seen.length;
-  const res = await observe(new ArrayRequestSource(requests(2, 5, 12, 4)), options("ok", { apiFormat: "chat", tokensPerWord: 1 }));
+  const res = await observe(
+    new ArrayRequestSource(requests(2, 5, 12, 4)),
+    options("ok", { apiFormat: "chat", tokensPerWord: 1 }),
+  );
   assert.deepEqual(
     res.records.map((r) => [r.status, r.output_tokens, r.num_chunks]),
     [
@@ -199,20 +208,30 @@ test("errors: HTTP 503, a body that is not JSON, a refused connection; the probe
     assert.equal(r.output_tokens, 0);
     assert.ok(r.send_time_us > 0);
   }
-  const bad = await observe(new ArrayRequestSource(requests(1, 0, 5, 3)), options("badjson", { streaming: false, tokensPerWord: 1 }));
+  const bad = await observe(
+    new ArrayRequestSource(requests(1, 0, 5, 3)),
+    options("badjson", { streaming: false, tokensPerWord: 1 }),
+  );
   assert.equal(bad.records[0]!.status, "error");
   assert.match(bad.records[0]!.error_message, /^invalid JSON response/);
   const srv = await startFakeServer();
   const closedUrl = srv.url;
   await srv.close();
-  const refused = await observe(new ArrayRequestSource(requests(1, 0, 5, 3)), { ...options("ok"), serverUrl: closedUrl, tokensPerWord: 1 });
+  const refused = await observe(new ArrayRequestSource(requests(1, 0, 5, 3)), {
+    ...options("ok"),
+    serverUrl: closedUrl,
+    tokensPerWord: 1,
+  });
   assert.equal(refused.records[0]!.status, "error");
   assert.match(refused.records[0]!.error_message, /^transport error: /);
 });
 
 test("a request that hangs past the timeout is recorded as timeout", async () => {
   const t0 = Date.now();
-  const res = await observe(new ArrayRequestSource(requests(2, 0, 5, 3)), options("hang", { timeoutMs: 300, tokensPerWord: 1 }));
+  const res = await observe(
+    new ArrayRequestSource(requests(2, 0, 5, 3)),
+    options("hang", { timeoutMs: 300, tokensPerWord: 1 }),
+  );
   assert.ok(Date.now() - t0 < 5000, "the timeout cut the requests short");
   for (const r of res.records) {
     assert.equal(r.status, "timeout");
@@ -224,7 +243,10 @@ test("a request that hangs past the timeout is recorded as timeout", async () =>
 test("aborting stops dispatching and cancels the requests in flight", async () => {
   const stop = new AbortController();
   setTimeout(() => stop.abort(), 150);
-  const res = await observe(new ArrayRequestSource(requests(20, 100, 5, 3)), options("hang", { tokensPerWord: 1, signal: stop.signal }));
+  const res = await observe(
+    new ArrayRequestSource(requests(20, 100, 5, 3)),
+    options("hang", { tokensPerWord: 1, signal: stop.signal }),
+  );
   assert.equal(res.interrupted, true);
   assert.ok(res.dispatched >= 1 && res.dispatched <= 3, `dispatched ${res.dispatched}`);
   for (const r of res.records) assert.deepEqual([r.status, r.error_message], ["error", "cancelled"]);

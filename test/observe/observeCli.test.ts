@@ -91,7 +91,10 @@ test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of
     [3, 4, 5, 6, 7],
   );
   for (const r of trace.records) {
-    assert.deepEqual([r.status, r.output_tokens, r.server_input_tokens, r.input_tokens, r.num_chunks], ["ok", 6, 16, 16, 7]);
+    assert.deepEqual(
+      [r.status, r.output_tokens, r.server_input_tokens, r.input_tokens, r.num_chunks],
+      ["ok", 6, 16, 16, 7],
+    );
     const ttft = (r.first_chunk_time_us - r.send_time_us) / 1000;
     assert.ok(ttft >= 35 && ttft <= 250, `TTFT ${ttft} ms`);
   }

@@ -24,14 +24,21 @@ test("vocabulary: 100 distinct words; one word per token ID, scaled by tokens pe
   for (const w of VOCABULARY) assert.match(w, /^[a-z]+$/);
   const tokens = Int32Array.from([0, 1, 102, -1, 5, 6]);
   assert.equal(promptFromTokens(tokens, 4, 1), [VOCABULARY[0], VOCABULARY[1], VOCABULARY[2], VOCABULARY[99]].join(" "));
-  assert.equal(promptFromTokens(tokens, 4, 2), [VOCABULARY[0], VOCABULARY[1]].join(" "), "4 tokens / 2 tokens per word");
+  assert.equal(
+    promptFromTokens(tokens, 4, 2),
+    [VOCABULARY[0], VOCABULARY[1]].join(" "),
+    "4 tokens / 2 tokens per word",
+  );
   assert.equal(wordCountFor(300, 1.5), 200);
   assert.equal(wordCountFor(0, 1), 1, "never an empty prompt");
   assert.equal(promptFromTokens(new Int32Array(0), 0, 1), VOCABULARY[0]);
 });
 
 test("vLLM priority of SLO classes: lower is more urgent", () => {
-  assert.deepEqual(["critical", "standard", "", "gold", "batch", "sheddable", "background"].map(vllmPriority), [0, 1, 1, 1, 5, 6, 7]);
+  assert.deepEqual(
+    ["critical", "standard", "", "gold", "batch", "sheddable", "background"].map(vllmPriority),
+    [0, 1, 1, 1, 5, 6, 7],
+  );
 });
 
 test("request body and headers", () => {
@@ -52,7 +59,9 @@ test("request body and headers", () => {
     priority: 5,
   });
   assert.equal(
-    buildBody({ prompt: "a", outputLen: 5, streaming: false, sloClass: "" }, { ...base, unconstrainedOutput: true })["max_tokens"],
+    buildBody({ prompt: "a", outputLen: 5, streaming: false, sloClass: "" }, { ...base, unconstrainedOutput: true })[
+      "max_tokens"
+    ],
     2147483647,
   );
   const chat = buildBody(
@@ -92,12 +101,15 @@ test("SSE: lines split across reads, CRLF, comments; chunks before [DONE]; usage
   assert.match(bad.fields.error, /^invalid JSON in stream chunk 1/);
   assert.deepEqual(bad.chunkTimesUs, [], "chunk times only when asked");
 
-  assert.deepEqual(parseJsonBody('{"choices":[{"finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}'), {
-    promptTokens: 3,
-    completionTokens: 4,
-    finishReason: "length",
-    error: "",
-  });
+  assert.deepEqual(
+    parseJsonBody('{"choices":[{"finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}'),
+    {
+      promptTokens: 3,
+      completionTokens: 4,
+      finishReason: "length",
+      error: "",
+    },
+  );
   assert.equal(parseJsonBody('{"object":"error","message":"bad model"}').error, "bad model");
   assert.match(parseJsonBody("<html>").error, /^invalid JSON response/);
 });
@@ -134,12 +146,16 @@ test("summary: ok rows only; TTFT, E2E and per-request ITL in ms; throughput ove
 });
 
 test("ITL CSV and its default path; --prewarm-duration values", () => {
-  assert.equal(formatItlCsv([{ requestId: 4, chunkIndex: 0, timestampUs: 17 }]), "request_id,chunk_index,timestamp_us\n4,0,17\n");
+  assert.equal(
+    formatItlCsv([{ requestId: 4, chunkIndex: 0, timestampUs: 17 }]),
+    "request_id,chunk_index,timestamp_us\n4,0,17\n",
+  );
   assert.equal(defaultItlPath("out/trace.csv"), "out/trace.itl.csv");
   assert.equal(defaultItlPath("out/trace.data"), "out/trace.data.itl.csv");
   assert.deepEqual(
     ["0", "90", "1.5", "500ms", "30s", "2m", "1m30s", "1h"].map((t) => parseDurationMs(t, "--x")),
     [0, 90_000, 1500, 500, 30_000, 120_000, 90_000, 3_600_000],
   );
-  for (const bad of ["", "-1", "5d", "s", "1m 30s"]) assert.throws(() => parseDurationMs(bad, "--x"), /is not a duration/);
+  for (const bad of ["", "-1", "5d", "s", "1m 30s"])
+    assert.throws(() => parseDurationMs(bad, "--x"), /is not a duration/);
 });

@@ -60,7 +60,15 @@ test("EI increases with the posterior variance, and is at least the plain improv
 
 test("proposeBatch: q distinct new points near the minimum (kriging believer spreads them)", () => {
   const params: Parameter[] = [
-    { name: "x", type: "continuous", min: 0, max: 1, log: false, categories: [], target: { kind: "plugin_option", option: "p.x" } },
+    {
+      name: "x",
+      type: "continuous",
+      min: 0,
+      max: 1,
+      log: false,
+      categories: [],
+      target: { kind: "plugin_option", option: "p.x" },
+    },
     {
       name: "c",
       type: "categorical",
@@ -86,7 +94,9 @@ test("proposeBatch: q distinct new points near the minimum (kriging believer spr
   const bestZ = Math.min(...sur.z);
   const exclude = new Set(observed.map(pointKey));
   const run = (): Point[] =>
-    proposeBatch(params, sur, observed, bestZ, 3, new Rng(7), new Set(exclude), { randomCandidates: 500 }).map((p) => p.point);
+    proposeBatch(params, sur, observed, bestZ, 3, new Rng(7), new Set(exclude), { randomCandidates: 500 }).map(
+      (p) => p.point,
+    );
   const batch = run();
   assert.equal(batch.length, 3);
   assert.equal(new Set(batch.map(pointKey)).size, 3, "distinct");

@@ -103,9 +103,14 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   assert.match(r1.stdout, /evaluations: 6 of budget 6 \(3 Latin-hypercube design, 3 Bayesian; 2 per step\)/);
   assert.match(r1.stdout, /Convergence:\n\s+#\s+source\s+ttft_p99\s+feasible\s+best so far\n/);
   assert.match(r1.stdout, /Best: evaluation #\d \((design|bo)\)/);
-  assert.match(r1.stdout, /\nCommand:\n {2}blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /);
+  assert.match(
+    r1.stdout,
+    /\nCommand:\n {2}blis run --model meta-llama\/llama-3\.1-8b-instruct --workload-spec \S+workload\.yaml /,
+  );
   assert.ok(
-    r1.stderr.some((l) => /^optimize: 14 simulations run, 0 evaluations reused, wall time \d+\.\d s; results in /.test(l)),
+    r1.stderr.some((l) =>
+      /^optimize: 14 simulations run, 0 evaluations reused, wall time \d+\.\d s; results in /.test(l),
+    ),
     r1.stderr.join("\n"),
   );
   // Progress: one line per evaluation and one for the baseline, each with k/budget and an ETA;
@@ -119,7 +124,8 @@ test("blis optimize end to end: results, a reproducible best, resume, a larger b
   );
   const shown = progress.map((l) => / {2}best ([\d.]+) \(#(\d+)\)/.exec(l)).filter((m) => m !== null);
   assert.ok(shown.length >= 4, "the best is shown once the baseline is known");
-  for (let i = 1; i < shown.length; i++) assert.ok(Number(shown[i]![1]) <= Number(shown[i - 1]![1]), progress.join("\n"));
+  for (let i = 1; i < shown.length; i++)
+    assert.ok(Number(shown[i]![1]) <= Number(shown[i - 1]![1]), progress.join("\n"));
   const lastBest = shown[shown.length - 1]!;
   assert.match(r1.stdout, new RegExp(`Best: evaluation #${lastBest[2]} `));
   assert.doesNotMatch(r1.stdout, /wall time/);
@@ -271,7 +277,9 @@ test("blis optimize evaluates no point twice and stops early when the space is e
     "duplicates in the design are replaced by other points",
   );
   assert.ok(
-    r1.stderr.includes("note: the search space has 6 points and every one has been evaluated; stopping after 6 of budget 10 evaluations"),
+    r1.stderr.includes(
+      "note: the search space has 6 points and every one has been evaluated; stopping after 6 of budget 10 evaluations",
+    ),
     r1.stderr.join("\n"),
   );
   assert.match(
@@ -303,7 +311,10 @@ test("blis optimize refuses a budget above the maximum before running anything (
   assert.equal(fs.existsSync(out), false, "nothing written");
   assert.equal(r.stdout, "");
   // The maximum itself is accepted by the parser (checked without running: an unknown model fails later).
-  fs.writeFileSync(file, space().replace("budget: 6\ninitial: 3", "budget: 1000\ninitial: 3").replace(MODEL, "no/such-model"));
+  fs.writeFileSync(
+    file,
+    space().replace("budget: 6\ninitial: 3", "budget: 1000\ninitial: 3").replace(MODEL, "no/such-model"),
+  );
   const ok = await cli(["optimize", file, "--out", out, "--jobs", "1"]);
   assert.equal(ok.code, 1);
   assert.doesNotMatch(ok.stderr.join("\n"), /budget/);

@@ -35,7 +35,12 @@ import { GaussianProcess, correlation, fitSurrogate } from "../../src/optimize/i
  */
 test("GP posterior mean and variance on three points match the hand computation", () => {
   const ell = 1 / Math.sqrt(2 * Math.LN2);
-  const gp = new GaussianProcess([[0], [1], [2]], [1, -1, 2], { kernel: "se", lengthScales: [ell], signalVariance: 1, noiseVariance: 0 });
+  const gp = new GaussianProcess([[0], [1], [2]], [1, -1, 2], {
+    kernel: "se",
+    lengthScales: [ell],
+    signalVariance: 1,
+    noiseVariance: 0,
+  });
   const p = gp.predict([3]);
   assert.ok(Math.abs(p.mean - 113 / 64) < 1e-9, `mean ${p.mean}`);
   assert.ok(Math.abs(p.variance - 2835 / 4096) < 1e-9, `variance ${p.variance}`);
@@ -57,7 +62,12 @@ test("GP posterior mean and variance on three points match the hand computation"
 test("GP with noise: one point by hand", () => {
   // K = σ_f² + σ_n² = 2 + 0.5; k* = 2·exp(-0.5·(0.5/0.25)²) = 2e^-2.
   // mean = k*·y/K = 2e^-2·3/2.5; variance = σ_f² - k*²/K = 2 - 4e^-4/2.5.
-  const gp = new GaussianProcess([[0]], [3], { kernel: "se", lengthScales: [0.25], signalVariance: 2, noiseVariance: 0.5 });
+  const gp = new GaussianProcess([[0]], [3], {
+    kernel: "se",
+    lengthScales: [0.25],
+    signalVariance: 2,
+    noiseVariance: 0.5,
+  });
   const p = gp.predict([0.5]);
   assert.ok(Math.abs(p.mean - (2 * Math.exp(-2) * 3) / 2.5) < 1e-12);
   assert.ok(Math.abs(p.variance - (2 - (4 * Math.exp(-4)) / 2.5)) < 1e-12);
@@ -84,7 +94,12 @@ test("fitSurrogate: standardizes, picks hyperparameters by likelihood, and predi
     assert.ok(Math.abs(pred - f(x)) < 1, `prediction at ${x}: ${pred} vs ${f(x)}`);
   }
   // Every grid candidate's likelihood is at most the chosen one's.
-  const other = new GaussianProcess(X, s.z, { kernel: "matern52", lengthScales: [0.05], signalVariance: 1, noiseVariance: 0.5 });
+  const other = new GaussianProcess(X, s.z, {
+    kernel: "matern52",
+    lengthScales: [0.05],
+    signalVariance: 1,
+    noiseVariance: 0.5,
+  });
   assert.ok(other.logMarginalLikelihood() <= s.logLik + 1e-9);
 });
 

@@ -4,7 +4,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/engine/rng.js";
-import { decodePoint, latinHypercube, parseSpace, pointKey, type OptimizeSpace, type Point } from "../../src/optimize/index.js";
+import {
+  decodePoint,
+  latinHypercube,
+  parseSpace,
+  pointKey,
+  type OptimizeSpace,
+  type Point,
+} from "../../src/optimize/index.js";
 import { assess, type Evaluated } from "../../src/optimize/evaluate.js";
 import { distinctDesign, enumeratePoints, spaceSize } from "../../src/optimize/grid.js";
 import { pointRecord } from "../../src/optimize/design.js";

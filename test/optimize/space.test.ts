@@ -94,7 +94,10 @@ test("bounds: numbers, baseline, factor × baseline", () => {
 test("invalid spaces: one line naming the item and its line/column", () => {
   bad(HEAD + "budjet: 3\n" + PARAMS, /^space\.yaml:8:1: space: unknown key "budjet" \(did you mean "budget"\?\)/);
   bad(HEAD + "parameters: [\n", /^space\.yaml:\d+:\d+: YAML: /);
-  bad(HEAD + "initial: 20\n" + PARAMS, /^space\.yaml:8:10: initial: the initial design \(20\) is larger than the budget \(12\)/);
+  bad(
+    HEAD + "initial: 20\n" + PARAMS,
+    /^space\.yaml:8:10: initial: the initial design \(20\) is larger than the budget \(12\)/,
+  );
   bad(
     HEAD + PARAMS.replace("max: 1.0e-3", "max: 1.0e-8"),
     /^space\.yaml:12:10: parameters\[0\] "age": min \(1e-7\) must be less than max \(1e-8\)/,
@@ -113,7 +116,10 @@ test("invalid spaces: one line naming the item and its line/column", () => {
     HEAD + PARAMS.replace("prefix-affinity", "prefix-affinty"),
     /^space\.yaml:19:22: parameters\[1\] "w_prefix" target: unknown scorer "prefix-affinty" \(did you mean "prefix-affinity"\?\)/,
   );
-  bad(HEAD.replace("    routing-policy: weighted\n", "") + PARAMS, /parameters "w_prefix": scorer weights only apply to weighted routing/);
+  bad(
+    HEAD.replace("    routing-policy: weighted\n", "") + PARAMS,
+    /parameters "w_prefix": scorer weights only apply to weighted routing/,
+  );
   bad(
     HEAD + PARAMS.replace("target: {scorer: prefix-affinity}", "target: {flag: slo-age-weight}"),
     /parameters\[1\] "w_prefix": flag "slo-age-weight" is also set by parameter "age"/,
@@ -122,13 +128,19 @@ test("invalid spaces: one line naming the item and its line/column", () => {
     HEAD + PARAMS.replace("ttft_p99", "ttft_p999"),
     /^space\.yaml:\d+:21: objective\.metric "ttft_p999": unknown metric \(did you mean "ttft_p99"\?\)/,
   );
-  bad(HEAD + PARAMS.replace("minimize", "smallest"), /objective\.direction: expected minimize or maximize, got "smallest"/);
+  bad(
+    HEAD + PARAMS.replace("minimize", "smallest"),
+    /objective\.direction: expected minimize or maximize, got "smallest"/,
+  );
   bad(HEAD + PARAMS.replace("ttft_p99", "fitness"), /fitness needs objective\.fitness_weights/);
   bad(
     HEAD + PARAMS + "constraints:\n  - {metric: throughput, min: 0.9 * baseline}\n",
     /^space\.yaml:22:31: constraints\[0\] "throughput" min: refers to the baseline, but the space has no baseline section/,
   );
-  bad(HEAD + PARAMS + "constraints:\n  - {metric: throughput}\n", /constraints\[0\] "throughput": give min, max or both/);
+  bad(
+    HEAD + PARAMS + "constraints:\n  - {metric: throughput}\n",
+    /constraints\[0\] "throughput": give min, max or both/,
+  );
   bad(
     HEAD +
       "parameters:\n  - name: p\n    type: categorical\n    values: [fcfs]\n    target: {flag: scheduler}\n" +

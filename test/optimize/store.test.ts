@@ -35,7 +35,10 @@ test("evaluations.jsonl: a resumed search keeps its batch size; another space or
     /space\.json: the search space changed since the evaluations in this directory \(space hash aaaaaaaaaaaa → bbbbbbbbbbbb\)/,
   );
   fs.rmSync(path.join(dir, "space.json"));
-  assert.throws(() => OptimizeDir.open(dir, SPACE, 2, false), /holds results that do not come from this search \(no valid space\.json\)/);
+  assert.throws(
+    () => OptimizeDir.open(dir, SPACE, 2, false),
+    /holds results that do not come from this search \(no valid space\.json\)/,
+  );
 
   const { out: fresh, notes: restartNotes } = OptimizeDir.open(dir, SPACE, 3, true);
   assert.deepEqual(restartNotes, [`--restart: removed the previous evaluations in ${dir}`]);

@@ -77,7 +77,13 @@ function buildConfig(c: Cfg, horizon = 1e10): SimConfig {
     decider: c.decider,
     buildDecider: pdDeciders.bind(c.decider, params),
     cacheSignalDelay: c.cacheSignalDelay,
-    transfer: { bytesPerToken: 4096, blockSize: 16, bandwidth: c.bandwidth, baseLatency: c.baseLatency, contention: c.contention },
+    transfer: {
+      bytesPerToken: 4096,
+      blockSize: 16,
+      bandwidth: c.bandwidth,
+      baseLatency: c.baseLatency,
+      contention: c.contention,
+    },
     prefillRouting: routing,
     decodeRouting: poolRouting(c.poolScorers, cfg.cluster.routing, params),
     prefillPool: null,
@@ -90,7 +96,10 @@ function buildWorkload(w: Wl): WorkloadRequest[] {
   let t = 0;
   return w.map((x, i) => {
     t += x.gap;
-    const prompt = [...PREFIXES[x.prefix]!, ...Array.from({ length: x.tail }, (_, k) => 1 + ((i * 131 + k * 7) % 60000))];
+    const prompt = [
+      ...PREFIXES[x.prefix]!,
+      ...Array.from({ length: x.tail }, (_, k) => 1 + ((i * 131 + k * 7) % 60000)),
+    ];
     return makeRequest(
       `request_${i}`,
       t,
@@ -107,7 +116,9 @@ const stdoutOf = (r: ClusterRun): string =>
 function runChecked(cfg: SimConfig, reqs: WorkloadRequest[]): ClusterRun {
   const roles: number[] = [];
   const routed: [string, number][] = [];
-  const r = run(cfg, reqs, { clusterObserver: { onRouted: (req, i) => routed.push([req.id, i]), onClock: () => undefined } });
+  const r = run(cfg, reqs, {
+    clusterObserver: { onRouted: (req, i) => routed.push([req.id, i]), onClock: () => undefined },
+  });
   const topo = r.pd!.topology;
   for (let i = 0; i < topo.roles.length; i++) roles.push(topo.roles[i]!);
   for (const [id, i] of routed) {
@@ -171,13 +182,19 @@ function checkParents(r: ClusterRun): void {
   for (const p of r.pd!.controller.parents) {
     const t0 = p.parent.arrival;
     if (p.outcome === DROPPED_PREFILL) continue;
-    assert.ok(t0 <= p.prefillEnqueue && p.prefillEnqueue <= p.prefillComplete && p.prefillComplete <= p.transferStart, p.parent.id);
+    assert.ok(
+      t0 <= p.prefillEnqueue && p.prefillEnqueue <= p.prefillComplete && p.prefillComplete <= p.transferStart,
+      p.parent.id,
+    );
     if (p.outcome === DROPPED_DECODE) {
       assert.ok(!row.has(p.parent.id), "a request dropped at the decode side has no row");
       continue;
     }
     assert.equal(p.outcome, DONE);
-    assert.ok(p.local ? p.transferStart === p.transferComplete : p.transferStart < p.transferComplete, `${p.parent.id}: transfer times`);
+    assert.ok(
+      p.local ? p.transferStart === p.transferComplete : p.transferStart < p.transferComplete,
+      `${p.parent.id}: transfer times`,
+    );
     assert.ok(p.transferComplete === p.decodeEnqueue && p.decodeEnqueue <= p.completion);
     const i = row.get(p.parent.id)!;
     assert.ok(l.isCompleted(i));

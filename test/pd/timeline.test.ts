@@ -29,7 +29,10 @@ export const TIMELINE_INPUT: RunInput = {
 async function timeline(input: RunInput = TIMELINE_INPUT): Promise<SimulationResult> {
   const a = makeRequest("request_0", 0, ids(1000, 1), ids(3, 5000));
   const b = makeRequest("request_1", 2000, ids(200, 10000), ids(2, 20000));
-  return simulate(input, { logger: silentLogger, workload: { source: new ArrayRequestSource([a, b]), horizon: Infinity } });
+  return simulate(input, {
+    logger: silentLogger,
+    workload: { source: new ArrayRequestSource([a, b]), horizon: Infinity },
+  });
 }
 
 test("worked timeline: transfers start when the last prefill step ends; each pool has its own round-robin", async () => {
@@ -46,7 +49,14 @@ test("worked timeline: transfers start when the last prefill step ends; each poo
   // A's prefill: queued at 1500, one step of 11000 ticks, so its KV moves from 12500 for 5335 ticks
   // (63 blocks × 2 097 152 bytes at 25 000 bytes/tick + 50); B's from 5700 for 1141.
   assert.deepEqual(
-    trace.kvTransfers.map((t) => [t.requestId, t.start, t.duration, t.numKvBlocks, t.prefillInstance, t.decodeInstance]),
+    trace.kvTransfers.map((t) => [
+      t.requestId,
+      t.start,
+      t.duration,
+      t.numKvBlocks,
+      t.prefillInstance,
+      t.decodeInstance,
+    ]),
     [
       ["request_1", 5700, 1141, 13, "instance_1", "instance_3"],
       ["request_0", 12500, 5335, 63, "instance_0", "instance_2"],

@@ -60,7 +60,10 @@ const CASES: [string, string][] = [
     "--prefill-instances 2 --decode-instances 2 --prefill-latency-model magic",
     'error: --prefill-latency-model "magic" is not a recognized backend; valid: blackbox, kernels, roofline, trained-physics',
   ],
-  ["--prefill-instances 2 --decode-instances 2 --decode-max-model-len 0", "error: --decode-max-model-len must be > 0 when set, got 0"],
+  [
+    "--prefill-instances 2 --decode-instances 2 --decode-max-model-len 0",
+    "error: --decode-max-model-len must be > 0 when set, got 0",
+  ],
   [
     "--prefill-instances 2 --decode-instances 2 --prefill-routing-scorers nope:1",
     'error: Invalid --prefill-routing-scorers: unknown scorer "nope"; valid: ',
@@ -110,7 +113,9 @@ test("PD options without PD warn and change nothing", async () => {
   assert.equal(r.code, 0);
   assert.equal(r.stdout, plain.stdout);
   assert.ok(r.stderr.some((l) => l.includes('--pd-decider=\\"always\\" has no effect because --prefill-instances=0')));
-  assert.ok(r.stderr.some((l) => l.includes("per-pool hardware flags (--prefill-tp, --decode-tp, etc.) have no effect")));
+  assert.ok(
+    r.stderr.some((l) => l.includes("per-pool hardware flags (--prefill-tp, --decode-tp, etc.) have no effect")),
+  );
   // A bad value is refused even without PD.
   const bad = await cli(splitArgs(`${BASE} --pd-transfer-bandwidth 0`));
   assert.equal(bad.code, 1);
@@ -127,7 +132,10 @@ test("a model without a config.json cannot size transfers", async () => {
   assert.equal(r.stdout, "");
   const errors = r.stderr.filter((l) => l.startsWith("error: "));
   assert.equal(errors.length, 1, r.stderr.join("\n"));
-  assert.ok(errors[0]!.startsWith("error: PD disaggregation requires model architecture for KV transfer sizing: "), errors[0]);
+  assert.ok(
+    errors[0]!.startsWith("error: PD disaggregation requires model architecture for KV transfer sizing: "),
+    errors[0],
+  );
 });
 
 test("PD with client deadlines is refused before the run, from the flag and from a spec key", async () => {

@@ -10,7 +10,16 @@ import { parseAllDocuments } from "yaml";
 import { cli, clusterBlock } from "../helpers/cli.js";
 
 const MODEL = "meta-llama/llama-3.1-8b-instruct";
-const WORKLOAD = ["--prompt-tokens", "512", "--output-tokens", "128", "--output-tokens-stdev", "16", "--num-requests", "800"];
+const WORKLOAD = [
+  "--prompt-tokens",
+  "512",
+  "--output-tokens",
+  "128",
+  "--output-tokens-stdev",
+  "16",
+  "--num-requests",
+  "800",
+];
 const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), "blis-plan-"));
 
 function planArgs(out: string, extra: string[] = []): string[] {
@@ -59,7 +68,10 @@ test("plan: ranked table, plan.json, deploy files; the winner re-run with blis r
   assert.equal(r.code, 0, r.stderr.join("\n"));
   assert.match(r.stdout, /example list prices, 2026-11-01/);
   assert.match(r.stdout, /^plan: best .* at USD [\d.]+\/h \(example list prices, 2026-11-01\); \d+ simulations/m);
-  const j = JSON.parse(fs.readFileSync(path.join(out, "plan.json"), "utf8")) as { best: Best; candidates: { status: string }[] };
+  const j = JSON.parse(fs.readFileSync(path.join(out, "plan.json"), "utf8")) as {
+    best: Best;
+    candidates: { status: string }[];
+  };
   for (const k of ["gpu", "tp", "replicas", "pd", "cost_per_hour", "slos"]) assert.ok(k in j.best, k);
   assert.equal(j.candidates.length, 8);
   for (const seed of [1, 2]) {
@@ -77,7 +89,10 @@ test("plan: ranked table, plan.json, deploy files; the winner re-run with blis r
   assert.ok(list.length >= 1 && list.every((d) => d.errors.length === 0));
   const replicas = list.reduce((n, d) => n + Number((d.toJS() as { spec: { replicas: number } }).spec.replicas), 0);
   assert.equal(replicas, j.best.replicas);
-  assert.match(fs.readFileSync(path.join(out, "deploy", "vllm-serve.sh"), "utf8"), new RegExp(`--tensor-parallel-size ${j.best.tp}`));
+  assert.match(
+    fs.readFileSync(path.join(out, "deploy", "vllm-serve.sh"), "utf8"),
+    new RegExp(`--tensor-parallel-size ${j.best.tp}`),
+  );
   assert.match(fs.readFileSync(path.join(out, "report.html"), "utf8"), /Pareto frontier/);
 
   // A rerun reuses every evaluation and prints the same bytes.
@@ -152,7 +167,10 @@ test("plan: bad --slo, --pd and --tp values are one line each", async () => {
 test("plan: nothing feasible names the constraint that bound it; GPUs without latency data are skipped with the reason", async () => {
   const out = tmp();
   const prices = path.join(out, "prices.yaml");
-  fs.writeFileSync(prices, 'name: test prices\ndate: "2026-01-02"\ncurrency: USD\nper_gpu_hour:\n  H100: 3\n  X1000: 9\n');
+  fs.writeFileSync(
+    prices,
+    'name: test prices\ndate: "2026-01-02"\ncurrency: USD\nper_gpu_hour:\n  H100: 3\n  X1000: 9\n',
+  );
   const r = await cli([
     "plan",
     "--model",

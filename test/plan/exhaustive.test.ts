@@ -64,7 +64,9 @@ test("plan finds the same cheapest shape and minimum copies as an exhaustive swe
   try {
     for (const s of space.searches) {
       const units = Array.from({ length: q.maxUnits }, (_, i) => i + 1);
-      const evals = await ev.evaluate(units.map((u) => ({ shape: s.shape, units: u, rate: q.rate, requests: q.requests })));
+      const evals = await ev.evaluate(
+        units.map((u) => ({ shape: s.shape, units: u, rate: q.rate, requests: q.requests })),
+      );
       const ok = evals.map((e) => judge(e, q.slos, q.seedRule, q.minCompletionRatio).feasible);
       const first = ok.indexOf(true);
       // Feasibility is monotone in copies on this question (the plan's search relies on it).
@@ -94,5 +96,8 @@ test("plan finds the same cheapest shape and minimum copies as an exhaustive swe
       assert.ok(s.bound.units <= min, `${s.shape.id}: bound ${s.bound.units} above the minimum ${min}`);
   }
   assert.equal(plan.monotonicity.violations.length, 0);
-  assert.ok(plan.simulations < (space.searches.length * q.maxUnits * q.seeds.length) / 2, `plan ran ${plan.simulations} simulations`);
+  assert.ok(
+    plan.simulations < (space.searches.length * q.maxUnits * q.seeds.length) / 2,
+    `plan ran ${plan.simulations} simulations`,
+  );
 });

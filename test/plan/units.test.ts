@@ -62,7 +62,10 @@ test("--rate-schedule: HH:MM,RATE lines from midnight, times increasing, errors 
   assert.deepEqual(s.starts, [0, 510, 1080]);
   assert.equal(s.peak, 40);
   fs.writeFileSync(f, "00:00,10\n08:30,40\n07:00,5\n");
-  assert.throws(() => loadSchedule(f), new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: times must increase`));
+  assert.throws(
+    () => loadSchedule(f),
+    new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: times must increase`),
+  );
   fs.writeFileSync(f, "01:00,10\n");
   assert.throws(() => loadSchedule(f), /:1: the first interval must start at 00:00/);
 });
@@ -122,7 +125,13 @@ test("deploy: a split winner has prefill and decode pools, in vllm serve lines a
   );
   const c = list[0]!.spec.template.spec.containers[0]!;
   assert.equal(c.resources.limits["nvidia.com/gpu"], 2);
-  assert.deepEqual(c.command.slice(0, 5), ["vllm", "serve", "meta-llama/Llama-3.1-70B-Instruct", "--tensor-parallel-size", "2"]);
+  assert.deepEqual(c.command.slice(0, 5), [
+    "vllm",
+    "serve",
+    "meta-llama/Llama-3.1-70B-Instruct",
+    "--tensor-parallel-size",
+    "2",
+  ]);
   const lines = vllmCommands(d);
   assert.match(lines, /# prefill: 2 replica\(s\)/);
   assert.match(lines, /--kv-transfer-config '\{"kv_connector":"NixlConnector","kv_role":"kv_consumer"\}'/);

@@ -10,8 +10,27 @@ import { coerce } from "../../src/plugin/descriptor.js";
 
 const fixture = (f: string) => fileURLToPath(new URL(`../../../test/fixtures/plugins/${f}`, import.meta.url));
 const PLAIN = fixture("plain-pinned-scorer.mjs");
-const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "30", "--rate", "20", "--num-instances", "3"];
-const ROUTED = [...BASE, "--routing-policy", "weighted", "--trace-level", "decisions", "--summarize-trace", "--plugin", PLAIN];
+const BASE = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-requests",
+  "30",
+  "--rate",
+  "20",
+  "--num-instances",
+  "3",
+];
+const ROUTED = [
+  ...BASE,
+  "--routing-policy",
+  "weighted",
+  "--trace-level",
+  "decisions",
+  "--summarize-trace",
+  "--plugin",
+  PLAIN,
+];
 
 /** The "Target Distribution" lines of the trace summary. */
 function targets(stdout: string): string[] {
@@ -48,9 +67,15 @@ test("a plain-JS descriptor without params runs", async () => {
 
 test("a --plugin-option value that does not read as its default's type: one line naming plugin, option and type", async () => {
   const cases: [string, string][] = [
-    ["plain.instance=abc", 'error: plugin plain: --plugin-option plain.instance=abc: expected a number (scorer "pinned")'],
+    [
+      "plain.instance=abc",
+      'error: plugin plain: --plugin-option plain.instance=abc: expected a number (scorer "pinned")',
+    ],
     ["plain.instance=", 'error: plugin plain: --plugin-option plain.instance=: expected a number (scorer "pinned")'],
-    ["plain.enabled=yes", 'error: plugin plain: --plugin-option plain.enabled=yes: expected true or false (scorer "pinned")'],
+    [
+      "plain.enabled=yes",
+      'error: plugin plain: --plugin-option plain.enabled=yes: expected true or false (scorer "pinned")',
+    ],
   ];
   for (const [option, line] of cases) {
     const r = await cli([...ROUTED, "--routing-scorers", "pinned:1", "--plugin-option", option]);
@@ -64,7 +89,10 @@ test("a malformed descriptor ends the run with one line naming the file and the 
   const cases: [string, string][] = [
     ["malformed-no-name.mjs", 'scorer descriptor: "name" is missing or not a non-empty string'],
     ["malformed-no-create.mjs", 'scorer "lazy": "create" is missing or not a function'],
-    ["malformed-params.mjs", 'scorer "odd": "params" must be a zod object schema or a plain object of defaults, got an array'],
+    [
+      "malformed-params.mjs",
+      'scorer "odd": "params" must be a zod object schema or a plain object of defaults, got an array',
+    ],
     ["malformed-param-value.mjs", 'scorer "nested": "params.floor" must be a number, string or boolean, got an object'],
     ["malformed-flags.mjs", 'scorer "flagged": "flags" must be an array, got string'],
     ["malformed-flag-entry.mjs", 'scorer "flagged": "flags[0]" must be an object with a string "key" and "flag"'],

@@ -22,7 +22,9 @@ const WEIGHTED = [...BASE, "--routing-policy", "weighted", "--routing-scorers", 
 /** Completed requests per instance, in index order (an instance that served nothing prints no block). */
 function perInstance(stdout: string): number[] {
   const blocks = metricBlocks(stdout);
-  return [0, 1, 2].map((i) => Number(blocks.find((b) => b["instance_id"] === `instance_${i}`)?.["completed_requests"] ?? 0));
+  return [0, 1, 2].map((i) =>
+    Number(blocks.find((b) => b["instance_id"] === `instance_${i}`)?.["completed_requests"] ?? 0),
+  );
 }
 
 test("the new scorer's parameter flag changes routing decisions", async () => {
@@ -57,7 +59,10 @@ test("the descriptor validates its parameter and --help lists its flag with the 
   assert.equal(bad.code, 1);
   assert.match(bad.stderr.join("\n"), /--low-index-decay must be a finite value >= 0, got -1/);
   const help = await cli(["run", "--help"]);
-  assert.match(help.stdout, /--low-index-decay <float>\s+low-index scorer: score decay per instance index \(default 1\)/);
+  assert.match(
+    help.stdout,
+    /--low-index-decay <float>\s+low-index scorer: score decay per instance index \(default 1\)/,
+  );
   const unknown = await cli([...BASE, "--routing-policy", "weighted", "--routing-scorers", "nope:1"]);
   assert.match(unknown.stderr.join("\n"), /valid: .*low-index/);
 });

@@ -13,7 +13,15 @@ import { fileURLToPath } from "node:url";
 import { withoutLatencyNote } from "../helpers/cli.js";
 
 const BIN = fileURLToPath(new URL("../../src/cli/bin.js", import.meta.url));
-const RUN = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "20", "--routing-policy", "weighted"];
+const RUN = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-requests",
+  "20",
+  "--routing-policy",
+  "weighted",
+];
 const SCORER = (body: string): string =>
   `export function register(api) { api.registerScorer("s", () => ({ name: "s", score(_r, _s, out) { ${body} }, observe() {} })); }\n`;
 
@@ -74,9 +82,19 @@ const CASES: [string, string, string, RegExp][] = [
     "await new Promise(() => {});\nexport function register() {}\n",
     /never finished \(a top-level await or a promise that never settles\)/,
   ],
-  ["process.exit(0) in register()", "exit-register.mjs", "export function register() { process.exit(0); }\n", /called process\.exit\(0\)/],
+  [
+    "process.exit(0) in register()",
+    "exit-register.mjs",
+    "export function register() { process.exit(0); }\n",
+    /called process\.exit\(0\)/,
+  ],
   ["process.exit(3) in score()", "exit-score.mjs", SCORER("process.exit(3);"), /called process\.exit\(3\)/],
-  ["process.exit at the top level", "exit-top.mjs", "process.exit();\nexport function register() {}\n", /called process\.exit\(0\)/],
+  [
+    "process.exit at the top level",
+    "exit-top.mjs",
+    "process.exit();\nexport function register() {}\n",
+    /called process\.exit\(0\)/,
+  ],
   [
     "an unhandled rejection in register()",
     "reject.mjs",

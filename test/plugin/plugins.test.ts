@@ -5,7 +5,17 @@ import { cli, clusterBlock } from "../helpers/cli.js";
 
 const root = (p: string) => fileURLToPath(new URL(`../../../${p}`, import.meta.url));
 const fixture = (f: string) => fileURLToPath(new URL(`../../../test/plugin/fixtures/${f}`, import.meta.url));
-const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-requests", "40", "--rate", "20", "--num-instances", "3"];
+const BASE = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-requests",
+  "40",
+  "--rate",
+  "20",
+  "--num-instances",
+  "3",
+];
 
 test("a plugin scorer joins weighted routing and influences decisions", async () => {
   const args = [...BASE, "--plugin", root("examples/plugins/least-kv-scorer.mjs"), "--routing-policy", "weighted"];
@@ -20,7 +30,14 @@ test("a plugin scorer joins weighted routing and influences decisions", async ()
   assert.equal(withPlugin.code, 0, withPlugin.stderr.join("\n"));
   assert.equal(clusterBlock(withPlugin.stdout)["completed_requests"], 40);
   assert.match(withPlugin.stdout, /Unique Targets: 3/);
-  const again = await cli([...args, "--routing-scorers", "free-kv:2,queue-depth:1", "--trace-level", "decisions", "--summarize-trace"]);
+  const again = await cli([
+    ...args,
+    "--routing-scorers",
+    "free-kv:2,queue-depth:1",
+    "--trace-level",
+    "decisions",
+    "--summarize-trace",
+  ]);
   assert.equal(again.stdout, withPlugin.stdout, "deterministic with plugins too");
 });
 
@@ -71,7 +88,10 @@ test("non-finite scores and wrong shapes are reported, exit 1", async () => {
     "nan-score:1",
   ]);
   assert.equal(nan.code, 1);
-  assert.match(nan.stderr.join("\n"), /plugin nan-plugin: scorer "nan-score" \(request request_0\): non-finite score NaN/);
+  assert.match(
+    nan.stderr.join("\n"),
+    /plugin nan-plugin: scorer "nan-score" \(request request_0\): non-finite score NaN/,
+  );
   const shape = await cli([...BASE, "--plugin", fixture("bad-shape.mjs"), "--priority-policy", "no-compute"]);
   assert.equal(shape.code, 1);
   assert.match(shape.stderr.join("\n"), /plugin shapeless: priority policy "no-compute": missing method compute\(\)/);
@@ -95,9 +115,18 @@ test("plugin options and registrations belong to one simulation, not to the proc
   const completed = async (quota: number) =>
     (await simulate({ ...base, pluginOption: [`tenant-priority.quota=${quota}`] })).metrics.cluster.completed_requests;
   // Each call sees its own option value, in any order, in the same process.
-  assert.deepEqual([await completed(12), await completed(34), await completed(5), await completed(12)], [12, 34, 5, 12]);
+  assert.deepEqual(
+    [await completed(12), await completed(34), await completed(5), await completed(12)],
+    [12, 34, 5, 12],
+  );
   // After a run, the plugin's policies are gone: a run without --plugin cannot name them.
-  await assert.rejects(simulate({ model: base.model, numRequests: 5, admissionPolicy: "tenant-quota" }), /tenant-quota/);
+  await assert.rejects(
+    simulate({ model: base.model, numRequests: 5, admissionPolicy: "tenant-quota" }),
+    /tenant-quota/,
+  );
   // Options for a plugin that is not loaded are refused rather than ignored.
-  await assert.rejects(simulate({ ...base, pluginOption: ["tenant-prio.quota=3"] }), /no loaded plugin is named "tenant-prio"/);
+  await assert.rejects(
+    simulate({ ...base, pluginOption: ["tenant-prio.quota=3"] }),
+    /no loaded plugin is named "tenant-prio"/,
+  );
 });

@@ -39,9 +39,13 @@ export interface RedisServer {
 /** Starts `redis-server --port P --save "" --appendonly no` and waits until it accepts connections. */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
-  const proc = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: "ignore",
-  });
+  const proc = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
   const failed = new Promise<never>((_, reject) =>
     proc.on("error", (e) => reject(new Error(`redis-server: ${e.message} (npm test installs it)`))),
   );
@@ -133,7 +137,10 @@ ${extra}`,
   return file;
 }
 
-/** Every file of a sweep directory but runs.jsonl (its order and wall times vary), for comparing two sweeps byte for byte. */
+/**
+ * Every file of a sweep directory but runs.jsonl (its order and wall times vary), for comparing two sweeps byte for
+ * byte.
+ */
 export function sweepFiles(dir: string, sub = ""): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {

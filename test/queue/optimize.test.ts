@@ -36,7 +36,8 @@ after(killAll);
 /** The search's result files that hold no wall times. */
 function results(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of ["evaluations.csv", "convergence.md", "best-command.txt"]) out[f] = fs.readFileSync(path.join(dir, f), "utf8");
+  for (const f of ["evaluations.csv", "convergence.md", "best-command.txt"])
+    out[f] = fs.readFileSync(path.join(dir, f), "utf8");
   return out;
 }
 
@@ -48,7 +49,17 @@ test("a search over the queue evaluates the points of a local search with the sa
     fs.writeFileSync(space, SPACE);
     const w = [worker(redis.url), worker(redis.url)];
     const local = new Blis(["optimize", space, "--out", path.join(dir, "local"), "--jobs", "2", "--no-progress"]);
-    const queued = new Blis(["optimize", space, "--out", path.join(dir, "queued"), "--jobs", "2", "--queue", redis.url, "--no-progress"]);
+    const queued = new Blis([
+      "optimize",
+      space,
+      "--out",
+      path.join(dir, "queued"),
+      "--jobs",
+      "2",
+      "--queue",
+      redis.url,
+      "--no-progress",
+    ]);
     assert.equal(await local.exited, 0, local.stderr);
     assert.equal(await queued.exited, 0, queued.stderr);
     // The output directory's name is the only difference.

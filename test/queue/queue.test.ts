@@ -13,7 +13,17 @@ import { probeRedis } from "../../src/queue/connect.js";
 import { decodeInput, encodeInput, JOB_FORMAT, KEY_PREFIX, QUEUE_NAME, type RunJobData } from "../../src/queue/jobs.js";
 import { parseQueueUrl } from "../../src/queue/url.js";
 import { UserError } from "../../src/util/errors.js";
-import { Blis, killAll, recordedKeys, sleep, startRedis, sweepFiles, worker, writePlan, type RedisServer } from "./helpers.js";
+import {
+  Blis,
+  killAll,
+  recordedKeys,
+  sleep,
+  startRedis,
+  sweepFiles,
+  worker,
+  writePlan,
+  type RedisServer,
+} from "./helpers.js";
 
 let redis: RedisServer;
 let dir: string;
@@ -80,7 +90,10 @@ test("a worker SIGKILLed in the middle of a run: its run goes to the other worke
   assert.equal(await sweep.exited, 0, sweep.stderr);
   assertSameAsLocal(out, sweep.stdout);
   // The victim died in a run: the survivor's stalled-job check gave that run back to the queue.
-  assert.match(sweep.stderr, /warning: the worker running run \[.*\] stopped answering; the run went back to the queue/);
+  assert.match(
+    sweep.stderr,
+    /warning: the worker running run \[.*\] stopped answering; the run went back to the queue/,
+  );
   const victimRuns = victim.runs();
   const survivorRuns = survivor.runs();
   assert.ok(victimRuns.length < 6 && victimRuns.length >= 1, victim.stderr);
@@ -114,11 +127,17 @@ test("bad --queue URLs and an unreachable Redis are one-line errors with exit st
   const cases: [string[], RegExp][] = [
     [sweep("localhost:6379"), /^error: --queue "localhost:6379": .*; expected redis:\/\/HOST:PORT\[\/DB\]$/],
     [sweep("http://x:1"), /^error: --queue "http:\/\/x:1": the scheme is "http", not redis; expected/],
-    [sweep("redis://127.0.0.1:6379/x"), /^error: --queue "redis:\/\/127\.0\.0\.1:6379\/x": the database "x" is not a number;/],
+    [
+      sweep("redis://127.0.0.1:6379/x"),
+      /^error: --queue "redis:\/\/127\.0\.0\.1:6379\/x": the database "x" is not a number;/,
+    ],
     [["worker", "--queue", "redis://"], /^error: --queue "redis:\/\/": (not a URL|no host);/],
     [sweep(redis.url, "--jobs", "2"), /^error: --jobs cannot be combined with --queue/],
     [sweep(redis.url, "--shard", "0/2"), /^error: --shard cannot be combined with --queue$/],
-    [sweep("redis://127.0.0.1:1"), /^error: --queue redis:\/\/127\.0\.0\.1:1: cannot reach Redis \(.*ECONNREFUSED.*\)$/],
+    [
+      sweep("redis://127.0.0.1:1"),
+      /^error: --queue redis:\/\/127\.0\.0\.1:1: cannot reach Redis \(.*ECONNREFUSED.*\)$/,
+    ],
     [["worker", "--queue", "redis://127.0.0.1:1"], /^error: --queue redis:\/\/127\.0\.0\.1:1: cannot reach Redis/],
   ];
   // All at once: each is a process start-up, and none writes anything.
@@ -153,7 +172,9 @@ test("a server that answers something else than Redis is named as such", async (
   const port = (http.address() as net.AddressInfo).port;
   await assert.rejects(
     probeRedis(parseQueueUrl(`redis://127.0.0.1:${port}`), 2000),
-    new UserError(`--queue redis://127.0.0.1:${port}: cannot reach Redis (the server does not speak the Redis protocol)`),
+    new UserError(
+      `--queue redis://127.0.0.1:${port}: cannot reach Redis (the server does not speak the Redis protocol)`,
+    ),
   );
   http.close();
 });

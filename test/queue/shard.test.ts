@@ -13,13 +13,27 @@ test("three shards merged equal the unsharded sweep; a missing shard is reported
   const plan = writePlan(dir, "  determinism: true\n");
   const local = new Blis(["sweep", plan, "--out", path.join(dir, "local"), "--jobs", "2", "--no-progress"]);
   const shards = [0, 1, 2].map(
-    (i) => new Blis(["sweep", plan, "--out", path.join(dir, `shard-${i}`), "--shard", `${i}/3`, "--jobs", "1", "--no-progress"]),
+    (i) =>
+      new Blis([
+        "sweep",
+        plan,
+        "--out",
+        path.join(dir, `shard-${i}`),
+        "--shard",
+        `${i}/3`,
+        "--jobs",
+        "1",
+        "--no-progress",
+      ]),
   );
   assert.equal(await local.exited, 0, local.stderr);
   for (const s of shards) {
     assert.equal(await s.exited, 0, s.stderr);
     assert.equal(s.stdout, "");
-    assert.match(s.stderr, /sweep: shard \d\/3: 4 runs in .*; combine the shards with: blis sweep merge --out DIR SHARD_DIR\.\.\./);
+    assert.match(
+      s.stderr,
+      /sweep: shard \d\/3: 4 runs in .*; combine the shards with: blis sweep merge --out DIR SHARD_DIR\.\.\./,
+    );
   }
   // Each (configuration, seed) pair with its determinism repetition is in exactly one shard.
   const perShard = [0, 1, 2].map((i) => recordedKeys(path.join(dir, `shard-${i}`)));
@@ -29,7 +43,14 @@ test("three shards merged equal the unsharded sweep; a missing shard is reported
   );
   assert.equal(new Set(perShard.flat()).size, 12);
 
-  const partial = new Blis(["sweep", "merge", "--out", path.join(dir, "partial"), path.join(dir, "shard-0"), path.join(dir, "shard-2")]);
+  const partial = new Blis([
+    "sweep",
+    "merge",
+    "--out",
+    path.join(dir, "partial"),
+    path.join(dir, "shard-0"),
+    path.join(dir, "shard-2"),
+  ]);
   assert.equal(await partial.exited, 1);
   assert.match(
     partial.stderr,
@@ -61,10 +82,16 @@ test("shard and merge mistakes are one-line errors with exit status 1", async ()
   const cases: [string[], RegExp][] = [
     [["sweep", plan, "--out", out, "--shard", "3/3"], /^error: --shard "3\/3": I must be between 0 and 2$/],
     [["sweep", plan, "--out", out, "--shard", "0/0"], /^error: --shard "0\/0": N must be at least 1$/],
-    [["sweep", plan, "--out", out, "--shard", "1"], /^error: --shard "1": expected I\/N, the 0-based slice I of N \(e\.g\. 0\/4\)$/],
+    [
+      ["sweep", plan, "--out", out, "--shard", "1"],
+      /^error: --shard "1": expected I\/N, the 0-based slice I of N \(e\.g\. 0\/4\)$/,
+    ],
     [["sweep", plan, "--shard", "0/2"], /^error: --shard needs --out DIR/],
     [["sweep", "merge", "--out", out, path.join(dir, "nope")], /^error: sweep merge: .*nope: no such directory$/],
-    [["sweep", "merge", "--out", out, dir], /^error: .*: not the output directory of a sweep \(no readable plan\.json\)$/],
+    [
+      ["sweep", "merge", "--out", out, dir],
+      /^error: .*: not the output directory of a sweep \(no readable plan\.json\)$/,
+    ],
   ];
   // All at once: each is a process start-up, and none writes anything.
   const runs = cases.map(([args]) => new Blis(args));

@@ -46,7 +46,11 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
 }
 
 /** A worker leading its own process group, as a terminal or a process manager starts it. */
-function groupWorker(url: string): { pgid: number; stderr: () => string; exited: Promise<[number | null, string | null]> } {
+function groupWorker(url: string): {
+  pgid: number;
+  stderr: () => string;
+  exited: Promise<[number | null, string | null]>;
+} {
   const child = spawn(process.execPath, [BIN, "worker", "--queue", url, "--concurrency", "1", "--stall-timeout", "1"], {
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],

@@ -84,7 +84,12 @@ const INSPECT = `(() => {
 })()`;
 
 /** Loads a report file, waits for its charts and takes a full-page screenshot. */
-export async function checkPage(browser: BrowserContext, file: string, screenshot: string, width = 1280): Promise<PageCheck> {
+export async function checkPage(
+  browser: BrowserContext,
+  file: string,
+  screenshot: string,
+  width = 1280,
+): Promise<PageCheck> {
   const page = await browser.newPage();
   await page.setViewportSize({ width, height: 900 });
   const url = pathToFileURL(path.resolve(file)).href;
@@ -101,7 +106,10 @@ export async function checkPage(browser: BrowserContext, file: string, screensho
   // Generous limits: the first launch on a fresh machine also builds Chromium's font caches.
   await page.goto(url, { waitUntil: "load", timeout: 120_000 });
   await page.waitForFunction(READY, undefined, { timeout: 120_000 });
-  const state = (await page.evaluate(INSPECT)) as Omit<PageCheck, "consoleErrors" | "pageErrors" | "requests" | "screenshot">;
+  const state = (await page.evaluate(INSPECT)) as Omit<
+    PageCheck,
+    "consoleErrors" | "pageErrors" | "requests" | "screenshot"
+  >;
   fs.mkdirSync(path.dirname(screenshot), { recursive: true });
   await page.screenshot({ path: screenshot, fullPage: true });
   await page.close();

@@ -4,7 +4,12 @@
 import fs from "node:fs";
 import { chromium } from "playwright-core";
 
-const SYSTEM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+const SYSTEM = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+];
 
 /** Playwright's own Chromium build, when `playwright-core install chromium` has fetched it. */
 export function playwrightChromium(): string | null {

@@ -53,7 +53,11 @@ after(async () => {
 
 test("run report of a flow-controlled run: queue depth per band, goodput per class, per tenant", async () => {
   const html = path.join(tmp, "gw.html");
-  const r = spawnSync(process.execPath, [BIN, ...ARGS, "--report", html], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
+  const r = spawnSync(process.execPath, [BIN, ...ARGS, "--report", html], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 180_000,
+  });
   assert.equal(r.status, 0, r.stderr);
   const data = JSON.parse(fs.readFileSync(path.join(tmp, "gw.json"), "utf8")) as {
     timeSeries: { gateway: { priorities: number[]; depth: number[][] } };
@@ -69,9 +73,15 @@ test("run report of a flow-controlled run: queue depth per band, goodput per cla
   const depth = page.charts.find((c) => c.id === "chart-gateway-depth");
   assert.ok(depth !== undefined && depth.points > 0 && depth.painted > 500, "the depth chart is drawn");
   const tenants = page.charts.find((c) => c.id === "chart-gateway-tenants");
-  assert.ok(tenants !== undefined && tenants.points >= 2 && tenants.painted > 100, "the per-tenant throughput chart is drawn");
+  assert.ok(
+    tenants !== undefined && tenants.points >= 2 && tenants.painted > 100,
+    "the per-tenant throughput chart is drawn",
+  );
   const again = path.join(tmp, "again.html");
-  const rebuilt = spawnSync(process.execPath, [BIN, "report", path.join(tmp, "gw.json"), "--out", again], { cwd: ROOT, encoding: "utf8" });
+  const rebuilt = spawnSync(process.execPath, [BIN, "report", path.join(tmp, "gw.json"), "--out", again], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   assert.equal(rebuilt.status, 0, rebuilt.stderr);
   assert.equal(fs.readFileSync(again, "utf8"), text);
 });

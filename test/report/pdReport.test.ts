@@ -6,7 +6,17 @@ import os from "node:os";
 import path from "node:path";
 import { cli } from "../helpers/cli.js";
 
-const BASE = ["run", "--model", "meta-llama/llama-3.1-8b-instruct", "--num-instances", "3", "--num-requests", "40", "--rate", "20"];
+const BASE = [
+  "run",
+  "--model",
+  "meta-llama/llama-3.1-8b-instruct",
+  "--num-instances",
+  "3",
+  "--num-requests",
+  "40",
+  "--rate",
+  "20",
+];
 
 async function report(extra: string[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pd-report-"));

@@ -25,7 +25,10 @@ test("bad report keys fail with the position", () => {
   );
   assert.throws(() => splitReportKey("report: {pareto: [ttft_p99]}\n", "p.yaml"), /expected two metric names/);
   assert.throws(() => splitReportKey("report: {pareto: [ttft_p99, ttft_p99]}\n", "p.yaml"), /must differ/);
-  assert.throws(() => splitReportKey("report: {pareto: [ttft_p99, nope]}\n", "p.yaml"), /p\.yaml:1:29: report: pareto metric "nope"/);
+  assert.throws(
+    () => splitReportKey("report: {pareto: [ttft_p99, nope]}\n", "p.yaml"),
+    /p\.yaml:1:29: report: pareto metric "nope"/,
+  );
 });
 
 function sweepData(values: Record<string, [number, number]>): SweepReportData {
@@ -36,7 +39,12 @@ function sweepData(values: Record<string, [number, number]>): SweepReportData {
     metrics: ["ttft_p99", "throughput"],
     axes: [],
     configs,
-    per_seed: configs.map((c) => ({ config: c, seed: 1, status: "ok", values: { ttft_p99: values[c]![0], throughput: values[c]![1] } })),
+    per_seed: configs.map((c) => ({
+      config: c,
+      seed: 1,
+      status: "ok",
+      values: { ttft_p99: values[c]![0], throughput: values[c]![1] },
+    })),
   } as unknown as SweepReport;
   return { format: SWEEP_REPORT_FORMAT, tool: "t", report, pareto: ["ttft_p99", "throughput"], extra: [] };
 }

@@ -98,7 +98,11 @@ describe("HTML reports in headless Chromium", () => {
     assert.ok(fs.existsSync(html) && fs.existsSync(data));
 
     const text = fs.readFileSync(html, "utf8");
-    assert.doesNotMatch(text, /<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i, "no external resources");
+    assert.doesNotMatch(
+      text,
+      /<script[^>]+src=|<link[^>]+href=|@import|url\(\s*['"]?https?:/i,
+      "no external resources",
+    );
 
     const page = await checkPage(browser, html, path.join(SHOTS, "run-report.png"));
     assertRendered(page, 15);
@@ -200,7 +204,10 @@ describe("report errors are one line, exit 1", () => {
       const noOut = blis(["sweep", planFile, "--report", "--no-progress"]);
       assert.equal(noOut.code, 1);
       assert.match(noOut.stderr, /--report needs --out/);
-      fs.writeFileSync(planFile, PLAN.replace("pareto: [e2e_p99, tokens_per_sec]", "pareto: [e2e_p99, tokens_per_minute]"));
+      fs.writeFileSync(
+        planFile,
+        PLAN.replace("pareto: [e2e_p99, tokens_per_sec]", "pareto: [e2e_p99, tokens_per_minute]"),
+      );
       const bad = blis(["sweep", planFile, "--out", path.join(tmp, "o"), "--no-progress"]);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /plan\.yaml:\d+:\d+: report: pareto metric "tokens_per_minute": unknown metric/);

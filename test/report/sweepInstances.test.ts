@@ -44,10 +44,15 @@ interface Series {
 }
 
 /** The datasets of the per-instance chart as the page's Chart.js instance holds them. */
-async function instanceSeries(browser: BrowserContext, file: string): Promise<{ labels: string[]; series: Series[]; table: string[][] }> {
+async function instanceSeries(
+  browser: BrowserContext,
+  file: string,
+): Promise<{ labels: string[]; series: Series[]; table: string[][] }> {
   const page = await browser.newPage();
   await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
-  await page.waitForFunction(`window.blisReport !== undefined && window.blisReport.rendered >= window.blisReport.expected`);
+  await page.waitForFunction(
+    `window.blisReport !== undefined && window.blisReport.rendered >= window.blisReport.expected`,
+  );
   const out = (await page.evaluate(`(() => {
     const c = window.blisReport.charts.find((x) => x.canvas.id === "chart-inst-routed");
     if (c === undefined) return null;
@@ -70,7 +75,8 @@ function assertFourInstances(got: { labels: string[]; series: Series[]; table: s
     ["instance_0", "instance_1", "instance_2", "instance_3"],
     "one series per instance",
   );
-  for (const s of got.series) assert.equal(s.values.filter((v) => v !== null).length, 3, `${s.label}: a bar per configuration`);
+  for (const s of got.series)
+    assert.equal(s.values.filter((v) => v !== null).length, 3, `${s.label}: a bar per configuration`);
   // Round-robin splits 120 requests evenly; always-busiest sends every one to instance 0.
   assert.deepEqual(
     got.series.map((s) => s.values[0]),

@@ -56,11 +56,22 @@ function sweepData(): SweepReportData {
   const summary = CONFIGS.flatMap((config, c) =>
     metrics.map((metric) => {
       const v = VALUES[metric]![c]!;
-      return { config, metric, mean: v.reduce((a, b) => a + b, 0) / v.length, min: Math.min(...v), max: Math.max(...v), n_valid: 3, n: 3 };
+      return {
+        config,
+        metric,
+        mean: v.reduce((a, b) => a + b, 0) / v.length,
+        min: Math.min(...v),
+        max: Math.max(...v),
+        n_valid: 3,
+        n: 3,
+      };
     }),
   );
   const ratios = CONFIGS.slice(1).map((numerator, c) => {
-    const per = SEEDS.map((seed, s) => ({ seed, value: VALUES["ttft_p99"]![c + 1]![s]! / VALUES["ttft_p99"]![0]![s]! }));
+    const per = SEEDS.map((seed, s) => ({
+      seed,
+      value: VALUES["ttft_p99"]![c + 1]![s]! / VALUES["ttft_p99"]![0]![s]!,
+    }));
     const vs = per.map((p) => p.value);
     return {
       ratio: "vs rate=10",
@@ -196,10 +207,17 @@ describe("sweep report charts on logarithmic axes", () => {
     assert.ok(logAxes.length >= 4, `log axes: ${logAxes.map(([c, k]) => `${c}.${k}`).join(", ")}`);
     for (const [id, k, a] of logAxes) {
       assert.ok(a.ticks.length >= 2 && a.ticks.every(isNice), `${id}.${k}: ${a.ticks.join(" ")}`);
-      assert.ok(a.ticks.includes(a.min) && a.ticks.includes(a.max), `${id}.${k}: bounds ${a.min}..${a.max} on ticks ${a.ticks.join(" ")}`);
+      assert.ok(
+        a.ticks.includes(a.min) && a.ticks.includes(a.max),
+        `${id}.${k}: bounds ${a.min}..${a.max} on ticks ${a.ticks.join(" ")}`,
+      );
     }
     assert.equal(chart("pareto").axes["x"]!.type, "logarithmic", "the Pareto scatter has a logarithmic x axis");
-    assert.deepEqual(chart("ratio-ttft_p99-vs-rate-10").axes["x"]!.ticks, [1, 2, 5, 10, 20, 50], "horizontal ratio bars from 1");
+    assert.deepEqual(
+      chart("ratio-ttft_p99-vs-rate-10").axes["x"]!.ticks,
+      [1, 2, 5, 10, 20, 50],
+      "horizontal ratio bars from 1",
+    );
 
     // No whisker leaves its axis: in values, and in pixels inside the plot area.
     let n = 0;

@@ -107,7 +107,11 @@ describe("sweep report: Pareto fronts per load level, ratios against a zero base
       assert.equal(t.length, 4);
       // Each load level has its own front: the large cache wins at both rates.
       assert.equal(statusOf(t, "kv=50000,rps=2"), "non-dominated");
-      assert.equal(statusOf(t, "kv=50000,rps=60"), "non-dominated", "not dominated by a configuration at the lower rate");
+      assert.equal(
+        statusOf(t, "kv=50000,rps=60"),
+        "non-dominated",
+        "not dominated by a configuration at the lower rate",
+      );
       assert.equal(statusOf(t, "kv=120,rps=2"), "dominated");
       assert.equal(statusOf(t, "kv=120,rps=60"), "dominated");
       assert.equal(t.find((x) => x[0] === "kv=50000,rps=60")![1], "rps=60", "the group column");
@@ -134,7 +138,11 @@ test("configuration labels are split into axis values even when a value has comm
     rate: "100",
   });
   assert.equal(coordsOfLabel("scorers=other,rate=100", axes), null);
-  const groups = paretoGroupOf(["scorers=queue-depth:1,rate=10", "scorers=prefix-affinity:3,queue-depth:2,rate=10"], axes, ["rate"]);
+  const groups = paretoGroupOf(
+    ["scorers=queue-depth:1,rate=10", "scorers=prefix-affinity:3,queue-depth:2,rate=10"],
+    axes,
+    ["rate"],
+  );
   assert.deepEqual([...groups.values()], ["rate=10", "rate=10"]);
 });
 

@@ -13,7 +13,17 @@ const tmp = (): string => fs.mkdtempSync(path.join(os.tmpdir(), "blis-sat-"));
 test("--detectors all labels the run; the report holds the final labels and one record per event and detector", async () => {
   const dir = tmp();
   const report = path.join(dir, "sat.json");
-  const r = await cli([...RUN, "--rate", "60", "--detectors", "all", "--saturation-report", report, "--saturation-final-window", "10s"]);
+  const r = await cli([
+    ...RUN,
+    "--rate",
+    "60",
+    "--detectors",
+    "all",
+    "--saturation-report",
+    report,
+    "--saturation-final-window",
+    "10s",
+  ]);
   assert.equal(r.code, 0, r.stderr.join("\n"));
   const block = clusterBlock(r.stdout);
   const keys = Object.keys(block);
@@ -59,7 +69,10 @@ test("flag and configuration errors are one line naming the flag, before anythin
     [["--detectors", "all,threshold"], /"all" cannot be combined/],
     [["--detectors", ",,"], /selects no detector/],
     [["--detectors", "composite", "--saturation-final-window", "0s"], /--saturation-final-window must be positive/],
-    [["--detectors", "composite", "--saturation-final-window", "soon"], /--saturation-final-window: invalid duration "soon"/],
+    [
+      ["--detectors", "composite", "--saturation-final-window", "soon"],
+      /--saturation-final-window: invalid duration "soon"/,
+    ],
     [
       ["--detectors", "composite", "--saturation-config", cfg("a.yaml", "threshold: {threshold_ms: 100}\n")],
       /block "threshold" configures a detector/,
@@ -85,7 +98,10 @@ test("flag and configuration errors are one line naming the flag, before anythin
       ["--detectors", "all", "--saturation-config", cfg("e.yaml", "thresold: {}\n")],
       /--saturation-config .*e\.yaml: thresold: unknown key/,
     ],
-    [["--detectors", "all", "--saturation-config", path.join(dir, "missing.yaml")], /--saturation-config .*missing\.yaml: no such file/],
+    [
+      ["--detectors", "all", "--saturation-config", path.join(dir, "missing.yaml")],
+      /--saturation-config .*missing\.yaml: no such file/,
+    ],
     [
       ["--detectors", "all", "--saturation-report", "/proc/self/no/x.json"],
       /^error: --saturation-report .*: cannot create directories in \/proc\/self: .*$/,

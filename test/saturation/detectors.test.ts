@@ -1,7 +1,13 @@
 // The post-hoc saturation detectors on hand-built request streams (docs/saturation.md).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzeSaturation, eventStream, finalLabel, type CompletedRequest, type TraceRecord } from "../../src/saturation/analyze.js";
+import {
+  analyzeSaturation,
+  eventStream,
+  finalLabel,
+  type CompletedRequest,
+  type TraceRecord,
+} from "../../src/saturation/analyze.js";
 import { ThresholdDetector } from "../../src/saturation/detectors.js";
 import type { SaturationPlan } from "../../src/saturation/config.js";
 
@@ -13,11 +19,20 @@ const plan = (over: Partial<SaturationPlan> = {}): SaturationPlan => ({
   report: "",
   ...over,
 });
-const req = (n: number, arrivedAtS: number, e2eMs: number): CompletedRequest => ({ id: `request_${n}`, arrivedAtS, e2eMs });
+const req = (n: number, arrivedAtS: number, e2eMs: number): CompletedRequest => ({
+  id: `request_${n}`,
+  arrivedAtS,
+  e2eMs,
+});
 
 test("threshold: the worked example, mean 6000 ms against 5000 ms is OVERLOADED with score 0.8", () => {
   const d = new ThresholdDetector(5000);
-  assert.deepEqual(d.verdict(), { level: "STABLE", score: 0, confidence: 0, signals: { mean_e2e: 0, threshold: 5000 } });
+  assert.deepEqual(d.verdict(), {
+    level: "STABLE",
+    score: 0,
+    confidence: 0,
+    signals: { mean_e2e: 0, threshold: 5000 },
+  });
   d.completion(0, 6000);
   const v = d.verdict();
   assert.equal(v.level, "OVERLOADED");
@@ -38,7 +53,9 @@ test("backlog-drift: 400 arrivals (noise 0.05) and a slope of 0.12 is BACKLOGGED
   }
   for (let j = 0; j < 12; j++) reqs.push(req(n++, 23 + j * 0.001, 100_000));
   assert.equal(n, 400);
-  const a = analyzeSaturation(reqs, plan({ detectors: ["backlog-drift"], windowSec: 1 }), () => assert.fail("no warning"));
+  const a = analyzeSaturation(reqs, plan({ detectors: ["backlog-drift"], windowSec: 1 }), () =>
+    assert.fail("no warning"),
+  );
   const at400 = a.trace.filter((r) => r.signals["arrivals"] === 400 && r.signals["completions"] === 388);
   assert.equal(at400.length, 1);
   const r = at400[0]!;
@@ -83,7 +100,14 @@ test("the stream: completed requests only, ties ordered arrival first, then by I
   const ev = eventStream([req(2, 1, 1000), req(10, 1, 1000), req(3, 0, 1000), req(4, 5, 0)]);
   assert.deepEqual(
     ev.map((e) => `${e.time}/${e.kind}/${e.id}`),
-    ["0/0/request_3", "1000000/0/request_10", "1000000/0/request_2", "1000000/1/request_3", "2000000/1/request_10", "2000000/1/request_2"],
+    [
+      "0/0/request_3",
+      "1000000/0/request_10",
+      "1000000/0/request_2",
+      "1000000/1/request_3",
+      "2000000/1/request_10",
+      "2000000/1/request_2",
+    ],
   );
 });
 

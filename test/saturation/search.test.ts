@@ -11,37 +11,56 @@ import { silentLogger } from "../../src/util/log.js";
 import { bracket, ladder, refine, type Probe } from "../../src/experiment/saturationSearch.js";
 
 const MODEL = "meta-llama/llama-3.1-8b-instruct";
-const SEARCH = ["saturation", "--model", MODEL, "--requests", "1500", "--min-rate", "4", "--max-rate", "64", "--precision", "0.05"];
+const SEARCH = [
+  "saturation",
+  "--model",
+  MODEL,
+  "--requests",
+  "1500",
+  "--min-rate",
+  "4",
+  "--max-rate",
+  "64",
+  "--precision",
+  "0.05",
+];
 
-test("the rate found is where a fine sweep's TTFT p99 turns up, with the same stdout for any --jobs", { timeout: 120_000 }, async () => {
-  const csv = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blis-satsearch-")), "probes.csv");
-  const one = await cli([...SEARCH, "--jobs", "1", "--out", csv]);
-  assert.equal(one.code, 0, one.stderr.join("\n"));
-  assert.deepEqual(one.stderr, [], "no progress when stderr is not a terminal");
-  const two = await cli([...SEARCH, "--jobs", "2"]);
-  assert.equal(two.stdout, one.stdout);
-  const m = /^Saturation rate: ([\d.]+) req\/s \(highest sustained probe: ([\d.]+) req\/s\)$/m.exec(one.stdout);
-  assert.ok(m !== null, one.stdout);
-  const found = Number(m[1]);
-  assert.ok((found - Number(m[2])) / found <= 0.05, "the bracket closed to the precision");
-  const rows = fs.readFileSync(csv, "utf8").trim().split("\n");
-  assert.equal(
-    rows[0],
-    "rate,offered,responses_per_sec,ratio,ttft_p99_ms,e2e_p99_ms,still_queued,still_running,composite,threshold,backlog-drift,saturated",
-  );
-  assert.ok(rows.some((r) => r.startsWith(`${found},`) && r.endsWith(",true")));
+test(
+  "the rate found is where a fine sweep's TTFT p99 turns up, with the same stdout for any --jobs",
+  { timeout: 120_000 },
+  async () => {
+    const csv = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blis-satsearch-")), "probes.csv");
+    const one = await cli([...SEARCH, "--jobs", "1", "--out", csv]);
+    assert.equal(one.code, 0, one.stderr.join("\n"));
+    assert.deepEqual(one.stderr, [], "no progress when stderr is not a terminal");
+    const two = await cli([...SEARCH, "--jobs", "2"]);
+    assert.equal(two.stdout, one.stdout);
+    const m = /^Saturation rate: ([\d.]+) req\/s \(highest sustained probe: ([\d.]+) req\/s\)$/m.exec(one.stdout);
+    assert.ok(m !== null, one.stdout);
+    const found = Number(m[1]);
+    assert.ok((found - Number(m[2])) / found <= 0.05, "the bracket closed to the precision");
+    const rows = fs.readFileSync(csv, "utf8").trim().split("\n");
+    assert.equal(
+      rows[0],
+      "rate,offered,responses_per_sec,ratio,ttft_p99_ms,e2e_p99_ms,still_queued,still_running,composite,threshold,backlog-drift,saturated",
+    );
+    assert.ok(rows.some((r) => r.startsWith(`${found},`) && r.endsWith(",true")));
 
-  // The fine sweep: the first rate whose TTFT p99 is over three times the lightest load's.
-  const rates = [12, 16, 17, 18, 19, 20, 21, 22, 23];
-  const p99: number[] = [];
-  for (const rate of rates) {
-    const r = await simulate({ model: MODEL, numRequests: 1500, rate, seed: 42 }, { logger: silentLogger });
-    p99.push(r.metrics.cluster.ttft_p99_ms);
-  }
-  const knee = rates[p99.findIndex((v) => v > 3 * p99[0]!)]!;
-  assert.ok(knee !== undefined, `no knee in ${p99.join(", ")}`);
-  assert.ok(Math.abs(found - knee) / knee <= 0.1, `found ${found} req/s, TTFT p99 turns up at ${knee} (${p99.join(", ")})`);
-});
+    // The fine sweep: the first rate whose TTFT p99 is over three times the lightest load's.
+    const rates = [12, 16, 17, 18, 19, 20, 21, 22, 23];
+    const p99: number[] = [];
+    for (const rate of rates) {
+      const r = await simulate({ model: MODEL, numRequests: 1500, rate, seed: 42 }, { logger: silentLogger });
+      p99.push(r.metrics.cluster.ttft_p99_ms);
+    }
+    const knee = rates[p99.findIndex((v) => v > 3 * p99[0]!)]!;
+    assert.ok(knee !== undefined, `no knee in ${p99.join(", ")}`);
+    assert.ok(
+      Math.abs(found - knee) / knee <= 0.1,
+      `found ${found} req/s, TTFT p99 turns up at ${knee} (${p99.join(", ")})`,
+    );
+  },
+);
 
 test("the search's rates: a doubling ladder, even refinement, and the bracket", () => {
   assert.deepEqual(ladder(1, 20), [1, 2, 4, 8, 16, 20]);

@@ -83,7 +83,9 @@ test("applyBundle logs the resulting policy choice", () => {
   const { o, explicit } = options({ policyConfig: BUNDLE, scheduler: "sjf" });
   const { log, lines } = capture();
   applyBundle(o, explicit, log);
-  assert.deepEqual(lines, ['level=info msg="Policy config: admission=token-bucket, routing=weighted, priority=slo-tiered, scheduler=sjf"']);
+  assert.deepEqual(lines, [
+    'level=info msg="Policy config: admission=token-bucket, routing=weighted, priority=slo-tiered, scheduler=sjf"',
+  ]);
 });
 
 test("applyBundle reports a bad bundle as the CLI does", async () => {

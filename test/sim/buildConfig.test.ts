@@ -45,7 +45,9 @@ test("latencyFactory names instance_0 in a construction error and warns about a 
   });
   assert.throws(
     () => latencyFactory(options().o, broken, Infinity, undefined, silentLogger),
-    (e: unknown) => e instanceof ConstructionError && e.message === "NewInstanceSimulator(instance_0): NewLatencyModel: bad coefficients",
+    (e: unknown) =>
+      e instanceof ConstructionError &&
+      e.message === "NewInstanceSimulator(instance_0): NewLatencyModel: bad coefficients",
   );
   const { log, lines } = capture();
   latencyFactory(options({ admissionLatency: 30, routingLatency: 20 }).o, resolved(), 40, undefined, log);

@@ -86,7 +86,10 @@ test("Little's law holds for virtual users: throughput × (E2E + think) = C", as
         const m = res.metrics;
         const inFlight = res.run.inFlight.reduce((a, b) => a + b, 0);
         const a = m.anomalies;
-        assert.equal(m.generated, m.cluster.completed_requests + a.droppedUnservable + a.rejected + (a.routingRejections ?? 0) + inFlight);
+        assert.equal(
+          m.generated,
+          m.cluster.completed_requests + a.droppedUnservable + a.rejected + (a.routingRejections ?? 0) + inFlight,
+        );
         assert.equal(m.generated, 160 * c, "the request cap counts follow-ups");
       },
     ),
@@ -99,9 +102,15 @@ test("a horizon-bound run conserves requests and prints the session block", asyn
   const m = res.metrics;
   const inFlight = res.run.inFlight.reduce((a, b) => a + b, 0);
   assert.ok(inFlight > 0, "users are still waiting at the horizon");
-  assert.equal(m.generated, m.cluster.completed_requests + m.anomalies.droppedUnservable + m.anomalies.rejected + inFlight);
+  assert.equal(
+    m.generated,
+    m.cluster.completed_requests + m.anomalies.droppedUnservable + m.anomalies.rejected + inFlight,
+  );
   const tail = renderStdout(res).tail;
-  assert.match(tail, /=== Session Metrics ===\n {2}Sessions: 3\n {2}TTFT cold \(round 0\): mean=[\d.]+ .* ms \(n=3\)\n {2}TTFT warm/);
+  assert.match(
+    tail,
+    /=== Session Metrics ===\n {2}Sessions: 3\n {2}TTFT cold \(round 0\): mean=[\d.]+ .* ms \(n=3\)\n {2}TTFT warm/,
+  );
 });
 
 test("open-loop multi-turn runs keep their output: no session block", async () => {

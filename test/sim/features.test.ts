@@ -38,5 +38,8 @@ test("with several refusals the first checked wins: LoRA, then deadlines, autosc
   const all: RunFeatures = { lora: true, pd: true, deadlines: true, autoscale: true, gateway: budgetsOnly };
   assert.throws(() => refuseIncompatibleFeatures(all), { message: /^--lora-config cannot be combined/ });
   assert.throws(() => refuseIncompatibleFeatures({ ...all, lora: false }), /client deadlines/);
-  assert.throws(() => refuseIncompatibleFeatures({ ...all, lora: false, deadlines: false }), /node pools or autoscaling/);
+  assert.throws(
+    () => refuseIncompatibleFeatures({ ...all, lora: false, deadlines: false }),
+    /node pools or autoscaling/,
+  );
 });

@@ -34,7 +34,17 @@ export function userError(fn: () => unknown): string {
 }
 
 /** Quiet coefficients so a CLI run reaches validation without latency warnings. */
-const CLI_BASE = ["run", "--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1", "--num-requests", "1"];
+const CLI_BASE = [
+  "run",
+  "--model",
+  "test-model",
+  "--alpha-coeffs",
+  "100,1,100",
+  "--beta-coeffs",
+  "1000,2,1",
+  "--num-requests",
+  "1",
+];
 
 /** The error line `blis run` prints for these flags, without its "error: " prefix; exit status 1. */
 export async function cliError(args: string[]): Promise<string> {

@@ -50,10 +50,25 @@ const spec = (over: Partial<WorkloadSpec> = {}): WorkloadSpec =>
   ({ aggregate_rate: 10, clients: [{ id: "c" }], cohorts: [], ...over }) as unknown as WorkloadSpec;
 
 test("the request count: the cap, else rate × horizon plus one request per virtual user", () => {
-  assert.deepEqual(requestBound(spec(), 500, Infinity, false), { requests: 500, flag: "--num-requests", value: 500, unit: "requests" });
-  assert.deepEqual(requestBound(spec(), 0, 60e6, false), { requests: 600, flag: "--horizon", value: 60e6, unit: "requests" });
+  assert.deepEqual(requestBound(spec(), 500, Infinity, false), {
+    requests: 500,
+    flag: "--num-requests",
+    value: 500,
+    unit: "requests",
+  });
+  assert.deepEqual(requestBound(spec(), 0, 60e6, false), {
+    requests: 600,
+    flag: "--horizon",
+    value: 60e6,
+    unit: "requests",
+  });
   const users = spec({ aggregate_rate: 0, clients: [{ id: "u", concurrency: 2000 }] as WorkloadSpec["clients"] });
-  assert.deepEqual(requestBound(users, 0, 1e6, true), { requests: 2000, flag: "--concurrency", value: 2000, unit: "virtual users" });
+  assert.deepEqual(requestBound(users, 0, 1e6, true), {
+    requests: 2000,
+    flag: "--concurrency",
+    value: 2000,
+    unit: "virtual users",
+  });
   assert.equal(requestBound(spec(), 0, Infinity, false), null);
 });
 
@@ -63,7 +78,9 @@ test("the budget: a run just inside passes, one just outside is refused naming t
   assert.doesNotThrow(() => checkMemoryBudget(bound(1000), 0, budget));
   assert.throws(
     () => checkMemoryBudget(bound(1001), 0, budget),
-    (e: unknown) => e instanceof UserError && /needs about 1 MB; this process may use 1 MB .* at most ~1,000 requests fit/.test(e.message),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /needs about 1 MB; this process may use 1 MB .* at most ~1,000 requests fit/.test(e.message),
   );
   // A horizon-bound run is told the longest horizon that fits.
   const h = { requests: 2000, flag: "--horizon", value: 200e6, unit: "requests" };

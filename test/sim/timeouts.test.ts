@@ -56,7 +56,10 @@ test("conservation holds with timeouts: injected = completed + queued + running 
         const c = m.cluster;
         const timedOut = c.timed_out_requests!;
         assert.notEqual(timedOut, undefined, "a run with deadlines reports timed_out_requests");
-        assert.equal(c.injected_requests, c.completed_requests + c.still_queued + c.still_running + c.dropped_unservable + timedOut);
+        assert.equal(
+          c.injected_requests,
+          c.completed_requests + c.still_queued + c.still_running + c.dropped_unservable + timedOut,
+        );
         // Every routed request completed, was dropped, timed out, or is still in flight.
         const inFlight = res.run.inFlight.reduce((a, b) => a + b, 0);
         assert.equal(m.routed, c.completed_requests + c.dropped_unservable + timedOut + inFlight);
@@ -172,7 +175,13 @@ test("spec timeouts: per client, on cohorts, and --timeout replacing them", asyn
     output_distribution: { type: "constant", params: { value: 300 } },
     ...(timeout !== undefined ? { timeout } : {}),
   });
-  const spec = { version: "2", seed: 7, aggregate_rate: 50, num_requests: 60, clients: [client("strict", 500_000), client("patient")] };
+  const spec = {
+    version: "2",
+    seed: 7,
+    aggregate_rate: 50,
+    num_requests: 60,
+    clients: [client("strict", 500_000), client("patient")],
+  };
   const res = await run({ workloadSpecObject: spec, maxNumSeqs: 4 });
   const l = res.run.ledger;
   const timedOut = [...Array(l.size).keys()].filter((i) => l.isTimedOut(i));
@@ -193,7 +202,10 @@ test("spec timeouts: per client, on cohorts, and --timeout replacing them", asyn
 });
 
 test("timeout validation messages", async () => {
-  assert.equal(await cliError(["--timeout", "0"]), "--timeout must be positive (seconds) or negative to disable; got 0");
+  assert.equal(
+    await cliError(["--timeout", "0"]),
+    "--timeout must be positive (seconds) or negative to disable; got 0",
+  );
   const spec = {
     version: "2",
     aggregate_rate: 1,

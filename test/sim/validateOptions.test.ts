@@ -32,8 +32,14 @@ test("validateLimits: counts must be positive, the long-prefill threshold non-ne
 
 test("validateKv: tier, transfer and snapshot ranges", async () => {
   assert.equal(kvError({ kvCpuBlocks: -1 }), "--kv-cpu-blocks must be >= 0, got -1");
-  assert.equal(kvError({ kvOffloadThreshold: 1.5 }), "--kv-offload-threshold must be a finite value in [0, 1], got 1.5");
-  assert.equal(kvError({ kvOffloadThreshold: NaN }), "--kv-offload-threshold must be a finite value in [0, 1], got NaN");
+  assert.equal(
+    kvError({ kvOffloadThreshold: 1.5 }),
+    "--kv-offload-threshold must be a finite value in [0, 1], got 1.5",
+  );
+  assert.equal(
+    kvError({ kvOffloadThreshold: NaN }),
+    "--kv-offload-threshold must be a finite value in [0, 1], got NaN",
+  );
   assert.equal(kvError({ kvTransferBaseLatency: -2 }), "--kv-transfer-base-latency must be >= 0, got -2");
   assert.equal(kvError({ snapshotRefreshInterval: -5 }), "--snapshot-refresh-interval must be >= 0, got -5");
   assert.equal(kvError({ kvOffloadThreshold: 2 }), await cliError(["--kv-offload-threshold", "2"]));
@@ -41,7 +47,10 @@ test("validateKv: tier, transfer and snapshot ranges", async () => {
 
 test("validateKv checks the transfer bandwidth with or without a CPU tier", () => {
   assert.equal(kvError({ kvTransferBandwidth: 0 }), "--kv-transfer-bandwidth must be a finite value > 0, got 0");
-  assert.equal(kvError({ kvCpuBlocks: 10, kvTransferBandwidth: 0 }), "--kv-transfer-bandwidth must be a finite value > 0, got 0");
+  assert.equal(
+    kvError({ kvCpuBlocks: 10, kvTransferBandwidth: 0 }),
+    "--kv-transfer-bandwidth must be a finite value > 0, got 0",
+  );
   assert.equal(
     kvError({ kvCpuBlocks: 10, kvTransferBandwidth: Infinity }),
     "--kv-transfer-bandwidth must be a finite value > 0, got Infinity",

@@ -43,8 +43,14 @@ test("validatePolicies: unknown names list the registered ones, as the CLI does"
   const msg = policyError({ routingPolicy: "bogus" });
   assert.equal(msg, 'Unknown routing policy "bogus". Valid: always-busiest, least-loaded, round-robin, weighted');
   assert.equal(msg, await cliError(["--routing-policy", "bogus"]));
-  assert.equal(policyError({ scheduler: "lifo" }), 'Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf');
-  assert.equal(policyError({ preemptionPolicy: "x" }), 'Unknown preemption policy "x". Valid: fcfs, priority, slo-aware, tail');
+  assert.equal(
+    policyError({ scheduler: "lifo" }),
+    'Unknown scheduler "lifo". Valid: fcfs, priority-fcfs, reverse-priority, sjf',
+  );
+  assert.equal(
+    policyError({ preemptionPolicy: "x" }),
+    'Unknown preemption policy "x". Valid: fcfs, priority, slo-aware, tail',
+  );
   assert.equal(policyError({ priorityBridge: "up" }), 'Unknown priority bridge "up". Valid: floor, hint, none');
   // Admission before routing.
   assert.match(policyError({ routingPolicy: "x", admissionPolicy: "y" }), /^Unknown admission policy "y"/);
@@ -53,7 +59,10 @@ test("validatePolicies: unknown names list the registered ones, as the CLI does"
 test("validatePolicies: trace level and extension ranges", () => {
   assert.equal(policyError({ traceLevel: "all" }), 'Unknown trace level "all". Valid: none, decisions');
   assert.equal(policyError({ counterfactualK: -1 }), "--counterfactual-k must be >= 0, got -1");
-  assert.equal(policyError({ admissionLoadThreshold: -1 }), "--admission-load-threshold must be a finite value >= 0, got -1");
+  assert.equal(
+    policyError({ admissionLoadThreshold: -1 }),
+    "--admission-load-threshold must be a finite value >= 0, got -1",
+  );
   assert.equal(policyError({ sloBaseStandard: NaN }), "--slo-base-standard must be a finite number, got NaN");
   assert.equal(policyError({ sloAgeWeight: -0.5 }), "--slo-age-weight must be a finite value >= 0, got -0.5");
   assert.equal(policyError({ sloThresholdSheddable: -1 }), "--slo-threshold-sheddable must be >= 0, got -1");
@@ -68,7 +77,9 @@ test("validatePolicies warns about tracing options without tracing and non-decre
   ]);
   const slo = capture();
   validatePolicies(options({ priorityPolicy: "slo-tiered", sloBaseCritical: 1 }).o, slo.log);
-  assert.deepEqual(slo.lines, ['level=warn msg="SLO base scores are not strictly decreasing from critical to sheddable"']);
+  assert.deepEqual(slo.lines, [
+    'level=warn msg="SLO base scores are not strictly decreasing from critical to sheddable"',
+  ]);
 });
 
 test("selectScorers: the flag wins over the bundle, the bundle over the defaults", () => {
@@ -85,7 +96,11 @@ test("selectScorers logs the scorers, a flag without effect and the selected pol
   selectScorers(options({ routingPolicy: "weighted", routingScorers: "queue-depth:2" }).o, [], a.log);
   assert.deepEqual(a.lines, ['level=info msg="Weighted routing scorers: queue-depth:2.0"']);
   const b = capture();
-  const specs = selectScorers(options({ routingScorers: "queue-depth:2", admissionPolicy: "token-bucket" }).o, [], b.log);
+  const specs = selectScorers(
+    options({ routingScorers: "queue-depth:2", admissionPolicy: "token-bucket" }).o,
+    [],
+    b.log,
+  );
   assert.deepEqual(specs, DEFAULT_SCORERS, "round-robin keeps the default scorer list");
   assert.deepEqual(b.lines, [
     `level=warn msg="--routing-scorers has no effect when routing policy is \\"round-robin\\" (only applies to 'weighted')"`,

@@ -59,7 +59,8 @@ function checkKv(inst: Instance, problems: string[]): void {
   const kv = inst.kv;
   const free = kv.freeListIds();
   if (kv.scratchBlocks !== 0) problems.push(`${inst.id}: ${kv.scratchBlocks} scratch blocks after a step`);
-  if (kv.used + free.length !== kv.totalBlocks) problems.push(`${inst.id}: used ${kv.used} + free ${free.length} != ${kv.totalBlocks}`);
+  if (kv.used + free.length !== kv.totalBlocks)
+    problems.push(`${inst.id}: used ${kv.used} + free ${free.length} != ${kv.totalBlocks}`);
   const held = new Set<number>();
   const holders: Request[] = [...inst.running];
   for (let i = 0; i < inst.waitQueue.length; i++) holders.push(inst.waitQueue.at(i));
@@ -80,32 +81,38 @@ function checkKv(inst: Instance, problems: string[]): void {
 test("acceptance 0: every request completes with its exact output, and the run is slower", () => {
   let slower = 0;
   fc.assert(
-    fc.property(engineArb, workloadArb, fc.integer({ min: 1, max: 5 }), fc.constantFrom("ngram", "mtp"), (e, w, k, method) => {
-      const base = cfgOf({ ...e, kvBlocks: 1000, cpuBlocks: 0 });
-      const off = run(base, requests(w));
-      const problems: string[] = [];
-      const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
-      const plan = specPlan({ method, num_speculative_tokens: k, acceptance_rate: 0 });
-      const on = run({ ...base, speculation: plan }, requests(w), { instanceObserver: observer });
-      assert.deepEqual(problems, []);
-      const a = off.metrics.cluster;
-      const b = on.metrics.cluster;
-      assert.equal(b.completed_requests, w.length);
-      assert.equal(a.completed_requests, w.length);
-      assert.equal(b.total_output_tokens, a.total_output_tokens, "the same tokens come out");
-      assert.equal(b.speculative!.num_accepted_tokens, 0);
-      const verified = b.speculative!.num_drafts > 0;
-      // A request verifies proposals from its first decode on when it has at least 3 output tokens.
-      assert.equal(
-        verified,
-        w.some((r) => r.output >= 3),
-      );
-      if (verified) {
-        slower++;
-        assert.ok(b.e2e_mean_ms > a.e2e_mean_ms, `e2e ${b.e2e_mean_ms} with speculation vs ${a.e2e_mean_ms} without`);
-        assert.ok(b.vllm_estimated_duration_s >= a.vllm_estimated_duration_s);
-      }
-    }),
+    fc.property(
+      engineArb,
+      workloadArb,
+      fc.integer({ min: 1, max: 5 }),
+      fc.constantFrom("ngram", "mtp"),
+      (e, w, k, method) => {
+        const base = cfgOf({ ...e, kvBlocks: 1000, cpuBlocks: 0 });
+        const off = run(base, requests(w));
+        const problems: string[] = [];
+        const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
+        const plan = specPlan({ method, num_speculative_tokens: k, acceptance_rate: 0 });
+        const on = run({ ...base, speculation: plan }, requests(w), { instanceObserver: observer });
+        assert.deepEqual(problems, []);
+        const a = off.metrics.cluster;
+        const b = on.metrics.cluster;
+        assert.equal(b.completed_requests, w.length);
+        assert.equal(a.completed_requests, w.length);
+        assert.equal(b.total_output_tokens, a.total_output_tokens, "the same tokens come out");
+        assert.equal(b.speculative!.num_accepted_tokens, 0);
+        const verified = b.speculative!.num_drafts > 0;
+        // A request verifies proposals from its first decode on when it has at least 3 output tokens.
+        assert.equal(
+          verified,
+          w.some((r) => r.output >= 3),
+        );
+        if (verified) {
+          slower++;
+          assert.ok(b.e2e_mean_ms > a.e2e_mean_ms, `e2e ${b.e2e_mean_ms} with speculation vs ${a.e2e_mean_ms} without`);
+          assert.ok(b.vllm_estimated_duration_s >= a.vllm_estimated_duration_s);
+        }
+      },
+    ),
     { seed: FC_SEED, numRuns: 120 },
   );
   assert.ok(slower > 60, `${slower} cases verified proposals`);
@@ -122,10 +129,21 @@ test("acceptance 1, k = 3, batch 1: decode steps per request fall 4x", () => {
       (w, chunk) => {
         // One request at a time: each arrives long after the one before has left.
         const reqs = () => w.map((r, i) => req(`request_${i}`, i * 1e9, r.input, r.output));
-        const base = cfgOf({ instances: 1, kvBlocks: 1000, cpuBlocks: 0, maxRunning: 1, budget: 2048, chunk, preemption: "tail" });
+        const base = cfgOf({
+          instances: 1,
+          kvBlocks: 1000,
+          cpuBlocks: 0,
+          maxRunning: 1,
+          budget: 2048,
+          chunk,
+          preemption: "tail",
+        });
         const off = run(base, reqs());
         const on = run(
-          { ...base, speculation: specPlan({ method: "eagle", model: "head", num_speculative_tokens: 3, acceptance_rate: 1 }) },
+          {
+            ...base,
+            speculation: specPlan({ method: "eagle", model: "head", num_speculative_tokens: 3, acceptance_rate: 1 }),
+          },
           reqs(),
         );
         let plain = 0;
@@ -148,19 +166,25 @@ test("acceptance 1, k = 3, batch 1: decode steps per request fall 4x", () => {
 test("KV blocks are conserved and every request is accounted for under KV pressure, preemption and offload", () => {
   let preempted = 0;
   fc.assert(
-    fc.property(engineArb, workloadArb, fc.integer({ min: 1, max: 6 }), fc.double({ min: 0, max: 1, noNaN: true }), (e, w, k, a) => {
-      const problems: string[] = [];
-      const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
-      const plan = specPlan({ method: "ngram", num_speculative_tokens: k, acceptance_rate: a });
-      const res = run({ ...cfgOf(e), speculation: plan }, requests(w), { instanceObserver: observer });
-      assert.deepEqual(problems, []);
-      const m = res.metrics.cluster;
-      assert.equal(m.completed_requests + m.still_queued + m.still_running + m.dropped_unservable, w.length);
-      preempted += m.preemption_count;
-      const s = m.speculative!;
-      assert.ok(s.num_accepted_tokens <= s.num_draft_tokens);
-      for (const x of s.acceptance_rate_per_position) assert.ok(x >= 0 && x <= 1);
-    }),
+    fc.property(
+      engineArb,
+      workloadArb,
+      fc.integer({ min: 1, max: 6 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (e, w, k, a) => {
+        const problems: string[] = [];
+        const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
+        const plan = specPlan({ method: "ngram", num_speculative_tokens: k, acceptance_rate: a });
+        const res = run({ ...cfgOf(e), speculation: plan }, requests(w), { instanceObserver: observer });
+        assert.deepEqual(problems, []);
+        const m = res.metrics.cluster;
+        assert.equal(m.completed_requests + m.still_queued + m.still_running + m.dropped_unservable, w.length);
+        preempted += m.preemption_count;
+        const s = m.speculative!;
+        assert.ok(s.num_accepted_tokens <= s.num_draft_tokens);
+        for (const x of s.acceptance_rate_per_position) assert.ok(x >= 0 && x <= 1);
+      },
+    ),
     { seed: FC_SEED, numRuns: 150 },
   );
   assert.ok(preempted > 0, "some cases preempt");
@@ -170,7 +194,11 @@ test("runs with speculation repeat exactly", () => {
   fc.assert(
     fc.property(engineArb, workloadArb, fc.integer({ min: 1, max: 4 }), (e, w, k) => {
       const plan = () =>
-        specPlan({ method: "mtp", num_speculative_tokens: k, acceptance_rates: Array.from({ length: k }, (_, i) => 0.9 - 0.2 * i) });
+        specPlan({
+          method: "mtp",
+          num_speculative_tokens: k,
+          acceptance_rates: Array.from({ length: k }, (_, i) => 0.9 - 0.2 * i),
+        });
       const a = run({ ...cfgOf(e), speculation: plan() }, requests(w));
       const b = run({ ...cfgOf(e), speculation: plan() }, requests(w));
       assert.equal(JSON.stringify(a.metrics), JSON.stringify(b.metrics));

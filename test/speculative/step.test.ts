@@ -91,9 +91,20 @@ test("acceptance follows the tenant, then the SLO class, then the run-wide rate"
 
 test("disable_by_batch_size: steps with that many running requests do not speculate", () => {
   const reqs = Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30));
-  const on = run({ ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1 }) }, reqs);
+  const on = run(
+    { ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1 }) },
+    reqs,
+  );
   const gated = run(
-    { ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1, disable_by_batch_size: 4 }) },
+    {
+      ...simConfig(),
+      speculation: specPlan({
+        method: "ngram",
+        num_speculative_tokens: 2,
+        acceptance_rate: 1,
+        disable_by_batch_size: 4,
+      }),
+    },
     Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30)),
   );
   const a = on.metrics.cluster.speculative!;

@@ -28,7 +28,10 @@ export async function open(browser: BrowserContext, query: string, width = 1280,
   page.on("request", (r) => {
     if (!r.url().startsWith(base) && !r.url().startsWith("blob:")) foreign.push(r.url());
   });
-  await page.goto(`${pathToFileURL(INDEX).href}${query === "" ? "" : "?" + query}`, { waitUntil: "load", timeout: 120_000 });
+  await page.goto(`${pathToFileURL(INDEX).href}${query === "" ? "" : "?" + query}`, {
+    waitUntil: "load",
+    timeout: 120_000,
+  });
   return { page, errors, foreign };
 }
 

@@ -76,9 +76,15 @@ describe("playground", { timeout: 300_000 }, () => {
             ? sustained
             : JSON.stringify(block[c.metric]);
       assert.equal(c.value, printed, `${c.metric}: data-value`);
-      assert.ok(sameToShownPrecision(c.shown, printed), `${c.metric}: card shows ${c.shown}, blis run printed ${printed}`);
+      assert.ok(
+        sameToShownPrecision(c.shown, printed),
+        `${c.metric}: card shows ${c.shown}, blis run printed ${printed}`,
+      );
     }
-    assert.ok(Number(block["preemption_count"]) > 0 && Number(hit?.[1]) > 0, "the configuration exercises preemption and cache hits");
+    assert.ok(
+      Number(block["preemption_count"]) > 0 && Number(hit?.[1]) > 0,
+      "the configuration exercises preemption and cache hits",
+    );
     // The command line gives the same flags (in the order the CLI defines them).
     const command = (await page.textContent("#command"))!.split(" ");
     assert.deepEqual(command.slice(0, 3), ["npx", "blis", "run"]);
@@ -122,8 +128,12 @@ describe("playground", { timeout: 300_000 }, () => {
     await page.fill("#f-rate", "16");
     // Enter in a field runs (the form's submit button).
     await page.press("#f-rate", "Enter");
-    await page.waitForFunction(`document.querySelector("#compare-body ul.diff") !== null && document.body.dataset.state === "done"`);
-    const expected = clusterBlock((await cli(["run", "--model", MODEL, "--num-requests", "200", "--rate", "16"])).stdout);
+    await page.waitForFunction(
+      `document.querySelector("#compare-body ul.diff") !== null && document.body.dataset.state === "done"`,
+    );
+    const expected = clusterBlock(
+      (await cli(["run", "--model", MODEL, "--num-requests", "200", "--rate", "16"])).stdout,
+    );
     const rows = (await page.$$eval("#compare-table tbody tr", (trs) =>
       trs.map((tr) => [tr.getAttribute("data-metric"), ...[...tr.querySelectorAll("td")].map((td) => td.textContent)]),
     )) as string[][];
@@ -144,7 +154,9 @@ describe("playground", { timeout: 300_000 }, () => {
     const { page, errors } = await open(browser, q);
     await waitState(page, ["ready"]);
     await page.click("#sweep-run");
-    await page.waitForFunction(`["done", "invalid"].includes(document.body.dataset.sweep)`, undefined, { timeout: 120_000 });
+    await page.waitForFunction(`["done", "invalid"].includes(document.body.dataset.sweep)`, undefined, {
+      timeout: 120_000,
+    });
     assert.equal(await page.evaluate("document.body.dataset.sweep"), "done");
     const rows = (await page.$$eval("#sweep-table tbody tr", (trs) =>
       trs.map((tr) => [
@@ -193,7 +205,9 @@ describe("playground", { timeout: 300_000 }, () => {
     await waitState(page, ["ready"]);
     await page.waitForFunction(`document.querySelector("#command").textContent !== ""`);
     await page.click("#run");
-    await page.waitForFunction(`document.body.dataset.state === "running" && document.querySelector("#progress").value > 0`);
+    await page.waitForFunction(
+      `document.body.dataset.state === "running" && document.querySelector("#progress").value > 0`,
+    );
     assert.match((await page.textContent("#status"))!, /^Running… \d+ requests completed/);
     await page.click("#cancel");
     assert.equal(await waitState(page, ["cancelled"]), "cancelled");
@@ -231,7 +245,9 @@ describe("playground", { timeout: 300_000 }, () => {
       assert.equal(await page.evaluate("document.activeElement.id"), "reset", "Cancel is skipped while disabled");
       await page.keyboard.press("Tab");
       assert.equal(await page.evaluate("document.activeElement.id"), "f-model");
-      const over = (await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")) as number;
+      const over = (await page.evaluate(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      )) as number;
       assert.ok(over <= 0, `${w}px: the page scrolls ${over}px sideways`);
       await page.screenshot({ path: path.join(SHOTS, `playground-${w}.png`) });
       await page.close();

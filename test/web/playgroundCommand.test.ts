@@ -65,9 +65,13 @@ test("the server hands out the site's files and nothing outside it", async () =>
 });
 
 test("npx blis playground prints the address it serves and stops on SIGTERM", async () => {
-  const child = spawn(process.execPath, [path.join(ROOT, "dist", "src", "cli", "bin.js"), "playground", "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "dist", "src", "cli", "bin.js"), "playground", "--port", "0"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = "";

@@ -17,7 +17,10 @@ before(() => {
   fs.writeFileSync(path.join(project, "package.json"), '{ "name": "scratch", "version": "1.0.0", "private": true }\n');
   fs.mkdirSync(path.join(project, "node_modules", ".bin"), { recursive: true });
   fs.symlinkSync(ROOT, path.join(project, "node_modules", "blis-ts"));
-  fs.symlinkSync(path.join("..", "blis-ts", "dist", "src", "cli", "bin.js"), path.join(project, "node_modules", ".bin", "blis"));
+  fs.symlinkSync(
+    path.join("..", "blis-ts", "dist", "src", "cli", "bin.js"),
+    path.join(project, "node_modules", ".bin", "blis"),
+  );
 });
 
 after(() => fs.rmSync(project, { recursive: true, force: true }));
@@ -28,7 +31,12 @@ function servers(): number[] {
   return r.stdout
     .split("\n")
     .map((l) => l.trim().split(/\s+/))
-    .filter((f) => f.length > 2 && !f[1]!.startsWith("Z") && f.slice(2).join(" ").includes(`${project}/node_modules/.bin/blis playground`))
+    .filter(
+      (f) =>
+        f.length > 2 &&
+        !f[1]!.startsWith("Z") &&
+        f.slice(2).join(" ").includes(`${project}/node_modules/.bin/blis playground`),
+    )
     .map((f) => Number(f[0]));
 }
 
@@ -59,7 +67,10 @@ for (const [what, signal, toGroup] of CASES) {
     npx.stderr.resume();
     const exited = new Promise((r) => npx.once("exit", r));
     try {
-      assert.ok(await until(() => /^Playground: http:\/\/127\.0\.0\.1:\d+\//m.test(stdout), 30_000), `no address printed: ${stdout}`);
+      assert.ok(
+        await until(() => /^Playground: http:\/\/127\.0\.0\.1:\d+\//m.test(stdout), 30_000),
+        `no address printed: ${stdout}`,
+      );
       assert.equal(servers().length, 1, "the server runs");
       process.kill(toGroup ? -npx.pid! : npx.pid!, signal);
       await exited;

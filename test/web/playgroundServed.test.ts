@@ -80,7 +80,9 @@ describe("the served playground in Chromium", { timeout: 300_000 }, () => {
     assert.ok(offered.includes("meta-llama/llama-3.1-8b-instruct"));
 
     // No field for a flag that reads or writes a file.
-    const names = (await page.evaluate(`[...document.querySelectorAll("#fields [name]")].map((e) => e.getAttribute("name"))`)) as string[];
+    const names = (await page.evaluate(
+      `[...document.querySelectorAll("#fields [name]")].map((e) => e.getAttribute("name"))`,
+    )) as string[];
     assert.ok(names.includes("model") && names.includes("rate"), names.join(" "));
     for (const flag of [...RUN_INPUT_FLAGS, ...OTHER_FILE_FLAGS]) {
       assert.ok(!names.includes(flag.slice(2)), `${flag} is offered by the page`);

@@ -60,7 +60,9 @@ test("convert preset: spec shape, errors, round trip, same requests as run --wor
   roundTrip(spec);
   assert.throws(() => convertPreset("chatbot", presets, 0), { message: "--rate must be a finite value > 0, got 0" });
   assert.throws(() => convertPreset("chatbot", presets, 1, 0), { message: "--num-requests must be > 0, got 0" });
-  assert.throws(() => convertPreset("nope", presets), { message: 'Unknown preset "nope". Check defaults.yaml for available workloads.' });
+  assert.throws(() => convertPreset("nope", presets), {
+    message: 'Unknown preset "nope". Check defaults.yaml for available workloads.',
+  });
   // run --workload chatbot and run --workload-spec <converted> with the same --seed agree.
   const run = generateAll(specFromPreset("chatbot", presets, 2.5, 40, 7n));
   const viaSpec = generateAll(parseWorkloadSpec(serializeWorkloadSpec(spec)), { seed: 7n });
@@ -71,14 +73,18 @@ test("convert preset: spec shape, errors, round trip, same requests as run --wor
   assert.throws(() => specFromPreset("x", presets, 1, 1, 1n), {
     message: 'Undefined workload "x". Use one among (chatbot, summarization, contentgen, multidoc) or --workload-spec',
   });
-  assert.throws(() => specFromPreset("x", presets, NaN, 1, 1n), { message: "--rate must be a finite value > 0, got NaN" });
+  assert.throws(() => specFromPreset("x", presets, NaN, 1, 1n), {
+    message: "--rate must be a finite value > 0, got NaN",
+  });
 });
 
 test("distribution mode validation (docs/behavior.md#w1)", () => {
   assert.throws(() => specFromDistribution({ promptTokensMin: -5, promptTokensStdev: 0, promptTokens: 0 }), {
     message: "--prompt-tokens-min must be >= 0, got -5",
   });
-  assert.throws(() => specFromDistribution({ outputTokensMin: -1 }), { message: "--output-tokens-min must be >= 0, got -1" });
+  assert.throws(() => specFromDistribution({ outputTokensMin: -1 }), {
+    message: "--output-tokens-min must be >= 0, got -1",
+  });
   assert.throws(() => specFromDistribution({ rate: -2 }), { message: "--rate must be a finite value > 0, got -2" });
   // A stdev of 0 is constant lengths whatever the range (BLIS refused it with a minimum above 0).
   assert.doesNotThrow(() => specFromDistribution({ promptTokensStdev: 0 }));
@@ -106,7 +112,9 @@ test("convert csv-trace (docs/behavior.md#w16): average rate and lengths, horizo
   const cut = convertCsvTrace(FIXTURES + "trace.csv", 600_000);
   assert.equal(cut.num_requests, 2);
   assert.equal(cut.aggregate_rate, 2 / 0.5);
-  assert.throws(() => convertCsvTrace(FIXTURES + "trace.csv", -1), { message: "--horizon must be >= 0 (0 = no truncation), got -1" });
+  assert.throws(() => convertCsvTrace(FIXTURES + "trace.csv", -1), {
+    message: "--horizon must be >= 0 (0 = no truncation), got -1",
+  });
   assert.throws(() => convertCsvTrace(""), { message: "CSV trace path must not be empty" });
   assert.throws(
     () => convertCsvTrace(FIXTURES + "missing.csv"),
@@ -127,7 +135,9 @@ test("convert csv-trace (docs/behavior.md#w16): average rate and lengths, horizo
   const runSpec = specFromCsvTraceMode(FIXTURES + "trace.csv", Infinity, 42n, logger);
   assert.equal(runSpec.seed, 42n);
   assert.match(lines.join(""), /lossy/);
-  assert.throws(() => specFromCsvTraceMode("", 0, 1n), { message: "--workload-traces-filepath is required when using --workload traces" });
+  assert.throws(() => specFromCsvTraceMode("", 0, 1n), {
+    message: "--workload-traces-filepath is required when using --workload traces",
+  });
 });
 
 test("convert servegen: chunks in string order, peak rate, empirical PDFs, placeholder rate", () => {
@@ -167,7 +177,10 @@ test("convert inference-perf: P×U clients per stage, each stage at its own rate
   // The system prompt group is per prompt, shared by both stages.
   assert.equal(spec.clients[45]!.prefix_group, spec.clients[0]!.prefix_group);
   roundTrip(spec);
-  assert.throws(() => convertInferencePerf(EXAMPLES + "prefix-affinity-demo.yaml"), /does not contain an inference_perf section/);
+  assert.throws(
+    () => convertInferencePerf(EXAMPLES + "prefix-affinity-demo.yaml"),
+    /does not contain an inference_perf section/,
+  );
 });
 
 test("scenarios: four specs that validate and round-trip", () => {
@@ -352,7 +365,10 @@ test("fuzz: random specs survive serialize → load unchanged", () => {
       arrival: fc.oneof(fc.record({ process: text }), fc.record({ process: text, cv: anyNum })),
       lifecycle: fc.record({ windows: fc.array(fc.record({ start_us: int, end_us: int }), { maxLength: 2 }) }),
       reasoning: fc.record(
-        { reason_ratio_distribution: d, multi_turn: fc.record({ max_rounds: int, think_time_us: int, context_growth: text }) },
+        {
+          reason_ratio_distribution: d,
+          multi_turn: fc.record({ max_rounds: int, think_time_us: int, context_growth: text }),
+        },
         { requiredKeys: ["reason_ratio_distribution"] },
       ),
       input_distribution: d,
@@ -407,7 +423,9 @@ test("trace v2: strict header, 22 columns, export and reload, replay", () => {
   assert.deepStrictEqual(parseTraceV2Header(formatTraceV2Header(trace.header)), trace.header);
   assert.equal(trace.layout, "v2");
   assert.deepStrictEqual(parseTraceV2Data(formatTraceV2Data(trace)).records, trace.records);
-  assert.throws(() => parseTraceV2Data("a,b,c\n1,2,3\n", "t.csv"), { message: 't.csv line 1, column 1: unknown column "a"' });
+  assert.throws(() => parseTraceV2Data("a,b,c\n1,2,3\n", "t.csv"), {
+    message: 't.csv line 1, column 1: unknown column "a"',
+  });
   const bad = readFileSync(FIXTURES + "trace-data.csv", "utf8").replace(
     "0,c1,t1,critical,,0,sys,true,100",
     "0,c1,t1,critical,,0,sys,true,",
@@ -458,11 +476,21 @@ test("CLI commands print specs that re-load; errors are UserErrors", async () =>
   assert.equal(parseWorkloadSpec(csv).num_requests, 2);
   assert.equal(parseWorkloadSpec(await run("convert", "servegen", "--path", FIXTURES + "servegen")).clients.length, 2);
   assert.equal(
-    parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml")).clients.length,
+    parseWorkloadSpec(await run("convert", "inference-perf", "--spec", EXAMPLES + "inference-perf-shared-prefix.yaml"))
+      .clients.length,
     90,
   );
-  assert.equal(parseWorkloadSpec(await run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed, 9n);
-  const composed = await run("compose", "--from", EXAMPLES + "prefix-affinity-demo.yaml", "--from", EXAMPLES + "multiturn-chat-demo.yaml");
+  assert.equal(
+    parseWorkloadSpec(await run("convert", "scenario", "--name", "unfair", "--rate", "4", "--seed", "9")).seed,
+    9n,
+  );
+  const composed = await run(
+    "compose",
+    "--from",
+    EXAMPLES + "prefix-affinity-demo.yaml",
+    "--from",
+    EXAMPLES + "multiturn-chat-demo.yaml",
+  );
   assert.equal(parseWorkloadSpec(composed).aggregate_rate, 1000);
   await assert.rejects(() => run("compose"), { name: "UserError", message: "at least one --from flag is required" });
   await assert.rejects(() => run("convert", "preset", "--name", "chatbot", "--rate", "abc"), UserError);

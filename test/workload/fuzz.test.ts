@@ -28,13 +28,35 @@ const num = fc.oneof(
   fc.integer({ min: -1000, max: 1000 }),
 );
 const scalar = fc.oneof(num, fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null));
-const anyValue = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 6 }), scalar, { maxKeys: 3 }));
+const anyValue = fc.oneof(
+  scalar,
+  fc.array(scalar, { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), scalar, { maxKeys: 3 }),
+);
 const distArb = fc.record(
   {
-    type: fc.oneof(fc.constantFrom("gaussian", "exponential", "pareto_lognormal", "empirical", "constant", "", "zipf"), anyValue),
+    type: fc.oneof(
+      fc.constantFrom("gaussian", "exponential", "pareto_lognormal", "empirical", "constant", "", "zipf"),
+      anyValue,
+    ),
     params: fc.oneof(
       fc.dictionary(
-        fc.constantFrom("mean", "std_dev", "min", "max", "value", "alpha", "xm", "mu", "sigma", "mix_weight", "1", "-3", "12abc", "0"),
+        fc.constantFrom(
+          "mean",
+          "std_dev",
+          "min",
+          "max",
+          "value",
+          "alpha",
+          "xm",
+          "mu",
+          "sigma",
+          "mix_weight",
+          "1",
+          "-3",
+          "12abc",
+          "0",
+        ),
         num,
         { maxKeys: 6 },
       ),
@@ -60,9 +82,12 @@ const clientArb = fc.record(
     prefix_length: fc.oneof(fc.integer({ min: -5, max: 2000 }), num),
     streaming: fc.oneof(fc.boolean(), anyValue),
     lifecycle: fc.record({
-      windows: fc.array(fc.record({ start_us: fc.integer({ min: -10, max: 200_000 }), end_us: fc.integer({ min: -10, max: 200_000 }) }), {
-        maxLength: 3,
-      }),
+      windows: fc.array(
+        fc.record({ start_us: fc.integer({ min: -10, max: 200_000 }), end_us: fc.integer({ min: -10, max: 200_000 }) }),
+        {
+          maxLength: 3,
+        },
+      ),
     }),
     multimodal: fc.record(
       { text_distribution: distArb, image_distribution: distArb, image_count_distribution: distArb },
@@ -92,8 +117,14 @@ const cohortArb = fc.record(
     input_distribution: distArb,
     output_distribution: distArb,
     diurnal: fc.record({ peak_hour: fc.integer({ min: -1, max: 25 }), peak_to_trough_ratio: num }),
-    spike: fc.record({ start_time_us: fc.integer({ min: -5, max: 100_000 }), duration_us: fc.integer({ min: -5, max: 100_000 }) }),
-    drain: fc.record({ start_time_us: fc.integer({ min: -5, max: 100_000 }), ramp_duration_us: fc.integer({ min: -5, max: 100_000 }) }),
+    spike: fc.record({
+      start_time_us: fc.integer({ min: -5, max: 100_000 }),
+      duration_us: fc.integer({ min: -5, max: 100_000 }),
+    }),
+    drain: fc.record({
+      start_time_us: fc.integer({ min: -5, max: 100_000 }),
+      ramp_duration_us: fc.integer({ min: -5, max: 100_000 }),
+    }),
   },
   { requiredKeys: [] },
 );
@@ -136,7 +167,10 @@ test("fuzz: programmatic specs → success or UserError", () => {
     fc.property(specArb, boundsArb, (spec, bounds) => {
       onlyUserErrors(() =>
         drain(
-          createRequestSource(spec, { ...bounds, horizon: bounds.maxRequests <= 0 && bounds.horizon === Infinity ? 1000 : bounds.horizon }),
+          createRequestSource(spec, {
+            ...bounds,
+            horizon: bounds.maxRequests <= 0 && bounds.horizon === Infinity ? 1000 : bounds.horizon,
+          }),
         ),
       );
     }),
@@ -153,7 +187,9 @@ test("fuzz: the same specs as YAML text → success or UserError", () => {
       } catch {
         return;
       }
-      onlyUserErrors(() => drain(createRequestSource(parseWorkloadSpec(text), { ...bounds, horizon: Math.min(bounds.horizon, 300_000) })));
+      onlyUserErrors(() =>
+        drain(createRequestSource(parseWorkloadSpec(text), { ...bounds, horizon: Math.min(bounds.horizon, 300_000) })),
+      );
     }),
     { numRuns: 300, seed: FC_SEED },
   );
@@ -198,12 +234,15 @@ const yamlish = fc.string({
 
 test("fuzz: malformed YAML text → success or UserError", () => {
   fc.assert(
-    fc.property(fc.oneof(yamlish, fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 30 })), (text) => {
-      onlyUserErrors(() => {
-        const spec = parseWorkloadSpec(text);
-        drain(createRequestSource(spec, { maxRequests: 10, horizon: 100_000 }));
-      });
-    }),
+    fc.property(
+      fc.oneof(yamlish, fc.string({ maxLength: 60 }), fc.string({ unit: "grapheme", maxLength: 30 })),
+      (text) => {
+        onlyUserErrors(() => {
+          const spec = parseWorkloadSpec(text);
+          drain(createRequestSource(spec, { maxRequests: 10, horizon: 100_000 }));
+        });
+      },
+    ),
     { numRuns: 2000, seed: FC_SEED },
   );
 });
@@ -220,7 +259,8 @@ test("adversarial documents: deep nesting, huge numbers, long anchors chains", (
     "seed: 9223372036854775808\n",
     "clients: [{prefix_length: 1e18, prefix_group: g, rate_fraction: 1, arrival: {process: poisson}}]\naggregate_rate: 1\nnum_requests: 1",
   ];
-  for (const text of cases) onlyUserErrors(() => drain(createRequestSource(parseWorkloadSpec(text), { maxRequests: 5, horizon: 1000 })));
+  for (const text of cases)
+    onlyUserErrors(() => drain(createRequestSource(parseWorkloadSpec(text), { maxRequests: 5, horizon: 1000 })));
   // Huge lengths fail cleanly instead of exhausting memory.
   assert.throws(
     () =>
@@ -249,9 +289,15 @@ test("adversarial documents: deep nesting, huge numbers, long anchors chains", (
 });
 
 test("fuzz: structurally valid specs with random numbers generate ordered, well-formed requests", () => {
-  const n = fc.oneof(fc.constantFrom(0.5, 1, 3, 1e-300, 1e300, NaN, 0, -1), fc.double({ min: 0.01, max: 1e4, noNaN: true }));
+  const n = fc.oneof(
+    fc.constantFrom(0.5, 1, 3, 1e-300, 1e300, NaN, 0, -1),
+    fc.double({ min: 0.01, max: 1e4, noNaN: true }),
+  );
   const lengthDist = fc.oneof(
-    fc.record({ type: fc.constant("exponential"), params: fc.record({ mean: fc.double({ min: 0, max: 300, noNaN: true }) }) }),
+    fc.record({
+      type: fc.constant("exponential"),
+      params: fc.record({ mean: fc.double({ min: 0, max: 300, noNaN: true }) }),
+    }),
     fc.record({ type: fc.constant("constant"), params: fc.record({ value: fc.integer({ min: 0, max: 300 }) }) }),
     fc.record({
       type: fc.constant("gaussian"),
@@ -294,7 +340,11 @@ test("fuzz: structurally valid specs with random numbers generate ordered, well-
   });
   fc.assert(
     fc.property(
-      fc.record({ seed: fc.bigInt({ min: 0n, max: 1000n }), aggregate_rate: n, clients: fc.array(client, { minLength: 1, maxLength: 3 }) }),
+      fc.record({
+        seed: fc.bigInt({ min: 0n, max: 1000n }),
+        aggregate_rate: n,
+        clients: fc.array(client, { minLength: 1, maxLength: 3 }),
+      }),
       fc.integer({ min: 1, max: 60 }),
       (spec, max) => {
         onlyUserErrors(() => {

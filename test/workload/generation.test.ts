@@ -93,7 +93,12 @@ test("multi-turn worked example offsets (independent rounds too)", () => {
     makeSpec({
       aggregate_rate: 0.01,
       num_requests: 4,
-      clients: [{ ...client, reasoning: { ...client.reasoning!, multi_turn: { ...client.reasoning!.multi_turn!, context_growth: "" } } }],
+      clients: [
+        {
+          ...client,
+          reasoning: { ...client.reasoning!, multi_turn: { ...client.reasoning!.multi_turn!, context_growth: "" } },
+        },
+      ],
     }),
   );
   assert.deepStrictEqual(
@@ -111,7 +116,11 @@ test("interleaved sessions come out in arrival order with a stable tie order", (
       multi_turn: { max_rounds: 6, think_time_us: 2_000_000, context_growth: "accumulate" },
     },
   });
-  const spec = makeSpec({ aggregate_rate: 3, num_requests: 400, clients: [client, { ...client, id: "b", tenant_id: "b" }] });
+  const spec = makeSpec({
+    aggregate_rate: 3,
+    num_requests: 400,
+    clients: [client, { ...client, id: "b", tenant_id: "b" }],
+  });
   const reqs = generateAll(spec);
   assert.equal(reqs.length, 400);
   for (let i = 1; i < reqs.length; i++) assert.ok(reqs[i]!.arrival >= reqs[i - 1]!.arrival);
@@ -179,12 +188,21 @@ test("client independence: appending a client leaves earlier clients unchanged (
       output_distribution: dist("gaussian", { mean: 30, std_dev: 10, min: 1, max: 100 }),
     });
   // λ per client stays 1 req/s: aggregate grows with the client count.
-  const two = generateAll(makeSpec({ seed: 9n, aggregate_rate: 2, horizon: 200_000_000, clients: [mk("a", "gamma"), mk("b", "weibull")] }));
+  const two = generateAll(
+    makeSpec({ seed: 9n, aggregate_rate: 2, horizon: 200_000_000, clients: [mk("a", "gamma"), mk("b", "weibull")] }),
+  );
   const three = generateAll(
-    makeSpec({ seed: 9n, aggregate_rate: 3, horizon: 200_000_000, clients: [mk("a", "gamma"), mk("b", "weibull"), mk("c", "poisson")] }),
+    makeSpec({
+      seed: 9n,
+      aggregate_rate: 3,
+      horizon: 200_000_000,
+      clients: [mk("a", "gamma"), mk("b", "weibull"), mk("c", "poisson")],
+    }),
   );
   const strip = (rs: WorkloadRequest[], t: string) =>
-    rs.filter((r) => r.tenantId === t).map((r) => ({ arrival: r.arrival, inputLen: r.inputLen, outputLen: r.outputLen, tokens: r.tokens }));
+    rs
+      .filter((r) => r.tenantId === t)
+      .map((r) => ({ arrival: r.arrival, inputLen: r.inputLen, outputLen: r.outputLen, tokens: r.tokens }));
   for (const t of ["a", "b"]) {
     const x = strip(two, t);
     assert.ok(x.length > 100);
@@ -247,7 +265,14 @@ test("prefix groups: members share the first L tokens; default 50; the first mem
 test("horizon cuts arrivals at t ≥ H; H ≤ 0 yields nothing without validation", () => {
   const spec = makeSpec({
     aggregate_rate: 1,
-    clients: [makeClient({ rate_fraction: 1, arrival: { process: "constant" }, input_distribution: c1, output_distribution: c1 })],
+    clients: [
+      makeClient({
+        rate_fraction: 1,
+        arrival: { process: "constant" },
+        input_distribution: c1,
+        output_distribution: c1,
+      }),
+    ],
   });
   assert.deepStrictEqual(
     generateAll(spec, { horizon: 3_000_000 }).map((r) => r.arrival),
@@ -300,13 +325,20 @@ test("lifecycle windows thin arrivals; docs/behavior.md#w7: num_requests-only bo
   assert.deepStrictEqual(generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [sessions] })), []);
   // No windows at all, or sessions without rounds, are rejected (docs/behavior.md#w23).
   assert.throws(
-    () => generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [{ ...client, lifecycle: { windows: [] } }] })),
+    () =>
+      generateAll(
+        makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [{ ...client, lifecycle: { windows: [] } }] }),
+      ),
     {
-      message: "invalid workload spec: client[0].lifecycle: at least one window required (without one the client never sends)",
+      message:
+        "invalid workload spec: client[0].lifecycle: at least one window required (without one the client never sends)",
     },
   );
   const noRounds = sessionClient({
-    reasoning: { reason_ratio_distribution: dist("", {}), multi_turn: { max_rounds: 0, think_time_us: 0, context_growth: "" } },
+    reasoning: {
+      reason_ratio_distribution: dist("", {}),
+      multi_turn: { max_rounds: 0, think_time_us: 0, context_growth: "" },
+    },
   });
   assert.throws(() => generateAll(makeSpec({ aggregate_rate: 1, num_requests: 10, clients: [noRounds] })), {
     message: "invalid workload spec: client[0].reasoning.multi_turn.max_rounds must be > 0, got 0",
@@ -317,7 +349,10 @@ test("per-client cap 2N counts rounds (docs/behavior.md#w20)", () => {
   // N = 3: K = 6 rounds → the client stops after its second 5-round session; with a long think
   // time the earliest 3 requests are the 3 session starts only if a third session existed.
   const client = sessionClient({
-    reasoning: { reason_ratio_distribution: dist("", {}), multi_turn: { max_rounds: 5, think_time_us: 100_000_000, context_growth: "" } },
+    reasoning: {
+      reason_ratio_distribution: dist("", {}),
+      multi_turn: { max_rounds: 5, think_time_us: 100_000_000, context_growth: "" },
+    },
   });
   const reqs = generateAll(makeSpec({ aggregate_rate: 1, num_requests: 3, clients: [client] }));
   assert.deepStrictEqual(
@@ -469,11 +504,16 @@ test("sampler build errors are prefixed with the client and role", () => {
       }),
     ],
   });
-  assert.throws(() => createRequestSource(spec), { message: 'client "x" input distribution: distribution requires parameter "std_dev"' });
+  assert.throws(() => createRequestSource(spec), {
+    message: 'client "x" input distribution: distribution requires parameter "std_dev"',
+  });
   const r = {
     ...spec.clients[0]!,
     input_distribution: c1,
-    reasoning: { reason_ratio_distribution: dist("weird", {}), multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: "" } },
+    reasoning: {
+      reason_ratio_distribution: dist("weird", {}),
+      multi_turn: { max_rounds: 1, think_time_us: 0, context_growth: "" },
+    },
   };
   // Checked by validation, which BLIS leaves to the sampler builder (docs/behavior.md#w23).
   assert.throws(() => createRequestSource({ ...spec, clients: [r] }), {

@@ -79,14 +79,19 @@ test("expansion: P×U clients per stage with the stage's window and rate share; 
   assert.equal(e.clients.length, 40);
   assert.equal(e.clients[0]!.id, "stage-0-prompt-0-user-0");
   assert.equal(e.clients[39]!.id, "stage-1-prompt-3-user-4");
-  const share = (stage: number): number => e.clients.slice(stage * 20, stage * 20 + 20).reduce((s, c) => s + c.rate_fraction, 0);
+  const share = (stage: number): number =>
+    e.clients.slice(stage * 20, stage * 20 + 20).reduce((s, c) => s + c.rate_fraction, 0);
   // With aggregate_rate = 28, stage i's clients get 28 · share_i / 28 = rate_i.
   assert.ok(Math.abs(share(0) - 8) < 1e-9 && Math.abs(share(1) - 20) < 1e-9);
-  for (const c of e.clients.slice(0, 20)) assert.deepStrictEqual(c.lifecycle, { windows: [{ start_us: 0, end_us: 60 * SECOND }] });
-  for (const c of e.clients.slice(20)) assert.deepStrictEqual(c.lifecycle, { windows: [{ start_us: 60 * SECOND, end_us: 120 * SECOND }] });
+  for (const c of e.clients.slice(0, 20))
+    assert.deepStrictEqual(c.lifecycle, { windows: [{ start_us: 0, end_us: 60 * SECOND }] });
+  for (const c of e.clients.slice(20))
+    assert.deepStrictEqual(c.lifecycle, { windows: [{ start_us: 60 * SECOND, end_us: 120 * SECOND }] });
   assert.equal(generationEnd(spec), 120 * SECOND);
   // The client guard counts every stage's clients.
-  const big = parseWorkloadSpec(twoStageYaml(1, false).replace("num_users_per_system_prompt: 5", "num_users_per_system_prompt: 150000"));
+  const big = parseWorkloadSpec(
+    twoStageYaml(1, false).replace("num_users_per_system_prompt: 5", "num_users_per_system_prompt: 150000"),
+  );
   assert.match(
     findInferencePerfFailure(big.inference_perf!)!.message,
     /4 system prompts x 150000 users x 2 stages = 1200000 clients exceeds maximum/,
@@ -123,7 +128,11 @@ test("multi-turn chat: fixed-length rounds after a system prompt shared by the p
   const spec = parseWorkloadSpec(twoStageYaml(5, true));
   const e = expandInferencePerf(spec.inference_perf!);
   assert.equal(e.category, "reasoning");
-  assert.deepStrictEqual(e.clients[0]!.reasoning!.multi_turn, { max_rounds: 5, think_time_us: 500_000, context_growth: "" });
+  assert.deepStrictEqual(e.clients[0]!.reasoning!.multi_turn, {
+    max_rounds: 5,
+    think_time_us: 500_000,
+    context_growth: "",
+  });
   assert.equal(e.clients[0]!.prefix_group, "prompt-0");
 
   const reqs = generateAll(spec);
@@ -231,7 +240,9 @@ test("finite lifecycle windows on every client bound the spec; one open-ended cl
     cohorts: [{ ...cohort, spike: { start_time_us: 0, duration_us: 20 * SECOND } }],
   });
   assert.equal(generationEnd(spiked), 20 * SECOND);
-  assert.throws(() => generateAll(makeSpec({ aggregate_rate: 2, clients: spec.clients, cohorts: [cohort] })), { message: BOUND_ERROR });
+  assert.throws(() => generateAll(makeSpec({ aggregate_rate: 2, clients: spec.clients, cohorts: [cohort] })), {
+    message: BOUND_ERROR,
+  });
 
   const open = makeClient({
     id: "open",
@@ -240,7 +251,9 @@ test("finite lifecycle windows on every client bound the spec; one open-ended cl
     input_distribution: dist("constant", { value: 4 }),
     output_distribution: dist("constant", { value: 2 }),
   });
-  assert.throws(() => createRequestSource(makeSpec({ aggregate_rate: 2, clients: [...spec.clients, open] })), { message: BOUND_ERROR });
+  assert.throws(() => createRequestSource(makeSpec({ aggregate_rate: 2, clients: [...spec.clients, open] })), {
+    message: BOUND_ERROR,
+  });
   assert.throws(() => checkGenerationBound(0, Infinity), { message: BOUND_ERROR });
 });
 

@@ -3,7 +3,13 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkSpecBounds, createRequestSource, findValidationFailure, parseWorkloadSpec, specPositions } from "../../src/workload/index.js";
+import {
+  checkSpecBounds,
+  createRequestSource,
+  findValidationFailure,
+  parseWorkloadSpec,
+  specPositions,
+} from "../../src/workload/index.js";
 
 const OUT = "output_distribution: {type: constant, params: {value: 1}}";
 
@@ -11,7 +17,8 @@ const OUT = "output_distribution: {type: constant, params: {value: 1}}";
 function oneClient(client: string, top = 'version: "2"'): string {
   return `${top}\naggregate_rate: 1\nnum_requests: 5\nclients:\n  - {id: c, rate_fraction: 1, arrival: {process: poisson}, ${client}}\n`;
 }
-const input = (type: string, params: string): string => `input_distribution: {type: ${type}, params: {${params}}}, ${OUT}`;
+const input = (type: string, params: string): string =>
+  `input_distribution: {type: ${type}, params: {${params}}}, ${OUT}`;
 const IN_OK = input("constant", "value: 1");
 
 /** The message generation reports, with the key's position. */
@@ -26,7 +33,12 @@ function generationError(text: string): string {
 
 const P = "invalid workload spec: ";
 const cases: [string, string, string, string][] = [
-  ["version", oneClient(IN_OK, 'version: "7"'), `${P}unknown version "7"; valid: "2", or "1", "1.0" or absent for v1 files`, "version"],
+  [
+    "version",
+    oneClient(IN_OK, 'version: "7"'),
+    `${P}unknown version "7"; valid: "2", or "1", "1.0" or absent for v1 files`,
+    "version",
+  ],
   [
     "gaussian negative mean",
     oneClient(input("gaussian", "mean: -100, std_dev: 10, min: 1, max: 200")),
@@ -189,7 +201,10 @@ clients:
       params:
         mean: -5
 `;
-  assert.equal(generationError(text), `${P}client[1].input_distribution.params.mean must be > 0, got -5.000000${at(text, "mean: -5")}`);
+  assert.equal(
+    generationError(text),
+    `${P}client[1].input_distribution.params.mean must be > 0, got -5.000000${at(text, "mean: -5")}`,
+  );
   const cohort = `aggregate_rate: 1
 num_requests: 5
 cohorts:
@@ -199,7 +214,8 @@ cohorts:
 });
 
 test("servegen spans", () => {
-  const f = (span: string) => findValidationFailure(parseWorkloadSpec(`aggregate_rate: 1\nservegen_data: {path: x, ${span}}\n`))?.message;
+  const f = (span: string) =>
+    findValidationFailure(parseWorkloadSpec(`aggregate_rate: 1\nservegen_data: {path: x, ${span}}\n`))?.message;
   assert.equal(f("span_start: -1"), "servegen_data.span_start must be >= 0 (0 = unset), got -1");
   assert.equal(f("span_start: 5, span_end: 5"), "servegen_data.span_end must be > span_start 5, got 5");
   assert.equal(f("span_start: 5, span_end: 6"), undefined);
@@ -232,5 +248,8 @@ test("the spec's num_requests and horizon: > 0 or absent, unless a flag replaces
   });
   checkSpecBounds(spec, { numRequests: true, horizon: true }, positions);
   // Generation from the spec alone uses its cap, so it checks it too.
-  assert.throws(() => createRequestSource(spec), /num_requests must be > 0 \(or absent for no cap\), got -50 \(line 3, column 1\)$/);
+  assert.throws(
+    () => createRequestSource(spec),
+    /num_requests must be > 0 \(or absent for no cap\), got -50 \(line 3, column 1\)$/,
+  );
 });

@@ -94,8 +94,14 @@ test("empirical: mean and variance; weights need not sum to 1; zero weights skip
 test("empirical build errors", () => {
   assert.throws(() => buildLengthSampler(d("empirical", {})), /requires a file path or inline params/);
   assert.throws(() => buildLengthSampler({ type: "empirical", params: {}, file: "x.json" }), /has no valid bins/);
-  assert.throws(() => buildLengthSampler(d("empirical", { "12abc": 1 })), /empirical PDF key "12abc" is not an integer: /);
-  assert.throws(() => buildLengthSampler(d("gaussian", { mean: 1, std_dev: 1, min: 1 })), /distribution requires parameter "max"/);
+  assert.throws(
+    () => buildLengthSampler(d("empirical", { "12abc": 1 })),
+    /empirical PDF key "12abc" is not an integer: /,
+  );
+  assert.throws(
+    () => buildLengthSampler(d("gaussian", { mean: 1, std_dev: 1, min: 1 })),
+    /distribution requires parameter "max"/,
+  );
   assert.throws(() => buildLengthSampler(d("zipf", {})), /unknown distribution type "zipf"/);
 });
 

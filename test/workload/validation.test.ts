@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { UserError } from "../../src/util/errors.js";
-import { createRequestSource, findValidationFailure, parseWorkloadSpec, decodeWorkloadSpec } from "../../src/workload/index.js";
+import {
+  createRequestSource,
+  findValidationFailure,
+  parseWorkloadSpec,
+  decodeWorkloadSpec,
+} from "../../src/workload/index.js";
 import { capturingLogger } from "./helpers.js";
 
 const IN = "input_distribution: {type: constant, params: {value: 1}}";
@@ -20,7 +25,11 @@ function validationMessage(text: string): string | null {
 
 const cases: [string, string, string | null][] = [
   ["valid", specText("aggregate_rate: 1"), null],
-  ["category", specText("category: chat\naggregate_rate: .nan"), 'unknown category "chat"; valid: language, multimodal, reasoning'],
+  [
+    "category",
+    specText("category: chat\naggregate_rate: .nan"),
+    'unknown category "chat"; valid: language, multimodal, reasoning',
+  ],
   ["rate NaN", specText("aggregate_rate: .nan"), "aggregate_rate must be a finite number, got NaN"],
   ["rate +Inf", specText("aggregate_rate: .inf"), "aggregate_rate must be a finite number, got +Inf"],
   ["rate 0", specText("aggregate_rate: 0"), "aggregate_rate must be positive, got 0.000000"],
@@ -36,7 +45,11 @@ const cases: [string, string, string | null][] = [
     specText("aggregate_rate: 1", [okClient, `{rate_fraction: .nan}`]),
     "client[1].rate_fraction must be a finite number, got NaN",
   ],
-  ["fraction 0", specText("aggregate_rate: 1", [`{rate_fraction: 0}`]), "client[0].rate_fraction must be positive, got 0.000000"],
+  [
+    "fraction 0",
+    specText("aggregate_rate: 1", [`{rate_fraction: 0}`]),
+    "client[0].rate_fraction must be positive, got 0.000000",
+  ],
   [
     "missing process",
     specText("aggregate_rate: 1", [`{rate_fraction: 1, ${IN}, ${OUT}}`]),
@@ -76,7 +89,9 @@ const cases: [string, string, string | null][] = [
   ],
   [
     "output type",
-    specText("aggregate_rate: 1", [`{rate_fraction: 1, arrival: {process: poisson}, ${IN}, output_distribution: {type: zzz}}`]),
+    specText("aggregate_rate: 1", [
+      `{rate_fraction: 1, arrival: {process: poisson}, ${IN}, output_distribution: {type: zzz}}`,
+    ]),
     'client[0].output_distribution: unknown distribution type "zzz"; valid: gaussian, exponential, pareto_lognormal, empirical, constant',
   ],
   [
@@ -84,7 +99,11 @@ const cases: [string, string, string | null][] = [
     specText("aggregate_rate: 1", [`{rate_fraction: -1}`], [`{population: 0}`]),
     "client[0].rate_fraction must be positive, got -1.000000",
   ],
-  ["population 0", specText("aggregate_rate: 1", [], [`{population: 0}`]), "cohort[0]: population must be positive, got 0"],
+  [
+    "population 0",
+    specText("aggregate_rate: 1", [], [`{population: 0}`]),
+    "cohort[0]: population must be positive, got 0",
+  ],
   [
     "population max",
     specText("aggregate_rate: 1", [], [okCohort, `{population: 100001}`]),
@@ -107,7 +126,11 @@ const cases: [string, string, string | null][] = [
   ],
   [
     "cohort cv checked like a client's (docs/behavior.md#w10)",
-    specText("aggregate_rate: 1", [], [`{population: 1, rate_fraction: 1, arrival: {process: weibull, cv: -4}, ${IN}, ${OUT}}`]),
+    specText(
+      "aggregate_rate: 1",
+      [],
+      [`{population: 1, rate_fraction: 1, arrival: {process: weibull, cv: -4}, ${IN}, ${OUT}}`],
+    ),
     "cohort[0]: weibull CV must be in [0.01, 10.4], got -4.000000",
   ],
   [
@@ -115,7 +138,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, output_distribution: {type: constant, params: {value: .nan}}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, output_distribution: {type: constant, params: {value: .nan}}}`,
+      ],
     ),
     "cohort[0].output_distribution.params.value must be a finite number, got NaN",
   ],
@@ -124,7 +149,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 30, peak_to_trough_ratio: 0.5}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 30, peak_to_trough_ratio: 0.5}}`,
+      ],
     ),
     "cohort[0]: diurnal peak_to_trough_ratio must be a finite number >= 1.0, got 0.500000",
   ],
@@ -133,7 +160,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 24, peak_to_trough_ratio: 2}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, diurnal: {peak_hour: 24, peak_to_trough_ratio: 2}}`,
+      ],
     ),
     "cohort[0]: diurnal peak_hour must be 0-23, got 24",
   ],
@@ -142,7 +171,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: -1, duration_us: 0}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: -1, duration_us: 0}}`,
+      ],
     ),
     "cohort[0]: spike start_time_us must be non-negative, got -1",
   ],
@@ -151,7 +182,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: 1, duration_us: 0}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, spike: {start_time_us: 1, duration_us: 0}}`,
+      ],
     ),
     "cohort[0]: spike duration_us must be > 0, got 0",
   ],
@@ -160,7 +193,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: -5, ramp_duration_us: 1}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: -5, ramp_duration_us: 1}}`,
+      ],
     ),
     "cohort[0]: drain start_time_us must be non-negative, got -5",
   ],
@@ -169,7 +204,9 @@ const cases: [string, string, string | null][] = [
     specText(
       "aggregate_rate: 1",
       [],
-      [`{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: 5, ramp_duration_us: 0}}`],
+      [
+        `{population: 1, rate_fraction: 1, arrival: {process: gamma}, ${IN}, ${OUT}, drain: {start_time_us: 5, ramp_duration_us: 0}}`,
+      ],
     ),
     "cohort[0]: drain ramp_duration_us must be > 0, got 0",
   ],
@@ -207,26 +244,47 @@ test("strict parsing: unknown keys at every level, with line and column", () => 
   const levels: [string, string, string][] = [
     ["top", "aggregate_rate: 1\ntenants: []\n", 'unknown key "tenants" (line 2, column 1)'],
     ["client", "clients:\n  - id: a\n    priority: 3\n", 'unknown key "clients[0].priority" (line 3, column 5)'],
-    ["arrival", "clients:\n  - arrival: {process: gamma, shape: 2}\n", 'unknown key "clients[0].arrival.shape" (line 2, column 31)'],
-    ["dist", "clients:\n  - input_distribution: {type: constant, value: 3}\n", 'unknown key "clients[0].input_distribution.value"'],
-    ["cohort", "cohorts:\n  - id: c\n    prefix_length: 4\n", 'unknown key "cohorts[0].prefix_length" (line 3, column 5)'],
+    [
+      "arrival",
+      "clients:\n  - arrival: {process: gamma, shape: 2}\n",
+      'unknown key "clients[0].arrival.shape" (line 2, column 31)',
+    ],
+    [
+      "dist",
+      "clients:\n  - input_distribution: {type: constant, value: 3}\n",
+      'unknown key "clients[0].input_distribution.value"',
+    ],
+    [
+      "cohort",
+      "cohorts:\n  - id: c\n    prefix_length: 4\n",
+      'unknown key "cohorts[0].prefix_length" (line 3, column 5)',
+    ],
     ["cohort lifecycle", "cohorts:\n  - lifecycle: {}\n", 'unknown key "cohorts[0].lifecycle"'],
     [
       "window",
       "clients:\n  - lifecycle: {windows: [{start_us: 0, stop_us: 3}]}\n",
       'unknown key "clients[0].lifecycle.windows[0].stop_us"',
     ],
-    ["multi_turn", "clients:\n  - reasoning: {multi_turn: {rounds: 3}}\n", 'unknown key "clients[0].reasoning.multi_turn.rounds"'],
+    [
+      "multi_turn",
+      "clients:\n  - reasoning: {multi_turn: {rounds: 3}}\n",
+      'unknown key "clients[0].reasoning.multi_turn.rounds"',
+    ],
     ["multimodal", "clients:\n  - multimodal: {image_dist: {}}\n", 'unknown key "clients[0].multimodal.image_dist"'],
     ["network", "clients:\n  - network: {rtt: 1}\n", 'unknown key "clients[0].network.rtt"'],
     ["servegen", "servegen_data: {path: x, span: 3}\n", 'unknown key "servegen_data.span"'],
-    ["inference_perf", "inference_perf: {stages: [], shared_prefix: {foo: 1}}\n", 'unknown key "inference_perf.shared_prefix.foo"'],
+    [
+      "inference_perf",
+      "inference_perf: {stages: [], shared_prefix: {foo: 1}}\n",
+      'unknown key "inference_perf.shared_prefix.foo"',
+    ],
     ["diurnal", "cohorts:\n  - diurnal: {peak: 3}\n", 'unknown key "cohorts[0].diurnal.peak"'],
   ];
   for (const [name, text, msg] of levels) {
     assert.throws(
       () => parseWorkloadSpec(text),
-      (e: unknown) => e instanceof UserError && e.message.startsWith("parsing workload spec: ") && e.message.includes(msg),
+      (e: unknown) =>
+        e instanceof UserError && e.message.startsWith("parsing workload spec: ") && e.message.includes(msg),
       name,
     );
   }
@@ -269,7 +327,10 @@ clients:
 
 test("type errors name the key and position", () => {
   const cases: [string, RegExp][] = [
-    ["aggregate_rate: fast\n", /^parsing workload spec: aggregate_rate: cannot unmarshal !!str "fast" into float \(line 1, column 17\)$/],
+    [
+      "aggregate_rate: fast\n",
+      /^parsing workload spec: aggregate_rate: cannot unmarshal !!str "fast" into float \(line 1, column 17\)$/,
+    ],
     ["clients: {a: 1}\n", /clients: cannot unmarshal !!map into list/],
     ["clients: [{rate_fraction: [1]}]\n", /clients\[0\]\.rate_fraction: cannot unmarshal !!seq into float/],
     ["clients: [{input_distribution: {params: {a: x}}}]\n", /params\.a: cannot unmarshal !!str "x" into float/],
@@ -336,9 +397,12 @@ test("alias bombs and cyclic anchors are refused quickly", () => {
 
 test('v1 upgrade: empty/"1" versions map realtime → critical and interactive → standard', () => {
   const { logger, lines } = capturingLogger();
-  const spec = parseWorkloadSpec("clients: [{id: a, slo_class: realtime}, {id: b, slo_class: interactive}, {id: c, slo_class: batch}]\n", {
-    logger,
-  });
+  const spec = parseWorkloadSpec(
+    "clients: [{id: a, slo_class: realtime}, {id: b, slo_class: interactive}, {id: c, slo_class: batch}]\n",
+    {
+      logger,
+    },
+  );
   assert.deepStrictEqual(
     spec.clients.map((c) => c.slo_class),
     ["critical", "standard", "batch"],

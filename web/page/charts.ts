@@ -52,7 +52,8 @@ export class ChartGroup {
 
 /** A figure with a canvas for a spec (the report's markup, src/report/html.ts ChartSet.figure). */
 export function figure(spec: ChartSpec): string {
-  const esc = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  const esc = (s: string): string =>
+    s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   const note = spec.note !== undefined ? `<div class="n">${esc(spec.note)}</div>` : "";
   return (
     `<figure class="chart"><figcaption><div class="t">${esc(spec.title)}</div>${note}</figcaption>` +

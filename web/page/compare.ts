@@ -62,8 +62,16 @@ function table(base: RunSummary, now: RunSummary): HTMLElement {
       el("td", { class: "num", text: deltaText(a, b) }),
     );
   });
-  const head = el("tr", {}, ...["metric", "baseline", "current", "change"].map((h) => el("th", { scope: "col", text: h })));
-  return el("div", { class: "table-wrap" }, el("table", { id: "compare-table" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const head = el(
+    "tr",
+    {},
+    ...["metric", "baseline", "current", "change"].map((h) => el("th", { scope: "col", text: h })),
+  );
+  return el(
+    "div",
+    { class: "table-wrap" },
+    el("table", { id: "compare-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+  );
 }
 
 /** Shows the comparison, or hides it without a baseline. */
@@ -78,7 +86,11 @@ export function renderCompare(base: Pinned | null, now: Pinned | null): void {
   const diffEl =
     diff.length === 0
       ? el("p", { class: "note", text: "Same flags as the baseline." })
-      : el("ul", { class: "diff" }, ...diff.map((d) => el("li", {}, el("code", { text: `--${d.name}` }), ` ${d.base} → ${d.now}`)));
+      : el(
+          "ul",
+          { class: "diff" },
+          ...diff.map((d) => el("li", {}, el("code", { text: `--${d.name}` }), ` ${d.base} → ${d.now}`)),
+        );
   const specs = [
     cdfSpec("cmp-ttft", "TTFT — CDF", base.result, now.result, "ttft"),
     cdfSpec("cmp-itl", "ITL per request — CDF", base.result, now.result, "itl"),
@@ -86,7 +98,12 @@ export function renderCompare(base: Pinned | null, now: Pinned | null): void {
   ];
   const grid = el("div", { class: "grid" });
   grid.innerHTML = specs.map(figure).join("");
-  byId("compare-body").replaceChildren(el("h3", { text: "Changed flags" }), diffEl, table(base.result, now.result), grid);
+  byId("compare-body").replaceChildren(
+    el("h3", { text: "Changed flags" }),
+    diffEl,
+    table(base.result, now.result),
+    grid,
+  );
   box.hidden = false;
   charts.draw(specs);
 }

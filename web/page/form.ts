@@ -13,7 +13,16 @@ const SECTIONS: { title: string; names: string[] }[] = [
   { title: "Model and hardware", names: ["model", "hardware", "tp", "latency-model", "gpu-memory-utilization"] },
   {
     title: "Workload",
-    names: ["workload", "rate", "num-requests", "seed", "prompt-tokens", "output-tokens", "prefix-tokens", "concurrency"],
+    names: [
+      "workload",
+      "rate",
+      "num-requests",
+      "seed",
+      "prompt-tokens",
+      "output-tokens",
+      "prefix-tokens",
+      "concurrency",
+    ],
   },
   { title: "Cluster and routing", names: ["num-instances", "routing-policy", "routing-scorers"] },
   {
@@ -22,7 +31,13 @@ const SECTIONS: { title: string; names: string[] }[] = [
   },
   {
     title: "KV cache",
-    names: ["total-kv-blocks", "block-size-in-tokens", "kv-cpu-blocks", "kv-offload-threshold", "kv-transfer-bandwidth"],
+    names: [
+      "total-kv-blocks",
+      "block-size-in-tokens",
+      "kv-cpu-blocks",
+      "kv-offload-threshold",
+      "kv-transfer-bandwidth",
+    ],
   },
   { title: "Batching", names: ["max-num-seqs", "max-num-batched-tokens", "long-prefill-token-threshold"] },
 ];
@@ -66,7 +81,14 @@ function field(f: FlagInfo, info: PlaygroundInfo): HTMLElement {
   const help = el("small", { id: `help-${f.name}`, class: "help", text: f.help });
   const err = el("p", { id: `err-${f.name}`, class: "err", hidden: "" });
   c.setAttribute("aria-describedby", `help-${f.name} err-${f.name}`);
-  const wrap = el("div", { class: "field", "data-field": f.name }, el("label", { for: c.id, text: f.name }), c, help, err);
+  const wrap = el(
+    "div",
+    { class: "field", "data-field": f.name },
+    el("label", { for: c.id, text: f.name }),
+    c,
+    help,
+    err,
+  );
   if (f.name === "routing-scorers") wrap.append(scorerWeights(c as HTMLInputElement, info.scorers));
   return wrap;
 }
@@ -158,7 +180,8 @@ export function setForm(params: Params): Params {
       extra.push([n, v]);
       continue;
     }
-    if (c instanceof HTMLSelectElement && ![...c.options].some((o) => o.value === v)) c.append(el("option", { value: v, text: v }));
+    if (c instanceof HTMLSelectElement && ![...c.options].some((o) => o.value === v))
+      c.append(el("option", { value: v, text: v }));
     c.value = v;
     c.dispatchEvent(new Event("change"));
   }

@@ -88,8 +88,11 @@ export async function runSweep(
 function curve(points: SweepPoint[], s: SweepSettings): ChartSpec {
   const x = points.map((p) => p.throughput);
   const lost = points.findIndex((p) => !p.ok);
-  const refLines: NonNullable<ChartSpec["refLines"]> = [{ axis: "y", value: s.sloTtftMs, label: `TTFT p99 SLO ${s.sloTtftMs} ms` }];
-  if (lost >= 0) refLines.push({ axis: "x", value: points[lost]!.throughput, label: `SLO lost at ${points[lost]!.rate} req/s` });
+  const refLines: NonNullable<ChartSpec["refLines"]> = [
+    { axis: "y", value: s.sloTtftMs, label: `TTFT p99 SLO ${s.sloTtftMs} ms` },
+  ];
+  if (lost >= 0)
+    refLines.push({ axis: "x", value: points[lost]!.throughput, label: `SLO lost at ${points[lost]!.rate} req/s` });
   return {
     id: "sweep-curve",
     kind: "line",
@@ -109,7 +112,16 @@ function curve(points: SweepPoint[], s: SweepSettings): ChartSpec {
         width: 2,
         pointLabels: points.map((p) => `${p.rate}`),
       },
-      { label: "ITL p99", color: "#f28e2b", x, y: points.map((p) => p.itlP99), radius: 3, width: 1.5, rightAxis: true, dash: [5, 3] },
+      {
+        label: "ITL p99",
+        color: "#f28e2b",
+        x,
+        y: points.map((p) => p.itlP99),
+        radius: 3,
+        width: 1.5,
+        rightAxis: true,
+        dash: [5, 3],
+      },
       {
         label: "misses SLO",
         color: "#e15759",
@@ -153,9 +165,14 @@ export function renderSweep(points: SweepPoint[], s: SweepSettings, instances: n
   const head = el(
     "tr",
     {},
-    ...["rate (req/s)", "sustained (req/s)", "throughput, whole run (req/s)", "TTFT p99 (ms)", "ITL p99 (ms)", "SLO"].map((h) =>
-      el("th", { scope: "col", text: h }),
-    ),
+    ...[
+      "rate (req/s)",
+      "sustained (req/s)",
+      "throughput, whole run (req/s)",
+      "TTFT p99 (ms)",
+      "ITL p99 (ms)",
+      "SLO",
+    ].map((h) => el("th", { scope: "col", text: h })),
   );
   const fig = el("div");
   fig.innerHTML = figure(spec);
@@ -163,7 +180,11 @@ export function renderSweep(points: SweepPoint[], s: SweepSettings, instances: n
   byId("sweep-body").replaceChildren(
     el("p", { id: "sweep-answer", class: "answer", text: answer }),
     fig,
-    el("div", { class: "table-wrap" }, el("table", { id: "sweep-table" }, el("thead", {}, head), el("tbody", {}, ...rows))),
+    el(
+      "div",
+      { class: "table-wrap" },
+      el("table", { id: "sweep-table" }, el("thead", {}, head), el("tbody", {}, ...rows)),
+    ),
   );
   charts.draw([spec]);
 }

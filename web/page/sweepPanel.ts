@@ -21,7 +21,8 @@ function settings(): SweepSettings | string {
     sloItlMs: num("sweep-slo-itl-p99-ms"),
   };
   if (!(s.from > 0) || !(s.to > s.from)) return "sweep-from and sweep-to must be rates with 0 < sweep-from < sweep-to";
-  if (!Number.isInteger(s.points) || s.points < 2 || s.points > 40) return "sweep-points must be an integer from 2 to 40";
+  if (!Number.isInteger(s.points) || s.points < 2 || s.points > 40)
+    return "sweep-points must be an integer from 2 to 40";
   if (!Number.isInteger(s.requests) || s.requests < 1) return "sweep-requests must be a positive integer";
   if (!(s.sloTtftMs > 0) || !(s.sloItlMs > 0)) return "the SLO limits must be positive numbers of ms";
   return s;
@@ -46,7 +47,11 @@ export function sweepControls(flags: () => Params, validate: () => Promise<boole
       cancelBtn.disabled = false;
       st.textContent = "Sweeping…";
       const t0 = performance.now();
-      const r = await runSweep(flags(), s, (done, total) => (st.textContent = `Sweeping… ${done} of ${total} rates done`));
+      const r = await runSweep(
+        flags(),
+        s,
+        (done, total) => (st.textContent = `Sweeping… ${done} of ${total} rates done`),
+      );
       runBtn.disabled = false;
       cancelBtn.disabled = true;
       if (r === null) {

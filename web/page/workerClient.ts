@@ -98,7 +98,8 @@ export class SimWorker {
     if (this.stopped) return;
     this.stopped = true;
     this.worker.terminate();
-    for (const [id, p] of this.pending) p.resolve({ type: "failed", id, errors: [{ field: "", message: "cancelled" }] });
+    for (const [id, p] of this.pending)
+      p.resolve({ type: "failed", id, errors: [{ field: "", message: "cancelled" }] });
     this.pending.clear();
   }
 }

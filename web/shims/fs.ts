@@ -141,11 +141,17 @@ export function readdirSync(p: string, opts?: { withFileTypes?: boolean }): (str
   const prefix = full === "/" ? "/" : full + "/";
   const names = new Map<string, boolean>();
   for (const d of dirs)
-    if (d.startsWith(prefix) && d !== full && !d.slice(prefix.length).includes("/")) names.set(d.slice(prefix.length), true);
-  for (const f of files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes("/")) names.set(f.slice(prefix.length), false);
+    if (d.startsWith(prefix) && d !== full && !d.slice(prefix.length).includes("/"))
+      names.set(d.slice(prefix.length), true);
+  for (const f of files.keys())
+    if (f.startsWith(prefix) && !f.slice(prefix.length).includes("/")) names.set(f.slice(prefix.length), false);
   const sorted = [...names.keys()].sort();
   if (opts?.withFileTypes !== true) return sorted;
-  return sorted.map((name) => ({ name, isDirectory: () => names.get(name) === true, isFile: () => names.get(name) === false }));
+  return sorted.map((name) => ({
+    name,
+    isDirectory: () => names.get(name) === true,
+    isFile: () => names.get(name) === false,
+  }));
 }
 
 function readOnly(call: string): (p: string) => never {

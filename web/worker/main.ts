@@ -50,7 +50,9 @@ async function handle(m: ToWorker): Promise<void> {
         self.postMessage({ type: "result", id: m.id, result });
       } catch (e) {
         const errors =
-          e instanceof RunFailed ? e.errors : [{ field: "", message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
+          e instanceof RunFailed
+            ? e.errors
+            : [{ field: "", message: `internal error: ${e instanceof Error ? e.message : String(e)}` }];
         self.postMessage({ type: "failed", id: m.id, errors });
       }
       return;

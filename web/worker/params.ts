@@ -81,7 +81,10 @@ export function parseParams(params: Params): ParsedParams {
       input[f.key] = flagParser(f.type, f.flag)(value, input[f.key]);
     } catch (e) {
       const detail = e instanceof Error ? e.message : String(e);
-      errors.push({ field: name, message: `error: option '${optionText(f)}' argument '${value}' is invalid. ${detail}` });
+      errors.push({
+        field: name,
+        message: `error: option '${optionText(f)}' argument '${value}' is invalid. ${detail}`,
+      });
     }
   }
   if (specYaml !== null) input["workloadSpec"] = WORKLOAD_FILE;
@@ -92,7 +95,8 @@ export function parseParams(params: Params): ParsedParams {
 export function fieldOf(message: string, params: Params): string {
   const names = new Set(runFlags().map(nameOf));
   for (const m of message.matchAll(/--([a-z0-9][a-z0-9-]*)/g)) {
-    if (names.has(m[1]!)) return m[1] === "workload-spec" && params.some(([n]) => n === SPEC_PARAM) ? SPEC_PARAM : m[1]!;
+    if (names.has(m[1]!))
+      return m[1] === "workload-spec" && params.some(([n]) => n === SPEC_PARAM) ? SPEC_PARAM : m[1]!;
   }
   if (/workload spec|workload\.yaml/i.test(message) && params.some(([n]) => n === SPEC_PARAM)) return SPEC_PARAM;
   return "";

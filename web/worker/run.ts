@@ -5,7 +5,12 @@ import { simulate, type SimulationResult } from "../../src/sim/simulate.js";
 import { parseRunInput } from "../../src/sim/parseOptions.js";
 import { Logger, parseLogLevel } from "../../src/util/log.js";
 import { ConstructionError, InvariantError, UserError } from "../../src/util/errors.js";
-import { specFromDistribution, specFromPreset, readPresetsFromDefaults, serializeWorkloadSpec } from "../../src/workload/index.js";
+import {
+  specFromDistribution,
+  specFromPreset,
+  readPresetsFromDefaults,
+  serializeWorkloadSpec,
+} from "../../src/workload/index.js";
 import type { RunInput } from "../../src/config/runOptions.js";
 import type { Checked, FieldError, Params, Progress, RunSummary } from "../shared/protocol.js";
 import { commandLine, fieldOf, parseParams } from "./params.js";
@@ -59,7 +64,12 @@ async function simulateOrFail(
         progress: {
           intervalUs: opts.intervalUs,
           onProgress: (s) => {
-            const fraction = s.requestCap > 0 ? s.completed / s.requestCap : Number.isFinite(s.horizonUs) ? s.clockUs / s.horizonUs : 0;
+            const fraction =
+              s.requestCap > 0
+                ? s.completed / s.requestCap
+                : Number.isFinite(s.horizonUs)
+                  ? s.clockUs / s.horizonUs
+                  : 0;
             onProgress({ fraction: Math.min(1, fraction), completed: s.completed, clockUs: s.clockUs });
           },
         },
@@ -94,7 +104,9 @@ function workloadYaml(input: RunInput, specYaml: string | null): string {
     if (o.workload === "distribution" || o.workload === "") {
       return serializeWorkloadSpec(specFromDistribution({ ...o, seed }));
     }
-    return serializeWorkloadSpec(specFromPreset(o.workload, readPresetsFromDefaults(o.defaultsFilepath), o.rate, o.numRequests, seed));
+    return serializeWorkloadSpec(
+      specFromPreset(o.workload, readPresetsFromDefaults(o.defaultsFilepath), o.rate, o.numRequests, seed),
+    );
   } catch {
     return "";
   }

@@ -64,7 +64,12 @@ function sections(d: RunReportData): { html: string; charts: RunSummary["charts"
   return { html, charts: charts.specs };
 }
 
-export function summarize(res: SimulationResult, detail: "full" | "metrics", wallMs: number, log: string[]): RunSummary {
+export function summarize(
+  res: SimulationResult,
+  detail: "full" | "metrics",
+  wallMs: number,
+  log: string[],
+): RunSummary {
   const out = renderStdout(res);
   const block = printedClusterBlock(res.metrics);
   const all = printedValues(block);

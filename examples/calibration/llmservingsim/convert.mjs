@@ -33,5 +33,7 @@ for (const [stem, id] of RUNS) {
   const header = path.join(HERE, `${id}.yaml`);
   const data = path.join(HERE, `${id}.csv`);
   exportTraceV2(trace, header, data);
-  process.stderr.write(`${path.relative(process.cwd(), header)} + .csv: ${trace.records.length} requests (${meta.model})\n`);
+  process.stderr.write(
+    `${path.relative(process.cwd(), header)} + .csv: ${trace.records.length} requests (${meta.model})\n`,
+  );
 }

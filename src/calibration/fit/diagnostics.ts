@@ -52,9 +52,12 @@ export const MIN_ROUNDS = 3;
 export function degeneracies(d: DegeneracyInput): string[] {
   const out: string[] = [];
   if (d.scoredRequests < MIN_SCORED_REQUESTS) {
-    out.push(`only ${d.scoredRequests} matched requests (at least ${MIN_SCORED_REQUESTS} are needed to determine the terms)`);
+    out.push(
+      `only ${d.scoredRequests} matched requests (at least ${MIN_SCORED_REQUESTS} are needed to determine the terms)`,
+    );
   }
-  if (d.iterations < MIN_ROUNDS) out.push(`--iterations ${d.iterations}: fewer than ${MIN_ROUNDS} least-squares rounds`);
+  if (d.iterations < MIN_ROUNDS)
+    out.push(`--iterations ${d.iterations}: fewer than ${MIN_ROUNDS} least-squares rounds`);
   if (!(d.objectiveAfter < d.objectiveBefore)) {
     out.push(`the objective did not improve (${d.objectiveBefore.toFixed(4)} → ${d.objectiveAfter.toFixed(4)})`);
   }

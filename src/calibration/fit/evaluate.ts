@@ -142,7 +142,16 @@ function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe,
     }
     if (m === null) return;
     const ri = O > 1 ? (m.e2e - m.ttft) / (O - 1) : 0;
-    t.kept.push({ L: row.prefix_length + row.input_tokens, O, t: ft.slice(), e: fe.slice(), i: fi.slice(), rt: m.ttft, re: m.e2e, ri });
+    t.kept.push({
+      L: row.prefix_length + row.input_tokens,
+      O,
+      t: ft.slice(),
+      e: fe.slice(),
+      i: fi.slice(),
+      rt: m.ttft,
+      re: m.e2e,
+      ri,
+    });
     t.real.ttft += m.ttft;
     t.real.e2e += m.e2e;
     t.real.itl += ri;
@@ -155,7 +164,11 @@ function tallyRequests(x: FitExperiment, res: ReplayResult, probe: FeatureProbe,
 
 const relErr = (s: number, r: number): number => (r > 0 ? Math.abs(s - r) / r : 0);
 const scale = (m: Means, f: number): Means => ({ ttft: m.ttft * f, e2e: m.e2e * f, itl: m.itl * f });
-const meanErrors = (s: Means, r: Means): Means => ({ ttft: relErr(s.ttft, r.ttft), e2e: relErr(s.e2e, r.e2e), itl: relErr(s.itl, r.itl) });
+const meanErrors = (s: Means, r: Means): Means => ({
+  ttft: relErr(s.ttft, r.ttft),
+  e2e: relErr(s.e2e, r.e2e),
+  itl: relErr(s.itl, r.itl),
+});
 
 /** Per-request measurements: per-request MAPE, and the binned-mean rows of the criterion. */
 function requestsEval(id: string, t: Tally, theta: ArrayLike<number>): ExperimentEval {
@@ -165,7 +178,15 @@ function requestsEval(id: string, t: Tally, theta: ArrayLike<number>): Experimen
   // Relative residual rows: x·θ/y − 1; each metric of an experiment weighs 1 in total.
   const ne = emptyNormalEquations(NUM_PARAMS);
   const binned = Math.sqrt(binnedRows(t.kept, ne, theta));
-  const errors = { ...scale(t.ape, inv), meanApe: meanErrors(sim, real), binned, sim, real, scored: t.n, incomplete: t.incomplete };
+  const errors = {
+    ...scale(t.ape, inv),
+    meanApe: meanErrors(sim, real),
+    binned,
+    sim,
+    real,
+    scored: t.n,
+    incomplete: t.incomplete,
+  };
   return { id, errors, ne };
 }
 
@@ -186,7 +207,16 @@ function meansEval(id: string, t: Tally, target: { ttft_us: number; e2e_us: numb
   return { id, errors: { ...errs, meanApe: errs, binned, sim, real, scored: t.n, incomplete: t.incomplete }, ne };
 }
 
-type Kept = { L: number; O: number; t: Float64Array; e: Float64Array; i: Float64Array; rt: number; re: number; ri: number };
+type Kept = {
+  L: number;
+  O: number;
+  t: Float64Array;
+  e: Float64Array;
+  i: Float64Array;
+  rt: number;
+  re: number;
+  ri: number;
+};
 const BINS = 8;
 
 /** Rows (mean form / mean measured ≈ 1) of each bin; each metric weighs 1 in total. */

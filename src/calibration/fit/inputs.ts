@@ -64,14 +64,24 @@ function fromEntries(file: string, id: string | null, stage: number | null, ctx:
 
 function needModel(spec: string, ctx: InputContext): RunInput {
   if (ctx.run.model === undefined || ctx.run.model === "") {
-    throw new UserError(`${ctx.flag} ${spec}: a trace or CSV input needs the deployment's --model (and --hardware, --tp, ...)`);
+    throw new UserError(
+      `${ctx.flag} ${spec}: a trace or CSV input needs the deployment's --model (and --hardware, --tp, ...)`,
+    );
   }
   return { ...ctx.run, seed: ctx.seed };
 }
 
 /** A measured run of the user's deployment (trace or CSV): every request is scored. */
 function measuredRun(id: string, trace: TraceV2, spec: string, ctx: InputContext): FitExperiment {
-  return { id, model: ctx.run.model ?? "", run: needModel(spec, ctx), trace, target: { kind: "requests" }, stages: [], role: null };
+  return {
+    id,
+    model: ctx.run.model ?? "",
+    run: needModel(spec, ctx),
+    trace,
+    target: { kind: "requests" },
+    stages: [],
+    role: null,
+  };
 }
 
 /** Resolves one --data/--holdout value. */
@@ -88,7 +98,8 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
   if (/\.ya?ml$/i.test(base)) {
     const data = base.replace(/\.ya?ml$/i, ".csv");
     if (!fs.existsSync(base)) throw new UserError(`${ctx.flag} ${base}: no such file`);
-    if (!fs.existsSync(data)) throw new UserError(`${ctx.flag} ${base}: the trace data ${data} is missing (it must sit beside the header)`);
+    if (!fs.existsSync(data))
+      throw new UserError(`${ctx.flag} ${base}: the trace data ${data} is missing (it must sit beside the header)`);
     const trace = loadTraceV2(base, data);
     return [measuredRun(path.basename(base).replace(/\.ya?ml$/i, ""), trace, spec, ctx)];
   }
@@ -97,7 +108,9 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
     try {
       text = readInputFile(base, DATA_FILE_LIMIT);
     } catch (e) {
-      throw new UserError(`${ctx.flag} ${base}: ${(e as InputFileError).code === "ENOENT" ? "no such file" : readFailure(e)}`);
+      throw new UserError(
+        `${ctx.flag} ${base}: ${(e as InputFileError).code === "ENOENT" ? "no such file" : readFailure(e)}`,
+      );
     }
     const kind = measuredCsvKind(text);
     if (kind === null) {
@@ -114,6 +127,9 @@ export function resolveInput(spec: string, ctx: InputContext): FitExperiment[] {
 /** Resolves every value of one flag, recording each experiment's source for worker processes. */
 export function loadInputs(specs: readonly string[], ctx: InputContext): FitExperiment[] {
   return specs.flatMap((spec) =>
-    resolveInput(spec, ctx).map((x, index) => ({ ...x, source: { spec, flag: ctx.flag, index, run: ctx.run, seed: ctx.seed } })),
+    resolveInput(spec, ctx).map((x, index) => ({
+      ...x,
+      source: { spec, flag: ctx.flag, index, run: ctx.run, seed: ctx.seed },
+    })),
   );
 }

@@ -57,8 +57,16 @@ function unitOf(layout: ParamLayout, name: string): string {
 const fmt = (v: number): string => (Number.isFinite(v) ? Number(v.toPrecision(4)).toString() : "undetermined");
 
 /** Markdown: each fitted parameter with its unit and approximate standard error. */
-export function parameterTable(layout: ParamLayout, rows: readonly { name: string; value: number; stderr: number }[]): string {
-  const lines = ["## Fitted parameters", "", "| parameter | value | ± (approx. std. error) | unit |", "|---|---:|---:|---|"];
+export function parameterTable(
+  layout: ParamLayout,
+  rows: readonly { name: string; value: number; stderr: number }[],
+): string {
+  const lines = [
+    "## Fitted parameters",
+    "",
+    "| parameter | value | ± (approx. std. error) | unit |",
+    "|---|---:|---:|---|",
+  ];
   for (const r of rows) lines.push(`| ${r.name} | ${fmt(r.value)} | ${fmt(r.stderr)} | ${unitOf(layout, r.name)} |`);
   return lines.join("\n") + "\n";
 }

@@ -126,11 +126,14 @@ export function layoutParamIndex(layout: ParamLayout, name: string, flag: string
  */
 export function freeParams(layout: ParamLayout, params: string | undefined, terms: string | undefined): number[] {
   const blackbox = layout !== TRAINED_PHYSICS_LAYOUT;
-  if (blackbox && terms !== undefined && terms.trim() !== "") throw new UserError(`--terms: ${layout.model} has no extra terms`);
+  if (blackbox && terms !== undefined && terms.trim() !== "")
+    throw new UserError(`--terms: ${layout.model} has no extra terms`);
   const names = params === undefined ? layout.defaultFree : listOf(params);
   const free = new Set(names.map((n) => layoutParamIndex(layout, n, "--params")));
   if (layout === KERNELS_LAYOUT && free.has(3)) {
-    throw new UserError("--params: kernel_scale is not fitted: the kernel tables are measured facts; fit the overhead terms");
+    throw new UserError(
+      "--params: kernel_scale is not fitted: the kernel tables are measured facts; fit the overhead terms",
+    );
   }
   if (free.size === 0) throw new UserError("--params: empty list");
   if (!blackbox) {

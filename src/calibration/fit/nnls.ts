@@ -41,7 +41,12 @@ export interface Pull {
  * min ‖Aθ − y‖² + Σ pulls over θ ≥ 0, with θ_j fixed at `base`_j outside `free`. Projected
  * Gauss-Seidel; exact for this convex problem.
  */
-export function solveNnls(ne: NormalEquations, base: ArrayLike<number>, free: readonly number[], pulls: readonly Pull[]): Float64Array {
+export function solveNnls(
+  ne: NormalEquations,
+  base: ArrayLike<number>,
+  free: readonly number[],
+  pulls: readonly Pull[],
+): Float64Array {
   const n = ne.h.length;
   const theta = Float64Array.from({ length: n }, (_, i) => base[i]!);
   const m = free.length;

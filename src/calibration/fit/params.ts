@@ -57,6 +57,9 @@ export function coefficientsFromTheta(t: ArrayLike<number>): Coefficients {
 }
 
 /** Names and values for reports. */
-export function describeTheta(t: ArrayLike<number>, free: ReadonlySet<number>): { name: string; value: number; free: boolean }[] {
+export function describeTheta(
+  t: ArrayLike<number>,
+  free: ReadonlySet<number>,
+): { name: string; value: number; free: boolean }[] {
   return PARAM_NAMES.map((name, i) => ({ name, value: t[i]!, free: free.has(i) }));
 }

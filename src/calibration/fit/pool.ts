@@ -20,13 +20,20 @@ export class FitPool {
   }
 
   /** Evaluates every experiment at θ; those without a source (built in memory) run here. */
-  async evaluate(xs: readonly FitExperiment[], theta: ArrayLike<number>, onDone: () => void): Promise<ExperimentEval[]> {
+  async evaluate(
+    xs: readonly FitExperiment[],
+    theta: ArrayLike<number>,
+    onDone: () => void,
+  ): Promise<ExperimentEval[]> {
     return Promise.all(
       xs.map(async (x) => {
         const r =
           x.source === undefined
             ? await evaluateExperiment(x, theta)
-            : ((await this.pool.run({ source: x.source, theta: Array.from(theta) } satisfies FitTask)) as ExperimentEval);
+            : ((await this.pool.run({
+                source: x.source,
+                theta: Array.from(theta),
+              } satisfies FitTask)) as ExperimentEval);
         onDone();
         return r;
       }),

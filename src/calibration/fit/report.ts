@@ -60,7 +60,8 @@ export function errorTable(title: string, before: readonly ExperimentEval[], aft
       `| ${b.id} | ${a.errors.scored} | ${m(b, "ttft")} | ${m(a, "ttft")} | ${m(b, "e2e")} | ${m(a, "e2e")} | ${m(b, "itl")} | ${m(a, "itl")} |`,
     );
   });
-  const med = (xs: ExperimentEval[], k: "ttft" | "e2e" | "itl"): string => pct(median(xs.map((e) => e.errors.meanApe[k])));
+  const med = (xs: ExperimentEval[], k: "ttft" | "e2e" | "itl"): string =>
+    pct(median(xs.map((e) => e.errors.meanApe[k])));
   lines.push(
     `| median | | ${med([...before], "ttft")} | ${med([...after], "ttft")} | ${med([...before], "e2e")} | ${med([...after], "e2e")} | ${med([...before], "itl")} | ${med([...after], "itl")} |`,
   );

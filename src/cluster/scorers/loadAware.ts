@@ -21,4 +21,8 @@ export class LoadAwareScorer implements Scorer {
   observe(): void {}
 }
 
-export const loadAware: ScorerDescriptor = factoryPolicy("load-aware", () => new LoadAwareScorer(), "short queues, capped at 128");
+export const loadAware: ScorerDescriptor = factoryPolicy(
+  "load-aware",
+  () => new LoadAwareScorer(),
+  "short queues, capped at 128",
+);

@@ -26,4 +26,8 @@ export class LoraAffinityScorer implements Scorer {
   observe(): void {}
 }
 
-export const loraAffinity: ScorerDescriptor = factoryPolicy("lora-affinity", () => new LoraAffinityScorer(), "resident LoRA adapter");
+export const loraAffinity: ScorerDescriptor = factoryPolicy(
+  "lora-affinity",
+  () => new LoraAffinityScorer(),
+  "resident LoRA adapter",
+);

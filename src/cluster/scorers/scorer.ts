@@ -11,7 +11,10 @@ export type ScorerDescriptor<P = Record<string, never>> = PolicyDescriptor<Routi
 export const scorers = new PolicyRegistry<RoutingContext, Scorer>("scorer");
 
 /** The scorers of `specs` with their parameters read from `source` (defaults when absent). */
-export function chooseScorers(specs: readonly ScorerSpec[], source: Readonly<Record<string, unknown>> = {}): ScorerChoice[] {
+export function chooseScorers(
+  specs: readonly ScorerSpec[],
+  source: Readonly<Record<string, unknown>> = {},
+): ScorerChoice[] {
   return specs.map((s) => ({ name: s.name, weight: s.weight, build: scorers.bind(s.name, source) }));
 }
 

@@ -17,4 +17,8 @@ export class VllmDpScorer implements Scorer {
   observe(): void {}
 }
 
-export const vllmDp: ScorerDescriptor = factoryPolicy("vllm-dp", () => new VllmDpScorer(), "vLLM data-parallel balancing");
+export const vllmDp: ScorerDescriptor = factoryPolicy(
+  "vllm-dp",
+  () => new VllmDpScorer(),
+  "vLLM data-parallel balancing",
+);

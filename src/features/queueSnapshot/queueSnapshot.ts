@@ -36,7 +36,9 @@ export const queueSnapshot: Feature<z.infer<typeof params>, QueueSnapshotSetting
   settings(p, { deployment, log }) {
     if (p.queueSnapshotAtUs === 0) return null;
     if (p.queueSnapshotAtUs > deployment.horizon) {
-      log.warn(`--queue-snapshot-at-us ${p.queueSnapshotAtUs} is after the horizon (${deployment.horizon}); no snapshot is taken`);
+      log.warn(
+        `--queue-snapshot-at-us ${p.queueSnapshotAtUs} is after the horizon (${deployment.horizon}); no snapshot is taken`,
+      );
       return null;
     }
     return { atUs: p.queueSnapshotAtUs };

@@ -1,5 +1,6 @@
 // Resolution shared by the current analytical backends, trained-physics and roofline
-// (docs/latency.md "Resolution (trained-physics and roofline)"): model defaults, config.json, the GPU entry, data-parallel and
+// (docs/latency.md "Resolution (trained-physics and roofline)"): model defaults, config.json, the GPU entry,
+// data-parallel and
 // expert-parallel checks, automatic KV capacity and max-model-len.
 
 import fs from "node:fs";
@@ -43,15 +44,20 @@ export function currentModelDefault(req: LatencyRequest): ModelDefault | undefin
   const maps: (Record<string, ModelDefault> | undefined)[] = [];
   if (req.latencyCoeffs !== "") maps.push(loadCoefficientFile(req.latencyCoeffs).defaults);
   const defaultsExists = fs.existsSync(req.defaultsFilepath);
-  if (defaultsExists && defaultsFileHasTrainedPhysics(req.defaultsFilepath)) maps.push(loadDefaultsFile(req.defaultsFilepath).defaults);
-  maps.push(loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults);
+  if (defaultsExists && defaultsFileHasTrainedPhysics(req.defaultsFilepath))
+    maps.push(loadDefaultsFile(req.defaultsFilepath).defaults);
+  maps.push(
+    loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults,
+  );
   if (defaultsExists) maps.push(loadDefaultsFile(req.defaultsFilepath).defaults);
   for (const m of maps) {
     const hit = m?.[req.model];
     if (hit !== undefined) return hit;
   }
   // A model known only by its blackbox coefficients: the first deployment they were fitted on.
-  const fitted = defaultsExists ? loadDefaultsFile(req.defaultsFilepath).models?.find((m) => m.id === req.model) : undefined;
+  const fitted = defaultsExists
+    ? loadDefaultsFile(req.defaultsFilepath).models?.find((m) => m.id === req.model)
+    : undefined;
   return fitted === undefined ? undefined : { GPU: fitted.GPU, tensor_parallelism: fitted.tensor_parallelism };
 }
 

@@ -56,7 +56,12 @@ async function resolveSeed(req: LatencyRequest, roofline: boolean, name: string)
     });
     checkTpSplit(req.model, inputs.modelConfig.numHeads, inputs.modelConfig.numKVHeads, lat.tp);
     let model: BlackboxLatencyModel | ReturnType<typeof buildRooflineModel> | null = null;
-    return { ...common, backend: "seed-roofline", maxModelLen: 0, build: () => (model ??= buildRooflineModel(inputs, lat.tp, lat.alpha)) };
+    return {
+      ...common,
+      backend: "seed-roofline",
+      maxModelLen: 0,
+      build: () => (model ??= buildRooflineModel(inputs, lat.tp, lat.alpha)),
+    };
   }
   return {
     ...common,
@@ -77,7 +82,8 @@ function seedSource(req: LatencyRequest, version: string): string {
 function checkNonNegative(flag: string, xs: readonly number[] | null): void {
   // NaN and ±Inf keep the seed's construction panic (exit 2).
   xs?.forEach((x, i) => {
-    if (Number.isFinite(x) && x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
+    if (Number.isFinite(x) && x < 0)
+      throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
   });
 }
 

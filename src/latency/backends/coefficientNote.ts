@@ -20,7 +20,8 @@ function list(xs: readonly number[]): string {
 /** "latency: blackbox, H100 TP 2, coefficients from …: alpha=[…] beta=[…]". */
 export function coefficientNote(lat: ResolvedLatency): string {
   // Blackbox with explicit coefficients needs neither GPU nor TP.
-  const deployment = lat.hardware === "" && lat.tp === 0 ? "GPU and TP not used" : `${lat.hardware || "?"} TP ${lat.tp}`;
+  const deployment =
+    lat.hardware === "" && lat.tp === 0 ? "GPU and TP not used" : `${lat.hardware || "?"} TP ${lat.tp}`;
   const where = `latency: ${lat.backend}, ${deployment}`;
   if (lat.coefficientSource === undefined) return `${where}, no fitted coefficients (analytical)`;
   return `${where}, coefficients from ${lat.coefficientSource}: alpha=${list(lat.alpha)} beta=${list(lat.beta)}`;

@@ -8,7 +8,12 @@ import { gpuDir, gpuSystem, KERNEL_GPUS, loadTables, nearestVersion, type GpuSys
 import { hardwareNames } from "../hardwareConfig.js";
 import { UserError } from "../../util/errors.js";
 import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_HARDWARE_V2, BUNDLED_KERNEL_OVERHEADS } from "../../util/paths.js";
-import { currentModelDefault, defaultsFileHasTrainedPhysics, resolveAnalytical, type AnalyticalSetup } from "./analytical.js";
+import {
+  currentModelDefault,
+  defaultsFileHasTrainedPhysics,
+  resolveAnalytical,
+  type AnalyticalSetup,
+} from "./analytical.js";
 import { ModelConfigNotBundled } from "../modelConfig.js";
 import { hasKernelCoefficients } from "../kernels/coefficients.js";
 import type { LatencyBackend, LatencyRequest } from "./backend.js";
@@ -72,7 +77,8 @@ function defaultBlocker(req: LatencyRequest): string | null {
     }
     return `no kernel tables for ${gpu}`;
   }
-  if (req.latencyCoeffs !== "" && !hasKernelCoefficients(req.latencyCoeffs)) return "--latency-coeffs holds trained-physics coefficients";
+  if (req.latencyCoeffs !== "" && !hasKernelCoefficients(req.latencyCoeffs))
+    return "--latency-coeffs holds trained-physics coefficients";
   if (defaultsFileHasTrainedPhysics(req.defaultsFilepath) && req.defaultsFilepath !== BUNDLED_DEFAULTS) {
     return "--defaults-filepath holds trained-physics coefficients";
   }
@@ -94,7 +100,9 @@ export const kernelsBackend: LatencyBackend = {
     const c = coefficients(req);
     let s: AnalyticalSetup;
     try {
-      s = await resolveAnalytical(req, "kernels", !req.implicit, (gpu) => hardwareFromSystem(gpuSystem(BUNDLED_DATA_DIR, gpu)));
+      s = await resolveAnalytical(req, "kernels", !req.implicit, (gpu) =>
+        hardwareFromSystem(gpuSystem(BUNDLED_DATA_DIR, gpu)),
+      );
     } catch (e) {
       // The default for a model without a bundled config: trained-physics' own fallbacks apply.
       if (req.implicit && e instanceof ModelConfigNotBundled) return trainedPhysicsBackend.resolve(req, {});

@@ -9,7 +9,12 @@ import { loadCoefficientFile } from "../coefficientFile.js";
 import { findConfigFolder } from "../modelAliases.js";
 import { localModelDirName } from "../modelConfig.js";
 import { loadDefaultsFile } from "../defaultsFile.js";
-import { BUNDLED_DATA_DIR, BUNDLED_DEFAULTS, BUNDLED_TRAINED_PHYSICS, BUNDLED_TRAINED_PHYSICS_CACHE } from "../../util/paths.js";
+import {
+  BUNDLED_DATA_DIR,
+  BUNDLED_DEFAULTS,
+  BUNDLED_TRAINED_PHYSICS,
+  BUNDLED_TRAINED_PHYSICS_CACHE,
+} from "../../util/paths.js";
 
 export interface ModelEntry {
   model: string;
@@ -25,9 +30,14 @@ export interface ModelEntry {
 }
 
 export function modelCatalog(): ModelEntry[] {
-  const head = loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults ?? {};
+  const head =
+    loadCoefficientFile(BUNDLED_TRAINED_PHYSICS, "bundled coefficients", BUNDLED_TRAINED_PHYSICS_CACHE).defaults ?? {};
   const seed = loadDefaultsFile(BUNDLED_DEFAULTS);
-  const names = new Set([...Object.keys(head), ...Object.keys(seed.defaults ?? {}), ...(seed.models ?? []).map((m) => m.id)]);
+  const names = new Set([
+    ...Object.keys(head),
+    ...Object.keys(seed.defaults ?? {}),
+    ...(seed.models ?? []).map((m) => m.id),
+  ]);
   const configs = path.join(BUNDLED_DATA_DIR, "model_configs");
   return [...names].sort().map((model) => {
     const fitted = (seed.models ?? []).find((m) => m.id === model);
@@ -40,7 +50,9 @@ export function modelCatalog(): ModelEntry[] {
       const key = `${m.GPU} (${m.vllm_version.replace(/^vllm\/vllm-openai:/, "")})`;
       (byGpu.get(key) ?? byGpu.set(key, new Set()).get(key)!).add(m.tensor_parallelism);
     }
-    const blackbox = [...byGpu].map(([k, tps]) => `${k.split(" ")[0]} TP${[...tps].sort((a, b) => a - b).join(",")} ${k.split(" ")[1]}`);
+    const blackbox = [...byGpu].map(
+      ([k, tps]) => `${k.split(" ")[0]} TP${[...tps].sort((a, b) => a - b).join(",")} ${k.split(" ")[1]}`,
+    );
     return {
       model,
       defaultDeployment: def ? `${def.GPU} TP${def.tensor_parallelism}` : "",
@@ -56,9 +68,16 @@ export function modelCatalog(): ModelEntry[] {
 
 /** The catalog as an aligned text table. */
 export function renderModelCatalog(entries: readonly ModelEntry[]): string {
-  const rows = [["MODEL", "DEFAULT (kernels, trained-physics, roofline)", "CONFIG", "BLACKBOX DEFAULT", "BLACKBOX COEFFICIENTS"]];
+  const rows = [
+    ["MODEL", "DEFAULT (kernels, trained-physics, roofline)", "CONFIG", "BLACKBOX DEFAULT", "BLACKBOX COEFFICIENTS"],
+  ];
   for (const e of entries) {
-    const cfg = e.config === "" ? "- (needs --model-config-folder)" : e.configIsAlias ? `${e.config} (same architecture)` : e.config;
+    const cfg =
+      e.config === ""
+        ? "- (needs --model-config-folder)"
+        : e.configIsAlias
+          ? `${e.config} (same architecture)`
+          : e.config;
     rows.push([e.model, e.defaultDeployment || "-", cfg, e.blackboxDefault || "-", e.blackbox.join("; ") || "-"]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

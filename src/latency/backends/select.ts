@@ -51,17 +51,22 @@ export function selectBackend(s: BackendSignals): BackendChoice {
  */
 export function checkCoefficientFlags(alpha: readonly number[] | null, beta: readonly number[] | null): void {
   if (alpha !== null && beta === null) {
-    throw new UserError("--alpha-coeffs requires --beta-coeffs. Both coefficient sets are needed for coefficient-based estimation");
+    throw new UserError(
+      "--alpha-coeffs requires --beta-coeffs. Both coefficient sets are needed for coefficient-based estimation",
+    );
   }
   if (beta !== null && alpha === null) {
-    throw new UserError("--beta-coeffs requires --alpha-coeffs. Both coefficient sets are needed for coefficient-based estimation");
+    throw new UserError(
+      "--beta-coeffs requires --alpha-coeffs. Both coefficient sets are needed for coefficient-based estimation",
+    );
   }
   for (const [flag, xs] of [
     ["--alpha-coeffs", alpha],
     ["--beta-coeffs", beta],
   ] as const) {
     xs?.forEach((x, i) => {
-      if (!Number.isFinite(x) || x < 0) throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
+      if (!Number.isFinite(x) || x < 0)
+        throw new UserError(`${flag}[${i}] must be a finite non-negative number, got ${x}`);
     });
   }
 }

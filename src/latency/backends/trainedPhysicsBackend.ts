@@ -39,11 +39,16 @@ function coefficients(req: LatencyRequest): { alpha: number[]; beta: number[]; e
         `Add trained_physics_coefficients to defaults.yaml or provide --beta-coeffs explicitly`,
     );
   }
-  if (alpha.every((a) => a === 0)) req.log.warn("alpha coefficients are all zero: queueing and per-request overheads are 0");
+  if (alpha.every((a) => a === 0))
+    req.log.warn("alpha coefficients are all zero: queueing and per-request overheads are 0");
   // Extra terms come with the file's betas; explicit --beta-coeffs replace the whole set.
   const extra = req.beta === null ? { ...(file.extra_terms ?? {}) } : {};
   const given =
-    req.beta !== null ? "--alpha-coeffs/--beta-coeffs" : req.latencyCoeffs !== "" ? `--latency-coeffs ${source}` : sourceName(source);
+    req.beta !== null
+      ? "--alpha-coeffs/--beta-coeffs"
+      : req.latencyCoeffs !== ""
+        ? `--latency-coeffs ${source}`
+        : sourceName(source);
   return { alpha: [...alpha], beta: [...beta], extra, source: given };
 }
 

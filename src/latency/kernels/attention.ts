@@ -27,12 +27,15 @@ function nearestShape(table: AttentionTable, s: AttentionShape, decode: boolean,
   let best: { key: string; cost: number } | undefined;
   for (const key of Object.keys(table)) {
     const [h, kv, dh] = key.split("/").map(Number) as [number, number, number];
-    const cost = Math.abs(Math.log(h / s.heads)) + Math.abs(Math.log(kv / s.kvHeads)) + 4 * Math.abs(Math.log(dh / s.headDim));
+    const cost =
+      Math.abs(Math.log(h / s.heads)) + Math.abs(Math.log(kv / s.kvHeads)) + 4 * Math.abs(Math.log(dh / s.headDim));
     if (best === undefined || cost < best.cost) best = { key, cost };
   }
   if (best === undefined) throw new Error(`kernel tables: no ${kind} attention measured`);
   const [h, kv, dh] = best.key.split("/").map(Number) as [number, number, number];
-  notes.add(`${kind} attention heads/kv-heads/head-dim ${keyOf(s.heads, s.kvHeads, s.headDim)} scaled from ${best.key}`);
+  notes.add(
+    `${kind} attention heads/kv-heads/head-dim ${keyOf(s.heads, s.kvHeads, s.headDim)} scaled from ${best.key}`,
+  );
   // Decode attention reads the KV cache: more KV heads read as much as a longer context of the
   // measured shape (its fixed cost stays). Prefill attention computes: time scales with query heads.
   if (decode) return { rows: table[best.key]!, scale: 1, contextScale: (s.kvHeads * s.headDim) / (kv * dh) };
@@ -106,7 +109,8 @@ export class PrefillAttention {
 /** Indices of the lower convex hull of the points (xs increasing), first and last included. */
 function lowerHull(xs: ArrayLike<number>, ys: ArrayLike<number>): number[] {
   const hull: number[] = [];
-  const cross = (o: number, a: number, b: number): number => (xs[a]! - xs[o]!) * (ys[b]! - ys[o]!) - (ys[a]! - ys[o]!) * (xs[b]! - xs[o]!);
+  const cross = (o: number, a: number, b: number): number =>
+    (xs[a]! - xs[o]!) * (ys[b]! - ys[o]!) - (ys[a]! - ys[o]!) * (xs[b]! - xs[o]!);
   for (let i = 0; i < xs.length; i++) {
     while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, i) <= 0) hull.pop();
     hull.push(i);
@@ -119,7 +123,12 @@ export function prefillCurve(table: AttentionTable, s: AttentionShape, notes: Ex
   const { rows, scale } = nearestShape(table, s, false, notes, "prefill");
   const one = rows["1"] ?? rows[Object.keys(rows).sort((a, b) => Number(a) - Number(b))[0]!]!;
   const last = one.x[one.x.length - 1]!;
-  return scaledCurve(one, scale, 2, notes.lazy(`prefill attention context beyond ${last} tokens, scaled as tokens² from ${last}`));
+  return scaledCurve(
+    one,
+    scale,
+    2,
+    notes.lazy(`prefill attention context beyond ${last} tokens, scaled as tokens² from ${last}`),
+  );
 }
 
 /**
@@ -226,7 +235,8 @@ class BatchWeights {
   private static compute(v: number, batches: Float64Array): { i: number; j: number; f: number; over: number } {
     const last = batches.length - 1;
     if (v <= batches[0]!) return { i: 0, j: 0, f: 0, over: 0 };
-    if (v >= batches[last]!) return { i: last, j: last, f: 0, over: v === batches[last]! ? 0 : Math.log(v / batches[last]!) };
+    if (v >= batches[last]!)
+      return { i: last, j: last, f: 0, over: v === batches[last]! ? 0 : Math.log(v / batches[last]!) };
     const i = floorIndex(batches, v);
     if (v === batches[i]!) return { i, j: i, f: 0, over: 0 };
     return { i, j: i + 1, f: Math.log(v / batches[i]!) / Math.log(batches[i + 1]! / batches[i]!), over: 0 };

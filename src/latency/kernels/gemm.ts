@@ -54,5 +54,10 @@ export function gemmCurve(g: GemmGrid, n: number, k: number, notes: Extrapolatio
     ys.push(t * nParts * kParts);
   }
   if (xs.length === 0) throw new Error(`kernel tables: no measured GEMM around n=${n}, k=${k}`);
-  return new Curve(xs, ys, 1, notes.lazy(`GEMM m (tokens per step) beyond ${xs[xs.length - 1]} for ${what}, scaled linearly`));
+  return new Curve(
+    xs,
+    ys,
+    1,
+    notes.lazy(`GEMM m (tokens per step) beyond ${xs[xs.length - 1]} for ${what}, scaled linearly`),
+  );
 }

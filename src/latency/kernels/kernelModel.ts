@@ -52,7 +52,8 @@ function validate(p: KernelModelParams): void {
     );
   }
   [...p.alpha, ...p.beta].forEach((c) => {
-    if (!Number.isFinite(c) || c < 0) throw new ConstructionError(`kernels model: coefficients must be finite and >= 0, got ${c}`);
+    if (!Number.isFinite(c) || c < 0)
+      throw new ConstructionError(`kernels model: coefficients must be finite and >= 0, got ${c}`);
   });
 }
 

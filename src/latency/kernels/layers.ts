@@ -42,7 +42,13 @@ function mlp(g: GemmGrid, d: number, f: number, tp: number, notes: Extrapolation
 }
 
 /** The MoE layer: the measured fused kernel when its shape is in the table, else grouped GEMMs. */
-function moeCost(tables: KernelTables, arch: ArchConfig, g: GemmGrid, tp: number, notes: Extrapolations): (m: number) => number {
+function moeCost(
+  tables: KernelTables,
+  arch: ArchConfig,
+  g: GemmGrid,
+  tp: number,
+  notes: Extrapolations,
+): (m: number) => number {
   const dtype = arch.weightBytes === 1 ? "fp8" : "bfloat16";
   const k = Math.max(1, arch.expertsPerTok);
   const E = arch.numExperts;
@@ -50,7 +56,12 @@ function moeCost(tables: KernelTables, arch: ArchConfig, g: GemmGrid, tp: number
   const measured = tables.moe[key];
   if (measured !== undefined) {
     const last = measured.x[measured.x.length - 1]!;
-    const c = new Curve(measured.x, measured.us, 1, notes.lazy(`MoE tokens beyond ${last}, scaled linearly from ${last}`));
+    const c = new Curve(
+      measured.x,
+      measured.us,
+      1,
+      notes.lazy(`MoE tokens beyond ${last}, scaled linearly from ${last}`),
+    );
     return (m) => c.at(m);
   }
   notes.add(`MoE ${key} not measured: priced as ${E} expert GEMMs of the routed tokens`);
@@ -61,7 +72,13 @@ function moeCost(tables: KernelTables, arch: ArchConfig, g: GemmGrid, tp: number
   };
 }
 
-function allReduce(tables: KernelTables, sys: GpuSystem, tp: number, d: number, notes: Extrapolations): (m: number) => number {
+function allReduce(
+  tables: KernelTables,
+  sys: GpuSystem,
+  tp: number,
+  d: number,
+  notes: Extrapolations,
+): (m: number) => number {
   if (tp <= 1) return () => 0;
   const graph = tables.allreduce[`vllm_graph/${tp}`];
   const eager = tables.allreduce[`vllm_eager/${tp}`];
@@ -81,7 +98,13 @@ function allReduce(tables: KernelTables, sys: GpuSystem, tp: number, d: number, 
   return (m) => 10 + (2 * (tp - 1) * m * d * 2) / (tp * bw);
 }
 
-export function buildLayerCosts(tables: KernelTables, sys: GpuSystem, arch: ArchConfig, tp: number, notes: Extrapolations): LayerCosts {
+export function buildLayerCosts(
+  tables: KernelTables,
+  sys: GpuSystem,
+  arch: ArchConfig,
+  tp: number,
+  notes: Extrapolations,
+): LayerCosts {
   const g = gemmDtype(tables, arch, notes);
   const d = arch.hiddenSize;
   const dh = arch.headDim > 0 ? arch.headDim : Math.floor(d / arch.numHeads);
@@ -92,7 +115,8 @@ export function buildLayerCosts(tables: KernelTables, sys: GpuSystem, arch: Arch
   const dense = split.nDense > 0 ? mlp(g, d, arch.denseIntermediateSize, tp, notes, "MLP") : undefined;
   const moe = isMoe(arch) ? moeCost(tables, arch, g, tp, notes) : undefined;
   const router = isMoe(arch) ? gemmCurve(g, arch.numExperts, d, notes, "router") : undefined;
-  const shared = isMoe(arch) && arch.sharedExpertSize > 0 ? mlp(g, d, arch.sharedExpertSize, tp, notes, "shared expert") : undefined;
+  const shared =
+    isMoe(arch) && arch.sharedExpertSize > 0 ? mlp(g, d, arch.sharedExpertSize, tp, notes, "shared expert") : undefined;
   const vocab = arch.vocabSize > 0 ? arch.vocabSize : 32000;
   const head = gemmCurve(tables.gemm.bfloat16!, Math.ceil(vocab / tp), d, notes, "LM head");
   const ar = allReduce(tables, sys, tp, d, notes);

@@ -89,7 +89,9 @@ export function gpuSystem(dataDir: string, gpu: string): GpuSystem {
   const dir = gpuDir(gpu);
   const sys = dir === undefined ? undefined : loadSystems(dataDir)[dir];
   if (sys === undefined) {
-    throw new UserError(`--latency-model kernels: no kernel tables for GPU "${gpu}" (valid: ${KERNEL_GPUS.join(", ")})`);
+    throw new UserError(
+      `--latency-model kernels: no kernel tables for GPU "${gpu}" (valid: ${KERNEL_GPUS.join(", ")})`,
+    );
   }
   return sys;
 }

@@ -34,7 +34,11 @@ export function withUnit(text: string, unit: string | undefined): string {
 }
 
 /** A tooltip value: "n/a" for a gap, else a percentage or a number with its unit. */
-export function valueText(v: number | null | undefined, percent: boolean | undefined, unit: string | undefined): string {
+export function valueText(
+  v: number | null | undefined,
+  percent: boolean | undefined,
+  unit: string | undefined,
+): string {
   if (v === null || v === undefined) return "n/a";
   return percent ? pct(v) : withUnit(fmt(v), unit);
 }

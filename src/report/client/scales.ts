@@ -72,7 +72,11 @@ function axis(theme: Theme, r: AxisRequest): AxisOptions {
     a.beginAtZero = false;
     Object.assign(
       a,
-      logScaleOptions(r.soft ? {} : { ...(r.min !== undefined ? { min: r.min } : {}), ...(r.max !== undefined ? { max: r.max } : {}) }),
+      logScaleOptions(
+        r.soft
+          ? {}
+          : { ...(r.min !== undefined ? { min: r.min } : {}), ...(r.max !== undefined ? { max: r.max } : {}) },
+      ),
     );
   } else if (r.type === "linear") {
     // Tick values are numbers on this scale.

@@ -51,7 +51,13 @@ function label(spec: ChartSpec, it: Item): string[] {
   const v = spec.horizontal ? it.parsed.x : it.parsed.y;
   const lines = [ds.label + ": " + valueText(v, spec.yPercent, spec.yUnit)];
   const w = whiskers ? whiskers[it.dataIndex] : null;
-  if (w) lines.push("  seeds: min " + valueText(w[0], spec.yPercent, spec.yUnit) + ", max " + valueText(w[1], spec.yPercent, spec.yUnit));
+  if (w)
+    lines.push(
+      "  seeds: min " +
+        valueText(w[0], spec.yPercent, spec.yUnit) +
+        ", max " +
+        valueText(w[1], spec.yPercent, spec.yUnit),
+    );
   if (note) lines.push("  " + note);
   return lines;
 }

@@ -100,7 +100,12 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
 
   if (s.mooncake_trace !== undefined) {
     validateWorkloadSpec(s, positions);
-    return mooncakeWorkload(s.mooncake_trace, { horizon, maxRequests, seed: BigInt.asIntN(64, seed), timeoutUs: opts.timeoutUs ?? 0 });
+    return mooncakeWorkload(s.mooncake_trace, {
+      horizon,
+      maxRequests,
+      seed: BigInt.asIntN(64, seed),
+      timeoutUs: opts.timeoutUs ?? 0,
+    });
   }
   prepareSpec(s, positions, logger);
   const clients = expandedClients(s, opts.timeoutUs);
@@ -129,12 +134,22 @@ export function createWorkload(spec: unknown, opts: RequestSourceOptions = {}): 
   if (users.length === 0 && !streams.some((st) => st instanceof ClosedLoopStream)) {
     return { source: base, sessions: null };
   }
-  const { source, plan } = planClosedLoop({ base, marks, users, seed, cap: maxRequests > 0 ? maxRequests : 0, horizon });
+  const { source, plan } = planClosedLoop({
+    base,
+    marks,
+    users,
+    seed,
+    cap: maxRequests > 0 ? maxRequests : 0,
+    horizon,
+  });
   return { source, sessions: plan };
 }
 
 /** Horizon, request cap and seed: the options' when given, else the spec's (no horizon: unbounded). */
-function runLimits(s: WorkloadSpec, opts: RequestSourceOptions): { horizon: number; maxRequests: number; seed: bigint } {
+function runLimits(
+  s: WorkloadSpec,
+  opts: RequestSourceOptions,
+): { horizon: number; maxRequests: number; seed: bigint } {
   return {
     horizon: normalizeHorizon(opts.horizon ?? (s.horizon > 0 ? s.horizon : Infinity)),
     maxRequests: opts.maxRequests ?? s.num_requests,
@@ -165,7 +180,8 @@ function clientStream(
     adapter: c.adapter ?? "",
   };
   let stream = buildStream(c, common, prefixes, shared);
-  if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0) stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
+  if ((c.timeout ?? 0) > 0 || (c.slo_target_us ?? 0) > 0)
+    stream = new ClientLimitsStream(stream, c.timeout ?? 0, c.slo_target_us ?? 0);
   const closed = c.closed_loop === true && c.reasoning?.multi_turn !== undefined;
   return closed ? new ClosedLoopStream(stream, loopClient(c, prefixes, shared), marks) : stream;
 }
@@ -227,7 +243,9 @@ function drawPrefixGroups(clients: readonly ClientSpec[], w: Rng): Map<string, I
     if (c.prefix_group === "" || groups.has(c.prefix_group)) continue;
     const len = c.prefix_length > 0 ? c.prefix_length : DEFAULT_PREFIX_LENGTH;
     if (len > MAX_SAMPLED_LENGTH) {
-      throw new UserError(`client "${c.id}": prefix_length ${len} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`);
+      throw new UserError(
+        `client "${c.id}": prefix_length ${len} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`,
+      );
     }
     const tokens = new Int32Array(len);
     fillTokens(w, tokens, 0, len);
@@ -258,7 +276,9 @@ function sampler(d: DistSpec, what: string, label: string, isLength: boolean, sh
     // docs/behavior.md#w3: negative lengths are an error (the reference crashes).
     if (built.lowest < 0) throw new UserError(`${label} ${what}: can produce a negative length (${built.lowest})`);
     if (built.lowest > MAX_SAMPLED_LENGTH) {
-      throw new UserError(`${label} ${what}: length ${built.lowest} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`);
+      throw new UserError(
+        `${label} ${what}: length ${built.lowest} exceeds the supported maximum of ${MAX_SAMPLED_LENGTH}`,
+      );
     }
   }
   return built;
@@ -287,20 +307,29 @@ function activeWindows(c: ClientSpec, shared: SharedBuilds): ActiveWindows | nul
   return new ActiveWindows(set);
 }
 
-function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, Int32Array>, shared: SharedBuilds): ClientStream {
+function buildStream(
+  c: ClientSpec,
+  common: StreamCommon,
+  prefixes: Map<string, Int32Array>,
+  shared: SharedBuilds,
+): ClientStream {
   const label = common.label;
   const input = sampler(c.input_distribution, "input distribution", label, true, shared);
   const output = sampler(c.output_distribution, "output distribution", label, true, shared);
   const multiTurn = c.reasoning?.multi_turn;
   if (multiTurn !== undefined) {
     if (multiTurn.max_rounds > MAX_ROUNDS) {
-      throw new UserError(`${label} reasoning: max_rounds ${multiTurn.max_rounds} exceeds the supported maximum of ${MAX_ROUNDS}`);
+      throw new UserError(
+        `${label} reasoning: max_rounds ${multiTurn.max_rounds} exceeds the supported maximum of ${MAX_ROUNDS}`,
+      );
     }
     // Multi-turn clients ignore streaming and multimodal (docs/behavior.md#w5) but, as in BLIS
     // today, use their prefix group and lifecycle windows (see SessionStream).
     const rr = c.reasoning!.reason_ratio_distribution;
     const reason =
-      rr.type === "" ? null : new ReasonRatioSampler(sampler(rr, "reasoning: reason ratio distribution", label, false, shared));
+      rr.type === ""
+        ? null
+        : new ReasonRatioSampler(sampler(rr, "reasoning: reason ratio distribution", label, false, shared));
     return new SessionStream({
       label: common.label,
       rng: common.rng,
@@ -325,7 +354,9 @@ function buildStream(c: ClientSpec, common: StreamCommon, prefixes: Map<string, 
   if (c.multimodal !== undefined) {
     const mm = c.multimodal;
     const text =
-      mm.text_distribution.type === "" ? null : sampler(mm.text_distribution, "multimodal: text distribution", label, true, shared);
+      mm.text_distribution.type === ""
+        ? null
+        : sampler(mm.text_distribution, "multimodal: text distribution", label, true, shared);
     multimodal = {
       text,
       image: modality(mm.image_distribution, mm.image_count_distribution, "image", label, shared),

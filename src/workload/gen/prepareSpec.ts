@@ -37,7 +37,12 @@ export function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined,
   }
   if (s.servegen_data !== undefined && s.clients.length === 0) {
     try {
-      s.clients = loadServeGenClients(s.servegen_data.path, s.servegen_data.span_start, s.servegen_data.span_end, logger);
+      s.clients = loadServeGenClients(
+        s.servegen_data.path,
+        s.servegen_data.span_start,
+        s.servegen_data.span_end,
+        logger,
+      );
     } catch (err) {
       if (err instanceof ServeGenError) throw new UserError(`loading servegen data: ${err.message}`);
       throw err;
@@ -51,7 +56,9 @@ export function prepareSpec(s: WorkloadSpec, positions: PositionMap | undefined,
 export function expandedClients(s: WorkloadSpec, timeoutUs: number | undefined): ClientSpec[] {
   const members = cohortMemberCount(s.cohorts);
   if (s.clients.length + members > MAX_EXPANDED_CLIENTS) {
-    throw new UserError(`workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`);
+    throw new UserError(
+      `workload expands to ${s.clients.length + members} clients; at most ${MAX_EXPANDED_CLIENTS} are supported`,
+    );
   }
   // concat, not push(...): spreading 100,000s of members overflows the argument limit.
   const clients = s.clients.concat(expandCohorts(s.cohorts));

@@ -126,7 +126,8 @@ export class OrdinaryStream extends ClientStream {
     const rng = this.cfg.rng;
     const count = checked(this.cfg.label, `multimodal: ${what} count distribution`, m.count.sample(rng));
     let sum = 0;
-    for (let i = 0; i < count; i++) sum += checked(this.cfg.label, `multimodal: ${what} distribution`, m.item.sample(rng));
+    for (let i = 0; i < count; i++)
+      sum += checked(this.cfg.label, `multimodal: ${what} distribution`, m.item.sample(rng));
     return sum;
   }
 
@@ -330,7 +331,9 @@ export class SessionStream extends ClientStream {
       const outLen = checked(cfg.label, "output distribution", cfg.output.sample(rng));
       used += roundPrefix + inLen + outLen;
       if (used > MAX_TOKENS_PER_BUFFER) {
-        throw new UserError(`Failed to generate workload: ${cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`);
+        throw new UserError(
+          `Failed to generate workload: ${cfg.label}: a session needs more than ${MAX_TOKENS_PER_BUFFER} tokens`,
+        );
       }
       rng.recordRun(runs, r * RUN_WORDS, inLen + outLen);
       this.roundIn.push(inLen);
@@ -343,9 +346,34 @@ export class SessionStream extends ClientStream {
       const inLen = this.roundIn[r]!;
       const outLen = this.roundOut[r]!;
       context = (cfg.accumulate ? context : p) + inLen + outLen;
-      const tokens = new TokenSeq(context, cfg.prefix, 0, 0, 0, 0, 0, runs, cfg.accumulate ? 0 : r, cfg.accumulate ? r + 1 : 1);
+      const tokens = new TokenSeq(
+        context,
+        cfg.prefix,
+        0,
+        0,
+        0,
+        0,
+        0,
+        runs,
+        cfg.accumulate ? 0 : r,
+        cfg.accumulate ? r + 1 : 1,
+      );
       const arrival = start + r * cfg.thinkTime + priorOut;
-      const req = newRequest(cfg, arrival, tokens, context - outLen, outLen, false, sessionId, r, this.roundRatio[r]!, 0, 0, 0, 0);
+      const req = newRequest(
+        cfg,
+        arrival,
+        tokens,
+        context - outLen,
+        outLen,
+        false,
+        sessionId,
+        r,
+        this.roundRatio[r]!,
+        0,
+        0,
+        0,
+        0,
+      );
       this.pending.push(req, this.seq++);
       priorOut += outLen;
     }

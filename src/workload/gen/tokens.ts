@@ -29,7 +29,19 @@ const NO_RUNS = new Int32Array(0);
 export function drawnTokens(rng: Rng, prefix: Int32Array, count: number, ownDraws = false): TokenSeq {
   const length = prefix.length + count;
   const privateFrom = ownDraws ? prefix.length : length;
-  const seq = new TokenSeq(length, prefix, count, rng.word(0), rng.word(1), rng.word(2), rng.word(3), NO_RUNS, 0, 0, privateFrom);
+  const seq = new TokenSeq(
+    length,
+    prefix,
+    count,
+    rng.word(0),
+    rng.word(1),
+    rng.word(2),
+    rng.word(3),
+    NO_RUNS,
+    0,
+    0,
+    privateFrom,
+  );
   rng.skip(count);
   return seq;
 }

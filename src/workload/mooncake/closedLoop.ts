@@ -55,6 +55,14 @@ export function closedLoopTrace(
       first.push(r);
     }
   }
-  const plan: SessionPlan = { blueprints: new Map(), pending: new Map(), tags, budget: Infinity, horizon, users: first.length, feed };
+  const plan: SessionPlan = {
+    blueprints: new Map(),
+    pending: new Map(),
+    tags,
+    budget: Infinity,
+    horizon,
+    users: first.length,
+    feed,
+  };
   return { source: new ArrayRequestSource(first), plan };
 }

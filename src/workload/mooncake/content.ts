@@ -75,7 +75,8 @@ function sortedShared(ids: Float64Array): (id: number) => boolean {
   const sorted = ids.slice().sort();
   const repeated: number[] = [];
   for (let i = 1; i < sorted.length; i++) {
-    if (sorted[i] === sorted[i - 1] && (repeated.length === 0 || repeated[repeated.length - 1] !== sorted[i])) repeated.push(sorted[i]!);
+    if (sorted[i] === sorted[i - 1] && (repeated.length === 0 || repeated[repeated.length - 1] !== sorted[i]))
+      repeated.push(sorted[i]!);
   }
   const shared = Float64Array.from(repeated);
   return (x) => {

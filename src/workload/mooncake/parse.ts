@@ -117,7 +117,8 @@ function timestamp(o: Record<string, unknown>): number {
 function hashIds(o: Record<string, unknown>, input: number, blockSize: number): readonly number[] {
   const v = o["hash_ids"];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new LineError(`hash_ids must be a list of non-negative integers, got ${JSON.stringify(v)}`);
+  if (!Array.isArray(v))
+    throw new LineError(`hash_ids must be a list of non-negative integers, got ${JSON.stringify(v)}`);
   for (const id of v) {
     if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0)
       throw new LineError(`hash_ids: ${JSON.stringify(id)} is not a non-negative integer`);

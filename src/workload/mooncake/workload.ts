@@ -36,7 +36,10 @@ export interface TraceRunOptions {
 }
 
 /** The requests of a trace entry: open loop at the trace's arrivals, or closed loop with N in flight. */
-export function mooncakeWorkload(entry: MooncakeTraceSpec, o: TraceRunOptions): { source: RequestSource; sessions: SessionPlan | null } {
+export function mooncakeWorkload(
+  entry: MooncakeTraceSpec,
+  o: TraceRunOptions,
+): { source: RequestSource; sessions: SessionPlan | null } {
   const trace = loadMooncakeTrace(entry.path, entry.block_size);
   const requests = new TraceRequests(trace, o.seed, entry.time_scale > 0 ? entry.time_scale : 1, o.timeoutUs);
   const order = arrivalOrder(trace);

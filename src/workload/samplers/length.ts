@@ -152,7 +152,8 @@ function buildEmpirical(d: DistSpec): LengthSampler {
     const dup = seen.get(value);
     // Deviation from the reference (docs/behavior.md#w22): colliding keys ("012" and "12") are
     // rejected, not resolved at random.
-    if (dup !== undefined) throw new SamplerBuildError(`empirical PDF keys "${dup}" and "${key}" denote the same value ${value}`);
+    if (dup !== undefined)
+      throw new SamplerBuildError(`empirical PDF keys "${dup}" and "${key}" denote the same value ${value}`);
     seen.set(value, key);
     bins.push({ value, weight: d.params[key]!, key });
   }

@@ -10,7 +10,8 @@ export const COMPLETED = 1;
 export const CANCELLED = 2;
 export const BUDGET_EXHAUSTED = 3;
 export const HORIZON_INTERRUPTED = 4;
-export type SessionStatus = typeof ACTIVE | typeof COMPLETED | typeof CANCELLED | typeof BUDGET_EXHAUSTED | typeof HORIZON_INTERRUPTED;
+export type SessionStatus =
+  typeof ACTIVE | typeof COMPLETED | typeof CANCELLED | typeof BUDGET_EXHAUSTED | typeof HORIZON_INTERRUPTED;
 
 /** One session of a closed-loop multi-turn client or one virtual user. */
 export interface Blueprint extends RequestMeta {

@@ -78,7 +78,18 @@ export class SessionManager {
     const p = bp.prefix.length;
     let tokens: TokenSeq;
     if (!bp.accumulate) {
-      tokens = new TokenSeq(p + inLen + outLen, bp.prefix, inLen + outLen, run[0]!, run[1]!, run[2]!, run[3]!, NO_RUNS, 0, 0);
+      tokens = new TokenSeq(
+        p + inLen + outLen,
+        bp.prefix,
+        inLen + outLen,
+        run[0]!,
+        run[1]!,
+        run[2]!,
+        run[3]!,
+        NO_RUNS,
+        0,
+        0,
+      );
     } else {
       // Compat: only the tokens the ended round generated join the context, PI − L of them, which
       // for a completed request is one less than its output (docs/behavior.md "Closed-loop load").

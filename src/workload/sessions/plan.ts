@@ -194,7 +194,21 @@ function userSeeds(
       const inLen = owner.input.sample(own);
       const outLen = owner.output.sample(own);
       const tokens = drawnTokens(own, owner.prefix, inLen + outLen);
-      const r = newRequest(owner, arrival, tokens, owner.prefix.length + inLen, outLen, false, sessionId, 0, 0, 0, 0, 0, 0);
+      const r = newRequest(
+        owner,
+        arrival,
+        tokens,
+        owner.prefix.length + inLen,
+        outLen,
+        false,
+        sessionId,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+      );
       const timeout = owner.client.timeout ?? 0;
       if (timeout > 0) r.deadline = arrival + timeout;
       const bp: Blueprint = {

@@ -67,7 +67,9 @@ export function planReplaySessions(
     const ks = bySession.get(id)!.sort((a, b) => rows[a]!.round_index - rows[b]!.round_index);
     ks.forEach((k, i) => {
       if (rows[k]!.round_index !== i) {
-        throw new UserError(`session "${id}" has non-consecutive round indices (expected ${i}, got ${rows[k]!.round_index})`);
+        throw new UserError(
+          `session "${id}" has non-consecutive round indices (expected ${i}, got ${rows[k]!.round_index})`,
+        );
       }
     });
     for (const k of ks.slice(1)) later.add(k);
@@ -118,13 +120,19 @@ function blueprint(
     contextRuns: 0,
     // Round 0's draws (new input, then output): inline in a replayed request.
     lastRun:
-      seq.runLen > 0 ? Int32Array.of(seq.s0, seq.s1, seq.s2, seq.s3, seq.runLen) : Int32Array.from(seq.runs.subarray(at, at + RUN_WORDS)),
+      seq.runLen > 0
+        ? Int32Array.of(seq.s0, seq.s1, seq.s2, seq.s3, seq.runLen)
+        : Int32Array.from(seq.runs.subarray(at, at + RUN_WORDS)),
     lastNewInput: newInput(ks[0]!),
   };
 }
 
 /** First match: the flags, the recorded think_time_us column, the gap between recorded arrivals. */
-function thinkOf(o: ReplaySessionOptions, ks: readonly number[], rows: readonly TraceRecord[]): ((rng: Rng) => number) | null {
+function thinkOf(
+  o: ReplaySessionOptions,
+  ks: readonly number[],
+  rows: readonly TraceRecord[],
+): ((rng: Rng) => number) | null {
   const t = o.think;
   if (t !== null) return "constantUs" in t ? null : (rng) => t.sample(rng);
   const recorded = ks.slice(1).map((k, i) => {

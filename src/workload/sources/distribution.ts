@@ -58,7 +58,13 @@ export interface TokenShape {
 }
 
 /** Builds the synthesized spec of distribution and preset modes (no validation of the numbers). */
-export function synthesizeGaussianSpec(clientId: string, shape: TokenShape, rate: number, numRequests: number, seed: bigint): WorkloadSpec {
+export function synthesizeGaussianSpec(
+  clientId: string,
+  shape: TokenShape,
+  rate: number,
+  numRequests: number,
+  seed: bigint,
+): WorkloadSpec {
   const client = makeClient({
     id: clientId,
     rate_fraction: 1.0,
@@ -80,7 +86,14 @@ export function synthesizeGaussianSpec(clientId: string, shape: TokenShape, rate
     client.prefix_group = "shared";
     client.prefix_length = shape.prefixTokens;
   }
-  return makeSpec({ version: "2", category: "language", seed, aggregate_rate: rate, num_requests: numRequests, clients: [client] });
+  return makeSpec({
+    version: "2",
+    category: "language",
+    seed,
+    aggregate_rate: rate,
+    num_requests: numRequests,
+    clients: [client],
+  });
 }
 
 /**
@@ -95,10 +108,14 @@ export function specFromDistribution(flags: Partial<DistributionFlags> = {}): Wo
   const outOfRange = (mean: number, std: number, min: number, max: number): boolean =>
     mean > max || mean < min || (std !== 0 && (std > max || std < min));
   if (outOfRange(f.promptTokens, f.promptTokensStdev, f.promptTokensMin, f.promptTokensMax)) {
-    throw new UserError("prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]");
+    throw new UserError(
+      "prompt-tokens and prompt-tokens-stdev should be in range [prompt-tokens-min, prompt-tokens-max]",
+    );
   }
   if (outOfRange(f.outputTokens, f.outputTokensStdev, f.outputTokensMin, f.outputTokensMax)) {
-    throw new UserError("output-tokens and output-tokens-stdev should be in range [output-tokens-min, output-tokens-max]");
+    throw new UserError(
+      "output-tokens and output-tokens-stdev should be in range [output-tokens-min, output-tokens-max]",
+    );
   }
   // The range rule above keeps means and stdevs within [min, max]; a negative min is the one value
   // left that the spec validation would reject, so name the flag here (docs/behavior.md#w23).

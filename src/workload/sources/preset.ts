@@ -62,7 +62,9 @@ export function specFromPreset(
   checkRateFlag(rate);
   const preset = lookup(presets, name);
   if (preset === undefined) {
-    throw new UserError(`Undefined workload "${name}". Use one among (chatbot, summarization, contentgen, multidoc) or --workload-spec`);
+    throw new UserError(
+      `Undefined workload "${name}". Use one among (chatbot, summarization, contentgen, multidoc) or --workload-spec`,
+    );
   }
   return synthesizeGaussianSpec("distribution", presetShape(preset), rate, numRequests, seed);
 }
@@ -82,7 +84,8 @@ export function presetToSpec(
   checkRateFlag(rate);
   checkNumRequestsFlag(numRequests);
   const preset = lookup(presets, name);
-  if (preset === undefined) throw new UserError(`Unknown preset "${name}". Check defaults.yaml for available workloads.`);
+  if (preset === undefined)
+    throw new UserError(`Unknown preset "${name}". Check defaults.yaml for available workloads.`);
   const shape = presetShape(preset);
   const spec = synthesizeGaussianSpec(`preset-${name}`, { ...shape, prefixTokens: 0 }, rate, numRequests, seed);
   const client = spec.clients[0]!;
@@ -114,7 +117,8 @@ export function readPresetsFromDefaults(path: string): Record<string, PresetEntr
       const pos = entry.keyPos === null ? "" : ` (line ${entry.keyPos.line}, column ${entry.keyPos.col})`;
       throw new UserError(`${WHAT}: unknown key "${entry.key}"${pos}`);
     }
-    if (entry.key === "workloads") presets = decodeStrict(record(PresetSchema), entry.value, WHAT, new Map(), "workloads");
+    if (entry.key === "workloads")
+      presets = decodeStrict(record(PresetSchema), entry.value, WHAT, new Map(), "workloads");
   }
   return presets;
 }

@@ -19,7 +19,11 @@ export interface SpecFlags {
  * (docs/behavior.md#w24); the clients' rate fractions are unchanged. Mutates `spec`.
  */
 export function applySpecFlags(spec: WorkloadSpec, flags: SpecFlags): void {
-  checkSpecBounds(spec, { numRequests: flags.numRequests !== undefined, horizon: flags.horizon !== undefined }, specPositions(spec));
+  checkSpecBounds(
+    spec,
+    { numRequests: flags.numRequests !== undefined, horizon: flags.horizon !== undefined },
+    specPositions(spec),
+  );
   if (flags.rate === undefined) return;
   checkRateFlag(flags.rate);
   // Generation replaces aggregate_rate by the sum of the stage rates: there is nothing to replace.

@@ -114,7 +114,11 @@ function countAliasExpansion(schema: AnySchema, node: YNode, path: string, ctx: 
     else ctx.seen.add(node);
   }
   if (expanded && --ctx.budget < 0) {
-    throw new DecodeError(path, node.pos, `more than ${MAX_ALIAS_EXPANDED_VALUES} values from alias expansion (alias bomb?)`);
+    throw new DecodeError(
+      path,
+      node.pos,
+      `more than ${MAX_ALIAS_EXPANDED_VALUES} values from alias expansion (alias bomb?)`,
+    );
   }
   return expanded;
 }
@@ -172,7 +176,13 @@ function decodeFloatMap(node: YNode, path: string, ctx: Ctx, expanded: boolean):
   return out;
 }
 
-function decodeRecord(schema: RecordSchema<AnySchema>, node: YNode, path: string, ctx: Ctx, expanded: boolean): Record<string, unknown> {
+function decodeRecord(
+  schema: RecordSchema<AnySchema>,
+  node: YNode,
+  path: string,
+  ctx: Ctx,
+  expanded: boolean,
+): Record<string, unknown> {
   if (node.k !== "map") throw mismatch(node, "map", path);
   const out: Record<string, unknown> = {};
   for (const entry of node.entries) {
@@ -192,7 +202,13 @@ function decodeList(schema: ListSchema<AnySchema>, node: YNode, path: string, ct
   });
 }
 
-function decodeObject(schema: ObjectSchema<FieldMap>, node: YMap, path: string, ctx: Ctx, expanded: boolean): Record<string, unknown> {
+function decodeObject(
+  schema: ObjectSchema<FieldMap>,
+  node: YMap,
+  path: string,
+  ctx: Ctx,
+  expanded: boolean,
+): Record<string, unknown> {
   const out = zeroValue(schema) as Record<string, unknown>;
   for (const entry of node.entries) {
     const keyPath = path === "" ? entry.key : `${path}.${entry.key}`;

@@ -23,14 +23,21 @@ export interface InferencePerfFailure {
 export const MAX_EXPANDED_CLIENTS = 1_000_000;
 
 export function findInferencePerfFailure(ip: InferencePerfSpec): InferencePerfFailure | null {
-  if (ip.stages.length === 0) return { message: "inference_perf: at least one stage required", path: "inference_perf.stages" };
+  if (ip.stages.length === 0)
+    return { message: "inference_perf: at least one stage required", path: "inference_perf.stages" };
   for (let i = 0; i < ip.stages.length; i++) {
     const s = ip.stages[i]!;
     const path = `inference_perf.stages[${i}]`;
     if (s.duration <= 0)
-      return { message: `inference_perf.stages[${i}]: duration must be positive, got ${s.duration}`, path: `${path}.duration` };
+      return {
+        message: `inference_perf.stages[${i}]: duration must be positive, got ${s.duration}`,
+        path: `${path}.duration`,
+      };
     if (!Number.isFinite(s.rate) || s.rate <= 0) {
-      return { message: `inference_perf.stages[${i}]: rate must be a finite positive number, got ${fmtF(s.rate)}`, path: `${path}.rate` };
+      return {
+        message: `inference_perf.stages[${i}]: rate must be a finite positive number, got ${fmtF(s.rate)}`,
+        path: `${path}.rate`,
+      };
     }
   }
   const sp = ip.shared_prefix;
@@ -132,7 +139,13 @@ export function expandInferencePerfScheduled(ip: InferencePerfSpec): Omit<Infere
   return { category: sp.enable_multi_turn_chat ? "reasoning" : "language", clients };
 }
 
-function stageClient(sp: SharedPrefixSpec, id: string, prompt: number, rateFraction: number, window: WindowSpec | null): ClientSpec {
+function stageClient(
+  sp: SharedPrefixSpec,
+  id: string,
+  prompt: number,
+  rateFraction: number,
+  window: WindowSpec | null,
+): ClientSpec {
   const c = makeClient({
     id,
     tenant_id: `prompt-${prompt}`,

@@ -82,7 +82,9 @@ export function parseWorkloadSpec(text: string, opts: LoadOptions = {}): Workloa
   positionsBySpec.set(spec, positions);
   // Integer fields truncate a fraction as BLIS does; a planner should still see it happen.
   for (const t of truncations) {
-    opts.logger?.warn(`workload spec: ${t.path}: ${t.value} is not an integer, truncated to ${t.to}${at(positions.get(t.path) ?? null)}`);
+    opts.logger?.warn(
+      `workload spec: ${t.path}: ${t.value} is not an integer, truncated to ${t.to}${at(positions.get(t.path) ?? null)}`,
+    );
   }
   upgradeV1ToV2(spec, opts.logger);
   return spec;

@@ -49,7 +49,8 @@ function checkEmpirical(label: string, d: DistSpec, path: string, fail: FailFn):
     const w = d.params[key]!;
     if (w < 0) fail(`${label}.params.${key}: weight must be >= 0, got ${fmtF(w)}`, `${path}.params.${key}`);
     // Non-integer keys keep the sampler builder's message (docs/behavior.md#w22).
-    if (INT_KEY.test(key) && BigInt(key) < 0n) fail(`${label}.params.${key}: token count must be >= 0`, `${path}.params.${key}`);
+    if (INT_KEY.test(key) && BigInt(key) < 0n)
+      fail(`${label}.params.${key}: token count must be >= 0`, `${path}.params.${key}`);
   }
   if (keys.length > 0 && !keys.some((k) => d.params[k]! > 0)) {
     fail(`${label}: empirical distribution needs at least one weight > 0`, `${path}.params`);
@@ -86,7 +87,8 @@ export function checkDistShape(label: string, d: DistSpec, path: string, fail: F
   // Sorted so that the reported parameter does not depend on key order.
   for (const name of Object.keys(d.params).sort()) {
     const v = d.params[name]!;
-    if (!Number.isFinite(v)) fail(`${label}.params.${name} must be a finite number, got ${fmtF(v)}`, `${path}.params.${name}`);
+    if (!Number.isFinite(v))
+      fail(`${label}.params.${name} must be a finite number, got ${fmtF(v)}`, `${path}.params.${name}`);
   }
 }
 
@@ -120,7 +122,12 @@ function checkLifecycle(label: string, c: ClientSpec, path: string, fail: FailFn
 }
 
 function checkMultimodal(label: string, mm: MultimodalSpec, path: string, fail: FailFn): void {
-  checkOptionalDist(`${label}.multimodal.text_distribution`, mm.text_distribution, `${path}.multimodal.text_distribution`, fail);
+  checkOptionalDist(
+    `${label}.multimodal.text_distribution`,
+    mm.text_distribution,
+    `${path}.multimodal.text_distribution`,
+    fail,
+  );
   for (const kind of MULTIMODAL_KINDS) {
     const item = `${kind}_distribution` as const;
     const count = `${kind}_count_distribution` as const;
@@ -159,7 +166,8 @@ function checkClient(c: ClientSpec, i: number, fail: FailFn): void {
   if (c.network !== undefined) {
     for (const key of ["rtt_ms", "bandwidth_mbps"] as const) {
       const v = c.network[key];
-      if (!(v >= 0 && v < Infinity)) fail(`${label}.network.${key} must be a finite number >= 0, got ${fmtF(v)}`, `${path}.network.${key}`);
+      if (!(v >= 0 && v < Infinity))
+        fail(`${label}.network.${key} must be a finite number >= 0, got ${fmtF(v)}`, `${path}.network.${key}`);
     }
   }
   checkLifecycle(label, c, path, fail);
@@ -170,8 +178,10 @@ function checkClient(c: ClientSpec, i: number, fail: FailFn): void {
 function checkServeGen(spec: WorkloadSpec, fail: FailFn): void {
   const sg = spec.servegen_data;
   if (sg === undefined) return;
-  if (sg.span_start < 0) fail(`servegen_data.span_start must be >= 0 (0 = unset), got ${sg.span_start}`, "servegen_data.span_start");
-  if (sg.span_end < 0) fail(`servegen_data.span_end must be >= 0 (0 = unset), got ${sg.span_end}`, "servegen_data.span_end");
+  if (sg.span_start < 0)
+    fail(`servegen_data.span_start must be >= 0 (0 = unset), got ${sg.span_start}`, "servegen_data.span_start");
+  if (sg.span_end < 0)
+    fail(`servegen_data.span_end must be >= 0 (0 = unset), got ${sg.span_end}`, "servegen_data.span_end");
   if (sg.span_start > 0 && sg.span_end > 0 && sg.span_end <= sg.span_start) {
     fail(`servegen_data.span_end must be > span_start ${sg.span_start}, got ${sg.span_end}`, "servegen_data.span_end");
   }
@@ -180,7 +190,8 @@ function checkServeGen(spec: WorkloadSpec, fail: FailFn): void {
 /** Our checks, in file order: version, clients, cohorts, servegen_data. */
 export function checkRanges(spec: WorkloadSpec, fail: FailFn): void {
   // "", "1" and "1.0" were upgraded to "2" on loading (docs/behavior.md#w2).
-  if (spec.version !== "2") fail(`unknown version "${spec.version}"; valid: "2", or "1", "1.0" or absent for v1 files`, "version");
+  if (spec.version !== "2")
+    fail(`unknown version "${spec.version}"; valid: "2", or "1", "1.0" or absent for v1 files`, "version");
   spec.clients.forEach((c, i) => checkClient(c, i, fail));
   spec.cohorts.forEach((c, i) => {
     const label = `cohort[${i}]`;

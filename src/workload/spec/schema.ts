@@ -32,7 +32,11 @@ export interface OptionalSchema<I extends AnySchema> {
 }
 
 export type AnySchema =
-  ScalarSchema<ScalarKind, unknown> | ObjectSchema<FieldMap> | ListSchema<AnySchema> | RecordSchema<AnySchema> | OptionalSchema<AnySchema>;
+  | ScalarSchema<ScalarKind, unknown>
+  | ObjectSchema<FieldMap>
+  | ListSchema<AnySchema>
+  | RecordSchema<AnySchema>
+  | OptionalSchema<AnySchema>;
 export interface FieldMap {
   readonly [key: string]: AnySchema;
 }

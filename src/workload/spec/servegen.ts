@@ -27,7 +27,8 @@ function inSpan(t: number, spanStart: number, spanEnd: number): boolean {
 /** Parses a Python-dict text like `{100: 0.5, 200.0: 3e-1,}` into bin → weight. */
 export function parsePdfDict(text: string): Map<number, number> {
   const s = text.trim();
-  if (!s.startsWith("{") || !s.endsWith("}")) throw new ServeGenError(`invalid PDF dict ${JSON.stringify(abbrev(s))}: missing braces`);
+  if (!s.startsWith("{") || !s.endsWith("}"))
+    throw new ServeGenError(`invalid PDF dict ${JSON.stringify(abbrev(s))}: missing braces`);
   const body = s.slice(1, -1).trim();
   if (body === "") throw new ServeGenError("invalid PDF dict: empty");
   const out = new Map<number, number>();
@@ -39,7 +40,8 @@ export function parsePdfDict(text: string): Map<number, number> {
     const keyText = piece.slice(0, colon).trim();
     const valueText = piece.slice(colon + 1).trim();
     const key = parseGoFloat(keyText);
-    if (key === null || !Number.isFinite(key)) throw new ServeGenError(`invalid PDF key ${JSON.stringify(abbrev(keyText))}`);
+    if (key === null || !Number.isFinite(key))
+      throw new ServeGenError(`invalid PDF key ${JSON.stringify(abbrev(keyText))}`);
     const value = parseGoFloat(valueText);
     if (value === null) throw new ServeGenError(`invalid PDF value ${JSON.stringify(abbrev(valueText))}`);
     out.set(Math.trunc(key) + 0, value);
@@ -88,7 +90,12 @@ function readPeakRow(path: string, spanStart: number, spanEnd: number, logger?: 
   return best;
 }
 
-function firstWindow(path: string, spanStart: number, spanEnd: number, logger?: Logger): { input: string; output: string } {
+function firstWindow(
+  path: string,
+  spanStart: number,
+  spanEnd: number,
+  logger?: Logger,
+): { input: string; output: string } {
   const text = readTextFile(path);
   let data: unknown;
   try {
@@ -111,7 +118,8 @@ function firstWindow(path: string, spanStart: number, spanEnd: number, logger?: 
     if (w === null || typeof w !== "object") continue;
     const input = (w as Record<string, unknown>)["input_tokens"];
     const output = (w as Record<string, unknown>)["output_tokens"];
-    if (typeof input === "string" && typeof output === "string" && input !== "" && output !== "") return { input, output };
+    if (typeof input === "string" && typeof output === "string" && input !== "" && output !== "")
+      return { input, output };
   }
   throw new ServeGenError("no valid PDF windows found in dataset");
 }

@@ -51,7 +51,9 @@ export const ClientSchema = obj("client", {
   timeout: opt(int),
   /** TTFT target of each request for `slo-deadline` gateway dispatch, µs; absent or 0 = the class's. */
   slo_target_us: opt(int),
-  /** Time-varying open-loop rate in requests per second, replacing rate_fraction (docs/behavior.md "Rate schedules"). */
+  /**
+   * Time-varying open-loop rate in requests per second, replacing rate_fraction (docs/behavior.md "Rate schedules").
+   */
   rate_schedule: opt(list(RatePointSchema)),
   /** How the rate moves between schedule points: step (default) or linear. */
   rate_interpolation: opt(str),
@@ -106,7 +108,12 @@ export const InferencePerfSchema = obj("inference_perf", {
  * directory), tokens per hash id (0 = 512), factor on the gaps between timestamps (0 = 1), and
  * requests kept in flight ignoring timestamps (0 = open loop, the trace's arrivals).
  */
-export const MooncakeTraceSchema = obj("mooncake_trace", { path: str, block_size: int, time_scale: float, concurrency: int });
+export const MooncakeTraceSchema = obj("mooncake_trace", {
+  path: str,
+  block_size: int,
+  time_scale: float,
+  concurrency: int,
+});
 
 /** Goodput targets of one SLO class, ms (docs/gateway.md "Goodput"). */
 export const GoodputTargetSchema = obj("goodput_slo_targets", { ttft_ms: float, itl_ms: float, e2e_ms: float });

@@ -14,7 +14,9 @@ export function upgradeV1ToV2(spec: WorkloadSpec, logger?: Logger): void {
   for (const client of spec.clients) {
     const mapped = V1_CLASS_MAP[client.slo_class];
     if (mapped !== undefined) {
-      logger?.warn(`deprecated v1 SLO class "${client.slo_class}" in client "${client.id}" mapped to "${mapped}"; use v2 class names`);
+      logger?.warn(
+        `deprecated v1 SLO class "${client.slo_class}" in client "${client.id}" mapped to "${mapped}"; use v2 class names`,
+      );
       client.slo_class = mapped;
     }
   }

@@ -40,13 +40,19 @@ function checkRate(label: string, v: number, path: string): void {
 
 function checkClass(label: string, cls: string, path: string): void {
   if (!has(VALID_SLO_CLASSES, cls)) {
-    fail(`${label}: unknown slo_class "${cls}"; valid: critical, standard, sheddable, batch, background, or empty`, path);
+    fail(
+      `${label}: unknown slo_class "${cls}"; valid: critical, standard, sheddable, batch, background, or empty`,
+      path,
+    );
   }
 }
 
 function checkProcess(label: string, arrival: ArrivalSpec, path: string): void {
   if (!has(VALID_PROCESSES, arrival.process)) {
-    fail(`${label}: unknown arrival process "${arrival.process}"; valid: poisson, gamma, weibull, constant`, `${path}.process`);
+    fail(
+      `${label}: unknown arrival process "${arrival.process}"; valid: poisson, gamma, weibull, constant`,
+      `${path}.process`,
+    );
   }
 }
 
@@ -65,13 +71,15 @@ function checkClosedLoopKeys(label: string, c: ClientSpec, path: string): boolea
   if (think < 0) fail(`${label}: think_time_us must be non-negative, got ${think}`, `${path}.think_time_us`);
   checkTimeout(label, c.timeout, path, c.slo_target_us);
   if (users === 0) return true;
-  if (c.rate_fraction > 0) fail(`${label}: concurrency and rate_fraction are mutually exclusive`, `${path}.concurrency`);
+  if (c.rate_fraction > 0)
+    fail(`${label}: concurrency and rate_fraction are mutually exclusive`, `${path}.concurrency`);
   return false;
 }
 
 /** A client's or cohort's `timeout` (µs; 0 = no deadline) and `slo_target_us`. */
 function checkTimeout(label: string, timeout: number | undefined, path: string, sloTarget?: number): void {
-  if (timeout !== undefined && timeout < 0) fail(`${label}: timeout must be non-negative, got ${timeout}`, `${path}.timeout`);
+  if (timeout !== undefined && timeout < 0)
+    fail(`${label}: timeout must be non-negative, got ${timeout}`, `${path}.timeout`);
   if (sloTarget !== undefined && sloTarget < 0)
     fail(`${label}: slo_target_us must be non-negative, got ${sloTarget}`, `${path}.slo_target_us`);
 }
@@ -92,16 +100,27 @@ function checkNoMixing(spec: WorkloadSpec): void {
 function checkMooncakeTrace(spec: WorkloadSpec): void {
   const m = spec.mooncake_trace!;
   const other =
-    spec.clients.length > 0 ? "clients" : spec.cohorts.length > 0 ? "cohorts" : spec.servegen_data !== undefined ? "servegen_data" : "";
+    spec.clients.length > 0
+      ? "clients"
+      : spec.cohorts.length > 0
+        ? "cohorts"
+        : spec.servegen_data !== undefined
+          ? "servegen_data"
+          : "";
   if (other !== "") fail(`mooncake_trace is the whole workload; remove ${other} (or the trace)`, other);
   if (spec.inference_perf !== undefined)
     fail("mooncake_trace is the whole workload; remove inference_perf (or the trace)", "inference_perf");
   if (m.path === "") fail("mooncake_trace.path is required", "mooncake_trace.path");
-  if (m.block_size < 0) fail(`mooncake_trace.block_size must be positive (0 = 512), got ${m.block_size}`, "mooncake_trace.block_size");
+  if (m.block_size < 0)
+    fail(`mooncake_trace.block_size must be positive (0 = 512), got ${m.block_size}`, "mooncake_trace.block_size");
   if (!(m.time_scale >= 0 && Number.isFinite(m.time_scale))) {
-    fail(`mooncake_trace.time_scale must be a finite number > 0 (0 = 1), got ${fmtF(m.time_scale)}`, "mooncake_trace.time_scale");
+    fail(
+      `mooncake_trace.time_scale must be a finite number > 0 (0 = 1), got ${fmtF(m.time_scale)}`,
+      "mooncake_trace.time_scale",
+    );
   }
-  if (m.concurrency < 0) fail(`mooncake_trace.concurrency must be non-negative, got ${m.concurrency}`, "mooncake_trace.concurrency");
+  if (m.concurrency < 0)
+    fail(`mooncake_trace.concurrency must be non-negative, got ${m.concurrency}`, "mooncake_trace.concurrency");
 }
 
 function validateOrThrow(spec: WorkloadSpec): void {
@@ -134,7 +153,8 @@ function validateOrThrow(spec: WorkloadSpec): void {
       checkProcess(label, c.arrival, `${path}.arrival`);
       checkCv(label, c.arrival, `${path}.arrival`, fail);
     }
-    if (c.prefix_length < 0) fail(`${label}: prefix_length must be non-negative, got ${c.prefix_length}`, `${path}.prefix_length`);
+    if (c.prefix_length < 0)
+      fail(`${label}: prefix_length must be non-negative, got ${c.prefix_length}`, `${path}.prefix_length`);
     checkDist(`${label}.input_distribution`, c.input_distribution, `${path}.input_distribution`);
     checkDist(`${label}.output_distribution`, c.output_distribution, `${path}.output_distribution`);
   });
@@ -142,7 +162,8 @@ function validateOrThrow(spec: WorkloadSpec): void {
     const label = `cohort[${i}]`;
     const path = `cohorts[${i}]`;
     if (c.population <= 0) fail(`${label}: population must be positive, got ${c.population}`, `${path}.population`);
-    if (c.population > 100000) fail(`${label}: population ${c.population} exceeds maximum 100000`, `${path}.population`);
+    if (c.population > 100000)
+      fail(`${label}: population ${c.population} exceeds maximum 100000`, `${path}.population`);
     checkRate(label, c.rate_fraction, `${path}.rate_fraction`);
     checkClass(label, c.slo_class, `${path}.slo_class`);
     checkProcess(label, c.arrival, `${path}.arrival`);
@@ -162,17 +183,26 @@ function validateOrThrow(spec: WorkloadSpec): void {
     }
     if (c.spike !== undefined) {
       if (c.spike.start_time_us < 0) {
-        fail(`${label}: spike start_time_us must be non-negative, got ${c.spike.start_time_us}`, `${path}.spike.start_time_us`);
+        fail(
+          `${label}: spike start_time_us must be non-negative, got ${c.spike.start_time_us}`,
+          `${path}.spike.start_time_us`,
+        );
       }
       if (c.spike.duration_us <= 0)
         fail(`${label}: spike duration_us must be > 0, got ${c.spike.duration_us}`, `${path}.spike.duration_us`);
     }
     if (c.drain !== undefined) {
       if (c.drain.start_time_us < 0) {
-        fail(`${label}: drain start_time_us must be non-negative, got ${c.drain.start_time_us}`, `${path}.drain.start_time_us`);
+        fail(
+          `${label}: drain start_time_us must be non-negative, got ${c.drain.start_time_us}`,
+          `${path}.drain.start_time_us`,
+        );
       }
       if (c.drain.ramp_duration_us <= 0) {
-        fail(`${label}: drain ramp_duration_us must be > 0, got ${c.drain.ramp_duration_us}`, `${path}.drain.ramp_duration_us`);
+        fail(
+          `${label}: drain ramp_duration_us must be > 0, got ${c.drain.ramp_duration_us}`,
+          `${path}.drain.ramp_duration_us`,
+        );
       }
     }
   });
@@ -196,16 +226,25 @@ export function findValidationFailure(spec: WorkloadSpec): ValidationFailure | n
  * Throws UserError(`<prefix>: <message>`) with ` (line L, column C)` appended when the
  * offending key's position is known.
  */
-export function validateWorkloadSpec(spec: WorkloadSpec, positions?: PositionMap, prefix = "invalid workload spec"): void {
+export function validateWorkloadSpec(
+  spec: WorkloadSpec,
+  positions?: PositionMap,
+  prefix = "invalid workload spec",
+): void {
   const f = findValidationFailure(spec);
-  if (f !== null) throw new UserError(`${prefix}: ${f.message}${f.path === "" ? "" : positionSuffix(positions, f.path)}`);
+  if (f !== null)
+    throw new UserError(`${prefix}: ${f.message}${f.path === "" ? "" : positionSuffix(positions, f.path)}`);
 }
 
 /**
  * The spec's own `num_requests` and `horizon` (docs/behavior.md#w23), unless a flag replaces them.
  * Checked before the generation bound, whose message would otherwise blame a missing cap.
  */
-export function checkSpecBounds(spec: WorkloadSpec, replaced: { numRequests: boolean; horizon: boolean }, positions?: PositionMap): void {
+export function checkSpecBounds(
+  spec: WorkloadSpec,
+  replaced: { numRequests: boolean; horizon: boolean },
+  positions?: PositionMap,
+): void {
   const at = (path: string): string => positionSuffix(positions, path);
   if (!replaced.numRequests && spec.num_requests < 0) {
     throw new UserError(
@@ -213,6 +252,8 @@ export function checkSpecBounds(spec: WorkloadSpec, replaced: { numRequests: boo
     );
   }
   if (!replaced.horizon && spec.horizon < 0) {
-    throw new UserError(`invalid workload spec: horizon must be > 0 (or absent for none), got ${spec.horizon}${at("horizon")}`);
+    throw new UserError(
+      `invalid workload spec: horizon must be > 0 (or absent for none), got ${spec.horizon}${at("horizon")}`,
+    );
   }
 }

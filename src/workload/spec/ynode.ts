@@ -189,7 +189,9 @@ class YamlConverter {
 
   /** A pair's value; a missing one is null at the key's position. */
   private convertValueOf(pair: Pair, keyPos: Pos | null, depth: number, aliasDepth: number): YNode {
-    return pair.value === null || pair.value === undefined ? nullNode(keyPos) : this.convert(pair.value, depth + 1, aliasDepth);
+    return pair.value === null || pair.value === undefined
+      ? nullNode(keyPos)
+      : this.convert(pair.value, depth + 1, aliasDepth);
   }
 }
 
@@ -209,7 +211,11 @@ function scalarNode(node: Scalar, pos: Pos | null): YNode {
 /** A mapping key as written (plain keys), else its value as text ("" for null). */
 function mapKeyText(keyNode: Scalar): string {
   const rawKey = keyNode.value;
-  return typeof keyNode.source === "string" && keyNode.type === "PLAIN" ? keyNode.source : rawKey === null ? "" : String(rawKey);
+  return typeof keyNode.source === "string" && keyNode.type === "PLAIN"
+    ? keyNode.source
+    : rawKey === null
+      ? ""
+      : String(rawKey);
 }
 
 /** The entries a `<<` merge key brings in: from one mapping or a list of mappings. */
@@ -239,7 +245,8 @@ function convertValue(value: unknown, depth: number, ancestors: Set<object>, bud
     case "bigint":
       return { k: "scalar", tag: "int", value, text: value.toString(), pos: null };
     case "number":
-      if (Number.isSafeInteger(value)) return { k: "scalar", tag: "int", value: BigInt(value), text: String(value), pos: null };
+      if (Number.isSafeInteger(value))
+        return { k: "scalar", tag: "int", value: BigInt(value), text: String(value), pos: null };
       return { k: "scalar", tag: "float", value, text: String(value), pos: null };
     case "string":
       return { k: "scalar", tag: "str", value, text: value, pos: null };

@@ -77,7 +77,8 @@ function rowArrival(f: readonly string[], row: string, s: CsvTraceSummary): numb
     );
   }
   const arrival = Math.trunc(seconds * 1e6);
-  if (!(Number.isFinite(arrival) && arrival >= 0)) throw new UserError(`${row}: arrival_time must be a finite number >= 0, got ${f[0]}`);
+  if (!(Number.isFinite(arrival) && arrival >= 0))
+    throw new UserError(`${row}: arrival_time must be a finite number >= 0, got ${f[0]}`);
   if (s.count > 0 && arrival < s.lastArrival) {
     throw new UserError(`${row}: arrival_time ${f[0]} is before the previous row's (rows must be in arrival order)`);
   }

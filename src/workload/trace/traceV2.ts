@@ -9,7 +9,13 @@ import { parseYamlStrict } from "../spec/load.js";
 import { float, int, obj, opt, record, str, type Infer } from "../spec/schema.js";
 import { DATA_FILE_LIMIT, SPEC_FILE_LIMIT } from "../../util/inputFile.js";
 import { FileReadError, readTextFile } from "../util/files.js";
-import { formatTraceData, parseTraceData, type OptionalColumn, type TraceLayout, type TraceRecord } from "./traceV2Csv.js";
+import {
+  formatTraceData,
+  parseTraceData,
+  type OptionalColumn,
+  type TraceLayout,
+  type TraceRecord,
+} from "./traceV2Csv.js";
 import { dirname, resolve } from "node:path";
 import { makeDirs } from "../../util/makeDirs.js";
 
@@ -96,7 +102,10 @@ function read(path: string, what: string, limit: number): string {
 
 /** Reads a header and data file; the header's trace_version and the data layout must agree. */
 export function loadTraceV2(headerPath: string, dataPath: string): TraceV2 {
-  const header = parseTraceV2Header(read(headerPath, "trace header", SPEC_FILE_LIMIT), `parsing trace header ${headerPath}`);
+  const header = parseTraceV2Header(
+    read(headerPath, "trace header", SPEC_FILE_LIMIT),
+    `parsing trace header ${headerPath}`,
+  );
   const data = parseTraceV2Data(read(dataPath, "trace data", DATA_FILE_LIMIT), dataPath);
   if (header.trace_version >= 3 && data.layout === "v2") {
     throw new UserError(
@@ -120,7 +129,9 @@ export function formatTraceV2Header(h: TraceHeader): string {
   if (h.goodput_slo_targets !== undefined) out["goodput_slo_targets"] = h.goodput_slo_targets;
   if (h.observed_kv_metrics !== undefined) out["observed_kv_metrics"] = { ...h.observed_kv_metrics };
   const text = stringify(out, { lineWidth: 0 });
-  return typeof h.kv_offload === "string" ? text + (h.kv_offload.endsWith("\n") ? h.kv_offload : h.kv_offload + "\n") : text;
+  return typeof h.kv_offload === "string"
+    ? text + (h.kv_offload.endsWith("\n") ? h.kv_offload : h.kv_offload + "\n")
+    : text;
 }
 
 export function formatTraceV2Data(trace: Pick<TraceV2, "layout" | "optionalColumns" | "records">): string {
@@ -135,7 +146,10 @@ export function exportTraceV2(trace: TraceV2, headerPath: string, dataPath: stri
 }
 
 /** A fresh v3 header for traces the simulator writes. */
-export function newTraceHeader(mode: "real" | "generated" | "replayed", timeUnit = mode === "real" ? "us" : "microseconds"): TraceHeader {
+export function newTraceHeader(
+  mode: "real" | "generated" | "replayed",
+  timeUnit = mode === "real" ? "us" : "microseconds",
+): TraceHeader {
   return {
     trace_version: 3,
     time_unit: timeUnit,

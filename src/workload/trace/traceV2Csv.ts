@@ -206,7 +206,9 @@ function columnsOf(
   if (legacy) {
     names.forEach((n, i) => {
       if (n !== TRACE_V2_COLUMNS[i]) {
-        throw new UserError(`${file} line 1, column ${i + 1}: expected "${TRACE_V2_COLUMNS[i]}" (22-column layout), found "${n}"`);
+        throw new UserError(
+          `${file} line 1, column ${i + 1}: expected "${TRACE_V2_COLUMNS[i]}" (22-column layout), found "${n}"`,
+        );
       }
     });
     return { layout: "v2", optional: [], columns: [...TRACE_V2_COLUMNS] };
@@ -281,12 +283,15 @@ export function parseTraceData(
         if (row[col] < 0) throw new UserError(`${file} line ${rec.line}, column ${col}: must be >= 0, got ${row[col]}`);
       }
       if (row.reason_ratio < 0 || row.reason_ratio > 1) {
-        throw new UserError(`${file} line ${rec.line}, column reason_ratio: must be in [0, 1], got ${row.reason_ratio}`);
+        throw new UserError(
+          `${file} line ${rec.line}, column reason_ratio: must be in [0, 1], got ${row.reason_ratio}`,
+        );
       }
       out.push(row);
     }
   } catch (err) {
-    if (err instanceof CsvError) throw new UserError(`${file}: ${err.message} (the rows must have as many cells as the header row)`);
+    if (err instanceof CsvError)
+      throw new UserError(`${file}: ${err.message} (the rows must have as many cells as the header row)`);
     throw err;
   }
   if (cols === null) throw new UserError(`${file}: empty trace data (no header row)`);
@@ -299,7 +304,11 @@ function formatCell(kind: Kind, v: unknown): string {
   return String(v);
 }
 
-export function formatTraceData(records: readonly TraceRecord[], layout: TraceLayout, optional: readonly OptionalColumn[]): string {
+export function formatTraceData(
+  records: readonly TraceRecord[],
+  layout: TraceLayout,
+  optional: readonly OptionalColumn[],
+): string {
   const columns: readonly (keyof TraceRecord)[] = layout === "v2" ? TRACE_V2_COLUMNS : v3Columns(optional);
   const parts: string[] = [csvLine(columns)];
   for (const r of records) parts.push(csvLine(columns.map((c) => formatCell(KIND[c], r[c]))));

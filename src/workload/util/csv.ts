@@ -75,7 +75,9 @@ function readQuotedField(c: CsvCursor, startLine: number, fields: string[]): boo
   for (;;) {
     const q = text.indexOf('"', j);
     if (q === -1) {
-      throw new CsvError(`parse error on line ${startLine}, column ${i - c.lineStart + 1}: extraneous or missing " in quoted-field`);
+      throw new CsvError(
+        `parse error on line ${startLine}, column ${i - c.lineStart + 1}: extraneous or missing " in quoted-field`,
+      );
     }
     value += text.slice(j, q);
     if (text[q + 1] === '"') {
@@ -100,7 +102,9 @@ function readQuotedField(c: CsvCursor, startLine: number, fields: string[]): boo
     return true;
   }
   if (text[j] === "\n" || (text[j] === "\r" && text[j + 1] === "\n")) return false;
-  throw new CsvError(`parse error on line ${c.line}, column ${j - c.lineStart + 1}: extraneous or missing " in quoted-field`);
+  throw new CsvError(
+    `parse error on line ${c.line}, column ${j - c.lineStart + 1}: extraneous or missing " in quoted-field`,
+  );
 }
 
 /** Appends the unquoted field at the cursor (up to the next comma or end of line); true when another field follows. */
@@ -114,7 +118,9 @@ function readUnquotedField(c: CsvCursor, fields: string[]): boolean {
   if (value.endsWith("\r") && (j >= n || text[j] === "\n")) value = value.slice(0, -1);
   const bare = value.indexOf('"');
   if (bare !== -1) {
-    throw new CsvError(`parse error on line ${c.line}, column ${i - c.lineStart + bare + 1}: bare " in non-quoted field`);
+    throw new CsvError(
+      `parse error on line ${c.line}, column ${i - c.lineStart + bare + 1}: bare " in non-quoted field`,
+    );
   }
   fields.push(value);
   c.i = j;

@@ -37,7 +37,9 @@ export function fmtShortestDecimal(v: number): string {
   const exp = Number(expText);
   const neg = mant.startsWith("-");
   const digits = mant.replace("-", "").replace(".", "");
-  const pointPos = (mant.replace("-", "").indexOf(".") === -1 ? mant.replace("-", "").length : mant.replace("-", "").indexOf(".")) + exp;
+  const pointPos =
+    (mant.replace("-", "").indexOf(".") === -1 ? mant.replace("-", "").length : mant.replace("-", "").indexOf(".")) +
+    exp;
   let out: string;
   if (pointPos <= 0) out = "0." + "0".repeat(-pointPos) + digits;
   else if (pointPos >= digits.length) out = digits + "0".repeat(pointPos - digits.length);

@@ -1,5 +1,6 @@
 // Choosing and resolving a latency backend from run options
-// (docs/latency.md "Choosing a backend", "Resolution (trained-physics and roofline)", "KV capacity", "Max model length", "Coefficient files", "Model names"),
+// (docs/latency.md "Choosing a backend", "Resolution (trained-physics and roofline)", "KV capacity", "Max model
+// length", "Coefficient files", "Model names"),
 // observed through the library entry point simulate() and the in-process CLI.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,7 +20,8 @@ const SCOUT_FP8 = "redhatai/llama-4-scout-17b-16e-instruct-fp8-dynamic";
 
 /** The bundled data/head/trained-physics.yaml values, as a user would type them. */
 const BUNDLED_ALPHA = "15563.199579,777.3455,45.907545";
-const BUNDLED_BETA = "0.152128,0.0,1.36252915,0.752037,32.09546717,4.41684444,126.024825,481.8613888,0.0,1.94710771,0.752037";
+const BUNDLED_BETA =
+  "0.152128,0.0,1.36252915,0.752037,32.09546717,4.41684444,126.024825,481.8613888,0.0,1.94710771,0.752037";
 /** data/defaults.yaml: llama-3.1-8b-instruct, H100, TP 2, vllm/vllm-openai:v0.8.4 (the seed default). */
 const SEED_ALPHA = "1601.350510688092,3.512476196805965,1805.5430360826988";
 const SEED_BETA = "6910.420479880494,17.67057489844186,2.8377471109943855";
@@ -103,7 +105,11 @@ test("default run of llama-3.1-8b: kernels on H100 TP 1, 26312 KV blocks, max-mo
   assert.equal(summary(res.lines), "Latency model: kernels on H100 TP 1, 26312 KV blocks, max-model-len 131072");
   assert.ok(res.lines.some((l) => l.includes("Using default tp=1 for meta-llama/llama-3.1-8b-instruct")));
   assert.ok(res.lines.some((l) => l.includes("Using default GPU H100 for meta-llama/llama-3.1-8b-instruct")));
-  assert.ok(res.lines.some((l) => l.includes("auto-calculated total-kv-blocks=26312 (GPU=80 GiB, TP=1, block_size=16, MoE=false)")));
+  assert.ok(
+    res.lines.some((l) =>
+      l.includes("auto-calculated total-kv-blocks=26312 (GPU=80 GiB, TP=1, block_size=16, MoE=false)"),
+    ),
+  );
   assert.ok(res.lines.some((l) => l.includes("auto-derived max-model-len=131072 from max_position_embeddings")));
   // The kernels model keeps the physical bounds: no warning.
   assert.equal(res.lines.filter((l) => l.startsWith("level=warn")).length, 0, res.lines.join("\n"));
@@ -115,9 +121,14 @@ test("default run of llama-3.1-8b: kernels on H100 TP 1, 26312 KV blocks, max-mo
 
 test("explicit trained-physics: bundled coefficients, and one warning naming the broken prefill bound", async () => {
   const res = await sim({ latencyModel: "trained-physics" });
-  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072");
+  assert.equal(
+    summary(res.lines),
+    "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072",
+  );
   assert.ok(
-    res.lines.some((l) => l.includes(`alphaCoeffs=[${BUNDLED_ALPHA}], betaCoeffs=[${BUNDLED_BETA.replace(/0\.0,/g, "0,")}]`)),
+    res.lines.some((l) =>
+      l.includes(`alphaCoeffs=[${BUNDLED_ALPHA}], betaCoeffs=[${BUNDLED_BETA.replace(/0\.0,/g, "0,")}]`),
+    ),
     "bundled coefficients are used",
   );
   const warns = res.lines.filter((l) => l.startsWith("level=warn"));
@@ -143,7 +154,14 @@ test("explicit --latency-model kernels equals the default; trained-physics diffe
 
 test("--latency-model blackbox equals the seed defaults path (explicit 3-beta coefficients, H100 TP 2 v0.8.4)", async () => {
   const bb = await run("--latency-model", "blackbox");
-  const explicit = await run("--alpha-coeffs", SEED_ALPHA, "--beta-coeffs", SEED_BETA, "--total-kv-blocks", SEED_BLOCKS);
+  const explicit = await run(
+    "--alpha-coeffs",
+    SEED_ALPHA,
+    "--beta-coeffs",
+    SEED_BETA,
+    "--total-kv-blocks",
+    SEED_BLOCKS,
+  );
   assert.equal(explicit.stdout, bb.stdout);
   const tp = await run();
   assert.notEqual(tp.stdout, bb.stdout, "trained-physics differs from blackbox");
@@ -163,7 +181,10 @@ test("three betas select blackbox; seven to eleven betas with alphas select trai
   const three = await sim({ alphaCoeffs: [100, 1, 100], betaCoeffs: [1000, 2, 1], totalKvBlocks: 5000 });
   assert.match(summary(three.lines), /^Latency model: blackbox /);
   const seven = await sim({ alphaCoeffs: [100, 1, 100], betaCoeffs: [0.1, 0.1, 1, 1, 30, 4, 120] });
-  assert.equal(summary(seven.lines), "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072");
+  assert.equal(
+    summary(seven.lines),
+    "Latency model: trained-physics on H100 TP 1, 26312 KV blocks, max-model-len 131072",
+  );
   const eleven = await sim({ alphaCoeffs: [100, 1, 100], betaCoeffs: [0.1, 0, 1, 1, 30, 4, 120, 400, 0, 2, 1] });
   assert.match(summary(eleven.lines), /^Latency model: trained-physics /);
 });
@@ -193,7 +214,10 @@ test("--roofline keeps the seed roofline (prefill 512 at TP 2 = 8033, decode at 
     outputTokensMax: 10,
   };
   const seed = await sim({ ...one, roofline: true, hardware: "H100", tp: 2 });
-  assert.equal(summary(seed.lines), "Latency model: seed-roofline on H100 TP 2, 132139 KV blocks, max-model-len unlimited");
+  assert.equal(
+    summary(seed.lines),
+    "Latency model: seed-roofline on H100 TP 2, 132139 KV blocks, max-model-len unlimited",
+  );
   assert.equal(seed.run.ledger.ttft[0], 13237);
   assert.equal(seed.run.ledger.e2e[0], 27503);
   assert.equal(seed.metrics.cluster.itl_mean_ms, 7.133);
@@ -212,7 +236,10 @@ test("--roofline with --latency-model is an error; an unknown --latency-model li
     llama("--roofline", "--hardware", "H100", "--tp", "2", "--latency-model", "roofline"),
     "error: --roofline cannot be combined with --latency-model: --roofline selects the seed-era roofline formula, --latency-model roofline today's",
   );
-  await fails(llama("--roofline", "--latency-model", "blackbox"), /^error: --roofline cannot be combined with --latency-model/);
+  await fails(
+    llama("--roofline", "--latency-model", "blackbox"),
+    /^error: --roofline cannot be combined with --latency-model/,
+  );
   await fails(
     llama("--latency-model", "x"),
     'error: unknown --latency-model "x"; valid options: blackbox, kernels, roofline, trained-physics',
@@ -256,10 +283,19 @@ test("coefficient flag errors", async () => {
 });
 
 test("--gpu-memory-utilization must be in (0, 1]", async () => {
-  await fails(llama("--gpu-memory-utilization", "0"), "error: --gpu-memory-utilization must be a finite value in (0, 1.0], got 0.000000");
-  await fails(llama("--gpu-memory-utilization", "1.5"), "error: --gpu-memory-utilization must be a finite value in (0, 1.0], got 1.500000");
+  await fails(
+    llama("--gpu-memory-utilization", "0"),
+    "error: --gpu-memory-utilization must be a finite value in (0, 1.0], got 0.000000",
+  );
+  await fails(
+    llama("--gpu-memory-utilization", "1.5"),
+    "error: --gpu-memory-utilization must be a finite value in (0, 1.0], got 1.500000",
+  );
   // Checked on every backend.
-  await fails(llama("--latency-model", "blackbox", "--gpu-memory-utilization", "0"), /^error: --gpu-memory-utilization must be/);
+  await fails(
+    llama("--latency-model", "blackbox", "--gpu-memory-utilization", "0"),
+    /^error: --gpu-memory-utilization must be/,
+  );
 });
 
 test("data- and expert-parallel flags", async () => {
@@ -354,7 +390,9 @@ test("mixtral-8x7b-instruct-v0.1 runs the default kernels model on the mixtral-8
   const res = await sim({ model: MIXTRAL_INSTRUCT });
   assert.ok(
     res.lines.some((l) =>
-      l.includes("Using the bundled config of mixtral-8x7b-v0.1 for mistralai/mixtral-8x7b-instruct-v0.1 (same architecture)"),
+      l.includes(
+        "Using the bundled config of mixtral-8x7b-v0.1 for mistralai/mixtral-8x7b-instruct-v0.1 (same architecture)",
+      ),
     ),
     res.lines.join("\n"),
   );
@@ -366,7 +404,11 @@ test("mixtral-8x7b-instruct-v0.1 runs the default kernels model on the mixtral-8
 
 test("llama-3.3-70b-instruct uses the Llama-3.1-70B config", async () => {
   const res = await sim({ model: "meta-llama/llama-3.3-70b-instruct" });
-  assert.ok(res.lines.some((l) => l.includes("Using the bundled config of llama-3.1-70b-instruct for meta-llama/llama-3.3-70b-instruct")));
+  assert.ok(
+    res.lines.some((l) =>
+      l.includes("Using the bundled config of llama-3.1-70b-instruct for meta-llama/llama-3.3-70b-instruct"),
+    ),
+  );
   // docs/latency.md "KV capacity": Llama-3.1-70B on H100 TP 4 has 121801 blocks (the bundled
   // default TP for 3.3 is 4).
   assert.equal(summary(res.lines), "Latency model: kernels on H100 TP 4, 121801 KV blocks, max-model-len 131072");
@@ -375,7 +417,11 @@ test("llama-3.3-70b-instruct uses the Llama-3.1-70B config", async () => {
 test("bf16 Llama-4-Scout matched to the FP8 folder does not inherit FP8 weights", async () => {
   const bf16 = await sim({ model: SCOUT_BF16, tp: 4 });
   const fp8 = await sim({ model: SCOUT_FP8, tp: 4 });
-  assert.ok(bf16.lines.some((l) => l.includes(`Using the bundled config of llama-4-scout-17b-16e-instruct-fp8-dynamic for ${SCOUT_BF16}`)));
+  assert.ok(
+    bf16.lines.some((l) =>
+      l.includes(`Using the bundled config of llama-4-scout-17b-16e-instruct-fp8-dynamic for ${SCOUT_BF16}`),
+    ),
+  );
   // Two-byte weights leave less memory for KV.
   assert.equal(bf16.config.kv.totalKvBlocks, 120303);
   assert.equal(fp8.config.kv.totalKvBlocks, 249660);
@@ -424,13 +470,19 @@ test("--latency-coeffs with the bundled values equals trained-physics; other bet
   const def = await run("--latency-model", "trained-physics");
   const same = await run("--latency-coeffs", coeffFile(BUNDLED_FILE));
   assert.equal(same.stdout, def.stdout);
-  const other = await run("--latency-coeffs", coeffFile(BUNDLED_FILE.replace("0.152128", "0.9").replace("126.024825", "900")));
+  const other = await run(
+    "--latency-coeffs",
+    coeffFile(BUNDLED_FILE.replace("0.152128", "0.9").replace("126.024825", "900")),
+  );
   assert.notEqual(other.stdout, def.stdout);
   assert.ok(Number(clusterBlock(other.stdout)["e2e_mean_ms"]) > Number(clusterBlock(def.stdout)["e2e_mean_ms"]));
   // The file's defaults map gives the model's GPU and TP.
   const withDefaults = coeffFile(BUNDLED_FILE + `defaults:\n  ${LLAMA}: {GPU: H100, tensor_parallelism: 2}\n`);
   const res = await sim({ latencyCoeffs: withDefaults });
-  assert.equal(summary(res.lines), "Latency model: trained-physics on H100 TP 2, 125278 KV blocks, max-model-len 131072");
+  assert.equal(
+    summary(res.lines),
+    "Latency model: trained-physics on H100 TP 2, 125278 KV blocks, max-model-len 131072",
+  );
   // Flags override the file.
   const flags = await run(
     "--latency-coeffs",
@@ -444,7 +496,9 @@ test("--latency-coeffs with the bundled values equals trained-physics; other bet
 });
 
 test("malformed --latency-coeffs files give one-line errors naming the file", async () => {
-  const unknownKey = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n  gamma: [1]\n");
+  const unknownKey = coeffFile(
+    TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n  gamma: [1]\n",
+  );
   await fails(
     llama("--latency-coeffs", unknownKey),
     `error: --latency-coeffs: ${unknownKey}: trained_physics_coefficients: unknown key "gamma"`,
@@ -470,14 +524,20 @@ test("malformed --latency-coeffs files give one-line errors naming the file", as
   await fails(llama("--latency-coeffs", missing), `error: --latency-coeffs: cannot read ${missing}: no such file`);
   // A YAML syntax error still names the file on one line.
   const syntax = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n");
-  await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}(:\\d+)?: \\S`));
+  await fails(
+    llama("--latency-coeffs", syntax),
+    new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}(:\\d+)?: \\S`),
+  );
 });
 
 test("a YAML syntax error in --latency-coeffs names the line", async () => {
   const syntax = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3\n  beta_coeffs: [1, 2, 3, 4, 5, 6, 7]\n");
   await fails(llama("--latency-coeffs", syntax), new RegExp(`^error: --latency-coeffs: ${escapeRe(syntax)}:3: `));
   const dup = coeffFile(TP_HEADER + "  alpha_coeffs: [1, 2, 3]\n  alpha_coeffs: [1, 2, 3]\n");
-  await fails(llama("--latency-coeffs", dup), new RegExp(`^error: --latency-coeffs: ${escapeRe(dup)}:3: Map keys must be unique`));
+  await fails(
+    llama("--latency-coeffs", dup),
+    new RegExp(`^error: --latency-coeffs: ${escapeRe(dup)}:3: Map keys must be unique`),
+  );
 });
 
 function escapeRe(s: string): string {
@@ -536,7 +596,9 @@ test("--max-model-len 600: trained-physics drops longer requests as unservable; 
   assert.equal(res.metrics.generated, 40);
   assert.equal(c.completed_requests, 40 - tooLong);
   // One debug line per dropped request, one warning for all of them.
-  const drops = res.lines.filter((x) => x.startsWith("level=debug") && x.includes("as unservable") && x.includes("max-model-len 600"));
+  const drops = res.lines.filter(
+    (x) => x.startsWith("level=debug") && x.includes("as unservable") && x.includes("max-model-len 600"),
+  );
   assert.equal(drops.length, tooLong);
   const warnings = res.lines.filter((x) => x.startsWith("level=warn") && x.includes("as unservable"));
   assert.equal(warnings.length, 1, warnings.join("\n"));
@@ -559,7 +621,9 @@ test("max-model-len is capped at the KV capacity, even when explicit", async () 
   const res = await sim({ totalKvBlocks: 4096 });
   assert.equal(res.config.engine.maxModelLen, 65536);
   assert.ok(
-    res.lines.some((l) => l.includes("max-model-len 131072 exceeds KV capacity (4096 blocks × 16 tokens); capping to 65536 tokens")),
+    res.lines.some((l) =>
+      l.includes("max-model-len 131072 exceeds KV capacity (4096 blocks × 16 tokens); capping to 65536 tokens"),
+    ),
   );
   const explicit = await sim({ totalKvBlocks: 100, maxModelLen: 5000 });
   assert.equal(explicit.config.engine.maxModelLen, 1600);

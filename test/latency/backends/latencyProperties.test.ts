@@ -32,7 +32,12 @@ function fits(model: string, folder: string, exact: boolean, gpu: string, tp: nu
   const arch = parseArchConfig(fs.readFileSync(file, "utf8"), model, file, exact);
   const hw = loadHardwareConfig(HARDWARE, gpu);
   try {
-    autoKvBlocks(arch, { memoryGiB: hw.memoryGiB, tp, dp: 1, gpuMemoryUtilization: 0.9, blockSize: 16 }, model, 1000000);
+    autoKvBlocks(
+      arch,
+      { memoryGiB: hw.memoryGiB, tp, dp: 1, gpuMemoryUtilization: 0.9, blockSize: 16 },
+      model,
+      1000000,
+    );
     return true;
   } catch (e) {
     if (e instanceof Error && e.message.includes("Minimum GPUs required per instance")) return false;
@@ -47,7 +52,8 @@ function fits(model: string, folder: string, exact: boolean, gpu: string, tp: nu
  */
 function candidates(): Candidate[] {
   const out: Candidate[] = [];
-  const defaults = loadCoefficientFile(path.join(DATA_DIR, "head", "trained-physics.yaml"), "bundled coefficients").defaults ?? {};
+  const defaults =
+    loadCoefficientFile(path.join(DATA_DIR, "head", "trained-physics.yaml"), "bundled coefficients").defaults ?? {};
   const models: [string, string][] = Object.entries(defaults).map(([m, d]) => [m, d.GPU]);
   for (const folder of fs.readdirSync(CONFIGS)) models.push([`bundled/${folder}`, "H100"]);
   for (const [model, gpu] of models) {
@@ -129,12 +135,17 @@ test("runs on the current backends complete, conserve requests and report finite
       const c = res.metrics.cluster;
       const label = JSON.stringify(p);
       assert.equal(res.metrics.generated, p.numRequests, label);
-      assert.equal(c.completed_requests + c.still_queued + c.still_running + c.dropped_unservable, p.numRequests, label);
+      assert.equal(
+        c.completed_requests + c.still_queued + c.still_running + c.dropped_unservable,
+        p.numRequests,
+        label,
+      );
       assert.equal(c.injected_requests, p.numRequests, label);
       assert.equal(c.still_queued + c.still_running, 0, `${label}: every request finishes`);
       assert.ok(res.config.kv.totalKvBlocks > 0 && res.config.engine.maxModelLen > 0, label);
       for (const b of [c, ...res.metrics.instances]) {
-        for (const [k, v] of numericFields(b)) assert.ok(!Number.isNaN(v) && Number.isFinite(v), `${label}: ${b.instance_id}.${k} = ${v}`);
+        for (const [k, v] of numericFields(b))
+          assert.ok(!Number.isNaN(v) && Number.isFinite(v), `${label}: ${b.instance_id}.${k} = ${v}`);
       }
       const l = res.run.ledger;
       let multiToken = false;

@@ -42,7 +42,10 @@ const target = fc.record({
 
 /** Prefill chunks: fresh prompts or continuations after a cached prefix. */
 const chunks = fc.array(
-  fc.record({ cached: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 8192 })), n: fc.integer({ min: 1, max: 4096 }) }),
+  fc.record({
+    cached: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 8192 })),
+    n: fc.integer({ min: 1, max: 4096 }),
+  }),
   { minLength: 1, maxLength: 16 },
 );
 const decodeBatch = fc.array(fc.integer({ min: 1, max: 16384 }), { minLength: 1, maxLength: 256 });
@@ -68,7 +71,10 @@ test("bounds (property): all-prefill steps stay under peak FLOP/s × TP / (2 × 
       const us = r.build().stepTime(batch, batch.length);
       const rate = (tokens * 1e6) / us;
       const bound = (b.peaks.flops * b.gpus) / (2 * activeLayerParams(b.arch));
-      assert.ok(rate <= bound, `${model} ${gpu} TP${tp}: ${tokens} tokens in ${us} µs = ${rate.toFixed(0)} tokens/s > ${bound.toFixed(0)}`);
+      assert.ok(
+        rate <= bound,
+        `${model} ${gpu} TP${tp}: ${tokens} tokens in ${us} µs = ${rate.toFixed(0)} tokens/s > ${bound.toFixed(0)}`,
+      );
     }),
     { seed: FC_SEED, numRuns: RUNS },
   );

@@ -9,7 +9,10 @@ import type { StepRequestView } from "../../../src/latency/model.js";
 import { FC_SEED } from "../../helpers/fc.js";
 import { chunk, decode, LLAMA_8B, MIXTRAL, resolveKernels } from "./helpers.js";
 
-const prefills = fc.array(fc.record({ cached: fc.integer({ min: 0, max: 6000 }), n: fc.integer({ min: 1, max: 2048 }) }), { maxLength: 4 });
+const prefills = fc.array(
+  fc.record({ cached: fc.integer({ min: 0, max: 6000 }), n: fc.integer({ min: 1, max: 2048 }) }),
+  { maxLength: 4 },
+);
 const contexts = fc.array(fc.integer({ min: 1, max: 20000 }), { maxLength: 300 });
 
 for (const [name, model, gpu, tp] of [
@@ -46,7 +49,11 @@ for (const [name, model, gpu, tp] of [
         const composed = f[0]! + beta[0]! * f[1]! + beta[1]! * f[2]! + beta[2]! * f[3]! + beta[3]! * f[4]!;
         assert.equal(t, Math.max(1, Math.trunc(composed)));
         assert.equal(f[3], batch.length, "one scheduled request per view");
-        assert.equal(f[4], ps.filter((p) => p.n > 0).length + ctxs.length, "chunks that finish their prompt, and decodes, emit a token");
+        assert.equal(
+          f[4],
+          ps.filter((p) => p.n > 0).length + ctxs.length,
+          "chunks that finish their prompt, and decodes, emit a token",
+        );
       }),
       { seed: FC_SEED, numRuns: 150 },
     );

@@ -19,7 +19,8 @@ const ENVELOPE = [10, 11, 11, 30, 100];
 const geometric = (x0: number, y0: number, x1: number, y1: number, x: number): number =>
   y0 * Math.pow(y1 / y0, Math.log(x / x0) / Math.log(x1 / x0));
 
-const close = (a: number, b: number, rel = 1e-12): boolean => Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b));
+const close = (a: number, b: number, rel = 1e-12): boolean =>
+  Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b));
 
 test("curve: exactly the lower monotone envelope at every grid point", () => {
   const c = new Curve(XS, YS, 1);
@@ -111,7 +112,8 @@ test("curve (property): non-decreasing in x, within [first y, last y] inside the
         const [lo, hi] = a <= b ? [a, b] : [b, a];
         assert.ok(c.at(lo) <= c.at(hi) * (1 + 1e-12), `at(${lo})=${c.at(lo)} > at(${hi})=${c.at(hi)}`);
         // exp(log y) may round an ulp below y: compare with a relative slack of 1e-12.
-        if (lo <= c.last) assert.ok(c.at(lo) >= c.ys[0]! * (1 - 1e-12) && c.at(lo) <= c.ys[c.ys.length - 1]! * (1 + 1e-12));
+        if (lo <= c.last)
+          assert.ok(c.at(lo) >= c.ys[0]! * (1 - 1e-12) && c.at(lo) <= c.ys[c.ys.length - 1]! * (1 + 1e-12));
         // Never above a measurement, and the last measurement is kept.
         xs.forEach((x, i) => assert.equal(c.at(x), Math.min(...ys.slice(i)), `x=${x}`));
         assert.equal(c.ys[c.ys.length - 1], ys[ys.length - 1]);

@@ -84,7 +84,8 @@ function gemmAtGridM(m: number, n: number, k: number): number {
   };
   const [n0, n1] = between(n, G.n);
   const [k0, k1] = between(k, G.k);
-  const alongK = (nn: number): number => (k0 === k1 ? cell(G, m, nn, k0) : geo(cell(G, m, nn, k0), cell(G, m, nn, k1), frac(k, k0, k1)));
+  const alongK = (nn: number): number =>
+    k0 === k1 ? cell(G, m, nn, k0) : geo(cell(G, m, nn, k0), cell(G, m, nn, k1), frac(k, k0, k1));
   return n0 === n1 ? alongK(n0) : geo(alongK(n0), alongK(n1), frac(n, n0, n1));
 }
 
@@ -164,7 +165,8 @@ function convexRise(s: number): number {
   return best - ys[0]!;
 }
 
-const fixedOverhead = (): number => OVERHEADS.kernels_coefficients.beta_coeffs[0]! + L * OVERHEADS.kernels_coefficients.beta_coeffs[1]!;
+const fixedOverhead = (): number =>
+  OVERHEADS.kernels_coefficients.beta_coeffs[0]! + L * OVERHEADS.kernels_coefficients.beta_coeffs[1]!;
 
 /** Within this of the pinned values: truncation to whole µs plus float rounding. */
 const TOLERANCE_US = 1;

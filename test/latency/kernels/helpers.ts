@@ -54,7 +54,12 @@ export interface Resolved {
 }
 
 /** The kernels backend resolved for a deployment, as `blis run --latency-model kernels` resolves it. */
-export async function resolveKernels(model: string, hardware: string, tp: number, extra: RunInput = {}): Promise<Resolved> {
+export async function resolveKernels(
+  model: string,
+  hardware: string,
+  tp: number,
+  extra: RunInput = {},
+): Promise<Resolved> {
   const warnings: string[] = [];
   const logger = new Logger("warn", (l) => warnings.push(l));
   const { o, explicit, log } = parseRunInput({ model, hardware, tp, latencyModel: "kernels", ...extra }, logger);

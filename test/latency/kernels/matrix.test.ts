@@ -33,7 +33,15 @@ const DOES_NOT_FIT = new Set([
 ]);
 
 const REQUESTS = 4;
-const RUN = { numRequests: REQUESTS, promptTokens: 300, promptTokensStdev: 20, outputTokens: 12, outputTokensStdev: 2, rate: 2, seed: 7 };
+const RUN = {
+  numRequests: REQUESTS,
+  promptTokens: 300,
+  promptTokensStdev: 20,
+  outputTokens: 12,
+  outputTokensStdev: 2,
+  rate: 2,
+  seed: 7,
+};
 
 async function metrics(model: string, hardware: string, tp: number): Promise<MetricsBlock> {
   const res = await simulate({ model, hardware, tp, latencyModel: "kernels", ...RUN }, { logger: silentLogger });
@@ -48,7 +56,11 @@ for (const gpu of MATRIX_GPUS) {
       for (const tp of TPS) {
         const key = `${model} ${gpu} ${tp}`;
         if (DOES_NOT_FIT.has(key)) {
-          await assert.rejects(metrics(model, gpu, tp), (e) => e instanceof UserError && /KV capacity/.test(e.message), key);
+          await assert.rejects(
+            metrics(model, gpu, tp),
+            (e) => e instanceof UserError && /KV capacity/.test(e.message),
+            key,
+          );
           continue;
         }
         const m = await metrics(model, gpu, tp);
@@ -64,7 +76,8 @@ for (const gpu of MATRIX_GPUS) {
       if (model === LLAMA_70B) {
         for (const tp of TPS) {
           const [small, large] = [ttft.get(`${LLAMA_8B} ${gpu} ${tp}`), ttft.get(`${LLAMA_70B} ${gpu} ${tp}`)];
-          if (small !== undefined && large !== undefined) assert.ok(large > small, `${gpu} TP${tp}: 70B TTFT ${large} <= 8B ${small}`);
+          if (small !== undefined && large !== undefined)
+            assert.ok(large > small, `${gpu} TP${tp}: 70B TTFT ${large} <= 8B ${small}`);
         }
       }
     }

@@ -28,8 +28,20 @@ const QWEN_L40S: Deployment = {
   tp: 2,
 };
 const LLAMA70_H100_TP8: Deployment = { name: "Llama-3.1-70B H100 TP8", model: LLAMA_70B, gpu: "H100", tp: 8 };
-const LLAMA8_B200_NEW: Deployment = { name: "Llama-3.1-8B B200 TP2 vLLM 0.24", model: LLAMA_8B, gpu: "B200", tp: 2, vllmVersion: "0.24" };
-const LLAMA8_B200_OLD: Deployment = { name: "Llama-3.1-8B B200 TP1 vLLM 0.19", model: LLAMA_8B, gpu: "B200", tp: 1, vllmVersion: "0.19" };
+const LLAMA8_B200_NEW: Deployment = {
+  name: "Llama-3.1-8B B200 TP2 vLLM 0.24",
+  model: LLAMA_8B,
+  gpu: "B200",
+  tp: 2,
+  vllmVersion: "0.24",
+};
+const LLAMA8_B200_OLD: Deployment = {
+  name: "Llama-3.1-8B B200 TP1 vLLM 0.19",
+  model: LLAMA_8B,
+  gpu: "B200",
+  tp: 1,
+  vllmVersion: "0.19",
+};
 const LLAMA8_A100_TP8: Deployment = { name: "Llama-3.1-8B A100-SXM TP8", model: LLAMA_8B, gpu: "A100-SXM", tp: 8 };
 const LLAMA8_RTX_NEW: Deployment = {
   name: "Llama-3.1-8B RTX-PRO-6000 TP1 vLLM 0.24",
@@ -88,7 +100,9 @@ const step = (m: LatencyModel, batch: StepRequestView[]): number => m.stepTime(b
 
 /** Two ordered values of an integer range. */
 const ordered = (min: number, max: number): fc.Arbitrary<[number, number]> =>
-  fc.tuple(fc.integer({ min, max }), fc.integer({ min, max })).map(([a, b]): [number, number] => (a <= b ? [a, b] : [b, a]));
+  fc
+    .tuple(fc.integer({ min, max }), fc.integer({ min, max }))
+    .map(([a, b]): [number, number] => (a <= b ? [a, b] : [b, a]));
 
 /** Decodes running beside the chunk (none, or up to 64 at one context). */
 const background = fc.tuple(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 1, max: 8000 }));

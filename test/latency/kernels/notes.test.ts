@@ -17,7 +17,10 @@ test("notes: an unmeasured all-reduce degree names the degrees this table has", 
   const { warnings } = await resolveKernels(LLAMA_8B, "RTX-PRO-6000", 4);
   const notes = notesOf(warnings);
   assert.equal(notes.length, 1, notes.join("\n"));
-  assert.match(notes[0]!, /RTX-PRO-6000 vLLM 0\.19\.0\): extrapolated: TP 4 all-reduce not measured \(measured at TP 2\): ring all-reduce/);
+  assert.match(
+    notes[0]!,
+    /RTX-PRO-6000 vLLM 0\.19\.0\): extrapolated: TP 4 all-reduce not measured \(measured at TP 2\): ring all-reduce/,
+  );
   // The 0.24.0 table has TP 4: no note.
   assert.deepEqual(notesOf((await resolveKernels(LLAMA_8B, "RTX-PRO-6000", 4, { vllmVersion: "0.24" })).warnings), []);
 });

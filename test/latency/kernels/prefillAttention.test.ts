@@ -34,7 +34,8 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.
 // segment is steeper than later ones (as on H100's table, golden.test.ts (a)), Q(n) can exceed P(n).
 test("prefill chunk: a prompt from scratch is the prefill curve itself when its convex rise stays below it", () => {
   const a = attention();
-  for (const n of [1, 50, 100, 250, 400, 800]) assert.ok(close(a.chunk(0, n), P.at(n)), `n=${n}: ${a.chunk(0, n)} vs ${P.at(n)}`);
+  for (const n of [1, 50, 100, 250, 400, 800])
+    assert.ok(close(a.chunk(0, n), P.at(n)), `n=${n}: ${a.chunk(0, n)} vs ${P.at(n)}`);
   assert.equal(a.chunk(0, 400), 60);
 });
 
@@ -66,7 +67,10 @@ test("prefill chunk (property): never cheaper with more cached context or more n
     .map(([x, y]): [number, number] => (x <= y ? [x, y] : [y, x]));
   fc.assert(
     fc.property(ordered, fc.integer({ min: 1, max: 3000 }), ([c1, c2], n) => {
-      assert.ok(a.chunk(c1, n) <= a.chunk(c2, n) * (1 + 1e-12), `n=${n}: cached ${c1} ${a.chunk(c1, n)} > cached ${c2} ${a.chunk(c2, n)}`);
+      assert.ok(
+        a.chunk(c1, n) <= a.chunk(c2, n) * (1 + 1e-12),
+        `n=${n}: cached ${c1} ${a.chunk(c1, n)} > cached ${c2} ${a.chunk(c2, n)}`,
+      );
       assert.ok(a.chunk(n, c1 + 1) <= a.chunk(n, c2 + 1) * (1 + 1e-12), `cached ${n}: ${c1 + 1} rows > ${c2 + 1} rows`);
     }),
     { seed: FC_SEED, numRuns: 500 },

@@ -13,7 +13,8 @@ import type { CurveData, GemmGrid } from "../../../src/latency/kernels/tables.js
 import { FC_SEED } from "../../helpers/fc.js";
 import { readTables, recordingNotes } from "./helpers.js";
 
-const cellOf = (g: GemmGrid, mi: number, ni: number, ki: number): number | null => g.us[(mi * g.n.length + ni) * g.k.length + ki] ?? null;
+const cellOf = (g: GemmGrid, mi: number, ni: number, ki: number): number | null =>
+  g.us[(mi * g.n.length + ni) * g.k.length + ki] ?? null;
 
 /** The lower monotone envelope by its definition: each point the fastest of itself and every later point. */
 function envelope(ys: readonly number[]): number[] {
@@ -82,7 +83,9 @@ test("gemm: a weight shape between grid values is log-log interpolated along n a
   });
   const expected = envelope(interp);
   const c = gemmCurve(g, n, 4096, recordingNotes(), "gate/up");
-  g.m.forEach((m, mi) => assert.ok(Math.abs(c.at(m) - expected[mi]!) <= 1e-9 * expected[mi]!, `m=${m}: ${c.at(m)} vs ${expected[mi]}`));
+  g.m.forEach((m, mi) =>
+    assert.ok(Math.abs(c.at(m) - expected[mi]!) <= 1e-9 * expected[mi]!, `m=${m}: ${c.at(m)} vs ${expected[mi]}`),
+  );
 });
 
 test("gemm: an LM head wider than the grid is priced as equal parts inside it", () => {
@@ -152,7 +155,8 @@ test("decode attention at a measured batch size and context: the fastest of that
   // In this table every row's contexts are the first contexts of the batch-1 row's (larger batches
   // were measured at fewer lengths), so the union of contexts is the batch-1 row's.
   const union = rows["1"]!.x;
-  for (const b of batches) assert.deepEqual(rows[String(b)]!.x, union.slice(0, rows[String(b)]!.x.length), `batch ${b}`);
+  for (const b of batches)
+    assert.deepEqual(rows[String(b)]!.x, union.slice(0, rows[String(b)]!.x.length), `batch ${b}`);
   let lowered = 0;
   for (const b of batches) {
     for (const ctx of union) {
@@ -160,7 +164,10 @@ test("decode attention at a measured batch size and context: the fastest of that
       const expected = Math.min(...above);
       if (expected < above[0]!) lowered++;
       // Exact where a measured value is taken; a scaled one may differ in the last bit.
-      assert.ok(Math.abs(s.at(b, ctx) - expected) <= 1e-12 * expected, `batch ${b} context ${ctx}: ${s.at(b, ctx)} vs ${expected}`);
+      assert.ok(
+        Math.abs(s.at(b, ctx) - expected) <= 1e-12 * expected,
+        `batch ${b} context ${ctx}: ${s.at(b, ctx)} vs ${expected}`,
+      );
     }
   }
   // Some cells really take a larger batch's time (e.g. batch 16 at 32767: batch 32 scaled linearly).
@@ -203,7 +210,10 @@ test("decode attention beyond the longest measured context scales linearly from 
   assert.ok(Math.abs(s.at(4, 65534) - 2 * s.at(4, 32767)) <= 1e-9 * s.at(4, 65534));
   // Each batch row notes on its first query beyond (a run prints the line once).
   assert.ok(notes.said.length > 0);
-  assert.deepEqual(new Set(notes.said), new Set(["decode attention context beyond 32767 tokens, scaled linearly from 32767"]));
+  assert.deepEqual(
+    new Set(notes.said),
+    new Set(["decode attention context beyond 32767 tokens, scaled linearly from 32767"]),
+  );
 });
 
 test("decode attention (property): the log-domain evaluation equals interpolating along the context in each row, then between the rows (H100 0.24.0, 32/8/128)", () => {
@@ -223,7 +233,9 @@ test("decode attention (property): the log-domain evaluation equals interpolatin
     const i = floorIndex(batches, b);
     const j = Math.min(i + 1, batches.length - 1);
     const a = curves[i]!.at(ctx);
-    return i === j ? between(a, a, batches[i]!, batches[i]!, b, 1) : between(a, curves[j]!.at(ctx), batches[i]!, batches[j]!, b, 1);
+    return i === j
+      ? between(a, a, batches[i]!, batches[i]!, b, 1)
+      : between(a, curves[j]!.at(ctx), batches[i]!, batches[j]!, b, 1);
   };
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 2048 }), fc.integer({ min: 1, max: 200000 }), (b, ctx) => {

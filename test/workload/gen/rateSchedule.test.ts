@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { createRequestSource, generateAll, parseWorkloadSpec } from "../../../src/workload/index.js";
 import { RateCurve } from "../../../src/workload/gen/rateSchedule.js";
 
-const LENGTHS = "input_distribution: {type: constant, params: {value: 8}}, output_distribution: {type: constant, params: {value: 4}}";
+const LENGTHS =
+  "input_distribution: {type: constant, params: {value: 8}}, output_distribution: {type: constant, params: {value: 4}}";
 
 /** A one-client spec whose client body (after the id) is `client`, on the last line. */
 function spec(client: string, top = "horizon: 4000000000\naggregate_rate: 1"): string {
@@ -33,7 +34,11 @@ test("a step schedule switches the rate at each point", () => {
 });
 
 test("a linear schedule ramps between points", () => {
-  const xs = arrivals(spec("rate_interpolation: linear, rate_schedule: [{at_s: 0, rate: 0}, {at_s: 200, rate: 40}, {at_s: 400, rate: 0}]"));
+  const xs = arrivals(
+    spec(
+      "rate_interpolation: linear, rate_schedule: [{at_s: 0, rate: 0}, {at_s: 200, rate: 40}, {at_s: 400, rate: 0}]",
+    ),
+  );
   // ∫ over [0, 100 s) = 1000, over [100, 200) = 3000; symmetric on the way down; nothing after.
   assert.ok(Math.abs(countIn(xs, 0, 100e6) - 1000) < 100);
   assert.ok(Math.abs(countIn(xs, 100e6, 200e6) - 3000) < 170);
@@ -53,10 +58,9 @@ test("a schedule ending at rate 0 bounds generation without a horizon or cap", (
 });
 
 test("constant arrivals under a step schedule are evenly spaced per segment", () => {
-  const text = spec("arrival: {process: constant}, rate_schedule: [{at_s: 0, rate: 1}, {at_s: 5, rate: 2}, {at_s: 7, rate: 0}]").replace(
-    "arrival: {process: poisson}, ",
-    "",
-  );
+  const text = spec(
+    "arrival: {process: constant}, rate_schedule: [{at_s: 0, rate: 1}, {at_s: 5, rate: 2}, {at_s: 7, rate: 0}]",
+  ).replace("arrival: {process: poisson}, ", "");
   assert.deepEqual(arrivals(text), [1e6, 2e6, 3e6, 4e6, 5e6, 5.5e6, 6e6, 6.5e6, 7e6]);
 });
 
@@ -115,7 +119,12 @@ const cases: [string, string, string, string][] = [
     `${P}.rate_schedule[1].rate must be a finite number >= 0, got -2`,
     "rate: -2",
   ],
-  ["all zero", "rate_schedule: [{at_s: 0, rate: 0}]", `${P}.rate_schedule: at least one rate must be > 0`, "rate_schedule"],
+  [
+    "all zero",
+    "rate_schedule: [{at_s: 0, rate: 0}]",
+    `${P}.rate_schedule: at least one rate must be > 0`,
+    "rate_schedule",
+  ],
   [
     "mode",
     "rate_interpolation: cubic, rate_schedule: [{at_s: 0, rate: 1}]",
@@ -152,5 +161,8 @@ for (const [name, client, message, needle] of cases) {
 }
 
 test("a client without a schedule still needs a positive rate_fraction", () => {
-  assert.match(generationError(spec("rate_fraction: 0", "horizon: 5\naggregate_rate: 1")), /rate_fraction must be positive/);
+  assert.match(
+    generationError(spec("rate_fraction: 0", "horizon: 5\naggregate_rate: 1")),
+    /rate_fraction must be positive/,
+  );
 });

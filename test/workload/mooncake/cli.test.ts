@@ -18,7 +18,10 @@ test("convert mooncake writes a spec that runs the trace, twice byte-identically
   const file = traceFile(GOOD.map((l) => JSON.stringify(l)));
   const conv = await cli(["convert", "mooncake", file, "--trace-block-size", "512", "--time-scale", "0.5"]);
   assert.equal(conv.code, 0, conv.stderr.join("\n"));
-  assert.match(conv.stdout, /mooncake_trace:\n {2}path: .*\n {2}block_size: 512\n {2}time_scale: 0\.5\n {2}concurrency: 0\n/);
+  assert.match(
+    conv.stdout,
+    /mooncake_trace:\n {2}path: .*\n {2}block_size: 512\n {2}time_scale: 0\.5\n {2}concurrency: 0\n/,
+  );
   const spec = path.join(path.dirname(file), "spec.yaml");
   fs.writeFileSync(spec, conv.stdout);
   const a = await cli(["run", ...M, "--workload-spec", spec]);
@@ -52,7 +55,11 @@ test("a wrong trace block size, bad flags and a spec mixing sources are refused"
   const file = traceFile([JSON.stringify(GOOD[0])]);
   const wrong = await cli(["convert", "mooncake", file, "--trace-block-size", "256"]);
   assert.equal(wrong.code, 1);
-  assert.ok(wrong.stderr.some((l) => l.includes(`${file}:1: 3 hash_ids for 1100 input tokens; at trace block size 256 they need 5`)));
+  assert.ok(
+    wrong.stderr.some((l) =>
+      l.includes(`${file}:1: 3 hash_ids for 1100 input tokens; at trace block size 256 they need 5`),
+    ),
+  );
   for (const [flag, value] of [
     ["--trace-block-size", "0"],
     ["--time-scale", "-1"],

@@ -20,7 +20,12 @@ function randomTrace(rng: Rng, n: number): Line[] {
     const shared = rng.intn(blocks + 1);
     const hash = Array.from({ length: blocks }, (_, j) => (j < shared ? j : 100000 + i * 10 + j));
     // Timestamps far apart: closed loop must ignore them.
-    lines.push({ timestamp: i * 60000, input_length: blocks * 64 - rng.intn(60), output_length: 1 + rng.intn(80), hash_ids: hash });
+    lines.push({
+      timestamp: i * 60000,
+      input_length: blocks * 64 - rng.intn(60),
+      output_length: 1 + rng.intn(80),
+      hash_ids: hash,
+    });
   }
   return lines;
 }

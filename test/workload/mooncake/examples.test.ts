@@ -19,7 +19,10 @@ test("generate.mjs remakes agentic.jsonl exactly", () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "blis-traces-"));
   const r = spawnSync(process.execPath, [path.join(DIR, "generate.mjs"), out], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal(fs.readFileSync(path.join(out, "agentic.jsonl"), "utf8"), fs.readFileSync(path.join(DIR, "agentic.jsonl"), "utf8"));
+  assert.equal(
+    fs.readFileSync(path.join(out, "agentic.jsonl"), "utf8"),
+    fs.readFileSync(path.join(DIR, "agentic.jsonl"), "utf8"),
+  );
   fs.rmSync(out, { recursive: true, force: true });
 });
 
@@ -27,7 +30,11 @@ test("the agentic trace: growing sessions behind one system prompt, with tool-ca
   const t = loadMooncakeTrace(path.join(DIR, "agentic.jsonl"));
   const bySession = new Map<string, number[]>();
   for (let i = 0; i < t.count; i++) {
-    assert.deepEqual([...t.ids.subarray(t.idStart[i]!, t.idStart[i]! + 6)], [0, 1, 2, 3, 4, 5], "the shared system prompt");
+    assert.deepEqual(
+      [...t.ids.subarray(t.idStart[i]!, t.idStart[i]! + 6)],
+      [0, 1, 2, 3, 4, 5],
+      "the shared system prompt",
+    );
     const s = t.session![i]!;
     if (!bySession.has(s)) bySession.set(s, []);
     bySession.get(s)!.push(i);
@@ -37,7 +44,10 @@ test("the agentic trace: growing sessions behind one system prompt, with tool-ca
   for (const rows of bySession.values()) {
     for (let j = 1; j < rows.length; j++) {
       const [a, b] = [rows[j - 1]!, rows[j]!];
-      assert.ok(t.inputLen[b]! > t.inputLen[a]! + t.outputLen[a]!, "each turn's context holds the previous turn and its answer");
+      assert.ok(
+        t.inputLen[b]! > t.inputLen[a]! + t.outputLen[a]!,
+        "each turn's context holds the previous turn and its answer",
+      );
       if (t.timestampMs[b]! - t.timestampMs[a]! < 2000) bursts++;
     }
   }

@@ -44,7 +44,16 @@ test("every malformed line is reported as FILE:LINE: what is wrong", () => {
       const lines = e.message.split("\n");
       assert.deepEqual(
         lines.map((l) => l.split(": ")[0]),
-        ["bad.jsonl:2", "bad.jsonl:3", "bad.jsonl:4", "bad.jsonl:5", "bad.jsonl:6", "bad.jsonl:7", "bad.jsonl:8", "bad.jsonl:9"],
+        [
+          "bad.jsonl:2",
+          "bad.jsonl:3",
+          "bad.jsonl:4",
+          "bad.jsonl:5",
+          "bad.jsonl:6",
+          "bad.jsonl:7",
+          "bad.jsonl:8",
+          "bad.jsonl:9",
+        ],
       );
       assert.match(lines[0]!, /not valid JSON/);
       assert.match(lines[1]!, /missing timestamp or created_time/);
@@ -75,7 +84,10 @@ test("many malformed lines: the first 20 listed, the rest counted", () => {
 test("the hash-id count must match the input length at the trace block size", () => {
   const line = '{"timestamp": 0, "input_length": 1100, "output_length": 1, "hash_ids": [1, 2, 3]}';
   assert.equal(parseMooncake(line, "f", 512).count, 1); // ceil(1100 / 512) = 3
-  assert.throws(() => parseMooncake(line, "f", 256), /f:1: 3 hash_ids for 1100 input tokens; at trace block size 256 they need 5/);
+  assert.throws(
+    () => parseMooncake(line, "f", 256),
+    /f:1: 3 hash_ids for 1100 input tokens; at trace block size 256 they need 5/,
+  );
   assert.equal(parseMooncake(line, "f", 367).count, 1); // ceil(1100 / 367) = 3
   assert.throws(() => parseMooncake(line, "f", 1100), /they need 1/);
 });

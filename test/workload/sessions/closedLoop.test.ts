@@ -172,8 +172,17 @@ test("closed-loop keys are validated with their messages", () => {
   assert.equal(msg({ concurrency: -1 }), "client[0]: concurrency must be non-negative, got -1");
   assert.equal(msg({ think_time_us: -5 }), "client[0]: think_time_us must be non-negative, got -5");
   assert.equal(msg({ rate_fraction: 0.5 }), "client[0]: concurrency and rate_fraction are mutually exclusive");
-  assert.equal(findValidationFailure(usersSpec()), null, "virtual users need no rate, arrival process or aggregate_rate");
-  const open = { rate_fraction: 1, arrival: { process: "poisson" }, input_distribution: constant(5), output_distribution: constant(5) };
+  assert.equal(
+    findValidationFailure(usersSpec()),
+    null,
+    "virtual users need no rate, arrival process or aggregate_rate",
+  );
+  const open = {
+    rate_fraction: 1,
+    arrival: { process: "poisson" },
+    input_distribution: constant(5),
+    output_distribution: constant(5),
+  };
   assert.equal(msg({}, open), "aggregate_rate must be positive, got 0.000000");
   const mixed = usersSpec();
   mixed.aggregate_rate = 1;
