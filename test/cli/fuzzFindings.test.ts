@@ -126,3 +126,12 @@ test("a negative --num-requests bounded by --horizon names the flag (was: 'maxRe
   assert.equal(r.stdout, "");
   assert.deepEqual(r.stderr, ["error: --num-requests must be 0 or more, got -1"]);
 });
+
+test("an empty --defaults-filepath with a preset names the flag (was: 'Failed to read defaults file: open : …')", async () => {
+  const args = ["run", "--model", "test-model", "--alpha-coeffs", "100,1,100", "--beta-coeffs", "1000,2,1"];
+  const r = await cli([...args, "--defaults-filepath", "", "--workload", "abc"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.length, 1);
+  assert.match(r.stderr[0]!, /^error: Failed to read defaults file \(--defaults-filepath\): /);
+});

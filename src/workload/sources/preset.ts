@@ -105,7 +105,8 @@ export function readPresetsFromDefaults(path: string): Record<string, PresetEntr
   try {
     text = readTextFile(path, SPEC_FILE_LIMIT);
   } catch (err) {
-    if (err instanceof FileReadError) throw new UserError(`Failed to read defaults file: ${err.message}`);
+    if (err instanceof FileReadError)
+      throw new UserError(`Failed to read defaults file (--defaults-filepath): ${err.message}`);
     throw err;
   }
   // The bundled file repeats some model keys, so duplicates are tolerated here.
