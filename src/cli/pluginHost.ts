@@ -18,12 +18,29 @@ export function asksForPlugins(argv: readonly string[]): boolean {
   return argv.some((a) => a === "--plugin" || a.startsWith("--plugin="));
 }
 
+/** The --plugin files of `argv`, in order (distinct: a file given twice loads once). */
+function pluginFiles(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  argv.forEach((a, i) => {
+    const file = a === "--plugin" ? argv[i + 1] : a.startsWith("--plugin=") ? a.slice("--plugin=".length) : undefined;
+    if (file !== undefined && !out.includes(file)) out.push(file);
+  });
+  return out;
+}
+
 /** Names plugins by their files as given: the one meant, else every one loaded. */
 class Blame {
   readonly files = new Map<number, string>();
 
+  /**
+   * `given`: the --plugin files in command-line order, which is the order ids are handed out in.
+   * They name a plugin whose announcement has not arrived yet: a thread's error event can overtake
+   * its messages.
+   */
+  constructor(private readonly given: readonly string[]) {}
+
   of(id: number): string {
-    const file = this.files.get(id);
+    const file = this.files.get(id) ?? this.given[id - 1];
     if (file !== undefined) return `plugin ${file}`;
     const all = [...this.files.values()];
     return all.length === 1 ? `plugin ${all[0]!}` : `a plugin (${all.length > 0 ? all.join(", ") : "none loaded yet"})`;
@@ -84,7 +101,7 @@ function exitLine(view: Int32Array, blame: Blame, status: number): string {
 export async function hostedMain(argv: string[], io: CliIo): Promise<number> {
   const state = new SharedArrayBuffer(WATCH.SLOTS * Int32Array.BYTES_PER_ELEMENT);
   const view = new Int32Array(state);
-  const blame = new Blame();
+  const blame = new Blame(pluginFiles(argv));
   const stall = new Stall(view);
   const data: HostData = { pluginHost: true, argv, state };
   // Flags only a main thread takes (`node --input-type=module -e …`) would stop the thread.
@@ -118,7 +135,7 @@ export async function hostedMain(argv: string[], io: CliIo): Promise<number> {
       else finish(m.code);
     });
     worker.on("error", (e) =>
-      blame.files.size === 0
+      blame.files.size === 0 && Atomics.load(view, WATCH.ACTIVE) === 0
         ? finish(2, undefined, `internal error: the plugin host thread failed: ${e.message.split("\n")[0]}`)
         : finish(
             1,
