@@ -9,9 +9,8 @@ import type { LatencyModel } from "../latency/model.js";
 import { preemptionPolicies } from "../policy/preemption.js";
 import { ConstructionError, UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
-import { HORIZON_MAX_TEXT, type InstancePolicies, type SimConfig } from "./simConfig.js";
+import { HORIZON_MAX_TEXT, type ClusterSettings, type InstancePolicies, type SimConfig } from "./simConfig.js";
 import type { PolicySettings } from "./validatePolicies.js";
-import type { ActiveFeature } from "../features/registry.js";
 
 /** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
 export function latencyFactory(
@@ -53,23 +52,57 @@ export function latencyFactory(
   return factory;
 }
 
-/** Stage: the validated options as the configuration the cluster is built from. */
+/** An empty policy name (accepted by validation) selects the option's default. */
+function named(
+  o: Readonly<RunOptions>,
+  k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy",
+): string {
+  return o[k] || RUN_DEFAULTS[k];
+}
+
+/** Stage: the cluster's admission and routing, policies bound to their parameters (PD pools start from it). */
+export function clusterSettings(
+  o: Readonly<RunOptions>,
+  scorerSpecs: readonly ScorerSpec[],
+  p: PolicySettings,
+): ClusterSettings {
+  return {
+    numInstances: o.numInstances,
+    model: o.model,
+    admission: {
+      policy: named(o, "admissionPolicy"),
+      build: admissionPolicies.bind(named(o, "admissionPolicy"), o),
+      latency: o.admissionLatency,
+    },
+    routing: {
+      policy: named(o, "routingPolicy"),
+      build: routingPolicies.bind(named(o, "routingPolicy"), o),
+      latency: o.routingLatency,
+      scorers: chooseScorers(scorerSpecs, o),
+      sloCacheWeights: p.sloCacheWeights,
+      snapshotRefreshInterval: o.snapshotRefreshInterval,
+    },
+  };
+}
+
+/** What the feature stages resolved for the run; an absent part is off. */
+export type RunParts = Pick<SimConfig, "features"> &
+  Partial<Pick<SimConfig, "pd" | "lora" | "speculation" | "autoscale" | "gateway">>;
+
+/**
+ * Stage: the configuration the cluster is built from, in one piece and frozen: every part is
+ * derived before, by the stage that owns it, and none is added afterwards.
+ */
 export function buildSimConfig(
   o: Readonly<RunOptions>,
   lat: ResolvedLatency,
-  latency: () => LatencyModel,
-  horizon: number,
-  scorerSpecs: readonly ScorerSpec[],
-  p: PolicySettings,
-  features: readonly ActiveFeature[] = [],
-): SimConfig {
-  // An empty policy name (accepted by validation) selects the option's default.
-  const named = (
-    k: "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy",
-  ): string => o[k] || RUN_DEFAULTS[k];
-  return {
-    horizon,
-    latency,
+  run: { latency: () => LatencyModel; horizon: number; cluster: ClusterSettings; policies: PolicySettings },
+  parts: RunParts,
+): Readonly<SimConfig> {
+  const p = run.policies;
+  const config: SimConfig = {
+    horizon: run.horizon,
+    latency: run.latency,
     engine: {
       maxRunning: o.maxNumRunningReqs,
       maxScheduledTokens: o.maxNumScheduledTokens,
@@ -85,41 +118,31 @@ export function buildSimConfig(
       kvTransferBandwidth: o.kvTransferBandwidth,
       kvTransferBaseLatency: o.kvTransferBaseLatency,
     },
-    cluster: {
-      numInstances: o.numInstances,
-      model: o.model,
-      admission: {
-        policy: named("admissionPolicy"),
-        build: admissionPolicies.bind(named("admissionPolicy"), o),
-        latency: o.admissionLatency,
-      },
-      routing: {
-        policy: named("routingPolicy"),
-        build: routingPolicies.bind(named("routingPolicy"), o),
-        latency: o.routingLatency,
-        scorers: chooseScorers(scorerSpecs, o),
-        sloCacheWeights: p.sloCacheWeights,
-        snapshotRefreshInterval: o.snapshotRefreshInterval,
-      },
-    },
-    policy: {
-      priority: named("priorityPolicy"),
-      buildPriority: priorityPolicies.bind(named("priorityPolicy"), o),
-      scheduler: named("scheduler"),
-      buildScheduler: schedulers.bind(named("scheduler"), o),
-      preemption: preemptionPolicies.create(named("preemptionPolicy"), o, {}),
-      priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
-      slo: {
-        baseCritical: o.sloBaseCritical,
-        baseStandard: o.sloBaseStandard,
-        baseSheddable: o.sloBaseSheddable,
-        ageWeight: o.sloAgeWeight,
-        thresholdCritical: o.sloThresholdCritical,
-        thresholdStandard: o.sloThresholdStandard,
-        thresholdSheddable: o.sloThresholdSheddable,
-      },
-    },
+    cluster: run.cluster,
+    policy: instancePolicies(o),
     trace: { level: p.tracing ? "decisions" : "none", counterfactualK: o.counterfactualK },
-    features,
+    ...parts,
+  };
+  return Object.freeze(config);
+}
+
+/** The instance-level policies, bound to their parameters, and the SLO tiers. */
+function instancePolicies(o: Readonly<RunOptions>): InstancePolicies {
+  return {
+    priority: named(o, "priorityPolicy"),
+    buildPriority: priorityPolicies.bind(named(o, "priorityPolicy"), o),
+    scheduler: named(o, "scheduler"),
+    buildScheduler: schedulers.bind(named(o, "scheduler"), o),
+    preemption: preemptionPolicies.create(named(o, "preemptionPolicy"), o, {}),
+    priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
+    slo: {
+      baseCritical: o.sloBaseCritical,
+      baseStandard: o.sloBaseStandard,
+      baseSheddable: o.sloBaseSheddable,
+      ageWeight: o.sloAgeWeight,
+      thresholdCritical: o.sloThresholdCritical,
+      thresholdStandard: o.sloThresholdStandard,
+      thresholdSheddable: o.sloThresholdSheddable,
+    },
   };
 }

@@ -18,7 +18,7 @@ import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
-import { buildSimConfig, latencyFactory } from "./buildConfig.js";
+import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
 import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan } from "./gatewayConfig.js";
@@ -34,8 +34,8 @@ import { checkAdapterRefs } from "../lora/resolve.js";
 import { resolveSpeculation } from "./speculationStage.js";
 
 export interface SimulationResult {
-  options: RunOptions;
-  config: SimConfig;
+  options: Readonly<RunOptions>;
+  config: Readonly<SimConfig>;
   metrics: SimulationMetrics;
   /** The results-file object (cluster block plus per-request records). */
   resultsObject(): MetricsBlock & { requests?: RequestRecord[] };
@@ -119,20 +119,28 @@ async function simulateIn(
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const features = configureFeatures(o, explicit, deploymentOf(o, lat, horizon), log);
-  const config = buildSimConfig(o, lat, latency, horizon, scorerSpecs, policies, features);
-  const pd = await resolvePd(o, explicit, pdCounts, lat, config.cluster.routing, log, so.fetchImpl);
-  if (pd !== null) config.pd = pd;
-  if (lora.active !== null) config.lora = lora.active;
+  const cluster = clusterSettings(o, scorerSpecs, policies);
+  const pd = await resolvePd(o, explicit, pdCounts, lat, cluster.routing, log, so.fetchImpl);
   const speculation = await resolveSpeculation(o, explicit, lat, log, so.fetchImpl);
-  if (speculation !== null) config.speculation = speculation;
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
   refuseIncompatibleFeatures(
     { lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway },
     features,
   );
-  if (autoscale !== undefined) config.autoscale = autoscale;
-  if (gateway !== undefined) config.gateway = gateway;
+  const config = buildSimConfig(
+    o,
+    lat,
+    { latency, horizon, cluster, policies },
+    {
+      features,
+      ...(pd !== null ? { pd } : {}),
+      ...(lora.active !== null ? { lora: lora.active } : {}),
+      ...(speculation !== null ? { speculation } : {}),
+      ...(autoscale !== undefined ? { autoscale } : {}),
+      ...(gateway !== undefined ? { gateway } : {}),
+    },
+  );
 
   const sampling = samplingInterval(o, so);
   so.onStart?.(lat);

@@ -2,8 +2,10 @@
 // and the SimConfig built from validated options.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildSimConfig, latencyFactory } from "../../src/sim/buildConfig.js";
-import { validatePolicies } from "../../src/sim/validatePolicies.js";
+import { buildSimConfig, clusterSettings, latencyFactory } from "../../src/sim/buildConfig.js";
+import type { ScorerSpec } from "../../src/cluster/scorers/scorer.js";
+import type { SimConfig } from "../../src/sim/simConfig.js";
+import { validatePolicies, type PolicySettings } from "../../src/sim/validatePolicies.js";
 import type { ResolvedLatency } from "../../src/latency/backends/backend.js";
 import { BlackboxLatencyModel } from "../../src/latency/blackbox.js";
 import type { LatencyModel } from "../../src/latency/model.js";
@@ -11,6 +13,18 @@ import { ConstructionError } from "../../src/util/errors.js";
 import { silentLogger } from "../../src/util/log.js";
 import { capture, options, userError } from "./helpers.js";
 import { mkReq, state } from "../cluster/helpers.js";
+
+/** The configuration of a run without PD, LoRA, speculation, autoscaling or gateway. */
+function build(
+  o: Parameters<typeof buildSimConfig>[0],
+  lat: ResolvedLatency,
+  horizon: number,
+  scorers: readonly ScorerSpec[],
+  policies: PolicySettings,
+): Readonly<SimConfig> {
+  const cluster = clusterSettings(o, scorers, policies);
+  return buildSimConfig(o, lat, { latency: lat.build, horizon, cluster, policies }, { features: [] });
+}
 
 function resolved(over: Partial<ResolvedLatency> = {}): ResolvedLatency {
   return {
@@ -82,8 +96,10 @@ test("buildSimConfig carries the options, the latency results and the policy par
   const policies = validatePolicies(o, silentLogger);
   const lat = resolved();
   const scorers = [{ name: "queue-depth", weight: 1 }];
-  const c = buildSimConfig(o, lat, lat.build, 5000, scorers, policies);
+  const c = build(o, lat, 5000, scorers, policies);
   assert.equal(c.cluster.numInstances, 3);
+  assert.ok(Object.isFrozen(c), "built in one piece: nothing is added afterwards");
+  assert.throws(() => Object.assign(c, { horizon: 1 }), TypeError);
   assert.equal(c.horizon, 5000);
   assert.equal(c.engine.maxModelLen, 4096);
   assert.equal(c.latency, lat.build);
@@ -126,7 +142,7 @@ test("buildSimConfig carries the options, the latency results and the policy par
 test("buildSimConfig: empty policy names fall back to the defaults", () => {
   const { o } = options({ admissionPolicy: "", routingPolicy: "", priorityPolicy: "", scheduler: "" });
   const lat = resolved();
-  const c = buildSimConfig(o, lat, lat.build, Infinity, [], validatePolicies(o, silentLogger));
+  const c = build(o, lat, Infinity, [], validatePolicies(o, silentLogger));
   assert.deepEqual(
     [c.cluster.admission.policy, c.cluster.routing.policy, c.policy.priority, c.policy.scheduler, c.trace.level],
     ["always-admit", "round-robin", "constant", "fcfs", "none"],
@@ -136,7 +152,7 @@ test("buildSimConfig: empty policy names fall back to the defaults", () => {
 test("buildSimConfig: an empty policy name means the default, for preemption as for the others", () => {
   const { o } = options({ preemptionPolicy: "", scheduler: "" });
   const lat = resolved();
-  const c = buildSimConfig(o, lat, lat.build, 5000, [], validatePolicies(o, silentLogger));
+  const c = build(o, lat, 5000, [], validatePolicies(o, silentLogger));
   assert.equal(c.policy.preemption, "tail");
   assert.equal(c.policy.scheduler, "fcfs");
 });
