@@ -1,11 +1,11 @@
 import { Command, Option } from "commander";
 import { optionFor, runInputFrom } from "./runCommand.js";
-import { REPLAY_RUN_FLAGS } from "./replayCommand.js";
+import { replayRunFlags } from "./replayCommand.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 import { defaultJobs } from "../experiment/jobs.js";
 
-const FIT_RUN_FLAGS = REPLAY_RUN_FLAGS.filter((f) => f.key !== "latencyModel" && f.key !== "seed");
+const FIT_RUN_FLAGS = replayRunFlags().filter((f) => f.key !== "latencyModel" && f.key !== "seed");
 
 function nonNegInt(flag: string) {
   return (v: string): number => {

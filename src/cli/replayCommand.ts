@@ -1,19 +1,25 @@
 import { Command, Option } from "commander";
-import { RUN_FLAGS } from "../config/runFlags.js";
+import { runFlags } from "../config/runFlags.js";
+import type { AnyFlagDef } from "../config/flagDef.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
 
-/** Run flags that also apply to a replay: everything but workload generation and the run's results file. */
-export const REPLAY_RUN_FLAGS = RUN_FLAGS.filter(
-  (f) =>
-    (f.group !== "workload" ||
-      f.key === "seed" ||
-      f.key === "horizon" ||
-      f.key === "timeout" ||
-      f.key === "thinkTimeMs") &&
-    f.key !== "resultsPath",
-);
+/**
+ * Run flags that also apply to a replay: everything but workload generation and the run's results
+ * file; registered features' flags included (a replay is a run of recorded requests).
+ */
+export function replayRunFlags(): AnyFlagDef[] {
+  return runFlags().filter(
+    (f) =>
+      (f.group !== "workload" ||
+        f.key === "seed" ||
+        f.key === "horizon" ||
+        f.key === "timeout" ||
+        f.key === "thinkTimeMs") &&
+      f.key !== "resultsPath",
+  );
+}
 
 /** Adds `blis replay`: simulate the requests of a trace v2 (docs/calibration.md "Replay"). */
 export function registerReplayCommand(program: Command, io: CliIo): void {
@@ -51,10 +57,11 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
       "\nEvery run flag below sets the simulated deployment (model, hardware, TP, batch limits, KV, latency model).\n" +
         "Example: blis replay --trace-header t.yaml --trace-data t.csv --model qwen/qwen3-14b --results-path r.json",
     );
-  for (const f of REPLAY_RUN_FLAGS) cmd.addOption(optionFor(f));
+  const flags = replayRunFlags();
+  for (const f of flags) cmd.addOption(optionFor(f));
   cmd.action(async (opts: Record<string, unknown>) => {
     const { runReplayCli } = await import("./replayRun.js");
-    await runReplayCli(opts, runInputFrom(opts, REPLAY_RUN_FLAGS), io);
+    await runReplayCli(opts, runInputFrom(opts, flags), io);
   });
 }
 

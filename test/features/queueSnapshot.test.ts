@@ -227,3 +227,32 @@ test("property: waiting + running at T are the requests queued before T that had
   assert.ok(preempting > 0, "some cases preempt");
   assert.ok(dropping > 0, "some cases drop unservable requests");
 });
+
+test("replay takes a feature's flag too: the snapshot of a replayed measured trace", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-queue-snapshot-replay-"));
+  const header = path.join(dir, "t.yaml");
+  const data = path.join(dir, "t.csv");
+  const measured = path.resolve(import.meta.dirname, "..", "..", "..", "data", "calibration", "traces");
+  const csv = path.join(measured, "h100-llama-2-7b-tp1-roleplay.csv");
+  const conv = await cli([
+    "convert",
+    "measured",
+    csv,
+    "--prompt-cycle",
+    "100",
+    "--trace-header",
+    header,
+    "--trace-data",
+    data,
+  ]);
+  assert.equal(conv.code, 0, conv.stderr.join("\n"));
+  const deployment = ["--model", "meta-llama/llama-2-7b-hf", "--hardware", "H100", "--tp", "1"];
+  const replay = ["replay", "--trace-header", header, "--trace-data", data, ...deployment];
+  const r = await cli([...replay, "--queue-snapshot-at-us", "10000000"]);
+  assert.equal(r.code, 0, r.stderr.join("\n"));
+  const snap = snapshotOf(r.stdout) as QueueSnapshotResults;
+  assert.equal(snap.at_us, 10000000);
+  assert.deepEqual([snap.waiting.length, snap.running.length], [1, 1]);
+  assert.ok(snap.running[0]! > 0, "the measured run keeps requests in flight at 10 s");
+  fs.rmSync(dir, { recursive: true, force: true });
+});
