@@ -86,8 +86,8 @@ export function readYaml(file: string, flag: string): unknown {
   }
 }
 
-/** The data of a build-time JSON copy of `file`, if the copy is current. */
-function readJsonCache(file: string, jsonCache: string): unknown {
+/** The data of a build-time JSON copy of `file`, if the copy is current (scripts/buildDataCache.mjs). */
+export function readJsonCache(file: string, jsonCache: string): unknown {
   try {
     const c = JSON.parse(readInputFile(jsonCache, DATA_FILE_LIMIT)) as {
       source: { size: number; mtimeMs: number };

@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import path from "node:path";
 import { BUNDLED_DEFAULTS, BUNDLED_DEFAULTS_CACHE } from "../util/paths.js";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
-import { DATA_FILE_LIMIT, InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
+import { readJsonCache } from "./coefficientFile.js";
+import { InputFileError, readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 const DefaultEntry = z.strictObject({
   GPU: z.string(),
@@ -107,17 +107,7 @@ export function loadDefaultsFile(file: string): DefaultsFile {
 
 /** The build-time JSON copy of the bundled defaults file, if it is current (see scripts/). */
 function readBuildCache(file: string): unknown {
-  if (path.resolve(file) !== BUNDLED_DEFAULTS) return undefined;
-  try {
-    const c = JSON.parse(readInputFile(BUNDLED_DEFAULTS_CACHE, DATA_FILE_LIMIT)) as {
-      source: { size: number; mtimeMs: number };
-      data: unknown;
-    };
-    const st = fs.statSync(file);
-    return c.source.size === st.size && c.source.mtimeMs === st.mtimeMs ? c.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return path.resolve(file) === BUNDLED_DEFAULTS ? readJsonCache(file, BUNDLED_DEFAULTS_CACHE) : undefined;
 }
 
 /** First `models` entry matching (id, GPU, TP, vLLM version) exactly (docs/latency.md "Backends"). */
