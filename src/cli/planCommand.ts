@@ -2,7 +2,7 @@
 // prefill/decode splits (docs/plan.md). A thin layer over src/plan.
 
 import { Command, InvalidArgumentError } from "commander";
-import { RUN_FLAGS } from "../config/runFlags.js";
+import { runFlags } from "../config/runFlags.js";
 import { defaultJobs } from "../experiment/jobs.js";
 import type { CliIo } from "./io.js";
 import { optionFor, runInputFrom } from "./runCommand.js";
@@ -42,7 +42,7 @@ const OWN = new Set([
   "saturationFinalWindow",
   "modelAutoscalerIntervalUs",
 ]);
-export const PLAN_RUN_FLAGS = RUN_FLAGS.filter((f) => !OWN.has(f.key));
+export const PLAN_RUN_FLAGS = runFlags().filter((f) => !OWN.has(f.key));
 
 const positive =
   (flag: string, integer = false) =>

@@ -1,7 +1,7 @@
 // `blis saturation`: the arrival rate at which a configuration saturates, found by probing rates
 // in-process on the sweep engine (docs/saturation.md "Finding the saturation rate").
 import { Command, InvalidArgumentError } from "commander";
-import { RUN_FLAGS } from "../config/runFlags.js";
+import { runFlags } from "../config/runFlags.js";
 import { defaultJobs } from "../experiment/jobs.js";
 import { UserError } from "../util/errors.js";
 import type { CliIo } from "./io.js";
@@ -20,7 +20,7 @@ const OWN = new Set([
   "saturationReport",
   "saturationFinalWindow",
 ]);
-export const SATURATION_RUN_FLAGS = RUN_FLAGS.filter((f) => !OWN.has(f.key));
+export const SATURATION_RUN_FLAGS = runFlags().filter((f) => !OWN.has(f.key));
 
 const positive =
   (flag: string, integer = false) =>

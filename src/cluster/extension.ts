@@ -9,6 +9,8 @@ import type { Request } from "../core/request.js";
 import type { AdmissionDecision, AdmissionPolicy } from "./admission/admission.js";
 import type { RouterState } from "./snapshot.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
+import type { KvCache } from "../kv/kvCache.js";
+import type { LatencyModel } from "../latency/model.js";
 
 /**
  * What an extension does to the loop:
@@ -119,7 +121,15 @@ export interface ClusterExtension {
   /** `timed`: instance i ran events up to t. */
   afterInstanceEvents?(i: number, t: number): void;
   /** `instances`: its part of instance `index`'s configuration. */
-  instanceConfig?(index: number): Partial<InstanceConfig>;
+  instanceConfig?(index: number, build: InstanceBuild): Partial<InstanceConfig>;
+}
+
+/** What an instance is being built with, as `instances` extensions see it. */
+export interface InstanceBuild {
+  readonly kv: KvCache;
+  readonly latency: LatencyModel;
+  /** False for a prefill-pool instance of a disaggregated run: it never decodes. */
+  readonly decodes: boolean;
 }
 
 export type RankedExtension = ClusterExtension & Required<Pick<ClusterExtension, "onEvent">>;
@@ -136,9 +146,14 @@ export function declares(e: ClusterExtension, c: Capability): boolean {
 }
 
 /** The merged instance configuration parts of the `instances` extensions for instance `index`. */
-export function instanceParts(extensions: readonly ClusterExtension[], index: number): Partial<InstanceConfig> {
+export function instanceParts(
+  extensions: readonly ClusterExtension[],
+  index: number,
+  build: InstanceBuild,
+): Partial<InstanceConfig> {
   let parts: Partial<InstanceConfig> = {};
   for (const e of extensions)
-    if (e.instanceConfig !== undefined && declares(e, "instances")) parts = { ...parts, ...e.instanceConfig(index) };
+    if (e.instanceConfig !== undefined && declares(e, "instances"))
+      parts = { ...parts, ...e.instanceConfig(index, build) };
   return parts;
 }

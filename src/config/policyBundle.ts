@@ -58,8 +58,6 @@ export const PolicyBundleSchema = z.strictObject({
   autoscaler: AutoscalerBundle.optional(),
   /** Tenant → fraction of the cluster's running slots (docs/gateway.md "Tenant budgets"). */
   tenant_budgets: TierMap.optional(),
-  /** The keys of --speculative-config (docs/speculative.md), checked by the speculation stage. */
-  speculative_config: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;
@@ -167,7 +165,7 @@ function validateBundle(b: PolicyBundle): void {
 function bundleSchema(): z.ZodType<PolicyBundle> {
   let schema: z.ZodObject = PolicyBundleSchema;
   for (const { flag, schema: params } of bundleParamFlags()) {
-    const leaf = params.shape[flag.key];
+    const leaf = flag.bundleObject === true ? z.record(z.string(), z.unknown()) : params.shape[flag.key];
     if (flag.bundle === undefined || leaf === undefined) continue;
     schema = withPath(
       schema,
@@ -197,7 +195,7 @@ export function bundleParamValues(b: PolicyBundle): [string, unknown][] {
     let v: unknown = b;
     for (const part of flag.bundle.split("."))
       v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
-    if (v !== undefined) out.push([flag.key, v]);
+    if (v !== undefined) out.push([flag.key, flag.bundleObject === true ? JSON.stringify(v) : v]);
   }
   return out;
 }

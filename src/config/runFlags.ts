@@ -382,13 +382,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
   ...GATEWAY_FLAGS,
   ...SATURATION_FLAGS,
   ...LORA_FLAGS,
-  {
-    key: "speculativeConfig",
-    flag: "--speculative-config",
-    type: "string",
-    group: "cluster",
-    help: `speculative decoding as vLLM's JSON: {"method": "ngram"|"eagle"|"eagle3"|"mtp"|"draft_model", "num_speculative_tokens": k, "acceptance_rate": a, ...} (docs/speculative.md)`,
-  },
 ];
 
 /** The flag table with each flag's printed default. */

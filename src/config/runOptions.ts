@@ -158,8 +158,6 @@ export const RunOptionsSchema = z.strictObject({
   ...gatewayParams.shape,
   // LoRA adapters (docs/lora.md).
   ...loraOptionsShape,
-  /** vLLM's --speculative-config JSON (docs/speculative.md); "" = no speculative decoding. */
-  speculativeConfig: z.string().default(""),
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
@@ -169,9 +167,9 @@ export type RunInput = z.input<typeof RunOptionsSchema>;
 export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});
 
 /**
- * The run-option schema with the parameters of policies and latency backends registered beyond the
- * built-ins (plugins, library users); their values reach the policies through `SimConfig.params`
- * and the selected latency backend through `resolve`.
+ * The run-option schema with the options of registered policies, features and latency backends
+ * (built-ins, plugins, library users); each reads its own values once, through its own schema, when
+ * a run is configured (docs/architecture.md "Configuration: parsed once, derived once").
  */
 export function runOptionsSchema(): z.ZodType<RunOptions, RunInput> {
   const known = RunOptionsSchema.shape as Record<string, unknown>;

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Node } from "yaml";
-import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { runFlags, type AnyFlagDef } from "../config/runFlags.js";
 import { flagParser } from "../config/parseFlagValue.js";
 import { didYouMean } from "../util/didYouMean.js";
 import type { YamlSource } from "../util/yamlSource.js";
@@ -47,11 +47,13 @@ export const SPACE_KIND: FileKind = {
   log: "evaluations.jsonl keeps the metrics the search uses",
 };
 
-const FLAG_BY_NAME = new Map<string, FlagDef>(RUN_FLAGS.map((f) => [f.flag.slice(2), f]));
-const FLAG_NAMES = [...FLAG_BY_NAME.keys()];
+/** Every run flag by bare name, registered policies' and features' flags included. */
+function flagsByName(): Map<string, AnyFlagDef> {
+  return new Map(runFlags().map((f) => [f.flag.slice(2), f]));
+}
 
 /** A flag name from the file (`num-instances`, also `--num-instances`) → its run flag, or a reason. */
-export function lookupFlag(name: string, kind: FileKind = PLAN_KIND): FlagDef | string {
+export function lookupFlag(name: string, kind: FileKind = PLAN_KIND): AnyFlagDef | string {
   const bare = name.replace(/^--?/, "");
   const forbidden: Record<string, string> = {
     seed: `seeds come from ${kind.seeds}`,
@@ -59,8 +61,9 @@ export function lookupFlag(name: string, kind: FileKind = PLAN_KIND): FlagDef | 
   };
   const why = forbidden[bare];
   if (why !== undefined) return `flag "${bare}" is not allowed in ${kind.name}: ${why}`;
-  const def = FLAG_BY_NAME.get(bare);
-  if (def === undefined) return `unknown flag "${bare}"${didYouMean(bare, FLAG_NAMES)} (see blis run --help)`;
+  const flags = flagsByName();
+  const def = flags.get(bare);
+  if (def === undefined) return `unknown flag "${bare}"${didYouMean(bare, [...flags.keys()])} (see blis run --help)`;
   return def;
 }
 
@@ -89,7 +92,7 @@ export function readFlags(
 }
 
 /** One flag's YAML value → the typed run option, parsed as the CLI parses flag text. */
-export function flagValue(y: YamlSource, node: Node | null, def: FlagDef, item: string, baseDir: string): unknown {
+export function flagValue(y: YamlSource, node: Node | null, def: AnyFlagDef, item: string, baseDir: string): unknown {
   if (def.type === "strings") {
     // Repeatable flags (--plugin, --plugin-option): one value or a list; only file flags are paths.
     const list = y.isSeq(node) ? y.seq(node, item) : [node];

@@ -1,5 +1,7 @@
 // The built-in features, one registration line each (docs/extending.md "Adding a feature").
 import { features } from "./registry.js";
+import { speculativeDecoding } from "./speculative/speculative.js";
 import { queueSnapshot } from "./queueSnapshot/queueSnapshot.js";
 
+features.register(speculativeDecoding);
 features.register(queueSnapshot);

@@ -7,6 +7,8 @@ import type { ParamFlag, ParamSchema } from "../util/policyRegistry.js";
 import type { Logger } from "../util/log.js";
 import type { Instance } from "../instance/instance.js";
 import type { ClusterExtension, Incompatibility } from "../cluster/extension.js";
+import type { LatencyModel } from "../latency/model.js";
+import type { RequestLedger } from "../core/ledger.js";
 
 export type { Incompatibility };
 
@@ -21,6 +23,19 @@ export interface Deployment {
   readonly blockSize: number;
   /** Last simulated tick; Infinity = unbounded. */
   readonly horizon: number;
+  /** The served model (lower-cased --model) and the latency backend's name. */
+  readonly model: string;
+  readonly backend: string;
+  /** The run's master seed: a feature draws from its own named streams of it (src/engine/rng.ts). */
+  readonly seed: bigint;
+}
+
+/** What the latency stage offers a feature that prices extra GPU work (a draft model, a head layer). */
+export interface LatencyServices {
+  /** The served model's decoder layer count, from its config.json; throws when it cannot be read. */
+  targetLayers(): Promise<number>;
+  /** The run's latency backend resolved again for `model` on the same GPU at `tp` GPUs (one model per call). */
+  latencyFor(model: string, tp: number): Promise<() => LatencyModel>;
 }
 
 export interface FeatureContext {
@@ -28,20 +43,29 @@ export interface FeatureContext {
   readonly explicit: ReadonlySet<string>;
   readonly log: Logger;
   readonly deployment: Deployment;
+  readonly latency: LatencyServices;
 }
 
 /** What a started feature gives the cluster and the results. */
 export interface FeatureRun {
   /** Attached to the cluster loop (docs/architecture.md "Cluster extensions"); null: none. */
   readonly extension: ClusterExtension | null;
-  /** Its results when the run ends, printed under its name in the cluster block's `features`. */
-  results?(): unknown;
+  /** Its results when the run ends (where they print: the feature's `metricsKey`). */
+  results?(ended: FeatureEnd): unknown;
 }
 
 /** What a feature sees of a cluster being built. */
 export interface FeatureStartContext {
+  /** The fleet; features start before the instances are built (an `instances` extension gives each
+   * a part), so read it when events run. */
   readonly instances: readonly Instance[];
   readonly log: Logger;
+}
+
+/** What a feature sees of a run that ended. */
+export interface FeatureEnd {
+  /** The user requests (a disaggregated run's projected ledger, not its sub-requests). */
+  readonly users: RequestLedger;
 }
 
 /** A feature with options `P` (what its flags and bundle keys set) and settings `S` (what it runs with). */
@@ -52,10 +76,15 @@ export interface Feature<P, S> {
   readonly params: ParamSchema<P>;
   readonly flags: readonly ParamFlag[];
   readonly incompatible?: readonly Incompatibility[];
+  /**
+   * The key of the cluster metrics block its results print under, for results whose place earlier
+   * releases fixed (speculative decoding's `speculative`); absent: `features.<name>`.
+   */
+  readonly metricsKey?: string;
   /** Checks option values whether or not the feature is on (a bad value is a mistake either way). */
   validate?(params: P): void;
-  /** Its settings for this run, or null when it is off. */
-  settings(params: P, context: FeatureContext): S | null;
+  /** Its settings for this run, or null when it is off (refusals are UserErrors naming the flag). */
+  settings(params: P, context: FeatureContext): S | null | Promise<S | null>;
   /** Starts it for one run (each run gets its own state). */
   start(settings: S, context: FeatureStartContext): FeatureRun;
 }

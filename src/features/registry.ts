@@ -9,6 +9,7 @@ import type { Feature, FeatureContext, FeatureRun, FeatureStartContext, Incompat
 export interface ActiveFeature {
   readonly name: string;
   readonly incompatible: readonly Incompatibility[];
+  readonly metricsKey: string | undefined;
   start(context: FeatureStartContext): FeatureRun;
 }
 
@@ -19,7 +20,17 @@ export interface RegisteredFeature {
   readonly flags: readonly ParamFlag[];
   readonly params: ParamSchema<unknown>;
   /** Validates its options from `source` and, when it is on, binds it to its settings. */
-  configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): ActiveFeature | null;
+  configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): Promise<ActiveFeature | null>;
+}
+
+/** `feature` on, with `settings` (a library caller building a SimConfig by hand binds its own). */
+export function bindFeature<P, S>(feature: Feature<P, S>, settings: S): ActiveFeature {
+  return {
+    name: feature.name,
+    incompatible: feature.incompatible ?? [],
+    metricsKey: feature.metricsKey,
+    start: (c) => feature.start(settings, c),
+  };
 }
 
 export class FeatureRegistry {
@@ -32,16 +43,11 @@ export class FeatureRegistry {
       description: feature.description,
       flags: feature.flags,
       params: feature.params as ParamSchema<unknown>,
-      configure: (source, context) => {
+      configure: async (source, context) => {
         const params = parseParams(feature.params, source);
         feature.validate?.(params);
-        const settings = feature.settings(params, context);
-        if (settings === null) return null;
-        return {
-          name: feature.name,
-          incompatible: feature.incompatible ?? [],
-          start: (c) => feature.start(settings, c),
-        };
+        const settings = await feature.settings(params, context);
+        return settings === null ? null : bindFeature(feature, settings);
       },
     });
   }

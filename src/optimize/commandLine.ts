@@ -2,7 +2,7 @@
 // shown relative to the working directory and the workload where the command can find it.
 
 import path from "node:path";
-import { RUN_FLAGS } from "../config/runFlags.js";
+import { runFlags } from "../config/runFlags.js";
 import type { RunInput } from "../config/runOptions.js";
 import { serializeWorkloadSpec, type WorkloadSpec } from "../workload/index.js";
 import type { OptimizeSpace } from "./space.js";
@@ -14,11 +14,11 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `--flag value` words of run options (RUN_FLAGS order), skipping the in-memory workload spec. */
+/** `--flag value` words of run options (run-flag order), skipping the in-memory workload spec. */
 export function flagWords(input: RunInput, skip: ReadonlySet<string> = new Set()): string[] {
   const words: string[] = [];
   const inp = input as Record<string, unknown>;
-  for (const f of RUN_FLAGS) {
+  for (const f of runFlags()) {
     const v = inp[f.key];
     if (v === undefined || skip.has(f.key)) continue;
     if (f.key === "horizon" && v === Infinity) continue;

@@ -4,7 +4,7 @@
 import type { Node } from "yaml";
 import "../gateway/builtins.js";
 import { scorers } from "../cluster/scorers/scorer.js";
-import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { runFlags, type AnyFlagDef } from "../config/runFlags.js";
 import { flagValue, lookupFlag, readFlags, SPACE_KIND } from "../experiment/configYaml.js";
 import { didYouMean } from "../util/didYouMean.js";
 import type { Entry, YamlSource } from "../util/yamlSource.js";
@@ -14,7 +14,7 @@ export type ParamType = "continuous" | "integer" | "categorical";
 /** Where a parameter's value goes. */
 export type ParamTarget =
   /** A run flag (`flag: slo-age-weight`). */
-  | { kind: "flag"; flag: string; def: FlagDef }
+  | { kind: "flag"; flag: string; def: AnyFlagDef }
   /** A weighted-routing scorer weight: the scorer parameters build --routing-scorers, in order. */
   | { kind: "scorer"; scorer: string }
   /** `--plugin-option <option>=<value>`. */
@@ -59,9 +59,12 @@ export interface ParameterContext {
 const PARAM_KEYS = ["name", "type", "min", "max", "values", "log", "target"];
 const TARGET_KINDS = ["flag", "scorer", "plugin_option"];
 
-const FLAG_NAME_BY_KEY = new Map<string, string>(RUN_FLAGS.map((f) => [f.key, f.flag.slice(2)]));
 function flagNameOf(key: string): string {
-  return FLAG_NAME_BY_KEY.get(key) ?? key;
+  return (
+    runFlags()
+      .find((f) => f.key === key)
+      ?.flag.slice(2) ?? key
+  );
 }
 
 /** The `parameters` section: every parameter, each run option owned by at most one of them. */

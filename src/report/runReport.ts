@@ -3,8 +3,8 @@
 
 import path from "node:path";
 import type { SimulationResult } from "../sim/simulate.js";
-import { RUN_FLAGS } from "../config/runFlags.js";
-import { RunOptionsSchema } from "../config/runOptions.js";
+import { runFlags } from "../config/runFlags.js";
+import { runOptionsSchema } from "../config/runOptions.js";
 import { goJson } from "../util/goFormat.js";
 import { printedClusterBlock } from "../metrics/render.js";
 import { writeFileAtomic } from "../util/atomicWrite.js";
@@ -39,22 +39,23 @@ function valueText(v: unknown): string {
 
 let defaultsCache: Record<string, unknown> | null = null;
 function defaults(): Record<string, unknown> {
-  defaultsCache ??= jsonSafeOptions(RunOptionsSchema.parse({}) as unknown as Record<string, unknown>);
+  defaultsCache ??= jsonSafeOptions(runOptionsSchema().parse({}) as Record<string, unknown>);
   return defaultsCache;
 }
 
 function configSection(d: RunReportData): string {
   const o = d.options;
   const def = defaults();
-  const known = new Set<string>(RUN_FLAGS.map((f) => f.key));
+  const flags = runFlags();
+  const known = new Set<string>(flags.map((f) => f.key));
   const changedRows: Cell[][] = [];
   const allRows: Cell[][] = [];
   const allClass: (string | null)[] = [];
-  const groups = [...new Set(RUN_FLAGS.map((f) => f.group))];
+  const groups = [...new Set(flags.map((f) => f.group))];
   for (const g of groups) {
     allRows.push([{ text: GROUP_TITLES[g] ?? g }, "", ""]);
     allClass.push("group");
-    for (const f of RUN_FLAGS.filter((x) => x.group === g)) {
+    for (const f of flags.filter((x) => x.group === g)) {
       if (!(f.key in o)) continue;
       const v = valueText(o[f.key]);
       const dv = valueText(def[f.key]);

@@ -52,6 +52,5 @@ function bundleValues(b: PolicyBundle): [string, unknown][] {
   out.push(["priorityBridge", orEmpty(b.priority?.bridge)]);
   if (b.slo_prefill_thresholds) out.push(["sloPrefillThresholds", mapToListText(b.slo_prefill_thresholds)]);
   out.push(["preemptionPolicy", orEmpty(typeof b.preemption === "string" ? b.preemption : b.preemption?.policy)]);
-  if (b.speculative_config !== undefined) out.push(["speculativeConfig", JSON.stringify(b.speculative_config)]);
   return out;
 }

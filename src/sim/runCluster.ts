@@ -27,8 +27,13 @@ import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import { instanceExtensions } from "./loraExtension.js";
 import { addAdapterMetrics } from "../metrics/adapters.js";
-import { instanceSpeculation, runSpeculativeMetrics } from "./speculationWiring.js";
-import { addFeatureResults, startFeatures } from "./featureWiring.js";
+import {
+  addFeatureResults,
+  attachFeatures,
+  featureExtensions,
+  startFeatures,
+  type StartedFeature,
+} from "./featureWiring.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -70,10 +75,13 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const leave: { fn: Instance["onLeave"] } = { fn: null };
   // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
   const oneStepChain = (hooks.sessions ?? null) !== null;
-  const parts = instanceExtensions(cfg); // a part in every instance; attached once the cluster exists
-  const build = (k: number): Instance =>
-    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   const instances: Instance[] = [];
+  // Features start before the instances: their extensions may give every instance a part.
+  const started = startFeatures(cfg.features, instances, log);
+  const parts = instanceExtensions(cfg); // a part in every instance; attached once the cluster exists
+  const withParts = [...parts, ...featureExtensions(started)];
+  const build = (k: number): Instance =>
+    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, withParts);
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
   const admission = c.admission.build({ numInstances: c.numInstances });
@@ -103,7 +111,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   wireLeave(instances, pd, onLeave);
   const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
-  const started = startFeatures(cfg.features, cluster, instances, log);
+  attachFeatures(started, cluster);
   const recorder = timeSeriesRecorder(hooks, cluster, instances, autoscaler, controlPlane);
   const progress = progressSampler(hooks, instances, cfg.horizon);
   cluster.recorder = bothSamplers(recorder, progress);
@@ -205,7 +213,7 @@ function bothSamplers(recorder: TimeSeriesRecorder | null, progress: ProgressSam
   return progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
 }
 
-/** The session, control-plane and LoRA parts of the metrics, in key order. */
+/** The session, control-plane, LoRA and features' parts of the metrics, in key order. */
 function addRunMetrics(
   metrics: SimulationMetrics,
   users: RequestLedger,
@@ -214,16 +222,14 @@ function addRunMetrics(
     instances: Instance[];
     sessions: SessionPlan | null;
     controlPlane: ControlPlane | null;
-    started: ReturnType<typeof startFeatures>;
+    started: readonly StartedFeature[];
     log: Logger;
   },
 ): void {
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
   if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
-  if (run.cfg.speculation !== undefined)
-    metrics.cluster.speculative = runSpeculativeMetrics(run.cfg.speculation, run.instances, users);
-  addFeatureResults(metrics, run.started);
+  addFeatureResults(metrics, run.started, users);
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */
@@ -256,9 +262,7 @@ function buildInstance(
   const pool = poolSettingsOf(cfg, k);
   const store = createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog);
   const latency = pool !== null ? pool.latency() : cfg.latency();
-  // With PD only the instances that decode speculate.
-  const plan = cfg.speculation;
-  const speculates = plan !== undefined && (cfg.pd == null || k >= cfg.pd.counts.prefill);
+  const decodes = cfg.pd == null || k >= cfg.pd.counts.prefill;
   const inst = new Instance(
     k,
     {
@@ -268,8 +272,7 @@ function buildInstance(
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",
       ...(oneStepChain ? { oneStepChain } : {}),
-      ...instanceParts(extensions, k),
-      ...(speculates ? { speculation: instanceSpeculation(plan, k, store, latency) } : {}),
+      ...instanceParts(extensions, k, { kv: store, latency, decodes }),
     },
     store,
     latency,

@@ -11,7 +11,6 @@ import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
 import type { LoraConfig } from "../lora/resolve.js";
-import type { SpeculationPlan } from "../speculative/plan.js";
 import type { ActiveFeature } from "../features/registry.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
@@ -87,8 +86,6 @@ export interface SimConfig {
   lora?: LoraConfig;
   /** Registered features that are on, bound to their settings (src/features/); empty: none. */
   features: readonly ActiveFeature[];
-  /** Speculative decoding (docs/speculative.md); absent: off. */
-  speculation?: SpeculationPlan;
 }
 
 export interface AutoscaleRun {

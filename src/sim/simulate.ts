@@ -31,7 +31,7 @@ import { refuseIncompatibleFeatures } from "./features.js";
 import { configureFeatures } from "./featureWiring.js";
 import type { Deployment } from "../features/feature.js";
 import { checkAdapterRefs } from "../lora/resolve.js";
-import { resolveSpeculation } from "./speculationStage.js";
+import { latencyServices } from "./latencyServices.js";
 
 export interface SimulationResult {
   options: Readonly<RunOptions>;
@@ -118,10 +118,14 @@ async function simulateIn(
   if (o.fitnessWeights !== "") parseFitnessWeights(o.fitnessWeights);
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
-  const features = configureFeatures(o, explicit, deploymentOf(o, lat, horizon), log);
   const cluster = clusterSettings(o, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, cluster.routing, log, so.fetchImpl);
-  const speculation = await resolveSpeculation(o, explicit, lat, log, so.fetchImpl);
+  const features = await configureFeatures(o, {
+    explicit,
+    log,
+    deployment: deploymentOf(o, lat, horizon),
+    latency: latencyServices(o, explicit, lat, log, so.fetchImpl),
+  });
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
   refuseIncompatibleFeatures(
@@ -136,7 +140,6 @@ async function simulateIn(
       features,
       ...(pd !== null ? { pd } : {}),
       ...(lora.active !== null ? { lora: lora.active } : {}),
-      ...(speculation !== null ? { speculation } : {}),
       ...(autoscale !== undefined ? { autoscale } : {}),
       ...(gateway !== undefined ? { gateway } : {}),
     },
@@ -176,8 +179,19 @@ async function simulateIn(
 
 /** The resolved values registered features may read (owned by the options and the latency backend). */
 function deploymentOf(o: Readonly<RunOptions>, lat: ResolvedLatency, horizon: number): Deployment {
-  const { hardware, tp, totalKvBlocks } = lat;
-  return { numInstances: o.numInstances, hardware, tp, totalKvBlocks, blockSize: o.blockSizeInTokens, horizon };
+  const { hardware, tp, totalKvBlocks, backend } = lat;
+  const seed = BigInt.asIntN(64, BigInt(o.seed));
+  return {
+    numInstances: o.numInstances,
+    hardware,
+    tp,
+    totalKvBlocks,
+    blockSize: o.blockSizeInTokens,
+    horizon,
+    model: o.model,
+    backend,
+    seed,
+  };
 }
 
 /** Runs the detectors and adds their labels and the steady completion ratio to the metrics. */

@@ -24,6 +24,8 @@ export interface ParamFlag {
   group: FlagGroup;
   /** Dotted path of the value in a policy bundle (e.g. "admission.token_bucket_capacity"). */
   bundle?: string;
+  /** The bundle holds a mapping whose JSON text is the option's value (a string option). */
+  bundleObject?: boolean;
 }
 
 /** A parameter schema: an object whose fields carry their defaults. */

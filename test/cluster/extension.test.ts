@@ -7,8 +7,11 @@ import {
   type ClusterExtension,
   type ClusterPort,
   type ExtensionDescriptor,
+  type InstanceBuild,
   type RankRange,
 } from "../../src/cluster/extension.js";
+import { createKvStore } from "../../src/kv/createKvStore.js";
+import { simConfig } from "../helpers/sim.js";
 import type { AdmissionPolicy } from "../../src/cluster/admission/admission.js";
 import type { RoutingPolicy } from "../../src/cluster/routing/routing.js";
 import { RequestLedger } from "../../src/core/ledger.js";
@@ -225,11 +228,18 @@ test("instance extensions contribute their part of every instance's configuratio
   const withPart: ClusterExtension = {
     descriptor: { name: "parts", ranks: null, capabilities: ["instances"] },
     attach: () => undefined,
-    instanceConfig: (k) => ({ maxModelLen: 100 + k }),
+    instanceConfig: (k, build) => ({ maxModelLen: 100 + k, oneStepChain: build.decodes }),
   };
   const undeclared: ClusterExtension = { ...withPart, descriptor: { name: "quiet", ranks: null, capabilities: [] } };
-  assert.deepEqual(instanceParts([withPart, undeclared], 3), { maxModelLen: 103 });
-  assert.deepEqual(instanceParts([undeclared], 3), {});
+  const cfg = simConfig();
+  const build = (decodes: boolean): InstanceBuild => ({
+    kv: createKvStore(cfg.kv, silentLogger),
+    latency: cfg.latency(),
+    decodes,
+  });
+  assert.deepEqual(instanceParts([withPart, undeclared], 3, build(true)), { maxModelLen: 103, oneStepChain: true });
+  assert.deepEqual(instanceParts([withPart], 4, build(false)), { maxModelLen: 104, oneStepChain: false });
+  assert.deepEqual(instanceParts([undeclared], 3, build(true)), {});
   assert.throws(
     () => cluster().attach({ descriptor: withPart.descriptor, attach: () => undefined }),
     /"parts" declares "instances" but has no instanceConfig/,

@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { FeatureRegistry, features } from "../../src/features/registry.js";
-import type { Deployment, Feature, FeatureContext } from "../../src/features/feature.js";
+import type { Deployment, Feature, FeatureContext, LatencyServices } from "../../src/features/feature.js";
+import { RequestLedger } from "../../src/core/ledger.js";
 import type { ClusterExtension } from "../../src/cluster/extension.js";
 import { UserError } from "../../src/util/errors.js";
 import { silentLogger } from "../../src/util/log.js";
@@ -21,8 +22,16 @@ const DEPLOYMENT: Deployment = {
   totalKvBlocks: 100,
   blockSize: 16,
   horizon: Infinity,
+  model: "m",
+  backend: "blackbox",
+  seed: 42n,
 };
-const CONTEXT: FeatureContext = { explicit: new Set(), log: silentLogger, deployment: DEPLOYMENT };
+const NO_LATENCY: LatencyServices = {
+  targetLayers: () => Promise.reject(new Error("no model config")),
+  latencyFor: () => Promise.reject(new Error("no backend")),
+};
+const CONTEXT: FeatureContext = { explicit: new Set(), log: silentLogger, deployment: DEPLOYMENT, latency: NO_LATENCY };
+const ENDED = { users: new RequestLedger() };
 
 const params = z.object({
   probeEnabled: z.boolean().default(false),
@@ -117,27 +126,27 @@ test("a feature name registers once; a second registration is refused and the fi
   );
 });
 
-test("validate runs while the feature is off: a bad value is a UserError naming the flag", () => {
+test("validate runs while the feature is off: a bad value is a UserError naming the flag", async () => {
   const r = new FeatureRegistry();
   const { feature, calls } = probeFeature();
   r.register(feature);
   const [f] = r.all();
-  assert.throws(
+  await assert.rejects(
     () => f!.configure({ probeLevel: 9 }, CONTEXT),
     (e: unknown) => e instanceof UserError && /--probe-level/.test(e.message),
   );
   assert.equal(calls.validate, 1);
   assert.equal(calls.settings.length, 0, "settings are not derived from a bad value");
-  assert.equal(f!.configure({ probeLevel: 2 }, CONTEXT), null, "off: no active feature");
+  assert.equal(await f!.configure({ probeLevel: 2 }, CONTEXT), null, "off: no active feature");
 });
 
-test("settings are derived once per configuration from the parsed options, defaults from the schema", () => {
+test("settings are derived once per configuration from the parsed options, defaults from the schema", async () => {
   const r = new FeatureRegistry();
   const { feature, calls } = probeFeature();
   r.register(feature);
   const [f] = r.all();
   // Unrelated options are not the feature's: only its schema's keys reach it.
-  const active = f!.configure(
+  const active = await f!.configure(
     { probeEnabled: true, numInstances: 7 },
     { ...CONTEXT, deployment: { ...DEPLOYMENT, numInstances: 4 } },
   );
@@ -146,10 +155,10 @@ test("settings are derived once per configuration from the parsed options, defau
   assert.equal(calls.validate, 1);
   const run = active.start({ instances: [], log: silentLogger });
   assert.equal(run.extension, null);
-  assert.deepEqual(run.results?.(), { level: 3, instances: 4 });
+  assert.deepEqual(run.results?.(ENDED), { level: 3, instances: 4 });
   active.start({ instances: [], log: silentLogger });
   assert.equal(calls.settings.length, 1, "starting again reuses the bound settings");
-  assert.throws(
+  await assert.rejects(
     () => f!.configure({ probeLevel: "4" }, CONTEXT),
     "values are parsed through the schema (no string coercion)",
   );

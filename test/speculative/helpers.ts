@@ -1,8 +1,10 @@
-// Speculation plans for tests, built the way the run's stage builds them.
+// Speculation plans for tests, built the way the feature builds them.
 import { AcceptanceTable } from "../../src/speculative/acceptance.js";
 import { decodeSpeculativeConfig } from "../../src/speculative/config.js";
 import type { SpeculationPlan } from "../../src/speculative/plan.js";
 import type { LatencyModel } from "../../src/latency/model.js";
+import { bindFeature, type ActiveFeature } from "../../src/features/registry.js";
+import { speculativeDecoding } from "../../src/features/speculative/speculative.js";
 
 export function specPlan(
   keys: Record<string, unknown>,
@@ -16,4 +18,9 @@ export function specPlan(
     draft: extra.draft ?? null,
     seed: extra.seed ?? 42n,
   };
+}
+
+/** Speculative decoding on with `plan`, as a SimConfig's feature list holds it. */
+export function speculating(plan: SpeculationPlan): ActiveFeature {
+  return bindFeature(speculativeDecoding, plan);
 }

@@ -9,7 +9,7 @@ import type { Request } from "../../src/core/request.js";
 import type { SimConfig } from "../../src/sim/simConfig.js";
 import { req, run, simConfig } from "../helpers/sim.js";
 import { FC_SEED } from "../helpers/fc.js";
-import { specPlan } from "./helpers.js";
+import { specPlan, speculating } from "./helpers.js";
 
 const workloadArb = fc.array(
   fc.record({
@@ -92,7 +92,7 @@ test("acceptance 0: every request completes with its exact output, and the run i
         const problems: string[] = [];
         const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
         const plan = specPlan({ method, num_speculative_tokens: k, acceptance_rate: 0 });
-        const on = run({ ...base, speculation: plan }, requests(w), { instanceObserver: observer });
+        const on = run({ ...base, features: [speculating(plan)] }, requests(w), { instanceObserver: observer });
         assert.deepEqual(problems, []);
         const a = off.metrics.cluster;
         const b = on.metrics.cluster;
@@ -142,7 +142,9 @@ test("acceptance 1, k = 3, batch 1: decode steps per request fall 4x", () => {
         const on = run(
           {
             ...base,
-            speculation: specPlan({ method: "eagle", model: "head", num_speculative_tokens: 3, acceptance_rate: 1 }),
+            features: [
+              speculating(specPlan({ method: "eagle", model: "head", num_speculative_tokens: 3, acceptance_rate: 1 })),
+            ],
           },
           reqs(),
         );
@@ -175,7 +177,7 @@ test("KV blocks are conserved and every request is accounted for under KV pressu
         const problems: string[] = [];
         const observer = { afterEvent() {}, afterStep: (inst: Instance) => checkKv(inst, problems) };
         const plan = specPlan({ method: "ngram", num_speculative_tokens: k, acceptance_rate: a });
-        const res = run({ ...cfgOf(e), speculation: plan }, requests(w), { instanceObserver: observer });
+        const res = run({ ...cfgOf(e), features: [speculating(plan)] }, requests(w), { instanceObserver: observer });
         assert.deepEqual(problems, []);
         const m = res.metrics.cluster;
         assert.equal(m.completed_requests + m.still_queued + m.still_running + m.dropped_unservable, w.length);
@@ -199,8 +201,8 @@ test("runs with speculation repeat exactly", () => {
           num_speculative_tokens: k,
           acceptance_rates: Array.from({ length: k }, (_, i) => 0.9 - 0.2 * i),
         });
-      const a = run({ ...cfgOf(e), speculation: plan() }, requests(w));
-      const b = run({ ...cfgOf(e), speculation: plan() }, requests(w));
+      const a = run({ ...cfgOf(e), features: [speculating(plan())] }, requests(w));
+      const b = run({ ...cfgOf(e), features: [speculating(plan())] }, requests(w));
       assert.equal(JSON.stringify(a.metrics), JSON.stringify(b.metrics));
     }),
     { seed: FC_SEED, numRuns: 60 },

@@ -12,7 +12,7 @@ import { Request } from "../../src/core/request.js";
 import { bundledArch, currentHardware, LLAMA_8B } from "../latency/archHelpers.js";
 import { DATA_DIR } from "../latency/helpers.js";
 import { req, run, simConfig } from "../helpers/sim.js";
-import { specPlan } from "./helpers.js";
+import { specPlan, speculating } from "./helpers.js";
 
 const COEFFS = loadCoefficientFile(join(DATA_DIR, "head", "trained-physics.yaml")).trained_physics_coefficients;
 const trained = (): TrainedPhysicsLatencyModel =>
@@ -81,7 +81,7 @@ test("acceptance follows the tenant, then the SLO class, then the run-wide rate"
     req("request_1", 1e9, 50, 41, { tenantId: "coder", sloClass: "critical" }),
     req("request_2", 2e9, 50, 41, { sloClass: "critical" }),
   ];
-  const res = run({ ...simConfig(), speculation: plan }, reqs);
+  const res = run({ ...simConfig(), features: [speculating(plan)] }, reqs);
   const m = res.metrics.cluster.speculative!;
   // 40 decode tokens each: the first two emit 1 + 2 per step (13 drafts, then one plain step for
   // the last token); the third has every proposal rejected.
@@ -92,18 +92,25 @@ test("acceptance follows the tenant, then the SLO class, then the run-wide rate"
 test("disable_by_batch_size: steps with that many running requests do not speculate", () => {
   const reqs = Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30));
   const on = run(
-    { ...simConfig(), speculation: specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1 }) },
+    {
+      ...simConfig(),
+      features: [speculating(specPlan({ method: "ngram", num_speculative_tokens: 2, acceptance_rate: 1 }))],
+    },
     reqs,
   );
   const gated = run(
     {
       ...simConfig(),
-      speculation: specPlan({
-        method: "ngram",
-        num_speculative_tokens: 2,
-        acceptance_rate: 1,
-        disable_by_batch_size: 4,
-      }),
+      features: [
+        speculating(
+          specPlan({
+            method: "ngram",
+            num_speculative_tokens: 2,
+            acceptance_rate: 1,
+            disable_by_batch_size: 4,
+          }),
+        ),
+      ],
     },
     Array.from({ length: 6 }, (_, i) => req(`request_${i}`, 0, 40, 30)),
   );
