@@ -15,7 +15,7 @@ const ONE_TOKEN_DECODES = new Set(["roofline", "seed-roofline"]);
 export async function speculationPlan(text: string, context: FeatureContext): Promise<SpeculationPlan | null> {
   if (text === "") return null;
   const config = parseSpeculativeConfig(text);
-  const { deployment, latency, log } = context;
+  const { deployment, log } = context;
   if (ONE_TOKEN_DECODES.has(deployment.backend)) {
     throw new UserError(
       `--speculative-config: the ${deployment.backend} latency model prices every decode as one token and cannot price a verification step; use trained-physics or blackbox`,
