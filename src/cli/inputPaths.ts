@@ -15,8 +15,8 @@ export function checkInputPath(flag: string, file: string | undefined, limit: nu
   if (why !== null) throw new UserError(`${flag} ${file}: ${why}`);
 }
 
-/** The file-valued run flags and their limits. */
-const RUN_INPUTS: readonly [keyof RunInput, string, number][] = [
+/** The file-valued run flags and their limits (by option key: features' options included). */
+const RUN_INPUTS: readonly [string, string, number][] = [
   ["workloadSpec", "--workload-spec", SPEC_FILE_LIMIT],
   ["workloadTracesFilepath", "--workload-traces-filepath", DATA_FILE_LIMIT],
   ["replayTrace", "--replay-trace", SPEC_FILE_LIMIT],
@@ -34,8 +34,9 @@ export const RUN_INPUT_FLAGS: readonly string[] = RUN_INPUTS.map(([, flag]) => f
 
 /** Checks the input files of run options (blis run, replay, observe, fit). */
 export function checkRunInputs(input: RunInput): void {
+  const values: Readonly<Record<string, unknown>> = input;
   for (const [key, flag, limit] of RUN_INPUTS) {
-    const v = input[key];
+    const v = values[key];
     if (typeof v === "string") checkInputPath(flag, v, limit);
   }
 }

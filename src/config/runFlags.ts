@@ -44,7 +44,7 @@ function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): 
     key: f.key,
     flag: f.flag,
     type: f.type,
-    def: printedDefault(schema.shape[f.key]),
+    def: f.shown ?? printedDefault(schema.shape[f.key]),
     group: f.group,
     help: f.help,
   };

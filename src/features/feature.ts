@@ -9,6 +9,8 @@ import type { Instance } from "../instance/instance.js";
 import type { ClusterExtension, Incompatibility } from "../cluster/extension.js";
 import type { LatencyModel } from "../latency/model.js";
 import type { RequestLedger } from "../core/ledger.js";
+import type { MetricsBlock } from "../metrics/metricsBlock.js";
+import type { AdapterRef } from "../lora/resolve.js";
 
 export type { Incompatibility };
 
@@ -38,19 +40,37 @@ export interface LatencyServices {
   latencyFor(model: string, tp: number): Promise<() => LatencyModel>;
 }
 
+/** The defaults file (--defaults-filepath): a feature may keep its own block there. */
+export interface DefaultsFile {
+  readonly path: string;
+  /** Its top-level block `key` (undefined: none); the file is read on the first call. */
+  block(key: string): unknown;
+}
+
 export interface FeatureContext {
   /** Option keys given on the command line or by the caller (they win over bundles). */
   readonly explicit: ReadonlySet<string>;
   readonly log: Logger;
+  readonly defaultsFile: DefaultsFile;
+  /**
+   * What other stages own. A feature that reserves GPU memory (`reservedBytes`) derives its
+   * settings before the latency backend exists: reading this or `latency` then is an internal error.
+   */
   readonly deployment: Deployment;
   readonly latency: LatencyServices;
+}
+
+/** What a feature may check of the workload before the run (whether or not it is on). */
+export interface WorkloadFacts {
+  /** The LoRA adapters the workload names, each with the first place that names it. */
+  readonly adapterRefs: readonly AdapterRef[];
 }
 
 /** What a started feature gives the cluster and the results. */
 export interface FeatureRun {
   /** Attached to the cluster loop (docs/architecture.md "Cluster extensions"); null: none. */
   readonly extension: ClusterExtension | null;
-  /** Its results when the run ends (where they print: the feature's `metricsKey`). */
+  /** Its results when the run ends (where they print: the feature's `metricsKey`); undefined: none. */
   results?(ended: FeatureEnd): unknown;
 }
 
@@ -66,6 +86,8 @@ export interface FeatureStartContext {
 export interface FeatureEnd {
   /** The user requests (a disaggregated run's projected ledger, not its sub-requests). */
   readonly users: RequestLedger;
+  /** The cluster metrics block so far (the run's duration, counts). */
+  readonly cluster: Readonly<MetricsBlock>;
 }
 
 /** A feature with options `P` (what its flags and bundle keys set) and settings `S` (what it runs with). */
@@ -75,7 +97,8 @@ export interface Feature<P, S> {
   readonly description: string;
   readonly params: ParamSchema<P>;
   readonly flags: readonly ParamFlag[];
-  readonly incompatible?: readonly Incompatibility[];
+  /** Features it cannot run with: a list, or one from its settings (what it does decides what conflicts). */
+  readonly incompatible?: readonly Incompatibility[] | ((settings: S) => readonly Incompatibility[]);
   /**
    * The key of the cluster metrics block its results print under, for results whose place earlier
    * releases fixed (speculative decoding's `speculative`); absent: `features.<name>`.
@@ -85,6 +108,14 @@ export interface Feature<P, S> {
   validate?(params: P): void;
   /** Its settings for this run, or null when it is off (refusals are UserErrors naming the flag). */
   settings(params: P, context: FeatureContext): S | null | Promise<S | null>;
+  /**
+   * GPU memory it sets aside on every instance, bytes, before the latency backend derives the KV
+   * capacity (LoRA's resident adapters). A feature declaring it is configured before the latency
+   * backend, with the deployment not known yet.
+   */
+  reservedBytes?(settings: S): number;
+  /** Checks the workload against its settings (null: off) before the run: a bad reference is a UserError. */
+  checkWorkload?(settings: S | null, workload: WorkloadFacts): void;
   /** Starts it for one run (each run gets its own state). */
   start(settings: S, context: FeatureStartContext): FeatureRun;
 }

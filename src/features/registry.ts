@@ -3,13 +3,23 @@
 // bound to its typed settings (an ActiveFeature), never the options.
 
 import { parseParams, type ParamFlag, type ParamSchema } from "../util/policyRegistry.js";
-import type { Feature, FeatureContext, FeatureRun, FeatureStartContext, Incompatibility } from "./feature.js";
+import type {
+  Feature,
+  FeatureContext,
+  FeatureRun,
+  FeatureStartContext,
+  Incompatibility,
+  WorkloadFacts,
+} from "./feature.js";
 
 /** A feature that is on in a run, bound to its settings. */
 export interface ActiveFeature {
   readonly name: string;
   readonly incompatible: readonly Incompatibility[];
   readonly metricsKey: string | undefined;
+  /** GPU memory it sets aside per instance, bytes (0: none). */
+  readonly reservedBytes: number;
+  checkWorkload(workload: WorkloadFacts): void;
   start(context: FeatureStartContext): FeatureRun;
 }
 
@@ -19,16 +29,23 @@ export interface RegisteredFeature {
   readonly description: string;
   readonly flags: readonly ParamFlag[];
   readonly params: ParamSchema<unknown>;
+  /** Configured before the latency backend: it reserves GPU memory. */
+  readonly early: boolean;
   /** Validates its options from `source` and, when it is on, binds it to its settings. */
   configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): Promise<ActiveFeature | null>;
+  /** Checks the workload: through `active` when the feature is on, as an off feature otherwise. */
+  checkWorkload(active: ActiveFeature | null, workload: WorkloadFacts): void;
 }
 
 /** `feature` on, with `settings` (a library caller building a SimConfig by hand binds its own). */
 export function bindFeature<P, S>(feature: Feature<P, S>, settings: S): ActiveFeature {
+  const { incompatible = [] } = feature;
   return {
     name: feature.name,
-    incompatible: feature.incompatible ?? [],
+    incompatible: typeof incompatible === "function" ? incompatible(settings) : incompatible,
     metricsKey: feature.metricsKey,
+    reservedBytes: feature.reservedBytes?.(settings) ?? 0,
+    checkWorkload: (w) => feature.checkWorkload?.(settings, w),
     start: (c) => feature.start(settings, c),
   };
 }
@@ -43,12 +60,15 @@ export class FeatureRegistry {
       description: feature.description,
       flags: feature.flags,
       params: feature.params as ParamSchema<unknown>,
+      early: feature.reservedBytes !== undefined,
       configure: async (source, context) => {
         const params = parseParams(feature.params, source);
         feature.validate?.(params);
         const settings = await feature.settings(params, context);
         return settings === null ? null : bindFeature(feature, settings);
       },
+      checkWorkload: (active, workload) =>
+        active !== null ? active.checkWorkload(workload) : feature.checkWorkload?.(null, workload),
     });
   }
 

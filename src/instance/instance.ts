@@ -108,6 +108,7 @@ export class Instance {
     this.formation = new BatchFormation(index, cfg, kv, this.waitQueue, log, current);
     this.execution = new StepExecution(this);
     this.lora = cfg.lora ?? null;
+    this.lora?.bind(this.events);
     this.spec = cfg.speculation ?? null;
     // The LoRA step factor reads every scheduled request; a speculating decode is no plain decode.
     if (this.lora !== null || this.spec !== null) this.cohort = null;

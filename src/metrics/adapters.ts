@@ -81,13 +81,3 @@ export function renderAdapters(m: Readonly<Record<string, AdapterMetrics>>): str
   }
   return s;
 }
-
-/** Sets the cluster block's `adapters` key when some adapter saw activity. */
-export function addAdapterMetrics(
-  cluster: { vllm_estimated_duration_s: number; adapters?: Record<string, AdapterMetrics> },
-  instances: readonly Instance[],
-  ledger: RequestLedger,
-): void {
-  const a = adapterMetrics(instances, ledger, cluster.vllm_estimated_duration_s);
-  if (a !== null) cluster.adapters = a;
-}

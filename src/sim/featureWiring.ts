@@ -2,8 +2,8 @@
 // once from the options, started before the instances are built (an extension may give every
 // instance a part), attached to the cluster, their results added to the metrics.
 
-import { features, type ActiveFeature } from "../features/registry.js";
-import type { FeatureContext, FeatureRun } from "../features/feature.js";
+import { features, type ActiveFeature, type RegisteredFeature } from "../features/registry.js";
+import type { FeatureContext, FeatureRun, WorkloadFacts } from "../features/feature.js";
 import type { ClusterSimulator } from "../cluster/cluster.js";
 import type { ClusterExtension } from "../cluster/extension.js";
 import type { Instance } from "../instance/instance.js";
@@ -12,17 +12,43 @@ import type { SimulationMetrics } from "../metrics/collect.js";
 import type { Logger } from "../util/log.js";
 import "../features/builtins.js";
 
-/** The features that are on in this run, each bound to its typed settings (options read once here). */
+/** A registered feature after configuration: bound to its settings, or null when it is off. */
+export interface ConfiguredFeature {
+  readonly feature: RegisteredFeature;
+  readonly active: ActiveFeature | null;
+}
+
+/**
+ * The features of one pass, each reading its options once here: the early pass (features that
+ * reserve GPU memory, before the latency backend) or the rest.
+ */
 export async function configureFeatures(
   source: Readonly<Record<string, unknown>>,
   context: FeatureContext,
-): Promise<ActiveFeature[]> {
-  const active: ActiveFeature[] = [];
-  for (const f of features.all()) {
-    const a = await f.configure(source, context);
-    if (a !== null) active.push(a);
-  }
-  return active;
+  early: boolean,
+): Promise<ConfiguredFeature[]> {
+  const out: ConfiguredFeature[] = [];
+  for (const feature of features.all())
+    if (feature.early === early) out.push({ feature, active: await feature.configure(source, context) });
+  return out;
+}
+
+/** GPU memory the early features set aside on every instance, bytes. */
+export function reservedBytes(configured: readonly ConfiguredFeature[]): number {
+  return configured.reduce((sum, c) => sum + (c.active?.reservedBytes ?? 0), 0);
+}
+
+/** Every feature checks the workload, on or off. */
+export function checkFeatureWorkload(configured: readonly ConfiguredFeature[], workload: WorkloadFacts): void {
+  for (const { feature, active } of configured) feature.checkWorkload(active, workload);
+}
+
+/** The features that are on, in registration order (the order they start and print). */
+export function activeFeatures(configured: readonly ConfiguredFeature[]): ActiveFeature[] {
+  const order = features.all().map((f) => f.name);
+  return configured
+    .flatMap((c) => (c.active !== null ? [c.active] : []))
+    .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
 }
 
 export interface StartedFeature {
@@ -60,8 +86,8 @@ export function addFeatureResults(
 ): void {
   const grouped: Record<string, unknown> = {};
   for (const { feature, run } of started) {
-    if (run.results === undefined) continue;
-    const results = run.results({ users });
+    const results = run.results?.({ users, cluster: metrics.cluster });
+    if (results === undefined) continue;
     if (feature.metricsKey !== undefined) Object.assign(metrics.cluster, { [feature.metricsKey]: results });
     else grouped[feature.name] = results;
   }

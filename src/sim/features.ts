@@ -7,28 +7,28 @@ import { AUTOSCALE_EXTENSION } from "../autoscale/controller.js";
 import { CONTROL_PLANE_EXTENSION } from "../gateway/controlPlane.js";
 import { PD_EXTENSION } from "../pd/descriptor.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
-import { LORA_EXTENSION } from "./loraExtension.js";
 
 /** Client deadlines (--timeout, a workload-spec client's timeout key). */
 const DEADLINES: FeatureDescriptor = { name: "deadlines" };
 
 export interface RunFeatures {
-  lora: boolean;
   pd: boolean;
   deadlines: boolean;
   autoscale: boolean;
   gateway: GatewayPlan | undefined;
 }
 
-/** Refuses a run whose features cannot run together, with the feature's own message. */
+/**
+ * Refuses a run whose features cannot run together, with the feature's own message: the registered
+ * features' declarations first (LoRA's refusal of PD comes before PD's own), then the stages'.
+ */
 export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly FeatureDescriptor[] = []): void {
   const active: FeatureDescriptor[] = [];
-  if (f.lora) active.push(LORA_EXTENSION);
   if (f.pd) active.push(PD_EXTENSION);
   if (f.deadlines) active.push(DEADLINES);
   if (f.autoscale) active.push(AUTOSCALE_EXTENSION);
   // Goodput counting alone constrains nothing; the queue and tenant budgets do.
   const g = f.gateway;
   if (g !== undefined && (g.settings !== null || g.budgets !== null)) active.push(CONTROL_PLANE_EXTENSION);
-  refuseIncompatible([...active, ...registered]);
+  refuseIncompatible([...registered, ...active]);
 }

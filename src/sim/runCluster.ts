@@ -25,8 +25,6 @@ import type { AutoscaleController } from "../autoscale/controller.js";
 import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
-import { instanceExtensions } from "./loraExtension.js";
-import { addAdapterMetrics } from "../metrics/adapters.js";
 import {
   addFeatureResults,
   attachFeatures,
@@ -78,10 +76,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const instances: Instance[] = [];
   // Features start before the instances: their extensions may give every instance a part.
   const started = startFeatures(cfg.features, instances, log);
-  const parts = instanceExtensions(cfg); // a part in every instance; attached once the cluster exists
-  const withParts = [...parts, ...featureExtensions(started)];
+  const parts = featureExtensions(started);
   const build = (k: number): Instance =>
-    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, withParts);
+    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(cfg);
   const admission = c.admission.build({ numInstances: c.numInstances });
@@ -103,7 +100,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     clusterOptions(cfg, trace, instanceLog, pd, capacity),
     log,
   );
-  for (const e of pd !== null ? [pd.controller, ...parts] : parts) cluster.attach(e);
+  if (pd !== null) cluster.attach(pd.controller);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
   const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
@@ -213,7 +210,7 @@ function bothSamplers(recorder: TimeSeriesRecorder | null, progress: ProgressSam
   return progress === null ? recorder : recorder === null ? progress : new SamplerPair(recorder, progress);
 }
 
-/** The session, control-plane, LoRA and features' parts of the metrics, in key order. */
+/** The session, control-plane and features' parts of the metrics, in key order. */
 function addRunMetrics(
   metrics: SimulationMetrics,
   users: RequestLedger,
@@ -228,7 +225,6 @@ function addRunMetrics(
 ): void {
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
-  if (run.cfg.lora !== undefined) addAdapterMetrics(metrics.cluster, run.instances, users);
   addFeatureResults(metrics, run.started, users);
 }
 
@@ -281,7 +277,6 @@ function buildInstance(
     ledger,
     instanceLog,
   );
-  if (inst.lora !== null) inst.lora.bind(inst.events);
   if (hooks.instanceObserver) inst.observer = hooks.instanceObserver;
   if (hooks.stepProbe) inst.probe = hooks.stepProbe;
   inst.onLeave = onLeave;

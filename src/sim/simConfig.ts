@@ -10,7 +10,6 @@ import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
 import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
-import type { LoraConfig } from "../lora/resolve.js";
 import type { ActiveFeature } from "../features/registry.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
@@ -82,8 +81,6 @@ export interface SimConfig {
   autoscale?: AutoscaleRun;
   /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */
   gateway?: GatewayPlan;
-  /** LoRA adapters (docs/lora.md); absent: off. */
-  lora?: LoraConfig;
   /** Registered features that are on, bound to their settings (src/features/); empty: none. */
   features: readonly ActiveFeature[];
 }

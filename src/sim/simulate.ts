@@ -26,12 +26,15 @@ import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/co
 import { sustainedWindow } from "../metrics/sustained.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
-import { resolveLoraStage } from "./loraStage.js";
 import { refuseIncompatibleFeatures } from "./features.js";
-import { configureFeatures } from "./featureWiring.js";
-import type { Deployment } from "../features/feature.js";
-import { checkAdapterRefs } from "../lora/resolve.js";
-import { latencyServices } from "./latencyServices.js";
+import {
+  activeFeatures,
+  checkFeatureWorkload,
+  configureFeatures,
+  reservedBytes,
+  type ConfiguredFeature,
+} from "./featureWiring.js";
+import { earlyFeatureContext, featureContext } from "./featureContext.js";
 
 export interface SimulationResult {
   options: Readonly<RunOptions>;
@@ -90,15 +93,16 @@ async function simulateIn(
   const { o: parsed, explicit, log } = parseRunInput(input, so.logger);
   const saturation = probePlan(saturationPlan(parsed), parsed.saturationProbe);
 
-  // LoRA adapters set GPU memory aside before the KV capacity is derived (docs/lora.md).
-  const lora = resolveLoraStage(parsed, explicit, log);
+  // Features that set GPU memory aside (LoRA's adapters) are configured before the KV capacity is
+  // derived (docs/architecture.md "Configuration: parsed once, derived once").
+  const early = await configureFeatures(parsed, earlyFeatureContext(parsed, explicit, log), true);
   // 3. Latency backend (docs/latency.md "Choosing a backend" and "Resolution"). It owns the
   // derived KV capacity and max-model-len (lat.totalKvBlocks, lat.maxModelLen).
-  const lat = await resolveLatencyBackend(parsed, explicit, log, so.fetchImpl, lora.reservedBytes);
+  const lat = await resolveLatencyBackend(parsed, explicit, log, so.fetchImpl, reservedBytes(early));
 
   // 4. Workload.
   const wl = so.workload ?? resolveWorkload(parsed, explicit, log);
-  checkAdapterRefs(wl.adapterRefs ?? [], lora.registry);
+  checkFeatureWorkload(early, { adapterRefs: wl.adapterRefs ?? [] });
 
   // 5. Instance and batch limits.
   validateLimits(parsed, explicit, lat.totalKvBlocks);
@@ -120,18 +124,12 @@ async function simulateIn(
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const cluster = clusterSettings(o, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, cluster.routing, log, so.fetchImpl);
-  const features = await configureFeatures(o, {
-    explicit,
-    log,
-    deployment: deploymentOf(o, lat, horizon),
-    latency: latencyServices(o, explicit, lat, log, so.fetchImpl),
-  });
+  const late = await configureFeatures(o, featureContext(o, explicit, log, lat, horizon, so.fetchImpl), false);
+  checkFeatureWorkload(late, { adapterRefs: wl.adapterRefs ?? [] });
+  const features = activeFeatures([...early, ...late] satisfies ConfiguredFeature[]);
   const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures(
-    { lora: lora.active !== null, pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway },
-    features,
-  );
+  refuseIncompatibleFeatures({ pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway }, features);
   const config = buildSimConfig(
     o,
     lat,
@@ -139,7 +137,6 @@ async function simulateIn(
     {
       features,
       ...(pd !== null ? { pd } : {}),
-      ...(lora.active !== null ? { lora: lora.active } : {}),
       ...(autoscale !== undefined ? { autoscale } : {}),
       ...(gateway !== undefined ? { gateway } : {}),
     },
@@ -174,23 +171,6 @@ async function simulateIn(
       if (reqs.length > 0) base.requests = reqs;
       return base;
     },
-  };
-}
-
-/** The resolved values registered features may read (owned by the options and the latency backend). */
-function deploymentOf(o: Readonly<RunOptions>, lat: ResolvedLatency, horizon: number): Deployment {
-  const { hardware, tp, totalKvBlocks, backend } = lat;
-  const seed = BigInt.asIntN(64, BigInt(o.seed));
-  return {
-    numInstances: o.numInstances,
-    hardware,
-    tp,
-    totalKvBlocks,
-    blockSize: o.blockSizeInTokens,
-    horizon,
-    model: o.model,
-    backend,
-    seed,
   };
 }
 

@@ -7,7 +7,7 @@ import { scorers, type ScorerSpec } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
 import { preemptionPolicies } from "../policy/preemption.js";
-import { withLoraScorer } from "./loraStage.js";
+import { withLoraScorer } from "./loraScorer.js";
 import { UserError } from "../util/errors.js";
 import { checkTieBreak } from "../cluster/routing/tieBreak.js";
 import { checkQueueDepthSignal } from "../cluster/scorers/loadScorers.js";

@@ -26,6 +26,8 @@ export interface ParamFlag {
   bundle?: string;
   /** The bundle holds a mapping whose JSON text is the option's value (a string option). */
   bundleObject?: boolean;
+  /** How --help prints the default when the schema's would mislead (an optional value's source, in words). */
+  shown?: string;
 }
 
 /** A parameter schema: an object whose fields carry their defaults. */

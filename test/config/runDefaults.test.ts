@@ -31,7 +31,7 @@ async function printedDefaults(): Promise<Map<string, string | null>> {
 }
 
 /** Printed defaults that describe where the value comes from rather than spelling it. */
-const DESCRIBED: Record<string, (printed: string | null, o: RunOptions) => void> = {
+const DESCRIBED: Record<string, (printed: string | null, o: RunOptions & Readonly<Record<string, unknown>>) => void> = {
   // "" and 0 mean "take it from the defaults file" in latency resolution.
   "--hardware": (p, o) => assert.deepEqual([p, o.hardware], ["from the defaults file", ""]),
   "--vllm-version": (p, o) => assert.deepEqual([p, o.vllmVersion], ["from the defaults file", ""]),

@@ -14,6 +14,7 @@ import type { ClusterExtension } from "../../src/cluster/extension.js";
 import { UserError } from "../../src/util/errors.js";
 import { silentLogger } from "../../src/util/log.js";
 import { cli, clusterBlock } from "../helpers/cli.js";
+import { req, run, simConfig } from "../helpers/sim.js";
 
 const DEPLOYMENT: Deployment = {
   numInstances: 1,
@@ -30,8 +31,14 @@ const NO_LATENCY: LatencyServices = {
   targetLayers: () => Promise.reject(new Error("no model config")),
   latencyFor: () => Promise.reject(new Error("no backend")),
 };
-const CONTEXT: FeatureContext = { explicit: new Set(), log: silentLogger, deployment: DEPLOYMENT, latency: NO_LATENCY };
-const ENDED = { users: new RequestLedger() };
+const CONTEXT: FeatureContext = {
+  explicit: new Set(),
+  log: silentLogger,
+  defaultsFile: { path: "defaults.yaml", block: () => undefined },
+  deployment: DEPLOYMENT,
+  latency: NO_LATENCY,
+};
+const ENDED = { users: new RequestLedger(), cluster: run(simConfig(), [req("r", 0, 16, 2)]).metrics.cluster };
 
 const params = z.object({
   probeEnabled: z.boolean().default(false),

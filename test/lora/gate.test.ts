@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import type { Instance } from "../../src/instance/instance.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 import type { LoraConfig } from "../../src/lora/resolve.js";
-import { loraConfig } from "./helpers.js";
+import { loraConfig, withLora } from "./helpers.js";
 import { EV_STEP } from "../../src/engine/eventQueue.js";
 
 /** A1 (adapter a), B1 (adapter b), N (no adapter), in that order at t = 0; loads take 108 ticks. */
 function hol(lora: LoraConfig) {
-  const cfg = { ...simConfig(), lora };
+  const cfg = { ...simConfig(), features: [withLora(lora)] };
   const seen: string[] = [];
   const steps: number[] = [];
   let aRunning = false;
@@ -77,8 +77,10 @@ test("the step-time factor scales the steps that schedule adapter requests", () 
   const plain = run(simConfig(), [req("X", 0, 32, 4)]);
   const base = record(plain, "X").ttft;
   const tiers = [{ rank: 8, k6: 0.5, k7: 1 }];
-  const res = run({ ...simConfig(), lora: loraConfig({ a: 8 }, { tiers }) }, [req("X", 0, 32, 4, { adapter: "a" })]);
+  const res = run({ ...simConfig(), features: [withLora(loraConfig({ a: 8 }, { tiers }))] }, [
+    req("X", 0, 32, 4, { adapter: "a" }),
+  ]);
   assert.equal(record(res, "X").ttft, 108 + Math.max(1, Math.floor(base * 1.5)));
-  const none = run({ ...simConfig(), lora: loraConfig({ a: 8 }, { tiers }) }, [req("X", 0, 32, 4)]);
+  const none = run({ ...simConfig(), features: [withLora(loraConfig({ a: 8 }, { tiers }))] }, [req("X", 0, 32, 4)]);
   assert.equal(record(none, "X").ttft, base, "a request without adapter pays nothing");
 });

@@ -1,6 +1,8 @@
 // Shared LoRA test configurations.
 import type { LoraConfig } from "../../src/lora/resolve.js";
 import type { LoraTier } from "../../src/lora/config.js";
+import { bindFeature, type ActiveFeature } from "../../src/features/registry.js";
+import { lora } from "../../src/features/lora/lora.js";
 
 /** Adapters id → rank; loads take max(1, ⌈base + ⌈rank × footprint / bandwidth⌉⌉) ticks. */
 export function loraConfig(
@@ -17,4 +19,9 @@ export function loraConfig(
     adapters: map,
     maxRank: Math.max(...[...map.values()].map((a) => a.rank)),
   };
+}
+
+/** LoRA on with `config`, as a SimConfig's feature list holds it. */
+export function withLora(config: LoraConfig): ActiveFeature {
+  return bindFeature(lora, { registry: config.adapters, active: config, reservedBytes: 0 });
 }

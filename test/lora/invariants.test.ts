@@ -7,7 +7,7 @@ import fc from "fast-check";
 import type { Instance } from "../../src/instance/instance.js";
 import { req, run, simConfig } from "../helpers/sim.js";
 import { FC_SEED } from "../helpers/fc.js";
-import { loraConfig } from "./helpers.js";
+import { loraConfig, withLora } from "./helpers.js";
 import { QUEUED, RUNNING } from "../../src/core/request.js";
 
 const caseArb = fc.record({
@@ -78,7 +78,7 @@ test("LoRA invariants hold for random configurations", () => {
           deadline: r.timeout > 0 ? r.at + r.timeout : 0,
         }),
       );
-      const res = run({ ...base, lora }, reqs, { instanceObserver: observer });
+      const res = run({ ...base, features: [withLora(lora)] }, reqs, { instanceObserver: observer });
       assert.deepEqual(problems, []);
       const m = res.metrics.cluster;
       // Conservation: every request completed, timed out, was dropped or is still queued or running.

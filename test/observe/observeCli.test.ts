@@ -95,8 +95,11 @@ test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of
       [r.status, r.output_tokens, r.server_input_tokens, r.input_tokens, r.num_chunks],
       ["ok", 6, 16, 16, 7],
     );
+    // The server waits before its first chunk and between chunks: no measured time can be shorter
+    // (how much longer depends on the machine's load, so there is no upper bound).
     const ttft = (r.first_chunk_time_us - r.send_time_us) / 1000;
-    assert.ok(ttft >= 35 && ttft <= 250, `TTFT ${ttft} ms`);
+    assert.ok(ttft >= 35, `TTFT ${ttft} ms`);
+    assert.ok(r.last_chunk_time_us > r.first_chunk_time_us, "the last chunk comes after the first");
   }
   const itl = fs.readFileSync(path.join(dir, "basic.itl.csv"), "utf8").trim().split("\n");
   assert.equal(itl[0], "request_id,chunk_index,timestamp_us");
@@ -110,8 +113,8 @@ test("records a trace v2 with warm-up rows left out, an ITL CSV and a summary of
   assert.equal(m["total_output_tokens"], 30);
   const ttftMean = m["ttft_mean_ms"] as number;
   const itlMean = m["itl_mean_ms"] as number;
-  assert.ok(ttftMean >= 35 && ttftMean <= 250, `TTFT mean ${ttftMean}`);
-  assert.ok(itlMean >= 8 && itlMean <= 60, `ITL mean ${itlMean}`);
+  assert.ok(ttftMean >= 35, `TTFT mean ${ttftMean}`);
+  assert.ok(itlMean >= 8, `ITL mean ${itlMean}`);
   for (const k of [
     "ttft_p50_ms",
     "ttft_p90_ms",

@@ -2,21 +2,26 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { refuseIncompatibleFeatures, type RunFeatures } from "../../src/sim/features.js";
 import type { GatewayPlan } from "../../src/sim/gatewayConfig.js";
+import { loraConfig, withLora } from "../lora/helpers.js";
+import { bindFeature } from "../../src/features/registry.js";
+import { lora } from "../../src/features/lora/lora.js";
 
-const none: RunFeatures = { lora: false, pd: false, deadlines: false, autoscale: false, gateway: undefined };
+const none: RunFeatures = { pd: false, deadlines: false, autoscale: false, gateway: undefined };
+/** LoRA with adapters and a capacity, as the feature registry binds it. */
+const LORA = [withLora(loraConfig({ a: 8 }))];
 const PD = "--prefill-instances/--decode-instances cannot be combined with";
 const budgetsOnly: GatewayPlan = { settings: null, budgets: new Map([["t", 0.5]]), targets: null, priorities: {} };
 const goodputOnly: GatewayPlan = { settings: null, budgets: null, targets: {}, priorities: {} };
 
 test("each feature runs on its own and with everything but PD", () => {
   refuseIncompatibleFeatures(none);
-  refuseIncompatibleFeatures({ lora: true, pd: false, deadlines: true, autoscale: true, gateway: budgetsOnly });
+  refuseIncompatibleFeatures({ pd: false, deadlines: true, autoscale: true, gateway: budgetsOnly }, LORA);
   refuseIncompatibleFeatures({ ...none, pd: true });
 });
 
 test("PD refuses LoRA, deadlines, autoscaling and the gateway queue or budgets with the messages users see", () => {
   const pd = { ...none, pd: true };
-  assert.throws(() => refuseIncompatibleFeatures({ ...pd, lora: true }), {
+  assert.throws(() => refuseIncompatibleFeatures(pd, LORA), {
     message: "--lora-config cannot be combined with --prefill-instances/--decode-instances",
   });
   assert.throws(() => refuseIncompatibleFeatures({ ...pd, deadlines: true }), {
@@ -35,11 +40,15 @@ test("goodput counting alone runs with PD", () => {
 });
 
 test("with several refusals the first checked wins: LoRA, then deadlines, autoscaling, the gateway", () => {
-  const all: RunFeatures = { lora: true, pd: true, deadlines: true, autoscale: true, gateway: budgetsOnly };
-  assert.throws(() => refuseIncompatibleFeatures(all), { message: /^--lora-config cannot be combined/ });
-  assert.throws(() => refuseIncompatibleFeatures({ ...all, lora: false }), /client deadlines/);
-  assert.throws(
-    () => refuseIncompatibleFeatures({ ...all, lora: false, deadlines: false }),
-    /node pools or autoscaling/,
-  );
+  const all: RunFeatures = { pd: true, deadlines: true, autoscale: true, gateway: budgetsOnly };
+  assert.throws(() => refuseIncompatibleFeatures(all, LORA), { message: /^--lora-config cannot be combined/ });
+  assert.throws(() => refuseIncompatibleFeatures(all), /client deadlines/);
+  assert.throws(() => refuseIncompatibleFeatures({ ...all, deadlines: false }), /node pools or autoscaling/);
+});
+
+test("declared adapters without a capacity are inert and run with PD", () => {
+  const config = loraConfig({ a: 8 });
+  const inert = bindFeature(lora, { registry: config.adapters, active: null, reservedBytes: 0 });
+  refuseIncompatibleFeatures({ ...none, pd: true }, [inert]);
+  assert.deepEqual(inert.incompatible, []);
 });

@@ -26,7 +26,6 @@ test("1,000,000 requests stream with bounded heap", () => {
       }),
     ],
   });
-  const start = Date.now();
   const source = createRequestSource(spec);
   let n = 0;
   let last = -Infinity;
@@ -40,10 +39,10 @@ test("1,000,000 requests stream with bounded heap", () => {
   assert.equal(n, 1_000_000);
   assert.equal(source.produced, 1_000_000);
   assert.ok(maxHeap < 300e6, `heap peaked at ${(maxHeap / 1e6).toFixed(0)} MB`);
-  assert.ok(Date.now() - start < 10_000, `took ${Date.now() - start} ms`);
 });
 
-test("100,000 requests of ~1000 tokens generate quickly", () => {
+// Generation speed is measured by `npm run bench`, not here: this checks the long stream's content.
+test("100,000 requests of ~1000 tokens stream out with their token counts", () => {
   const spec = makeSpec({
     aggregate_rate: 100,
     num_requests: 100_000,
@@ -56,12 +55,14 @@ test("100,000 requests of ~1000 tokens generate quickly", () => {
       }),
     ],
   });
-  const start = Date.now();
   const source = createRequestSource(spec);
   let tokens = 0;
-  for (let r = source.next(); r !== null; r = source.next()) tokens += r.tokens.length;
-  const ms = Date.now() - start;
-  assert.ok(tokens > 90e6);
-  // Dominated by one RNG draw per token; generous bound for slow CI machines.
-  assert.ok(ms < 5000, `took ${ms} ms`);
+  let count = 0;
+  for (let r = source.next(); r !== null; r = source.next()) {
+    tokens += r.tokens.length;
+    count++;
+  }
+  assert.equal(count, 100_000);
+  // Means 800 + 200 tokens per request, both clamped at 1 and the prompt at 2,000.
+  assert.ok(tokens > 95e6 && tokens < 105e6, `${tokens} tokens`);
 });
