@@ -34,6 +34,14 @@ module.exports = {
       from: { path: "^src/cluster/" },
       to: { path: "^src/(gateway|pd|autoscale)/" },
     },
+    {
+      name: "autoscale-knows-no-cluster-loop",
+      severity: "error",
+      comment:
+        'the autoscaler reaches the cluster only through the port of src/cluster/extension.ts: autoscale/ does not import src/cluster/cluster.ts or src/cluster/clusterState.ts (docs/architecture.md "Cluster extensions")',
+      from: { path: "^src/autoscale/" },
+      to: { path: "^src/cluster/(cluster|clusterState)\\.ts$" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -5,7 +5,7 @@
 
 import { EventQueue } from "../engine/eventQueue.js";
 import { Rng, deriveStreamSeed } from "../engine/rng.js";
-import type { ClusterExtension, ExtensionDescriptor } from "../cluster/extension.js";
+import type { ClusterExtension, ClusterPort, ExtensionDescriptor } from "../cluster/extension.js";
 import type { Instance } from "../instance/instance.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
 import { ACTIVE, SCHEDULING } from "../infra/lifecycle.js";
@@ -24,6 +24,7 @@ import type {
   Stabilizer,
   Variant,
 } from "./types.js";
+import { InvariantError } from "../util/errors.js";
 import "./builtins.js";
 
 const EV_TICK = 2;
@@ -49,7 +50,7 @@ export interface FleetSample {
 
 const round = (v: number): string => String(Math.round(v));
 
-export interface ControllerContext extends Omit<FleetContext, "schedule" | "note"> {
+export interface ControllerContext extends Omit<FleetContext, "port" | "schedule" | "note"> {
   horizon: number;
   blockSize: number;
   /** KV capacity of one replica in tokens. */
@@ -61,9 +62,13 @@ export interface ControllerContext extends Omit<FleetContext, "schedule" | "note
 /**
  * The autoscaler as a cluster extension: a timeline of control events beside the request pipeline.
  * Lifecycle events run before the request events of their tick, ticks and actuations after them;
- * both before instance events.
+ * both before instance events. It owns the fleet: it adds instances and decides which are routable.
  */
-export const AUTOSCALE_EXTENSION: ExtensionDescriptor = { name: "autoscale", ranks: null, capabilities: ["timed"] };
+export const AUTOSCALE_EXTENSION: ExtensionDescriptor = {
+  name: "autoscale",
+  ranks: null,
+  capabilities: ["timed", "fleet"],
+};
 
 export class AutoscaleController implements ClusterExtension {
   readonly descriptor = AUTOSCALE_EXTENSION;
@@ -77,14 +82,17 @@ export class AutoscaleController implements ClusterExtension {
   private readonly actuator: Actuator;
   private readonly drainPolicy: DrainPolicy;
   private scrapeRng: Rng | null = null;
+  private port: ClusterPort | null = null;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly s: AutoscaleSettings,
   ) {
+    const port = (): ClusterPort => this.cluster();
     this.fleet = new Fleet(
       {
         ...ctx,
+        port,
         schedule: (t, kind, payload) => this.events.push(t, kind, payload),
         note: (t, kind, detail, subject, reason) => this.note(t, kind, detail, subject, reason),
       },
@@ -96,9 +104,13 @@ export class AutoscaleController implements ClusterExtension {
       s.collector,
       {},
       {
-        state: (clock) => ctx.cluster.routerState(clock),
-        instances: ctx.instances,
-        inFlight: ctx.cluster.inFlight,
+        state: (clock) => port().routerState(clock),
+        get instances() {
+          return port().instances;
+        },
+        get inFlight() {
+          return port().inFlight;
+        },
         variantOf: (i) => fleet.variants[i]!,
         costOf: (gpu) => pools?.costOf(gpu) ?? 0,
         pendingReplicas: () => fleet.counts().pending,
@@ -135,8 +147,15 @@ export class AutoscaleController implements ClusterExtension {
     return this.s.minReplicas;
   }
 
-  /** The fleet works on the cluster it was built with (its context), so the port adds nothing. */
-  attach(): void {}
+  /** Keeps the port: the controller and its fleet reach the cluster only through it. */
+  attach(port: ClusterPort): void {
+    this.port = port;
+  }
+
+  private cluster(): ClusterPort {
+    if (this.port === null) throw new InvariantError("the autoscaler is not attached to a cluster");
+    return this.port;
+  }
 
   /** Startup placement and the first tick at t = 0 (before any arrival is processed). */
   start(): void {
@@ -183,7 +202,7 @@ export class AutoscaleController implements ClusterExtension {
     }
     const next = now + this.s.intervalUs;
     // Unbounded runs stop ticking once no request is left to come or to finish.
-    const busy = arrivalsPending || this.ctx.cluster.inFlight.some((v) => v > 0);
+    const busy = arrivalsPending || this.cluster().inFlight.some((v) => v > 0);
     if (this.ctx.horizon !== Infinity ? next <= this.ctx.horizon : busy) this.events.push(next, EV_TICK, null);
   }
 
@@ -229,8 +248,8 @@ export class AutoscaleController implements ClusterExtension {
 
   /** Active replicas of the variant, least in flight first; ties: the newest first. */
   private drainCandidates(v: Variant): Instance[] {
-    const inFlight = this.ctx.cluster.inFlight;
-    return this.ctx.instances
+    const { inFlight, instances } = this.cluster();
+    return instances
       .filter((inst) => {
         const w = this.fleet.variants[inst.index]!;
         return inst.lifecycle === ACTIVE && w.gpu === v.gpu && w.tp === v.tp;
@@ -241,7 +260,7 @@ export class AutoscaleController implements ClusterExtension {
   private drain(inst: Instance, now: number, reason: string): void {
     const i = inst.index;
     if (this.drainPolicy.redirectWaiting) {
-      const moved = this.ctx.cluster.redirectWaiting(i, now);
+      const moved = this.cluster().redirectWaiting(i, now);
       const detail = `${moved} waiting requests of ${inst.id} back to the router`;
       if (moved > 0)
         this.note(

@@ -5,7 +5,7 @@
 import { Rng, deriveStreamSeed } from "../engine/rng.js";
 import type { Instance } from "../instance/instance.js";
 import type { Logger } from "../util/log.js";
-import type { ClusterSimulator } from "../cluster/cluster.js";
+import type { ClusterPort } from "../cluster/extension.js";
 import { delayTicks, NodePools, type DelaySpec, type Node, type Placement } from "../infra/nodePools.js";
 import { ACTIVE, DRAINING, LOADING, SCHEDULING, TERMINATED, checkTransition, isRoutable } from "../infra/lifecycle.js";
 import type { AutoscaleSettings } from "./settings.js";
@@ -15,9 +15,11 @@ export const EV_NODE_READY = 0;
 export const EV_LOADED = 1;
 
 export interface FleetContext {
-  cluster: ClusterSimulator;
-  /** The cluster's instance list (grows as instances are added). */
-  instances: Instance[];
+  /**
+   * The port the autoscaler was attached with (it declares "fleet"), the fleet's only way to the
+   * cluster; its instance list grows as instances are added.
+   */
+  port(): ClusterPort;
   /** Builds instance `index` from the global configuration. */
   build(index: number): Instance;
   log: Logger;
@@ -69,22 +71,27 @@ export class Fleet {
     this.pools = s.nodePools.length > 0 ? new NodePools(s.nodePools, (d) => this.sample(this.nodeRng, d)) : null;
   }
 
+  /** The cluster's instances, startup and added ones. */
+  private get instances(): readonly Instance[] {
+    return this.ctx.port().instances;
+  }
+
   private sample(rng: Rng, d: DelaySpec): number {
     return delayTicks(d, () => rng.normFloat64());
   }
 
   /** Startup placement in index order (before the run): Active with warm start, else Loading. */
   start(): void {
-    const n = this.ctx.instances.length;
+    const n = this.instances.length;
     for (let i = 0; i < n; i++) {
-      const inst = this.ctx.instances[i]!;
+      const inst = this.instances[i]!;
       // With pools a startup instance takes any GPU type and gets its label from the pool.
       this.variants.push({ gpu: this.pools === null ? this.ctx.hardware : "", tp: this.ctx.tp });
       this.placements.push(null);
       this.heldFrom.push(Infinity);
       this.heldTo.push(Infinity);
       inst.lifecycle = SCHEDULING;
-      this.ctx.cluster.setRoutable(i, false);
+      this.ctx.port().setRoutable(i, false);
       if (!this.placeAndLoad(i, 0, this.s.warmStart))
         this.wait({ index: i, name: inst.id, variant: this.variants[i]!, reason: "startup instance" }, 0);
     }
@@ -92,7 +99,7 @@ export class Fleet {
 
   /** Places instance i (if pools exist) and starts it: Active at once or after its loading delay. */
   private placeAndLoad(i: number, now: number, warm: boolean): boolean {
-    const inst = this.ctx.instances[i]!;
+    const inst = this.instances[i]!;
     if (this.pools !== null) {
       const pl = this.pools.place(inst.id, this.variants[i]!.tp, this.variants[i]!.gpu);
       if (pl === null) return false;
@@ -175,11 +182,11 @@ export class Fleet {
   }
 
   private build(name: string, variant: Variant, pl: Placement | null, now: number, reason: string): void {
-    const i = this.ctx.instances.length;
+    const i = this.instances.length;
     const inst = this.ctx.build(i);
     inst.name = name;
     inst.lifecycle = SCHEDULING;
-    this.ctx.cluster.addInstance(inst, false);
+    this.ctx.port().addInstance(inst);
     this.variants.push(pl === null ? variant : { gpu: pl.node.pool.gpuType, tp: variant.tp });
     this.placements.push(pl);
     this.heldFrom.push(now);
@@ -205,13 +212,13 @@ export class Fleet {
   }
 
   onLoaded(i: number, now: number): void {
-    if (this.ctx.instances[i]!.lifecycle === LOADING) this.activate(i, now);
+    if (this.instances[i]!.lifecycle === LOADING) this.activate(i, now);
   }
 
   private activate(i: number, now: number): void {
-    const inst = this.ctx.instances[i]!;
+    const inst = this.instances[i]!;
     this.move(inst, ACTIVE);
-    this.ctx.cluster.setRoutable(i, true);
+    this.ctx.port().setRoutable(i, true);
     this.routableNow++;
     if (this.routableNow > this.peakRoutable) this.peakRoutable = this.routableNow;
     if (now > 0) this.ctx.note(now, "active", inst.id, inst.id, "loading delay elapsed");
@@ -220,9 +227,9 @@ export class Fleet {
   /** Scale-down: stop routing to the instance; it terminates once it has nothing left. */
   drain(inst: Instance, now: number, reason: string): void {
     this.move(inst, DRAINING);
-    this.ctx.cluster.setRoutable(inst.index, false);
+    this.ctx.port().setRoutable(inst.index, false);
     this.routableNow--;
-    const flight = this.ctx.cluster.inFlight[inst.index];
+    const flight = this.ctx.port().inFlight[inst.index];
     this.ctx.note(
       now,
       "scale-down",
@@ -235,9 +242,9 @@ export class Fleet {
 
   /** A draining instance with nothing queued, running, in flight or scheduled terminates. */
   afterInstanceEvents(i: number, t: number): void {
-    const inst = this.ctx.instances[i]!;
+    const inst = this.instances[i]!;
     if (inst.lifecycle !== DRAINING) return;
-    if (this.ctx.cluster.inFlight[i] !== 0 || inst.waitQueue.length > 0 || inst.running.length > 0) return;
+    if (this.ctx.port().inFlight[i] !== 0 || inst.waitQueue.length > 0 || inst.running.length > 0) return;
     if (inst.nextEventTime() !== Infinity) return;
     this.move(inst, TERMINATED);
     this.heldTo[i] = t;
@@ -258,7 +265,7 @@ export class Fleet {
   counts(): { byState: number[]; routable: number; pending: number } {
     const byState = [0, 0, 0, 0, 0, 0];
     let routable = 0;
-    for (const inst of this.ctx.instances) {
+    for (const inst of this.instances) {
       byState[inst.lifecycle]!++;
       if (isRoutable(inst.lifecycle)) routable++;
     }

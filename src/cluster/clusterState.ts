@@ -1,11 +1,11 @@
 // The cluster's state beside its loop (cluster.ts): in-flight counts, router snapshots, the queue
-// of cluster events, the attached extensions and the operations that change them, which the loop,
-// the extensions' ports and the autoscaler use.
+// of cluster events, the attached extensions and the operations that change them, which the loop
+// and the extensions' ports use.
 
 import type { Instance } from "../instance/instance.js";
 import type { Request } from "../core/request.js";
 import type { RequestLedger } from "../core/ledger.js";
-import { SnapshotProvider, type RouterState } from "./snapshot.js";
+import { SnapshotProvider } from "./snapshot.js";
 import { EventQueue } from "../engine/eventQueue.js";
 import { IndexHeap } from "../engine/indexHeap.js";
 import type { OrderedLogger } from "./orderedLog.js";
@@ -148,34 +148,48 @@ export class ClusterState {
         if (!evicts) throw new InvariantError(`cluster extension "${name}" evicts without declaring "evicts"`);
         return this.evictFromInstance(req);
       },
+      ...this.fleetOps(ext),
     };
   }
 
-  /** Adds an instance (autoscaling) at the next free index; it is routable once `setRoutable` says so. */
-  addInstance(inst: Instance, routable: boolean): void {
+  /** The port's fleet operations: for an extension that declares "fleet", refusals otherwise. */
+  private fleetOps(ext: ClusterExtension): Pick<ClusterPort, "addInstance" | "setRoutable" | "redirectWaiting"> {
+    const name = ext.descriptor.name;
+    const check = (): void => {
+      if (!declares(ext, "fleet"))
+        throw new InvariantError(`cluster extension "${name}" changes the fleet without declaring "fleet"`);
+    };
+    return {
+      addInstance: (inst) => {
+        check();
+        this.addInstance(inst);
+      },
+      setRoutable: (i, routable) => {
+        check();
+        this.snapshots.setRoutable(i, routable);
+      },
+      redirectWaiting: (i, clock) => {
+        check();
+        return this.redirectWaiting(i, clock);
+      },
+    };
+  }
+
+  /** Adds an instance at the next free index; it is routable once `setRoutable` says so. */
+  private addInstance(inst: Instance): void {
     const i = this.instances.length;
     if (inst.index !== i || i >= this.inFlight.length)
       throw new InvariantError(`instance ${inst.id} cannot take index ${i}`);
     inst.horizon = this.opts.horizon;
     this.instances.push(inst);
-    this.snapshots.addInstance(inst, routable);
-  }
-
-  /** Routable instances are the candidates of admission and routing. */
-  setRoutable(i: number, routable: boolean): void {
-    this.snapshots.setRoutable(i, routable);
-  }
-
-  /** Router state over the routable instances (the autoscaler's collector). */
-  routerState(clock: number): RouterState {
-    return this.snapshots.take(clock);
+    this.snapshots.addInstance(inst, false);
   }
 
   /**
    * Sends the requests waiting on instance i that never started back through routing at `clock`
    * (the redirect drain policy); they keep their arrival time. Returns how many moved.
    */
-  redirectWaiting(i: number, clock: number): number {
+  private redirectWaiting(i: number, clock: number): number {
     const inst = this.instances[i]!;
     const keep: Request[] = [];
     let moved = 0;

@@ -21,12 +21,14 @@ import type { LatencyModel } from "../latency/model.js";
  * - `evicts`: may take a routed request off its instance (the port's `evictFromInstance`);
  * - `instances`: contributes a part of every instance's configuration;
  * - `instance-triggered`: instance events can schedule its cluster events, so an instance runs its
- *   events in a row only until the next event of any other instance.
+ *   events in a row only until the next event of any other instance;
+ * - `fleet`: changes which instances there are and which are routable (the port's `addInstance`,
+ *   `setRoutable` and `redirectWaiting`; exclusive: one extension owns the instances' lifecycle).
  */
-export type Capability = "routes" | "admits" | "timed" | "evicts" | "instances" | "instance-triggered";
+export type Capability = "routes" | "admits" | "timed" | "evicts" | "instances" | "instance-triggered" | "fleet";
 
 /** Capabilities at most one attached extension may declare. */
-export const EXCLUSIVE_CAPABILITIES: readonly Capability[] = ["routes", "admits", "timed"];
+export const EXCLUSIVE_CAPABILITIES: readonly Capability[] = ["routes", "admits", "timed", "fleet"];
 
 /** A closed range of cluster-event ranks (at equal times lower ranks run first). */
 export interface RankRange {
@@ -93,6 +95,18 @@ export interface ClusterPort {
    * metrics; false when it is not there (yet).
    */
   evictFromInstance(req: Request): boolean;
+  /**
+   * `fleet` only: adds a built instance at the next index (`instances.length`, within the cluster's
+   * capacity); it is not routable until `setRoutable` says so.
+   */
+  addInstance(inst: Instance): void;
+  /** `fleet` only: routable instances are the candidates of admission and routing. */
+  setRoutable(i: number, routable: boolean): void;
+  /**
+   * `fleet` only: sends the requests waiting on instance i that never started back through routing
+   * at `clock` (they keep their arrival time); returns how many moved.
+   */
+  redirectWaiting(i: number, clock: number): number;
 }
 
 /** An extension of the cluster loop; the methods its capabilities and ranks call for are required. */

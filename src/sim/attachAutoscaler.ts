@@ -15,7 +15,6 @@ export function instanceCapacity(cfg: SimConfig): number {
 export function attachAutoscaler(
   cfg: SimConfig,
   cluster: ClusterSimulator,
-  instances: Instance[],
   build: (k: number) => Instance,
   log: Logger,
   trace: DecisionTrace | null = null,
@@ -24,8 +23,6 @@ export function attachAutoscaler(
   if (a === undefined) return null;
   const controller = new AutoscaleController(
     {
-      cluster,
-      instances,
       build,
       log,
       tp: a.tp,

@@ -106,7 +106,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
   leave.fn = onLeave;
   wireLeave(instances, pd, onLeave);
-  const autoscaler = attachAutoscaler(cfg, cluster, instances, build, log, trace);
+  const autoscaler = attachAutoscaler(cfg, cluster, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   attachFeatures(started, cluster);
   const recorder = timeSeriesRecorder(hooks, cluster, instances, autoscaler, controlPlane);

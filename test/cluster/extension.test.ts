@@ -16,6 +16,7 @@ import type { AdmissionPolicy } from "../../src/cluster/admission/admission.js";
 import type { RoutingPolicy } from "../../src/cluster/routing/routing.js";
 import { RequestLedger } from "../../src/core/ledger.js";
 import type { Request } from "../../src/core/request.js";
+import type { Instance } from "../../src/instance/instance.js";
 import { ArrayRequestSource, makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { silentLogger } from "../../src/util/log.js";
@@ -222,6 +223,25 @@ test("dispatch to routing and eviction are only for extensions that declare admi
   assert.throws(() => plain.port!.evictFromInstance(req), /"plain" evicts without declaring "evicts"/);
   assert.equal(evictor.port!.evictFromInstance(req), false, "a request on no instance is not there to evict");
   assert.throws(() => plain.port!.scheduleRouting(req, 0), /"plain" dispatches to routing without declaring "admits"/);
+});
+
+test("changing the fleet is only for the extension that declares fleet", () => {
+  const plain = new Recorder("plain", null);
+  const owner = new Recorder("owner", null, ["fleet"]);
+  const c = cluster();
+  c.attach(plain);
+  c.attach(owner);
+  const misplaced = { index: 3, id: "late" } as Instance;
+  const refusal = /"plain" changes the fleet without declaring "fleet"/;
+  assert.throws(() => plain.port!.addInstance(misplaced), refusal);
+  assert.throws(() => plain.port!.setRoutable(0, true), refusal);
+  assert.throws(() => plain.port!.redirectWaiting(0, 0), refusal);
+  // The owner's call reaches the cluster, which checks the index an added instance takes.
+  assert.throws(() => owner.port!.addInstance(misplaced), /instance late cannot take index 0/);
+  assert.throws(
+    () => c.attach(new Recorder("second-owner", null, ["fleet"])),
+    /"owner" and "second-owner" both declare "fleet"/,
+  );
 });
 
 test("instance extensions contribute their part of every instance's configuration, others none", () => {

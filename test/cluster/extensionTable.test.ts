@@ -15,7 +15,15 @@ import {
 import { InvariantError } from "../../src/util/errors.js";
 import { FC_SEED } from "../helpers/fc.js";
 
-const CAPABILITIES: readonly Capability[] = ["routes", "admits", "timed", "evicts", "instances", "instance-triggered"];
+const CAPABILITIES: readonly Capability[] = [
+  "routes",
+  "admits",
+  "timed",
+  "evicts",
+  "instances",
+  "instance-triggered",
+  "fleet",
+];
 
 interface Spec {
   ranks: RankRange | null;
