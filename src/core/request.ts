@@ -136,6 +136,11 @@ export class Request implements StepRequestView {
     this.blocks[this.nBlocks++] = b;
   }
 
+  /** Makes room for n more blocks in `blocks` (filled from nBlocks by the caller). */
+  reserveBlocks(n: number): void {
+    while (this.nBlocks + n > this.blocks.length) this.growBlocks();
+  }
+
   /** The first list holds the whole sequence's blocks. */
   private growBlocks(): void {
     const whole = Math.ceil((this.inputLen + this.outputLen) / this.blockSize) + 1;

@@ -74,13 +74,24 @@ export class PooledItl {
     const diff = this.runDiff;
     const val = this.stepVal;
     const base = this.base;
+    // Consecutive steps often take the same time: their entries are added to the map once per
+    // run of equal values (integer counts, so the sums are exact; a value enters the map before
+    // any other value is touched, so the first-occurrence order stays).
+    let runVal = 0;
+    let runCount = 0;
     for (let s = from; s <= to; s++) {
       active += diff[s - base]!;
       if (active > 0 && s >= 1) {
         const v = val[s - base]!;
-        into.set(v, (into.get(v) ?? 0) + active);
+        if (runCount > 0 && v !== runVal) {
+          into.set(runVal, (into.get(runVal) ?? 0) + runCount);
+          runCount = 0;
+        }
+        runVal = v;
+        runCount += active;
       }
     }
+    if (runCount > 0) into.set(runVal, (into.get(runVal) ?? 0) + runCount);
     return active;
   }
 

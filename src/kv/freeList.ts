@@ -68,23 +68,32 @@ export class FreeList {
 
   /**
    * Removes the first n blocks (n at most the list's length) and returns them in list order in
-   * [0, n) of a buffer reused by the next call: what n popHead() calls return, without relinking
-   * each block (a taken block's links are never read) and with the untouched run taken in one piece.
+   * [0, n) of a buffer reused by the next call: popHeadRunInto() into that buffer.
    */
   popHeadRun(n: number): Int32Array {
     if (this.run.length < n) this.run = new Int32Array(n * 2);
-    const out = this.run;
-    let i = 0;
+    this.popHeadRunInto(this.run, 0, n);
+    return this.run;
+  }
+
+  /**
+   * Removes the first n blocks (n at most the list's length) into out[at, at + n) in list order:
+   * what n popHead() calls return, without relinking each block (a taken block's links are never
+   * read) and with the untouched run taken in one piece.
+   */
+  popHeadRunInto(out: Int32Array, at: number, n: number): void {
+    const end = at + n;
+    let next = this.next;
+    let i = at;
     let h = this.head;
-    while (i < n) {
+    while (i < end) {
       if (h !== VIRGIN) {
         out[i++] = h;
-        h = this.next[h]!;
+        h = next[h]!;
         continue;
       }
-      const m = Math.min(n - i, this.total - this.highWater);
-      if (this.highWater + m > this.prev.length) this.grow(this.highWater + m);
-      for (let j = 0; j < m; j++) out[i++] = this.highWater++;
+      i = this.takeUntouched(out, i, end);
+      next = this.next; // grown with the untouched blocks taken
       if (this.highWater < this.total) break;
       // The untouched run is used up: its node leaves the list.
       h = this.vNext;
@@ -94,7 +103,14 @@ export class FreeList {
     this.head = h;
     if (h === NIL) this.tail = NIL;
     else this.setPrev(h, NIL);
-    return out;
+  }
+
+  /** Takes untouched blocks into out[i, end) while there are any; returns where it stopped. */
+  private takeUntouched(out: Int32Array, i: number, end: number): number {
+    const m = Math.min(end - i, this.total - this.highWater);
+    if (this.highWater + m > this.prev.length) this.grow(this.highWater + m);
+    for (let j = 0; j < m; j++) out[i++] = this.highWater++;
+    return i;
   }
 
   /** First materialized block from the head satisfying `pred`, skipping the untouched run. */
@@ -106,6 +122,10 @@ export class FreeList {
   }
 
   unlink(b: number): void {
+    if (b !== VIRGIN) {
+      this.unlinkBlock(b);
+      return;
+    }
     const p = this.getPrev(b);
     const n = this.getNext(b);
     if (p === NIL) this.head = n;
@@ -116,12 +136,50 @@ export class FreeList {
     this.setNext(b, NIL);
   }
 
+  /**
+   * unlink() of a materialized block: its own links are array entries; only its neighbours may be
+   * the untouched run.
+   */
+  private unlinkBlock(b: number): void {
+    const prev = this.prev;
+    const next = this.next;
+    const p = prev[b]!;
+    const n = next[b]!;
+    if (p === NIL) this.head = n;
+    else if (p === VIRGIN) this.vNext = n;
+    else next[p] = n;
+    if (n === NIL) this.tail = p;
+    else if (n === VIRGIN) this.vPrev = p;
+    else prev[n] = p;
+    prev[b] = NIL;
+    next[b] = NIL;
+  }
+
   pushTail(b: number): void {
     this.setPrev(b, this.tail);
     this.setNext(b, NIL);
     if (this.tail === NIL) this.head = b;
     else this.setNext(this.tail, b);
     this.tail = b;
+  }
+
+  /** Appends ids[0, n) to the tail in that order: what n pushTail() calls do, linked in one pass. */
+  pushTailRun(ids: Int32Array, n: number): void {
+    if (n === 0) return;
+    const prev = this.prev;
+    const next = this.next;
+    let last = ids[0]!;
+    prev[last] = this.tail;
+    if (this.tail === NIL) this.head = last;
+    else this.setNext(this.tail, last);
+    for (let i = 1; i < n; i++) {
+      const b = ids[i]!;
+      next[last] = b;
+      prev[b] = last;
+      last = b;
+    }
+    next[last] = NIL;
+    this.tail = last;
   }
 
   pushHead(b: number): void {
@@ -146,10 +204,13 @@ export class FreeList {
     this.onGrow(cap);
   }
 
-  /** Block IDs in list order, untouched run expanded (tests and invariant checks only). */
+  /**
+   * Block IDs in list order, untouched run expanded (tests and invariant checks only); a broken
+   * link that closes a cycle shows as more IDs than there are blocks instead of a walk without end.
+   */
   toArray(): number[] {
     const out: number[] = [];
-    for (let b = this.head; b !== NIL; b = this.getNext(b)) {
+    for (let b = this.head; b !== NIL && out.length <= this.total; b = this.getNext(b)) {
       if (b === VIRGIN) for (let v = this.highWater; v < this.total; v++) out.push(v);
       else out.push(b);
     }

@@ -37,6 +37,8 @@ export class KvStore implements KvCache {
   /** Blocks taken for the current step's speculative slots (reserveScratch). */
   private scratch = new Int32Array(8);
   scratchBlocks = 0;
+  /** The blocks a release frees, in the order they join the free list (dropBlocks). */
+  private freed = new Int32Array(64);
 
   /**
    * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts);
@@ -177,7 +179,7 @@ export class KvStore implements KvCache {
     const startTailFill = req.tailFill;
     this.undo.clear();
     let placed = 0;
-    if (req.nBlocks === 0) this.attachPrefix(req, nPrefix);
+    if (req.nBlocks === 0) this.attachPrefix(req, nPrefix, this.mayFail(count, nPrefix));
     else if (req.tailFill < this.blockSize) placed = this.fillTail(req, pos, count);
     if (placed === count || this.appendFresh(req, pos + placed, count - placed, prefill)) return true;
     this.rollback(req, startBlocks);
@@ -186,20 +188,38 @@ export class KvStore implements KvCache {
     return false;
   }
 
-  /** Attaches prefixScratch[0 .. nPrefix) to a request holding no blocks: one hit each. */
-  private attachPrefix(req: Request, nPrefix: number): void {
+  /**
+   * Whether the first allocation of a request, `count` tokens after an attached prefix of `nPrefix`
+   * blocks, may run out of free blocks: not when every attached block and every fresh one could
+   * come off the free list.
+   */
+  private mayFail(count: number, nPrefix: number): boolean {
+    return nPrefix + Math.ceil(count / this.blockSize) > this.totalBlocks - this.used;
+  }
+
+  /**
+   * Attaches prefixScratch[0 .. nPrefix) to a request holding no blocks: one hit each. With
+   * `undoable`, records each attach for a rollback (an allocation that cannot fail needs none).
+   */
+  private attachPrefix(req: Request, nPrefix: number, undoable: boolean): void {
     const prefix = this.prefixScratch;
+    const refCount = this.refCount;
+    const inUse = this.inUse;
+    req.reserveBlocks(nPrefix);
+    const blocks = req.blocks;
+    const at = req.nBlocks;
     for (let i = 0; i < nPrefix; i++) {
       const b = prefix[i]!;
-      this.undo.recordAttach(b, this.inUse[b]!);
-      this.refCount[b]!++;
-      if (this.inUse[b] === 0) {
-        this.inUse[b] = 1;
+      if (undoable) this.undo.recordAttach(b, inUse[b]!);
+      refCount[b]!++;
+      if (inUse[b] === 0) {
+        inUse[b] = 1;
         this.used++;
         this.free.unlink(b);
       }
-      req.appendBlock(b);
+      blocks[at + i] = b;
     }
+    req.nBlocks = at + nPrefix;
     if (nPrefix === 0) return;
     this.hits += nPrefix;
     req.chainPrev = this.content.hash[prefix[nPrefix - 1]!]!;
@@ -278,18 +298,23 @@ export class KvStore implements KvCache {
    * private content: what n takeFresh() calls would do, without undo records (it cannot fail).
    */
   private takePrivateRun(req: Request, n: number): void {
-    // Taken first: the free list may grow the per-block arrays.
-    const ids = this.free.popHeadRun(n);
+    // The blocks go straight into the request's list, taken first: the free list may grow the
+    // per-block arrays.
+    req.reserveBlocks(n);
+    const ids = req.blocks;
+    const from = req.nBlocks;
+    const to = from + n;
+    this.free.popHeadRunInto(ids, from, n);
     const content = this.content;
     const refCount = this.refCount;
     const inUse = this.inUse;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < to; i++) {
       const b = ids[i]!;
       content.takePrivate(b);
       refCount[b] = 1;
       inUse[b] = 1;
-      req.appendBlock(b);
     }
+    req.nBlocks = to;
     this.used += n;
     this.misses += n;
     req.chainPrev = PRIVATE_HASH;
@@ -375,14 +400,22 @@ export class KvStore implements KvCache {
   }
 
   private dropBlocks(req: Request): void {
+    // Freed blocks are collected, then linked to the free list's tail in one pass.
+    if (this.freed.length < req.nBlocks) this.freed = new Int32Array(req.nBlocks * 2);
+    const freed = this.freed;
+    const blocks = req.blocks;
+    const refCount = this.refCount;
+    const inUse = this.inUse;
+    let n = 0;
     for (let i = req.nBlocks - 1; i >= 0; i--) {
-      const b = req.blocks[i]!;
-      if (--this.refCount[b]! === 0) {
-        this.inUse[b] = 0;
-        this.used--;
-        this.free.pushTail(b);
+      const b = blocks[i]!;
+      if (--refCount[b]! === 0) {
+        inUse[b] = 0;
+        freed[n++] = b;
       }
     }
+    this.used -= n;
+    this.free.pushTailRun(freed, n);
     req.nBlocks = 0;
     req.chainPrev = NO_HASH;
     this.afterRelease();

@@ -32,9 +32,10 @@ const fakeRequest = (): Request => ({ decodeRunStart: -1, decodeRuns: null, sche
 /** Replays the plans over one store; `fold` lets it fold what the requests in flight no longer refer to. */
 function replay(
   plans: readonly Plan[],
-  values: readonly number[],
+  values: readonly number[] | ((step: number) => number),
   fold: boolean,
 ): { pooled: [number, number][]; window: number } {
+  const valueOf = typeof values === "function" ? values : (s: number): number => values[s % values.length]!;
   const itl = new PooledItl();
   const reqs = plans.map(fakeRequest);
   const last = Math.max(...plans.map((p) => p.start + p.length + p.gap));
@@ -49,7 +50,7 @@ function replay(
   }
   let window = 0;
   for (let s = 1; s <= last; s++) {
-    itl.record(s, values[s % values.length]!);
+    itl.record(s, valueOf(s));
     window = Math.max(window, itl.windowLength);
     plans.forEach((p, i) => {
       const r = reqs[i]!;
@@ -76,6 +77,26 @@ test("pooled ITL window (property): folding gives the pooled entries, in the sam
       fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 12 }),
       (plans, values) => {
         assert.deepEqual(replay(plans, values, true).pooled, replay(plans, values, false).pooled);
+      },
+    ),
+    { seed: FC_SEED, numRuns: 200 },
+  );
+});
+
+test("pooled ITL (property): runs of equal step values pool as the steps one by one do, in first-occurrence order", () => {
+  fc.assert(
+    fc.property(
+      planArb,
+      fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 1, max: 40 }),
+      fc.boolean(),
+      (plans, values, runLength, fold) => {
+        const valueOf = (s: number): number => values[Math.floor(s / runLength) % values.length]!;
+        // Each step's own value (no two steps alike) gives each step's entry count, in step order.
+        const perStep = replay(plans, (s) => s, fold).pooled;
+        const expected = new Map<number, number>();
+        for (const [s, count] of perStep) expected.set(valueOf(s), (expected.get(valueOf(s)) ?? 0) + count);
+        assert.deepEqual(replay(plans, valueOf, fold).pooled, [...expected]);
       },
     ),
     { seed: FC_SEED, numRuns: 200 },

@@ -6,7 +6,7 @@ import { FreeList, NIL } from "../../src/kv/freeList.js";
 import { FC_SEED } from "../helpers/fc.js";
 import { opArb, requestOf, Side, specArb, type Op, type Spec } from "./storeSides.js";
 
-// A prefill's full private blocks are taken as one run (KvStore.takePrivateRun, FreeList.popHeadRun)
+// A prefill's full private blocks are taken as one run (KvStore.takePrivateRun, FreeList.popHeadRunInto)
 // instead of one by one. The eviction order decides which cached prefixes survive, so the run must
 // take exactly the blocks, in exactly the order, that the one-by-one path takes, and leave the free
 // list, the index and every lookup as that path does.
@@ -96,11 +96,11 @@ const longOpArb: fc.Arbitrary<Op> = fc.record({
 
 test("taking private blocks as runs changes no lookup, no allocation and no free-list order (property)", () => {
   // Count the runs taken, so that the property is known to exercise them.
-  const popHeadRun = FreeList.prototype.popHeadRun;
+  const popHeadRunInto = FreeList.prototype.popHeadRunInto;
   let runs = 0;
-  FreeList.prototype.popHeadRun = function (this: FreeList, n: number): Int32Array {
+  FreeList.prototype.popHeadRunInto = function (this: FreeList, out: Int32Array, at: number, n: number): void {
     runs++;
-    return popHeadRun.call(this, n);
+    popHeadRunInto.call(this, out, at, n);
   };
   try {
     fc.assert(
@@ -122,7 +122,7 @@ test("taking private blocks as runs changes no lookup, no allocation and no free
       { seed: FC_SEED, numRuns: 400 },
     );
   } finally {
-    FreeList.prototype.popHeadRun = popHeadRun;
+    FreeList.prototype.popHeadRunInto = popHeadRunInto;
   }
   assert.ok(runs > 300, `only ${runs} runs taken`);
 });
