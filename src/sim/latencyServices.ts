@@ -24,15 +24,24 @@ export function latencyServices(
   };
 }
 
-/** The served model's decoder layer count, from its config.json. */
-async function targetLayers(o: Readonly<RunOptions>, log: Logger, fetchImpl?: FetchLike): Promise<number> {
-  const r = await resolveModelConfig({
+/** The served model's config.json: --model-config-folder, the bundled configs, or a download. */
+export function servedModelConfig(
+  o: Readonly<RunOptions>,
+  log: Logger,
+  fetchImpl?: FetchLike,
+): ReturnType<typeof resolveModelConfig> {
+  return resolveModelConfig({
     model: o.model,
     modelConfigFolder: o.modelConfigFolder,
     defaultsDir: path.dirname(o.defaultsFilepath),
     logger: log,
     ...(fetchImpl ? { fetchImpl } : {}),
   });
+}
+
+/** The served model's decoder layer count, from its config.json. */
+async function targetLayers(o: Readonly<RunOptions>, log: Logger, fetchImpl?: FetchLike): Promise<number> {
+  const r = await servedModelConfig(o, log, fetchImpl);
   const layers = parseArchConfig(r.text, o.model, r.path, r.exactName).numLayers;
   if (!(layers >= 1)) throw new Error(`no num_hidden_layers in ${r.path}`);
   return layers;

@@ -2,12 +2,12 @@
 // bundle (docs/prefill-decode.md "Validation order"), then resolved: the model architecture for
 // transfer sizing and the per-pool latency backends.
 
-import path from "node:path";
 import type { RunOptions } from "../config/runOptions.js";
 import { resolveLatencyBackend } from "../latency/backends/resolve.js";
 import { latencyBackends, listedBackends, type ResolvedLatency } from "../latency/backends/backend.js";
 import { parseRoutingScorers } from "../config/flagLists.js";
-import { resolveModelConfig, type FetchLike } from "../latency/modelConfig.js";
+import type { FetchLike } from "../latency/modelConfig.js";
+import { servedModelConfig } from "./latencyServices.js";
 import { parseArchConfig } from "../latency/archConfig.js";
 import { pdDeciders, deciderName } from "../pd/deciders.js";
 import { POOL_OVERRIDE_KEYS } from "../pd/options.js";
@@ -182,13 +182,7 @@ async function kvShape(
   let where: string;
   let exact: boolean;
   try {
-    const r = await resolveModelConfig({
-      model: o.model,
-      modelConfigFolder: o.modelConfigFolder,
-      defaultsDir: path.dirname(o.defaultsFilepath),
-      logger: log,
-      ...(fetchImpl ? { fetchImpl } : {}),
-    });
+    const r = await servedModelConfig(o, log, fetchImpl);
     text = r.text;
     where = r.path;
     exact = r.exactName;
