@@ -115,19 +115,35 @@ export class OutDir extends ResumableStore<RunRecord> {
     return JSON.parse(this.appendLog(rec)) as RunRecord;
   }
 
-  /** `<config dir>/<seed>.txt` (`.run2.txt` for the determinism repetition), plus `.stderr.txt`. */
+  /**
+   * `<config dir>/<seed>.txt` (`.run2.txt` for the determinism repetition), plus `.stderr.txt`.
+   * `onlyIfMissing` (a resumed sweep) keeps the files already written in full: a process killed
+   * while writing one leaves it shorter than its record says, and it is written again.
+   */
   writeRunFiles(config: SweepConfig, rec: RunRecord, onlyIfMissing = false): void {
     const d = path.join(this.dir, config.dir);
     makeDirs(d);
     const base = path.join(d, rec.rep === 0 ? `${rec.seed}` : `${rec.seed}.run${rec.rep + 1}`);
     const put = (file: string, data: string): void => {
-      if (onlyIfMissing && fs.existsSync(file)) return;
+      if (onlyIfMissing && holdsInFull(file, data)) return;
       fs.writeFileSync(file, data);
     };
     put(`${base}.txt`, rec.stdout);
     const errText = [...(rec.error !== "" ? [rec.error] : []), ...rec.stderr].join("\n");
     if (errText !== "") put(`${base}.stderr.txt`, errText + "\n");
     else if (!onlyIfMissing) fs.rmSync(`${base}.stderr.txt`, { force: true });
+  }
+}
+
+/**
+ * Whether `file` holds all of `data`. The file is written from the start after truncating it, so a
+ * write cut short leaves fewer bytes: its size tells a finished write from an interrupted one.
+ */
+function holdsInFull(file: string, data: string): boolean {
+  try {
+    return fs.statSync(file).size === Buffer.byteLength(data);
+  } catch {
+    return false;
   }
 }
 

@@ -3,9 +3,10 @@
 // configuration exactly when their keys are equal. A space of integer and categorical parameters
 // is finite: it can be counted, enumerated and exhausted.
 
-import type { Rng } from "../engine/rng.js";
-import { encodePoint, pointKey, randomPoint, type Point } from "./design.js";
+import { deriveStreamSeed, Rng } from "../engine/rng.js";
+import { decodePoint, encodePoint, latinHypercube, pointKey, randomPoint, type Point } from "./design.js";
 import type { Parameter, ParamValue } from "./parameters.js";
+import type { OptimizeSpace } from "./space.js";
 
 /** Finite spaces up to this many points are enumerated instead of sampled. */
 export const ENUMERATE_LIMIT = 4096;
@@ -49,6 +50,20 @@ function sqDistance(a: readonly number[], b: readonly number[]): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += (a[i]! - b[i]!) ** 2;
   return s;
+}
+
+/** The search's random stream `name`, derived from the space's seed. */
+export function searchRng(space: Pick<OptimizeSpace, "seed">, name: string): Rng {
+  return new Rng(deriveStreamSeed(BigInt(space.seed), name));
+}
+
+/** The initial design: a Latin hypercube of min(initial, budget) points, duplicates replaced. */
+export function initialDesign(space: Pick<OptimizeSpace, "seed" | "initial" | "budget" | "parameters">): Point[] {
+  const n = Math.min(space.initial, space.budget);
+  const lhs = latinHypercube(n, space.parameters.length, searchRng(space, "design")).map((u) =>
+    decodePoint(space.parameters, u),
+  );
+  return distinctDesign(space.parameters, lhs, searchRng(space, "design-fill"));
 }
 
 /**

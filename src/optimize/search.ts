@@ -5,13 +5,13 @@
 // path is a pure function of the space, the batch size and the evaluation results, so a resumed
 // search proposes the same points again and finds them in evaluations.jsonl.
 
-import { deriveStreamSeed, Rng } from "../engine/rng.js";
 import { defaultJobs, PlanError, SweepPool, type RunExecutor } from "../experiment/index.js";
-import { decodePoint, latinHypercube, pointKey, pointRecord, type Point } from "./design.js";
+import { pointKey, pointRecord, type Point } from "./design.js";
 import { assess, bestOf, inputFor, runBatch, type BatchItem, type Evaluated } from "./evaluate.js";
 import { BaselineError, SpaceError } from "./errors.js";
-import { distinctDesign, ENUMERATE_LIMIT, spaceSize } from "./grid.js";
+import { ENUMERATE_LIMIT, initialDesign, searchRng, spaceSize } from "./grid.js";
 import type { Constraint } from "./objective.js";
+import { preflight } from "./preflight.js";
 import { Progress } from "./progress.js";
 import type { OptimizeSpace } from "./space.js";
 import { proposeStep } from "./step.js";
@@ -52,6 +52,8 @@ export interface OptimizeResult {
 
 export async function optimize(space: OptimizeSpace, opts: OptimizeOptions): Promise<OptimizeResult> {
   const t0 = performance.now();
+  // Before the output directory is opened: a space no run can start with leaves nothing behind.
+  await preflight(space);
   const run = new SearchRun(space, opts);
   try {
     await run.evaluateInitialDesign();
@@ -116,11 +118,7 @@ class SearchRun {
   /** The baseline and the Latin-hypercube design (without duplicates), evaluated as one batch. */
   async evaluateInitialDesign(): Promise<void> {
     const { space } = this;
-    const nInit = Math.min(space.initial, space.budget);
-    const lhs = latinHypercube(nInit, space.parameters.length, this.rng("design")).map((u) =>
-      decodePoint(space.parameters, u),
-    );
-    const design = distinctDesign(space.parameters, lhs, this.rng("design-fill"));
+    const design = initialDesign(space);
     const items: BatchItem[] = [];
     if (space.baseline !== null) {
       items.push({
@@ -144,7 +142,7 @@ class SearchRun {
         space,
         this.evaluations,
         Math.min(this.batch, space.budget - n),
-        this.rng(`step-${n}`),
+        searchRng(space, `step-${n}`),
       );
       if (proposals.length === 0) {
         const size = spaceSize(space.parameters);
@@ -180,11 +178,6 @@ class SearchRun {
       notes: this.notes,
       stoppedEarly: this.stoppedEarly,
     };
-  }
-
-  /** The search's random stream `name`, derived from the space's seed. */
-  private rng(name: string): Rng {
-    return new Rng(deriveStreamSeed(BigInt(this.space.seed), name));
   }
 
   private itemFor(index: number, source: EvalRecord["source"], pt: Point): BatchItem {

@@ -61,6 +61,8 @@ export interface SimulateOptions {
   coefficients?: Coefficients;
   /** Called once every input is validated, just before the simulation starts, with the latency model it runs. */
   onStart?: (latency: ResolvedLatency) => void;
+  /** Called once the inputs checked before plugins load are valid, just before they load. */
+  beforePlugins?: (o: Readonly<RunOptions>) => void;
 }
 
 export { HORIZON_MAX_TEXT };
@@ -109,6 +111,7 @@ async function simulateIn(
 
   // 6. Plugins register extra policies before names are checked; then the policy bundle, whose
   // values make a new options object: everything below reads `o`.
+  so.beforePlugins?.(parsed);
   await loadRunPlugins(parsed, log, scope);
   const { o, scorers: bundleScorers } = applyBundle(parsed, explicit, log);
   const pdCounts = validatePd(o, explicit, log);

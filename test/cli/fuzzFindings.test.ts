@@ -1,5 +1,6 @@
 // Inputs the long fuzz run (npm run fuzz) found answered with two stderr lines, an error naming no
-// flag the user gave, or a run that spent seconds in autoscaler ticks.
+// flag the user gave, a run that spent seconds in autoscaler ticks, or a search that ran every
+// evaluation of a space no run could start with.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -73,30 +74,108 @@ test("PD without a tensor-parallel degree names the PD flags and the ones that f
   );
 });
 
-test("optimize whose baseline fails leaves no output directory behind", async () => {
-  const space = file(
+/** A search space of one scorer weight against a baseline, on `base` (YAML lines under `base:`). */
+function scorerSpace(base: string[], extra: string[] = []): string {
+  return file(
     "space.yaml",
     [
       "seed: 1",
       "seeds: [1]",
       "budget: 2",
-      "baseline: {flags: {scheduler: fcfs}}",
       "initial: 2",
+      ...extra,
+      "baseline: {flags: {scheduler: fcfs}}",
       "parameters:",
       "  - {name: wq, type: continuous, min: 0.1, max: 5, target: {scorer: queue-depth}}",
-      "objective: {metric: ttft_mean, direction: maximize}",
+      "objective: {metric: ttft_mean, direction: minimize}",
       "constraints:",
       "  - {metric: throughput, min: 0.9 * baseline}",
       "base:",
-      "  flags: {num-requests: 2, model: '-', routing-policy: weighted}",
+      ...base,
       "",
     ].join("\n"),
   );
+}
+
+const LLAMA_FLAGS = "  flags: {num-requests: 2, model: meta-llama/llama-3.1-8b-instruct, routing-policy: weighted}";
+
+test("optimize whose baseline run fails leaves no output directory behind", async () => {
+  // The options are valid: the baseline fails only when it runs (its time limit is far too short).
+  const space = scorerSpace([LLAMA_FLAGS.replace("num-requests: 2", "num-requests: 20000")], ["timeout_s: 0.001"]);
   const out = path.join(path.dirname(space), "missing", "out");
   const r = await cli(["optimize", space, "--out", out, "--jobs", "1", "--no-progress"]);
   assert.equal(r.code, 1);
   assert.match(r.stderr.at(-1)!, /^error: the baseline has no throughput value/);
   assert.equal(fs.existsSync(path.dirname(out)), false);
+});
+
+test("optimize refuses an invalid base workload spec before any run, in one line naming the key", async () => {
+  const space = scorerSpace([
+    LLAMA_FLAGS,
+    "  workload_spec:",
+    '    version: "2"',
+    "    aggregate_rate: 1",
+    "    clients:",
+    "      - id: c",
+    "        rate_fraction: 1",
+    "        arrival: {process: poisson}",
+    "        input_distribution: {type: constant, params: {value: 10}}",
+    "        output_distribution: {type: constant, params: {value: 2}}",
+    "        multimodal:",
+    "          image_distribution: {type: .nan, params: {value: 1}}",
+  ]);
+  const out = path.join(path.dirname(space), "out");
+  const r = await cli(["optimize", space, "--out", out, "--jobs", "1", "--no-progress"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.length, 1, r.stderr.join("\n"));
+  assert.match(
+    r.stderr[0]!,
+    /^error: .*space\.yaml: base: .*multimodal\.image_distribution: unknown distribution type/,
+  );
+  assert.equal(fs.existsSync(out), false);
+});
+
+test("optimize refuses an invalid base flag before any run, without a baseline too", async () => {
+  const space = file(
+    "space.yaml",
+    [
+      "budget: 2",
+      "parameters:",
+      "  - {name: n, type: integer, min: 1, max: 2, target: {flag: num-instances}}",
+      "objective: {metric: ttft_mean, direction: minimize}",
+      "base:",
+      "  flags: {num-requests: 2, model: '-'}",
+      "",
+    ].join("\n"),
+  );
+  const out = path.join(path.dirname(space), "out");
+  const r = await cli(["optimize", space, "--out", out, "--jobs", "1", "--no-progress"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.length, 1, r.stderr.join("\n"));
+  assert.match(r.stderr[0]!, /^error: .*space\.yaml: base: unknown model -/);
+  assert.equal(fs.existsSync(out), false);
+});
+
+test("optimize runs a base flag that every point replaces, however invalid alone", async () => {
+  const space = file(
+    "space.yaml",
+    [
+      "seeds: [1]",
+      "budget: 2",
+      "initial: 2",
+      "parameters:",
+      "  - {name: n, type: integer, min: 1, max: 2, target: {flag: num-instances}}",
+      "objective: {metric: ttft_mean, direction: minimize}",
+      "base:",
+      "  flags: {num-requests: 2, model: meta-llama/llama-3.1-8b-instruct, num-instances: 0}",
+      "",
+    ].join("\n"),
+  );
+  const r = await cli(["optimize", space, "--out", path.join(path.dirname(space), "out"), "--jobs", "1"]);
+  assert.equal(r.code, 0, r.stderr.join("\n"));
+  assert.ok(r.stderr.some((l) => /^optimize: 2 simulations run/.test(l)));
 });
 
 test("a negative --num-requests with a workload spec names the flag (was: 'maxRequests must be non-negative')", async () => {

@@ -46,3 +46,25 @@ test("runs.jsonl: a torn last line is cut off, an unreadable middle line is skip
   );
   third.close();
 });
+
+test("a run file cut short by a killed sweep is written again on resume; a complete one is kept", () => {
+  const dir = tmpDir("store-files");
+  const plan = planFromCells([{ label: "a", input: { model: MODEL } }], { seeds: [1, 2] });
+  const { out } = OutDir.open(dir, plan, planHashes(plan), false);
+  const config = plan.configs[0]!;
+  const one = { ...rec(1), stdout: "the run's output\n", error: "error: e" };
+  out.writeRunFiles(config, one);
+  out.writeRunFiles(config, rec(2));
+  const file = (name: string): string => path.join(dir, config.dir, name);
+  // Killed after the record was logged, while its files were written: created but not filled.
+  fs.writeFileSync(file("1.txt"), "");
+  fs.writeFileSync(file("1.stderr.txt"), "err");
+  // Same length as the record's output: a finished write, which a resume leaves alone.
+  fs.writeFileSync(file("2.txt"), "y\n");
+  out.writeRunFiles(config, one, true);
+  out.writeRunFiles(config, rec(2), true);
+  assert.equal(fs.readFileSync(file("1.txt"), "utf8"), "the run's output\n");
+  assert.equal(fs.readFileSync(file("1.stderr.txt"), "utf8"), "error: e\n");
+  assert.equal(fs.readFileSync(file("2.txt"), "utf8"), "y\n");
+  out.close();
+});
