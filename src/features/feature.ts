@@ -76,8 +76,10 @@ export interface FeatureRun {
 
 /** What a feature sees of a cluster being built. */
 export interface FeatureStartContext {
-  /** The fleet; features start before the instances are built (an `instances` extension gives each
-   * a part), so read it when events run. */
+  /**
+   * The fleet. Features start before the instances are built (an `instances` extension gives each
+   * its part), so it fills later: read it when events run.
+   */
   readonly instances: readonly Instance[];
   readonly log: Logger;
 }
