@@ -56,7 +56,7 @@ const count = (f) => (values.family !== undefined ? runs : Math.max(1, Math.roun
 console.log(
   `blis CLI fuzz: seed ${seed}, ${runs} cases${values.path !== undefined ? `, replaying path ${values.path}` : ""}`,
 );
-const runner = new CaseRunner(5000);
+const runner = new CaseRunner();
 let failed = 0;
 const findings = [];
 for (const family of families) {

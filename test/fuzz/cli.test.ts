@@ -21,7 +21,7 @@ const RUNS: Record<Family, number> = {
   plugin: 150,
 };
 
-const runner = new CaseRunner(5000);
+const runner = new CaseRunner();
 after(() => runner.close());
 
 for (const [i, family] of FAMILY_NAMES.entries()) {

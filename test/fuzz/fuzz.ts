@@ -12,14 +12,14 @@ import { concrete, DIR, renderCase, type Family, type FuzzCase } from "./case.js
 import { FAMILIES } from "./families.js";
 import { REPO_ROOT } from "./flagValues.js";
 import { checkOutcome, snapshot, type Failure } from "./oracle.js";
-import type { CaseRunner } from "./runner.js";
+import { CASE_LIMIT_MS, type CaseRunner } from "./runner.js";
 
 export const FAMILY_NAMES = Object.keys(FAMILIES) as Family[];
 /**
  * Sweeps and searches start a worker process per job and run several simulations, so they get
- * more than the runner's per-case limit (5 s); beyond this they hang.
+ * twice the runner's per-case limit; beyond this they hang.
  */
-const BATCH_TIMEOUT_MS = 20_000;
+const BATCH_TIMEOUT_MS = 2 * CASE_LIMIT_MS;
 
 /** Runs one case in its own temporary directory; the failure, or null when the property holds. */
 export async function runCase(runner: CaseRunner, c: FuzzCase): Promise<Failure | null> {
