@@ -11,18 +11,9 @@ import { cli } from "../helpers/cli.js";
 import { DATA_FILE_LIMIT, InputFileError, readInputFile, SPEC_FILE_LIMIT } from "../../src/util/inputFile.js";
 import { loadWorkloadSpec } from "../../src/workload/index.js";
 import { UserError } from "../../src/util/errors.js";
+import { QUIET_MODEL } from "../helpers/quietModel.js";
 
-const RUN = [
-  "run",
-  "--model",
-  "test-model",
-  "--alpha-coeffs",
-  "100,1,100",
-  "--beta-coeffs",
-  "1000,2,1",
-  "--num-requests",
-  "5",
-];
+const RUN = ["run", ...QUIET_MODEL, "--num-requests", "5"];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-in-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));

@@ -10,6 +10,7 @@ import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { cli } from "../helpers/cli.js";
 import { HashIndex } from "../../src/kv/hashIndex.js";
 import { CacheSignalProvider, promptHashes } from "../../src/cluster/scorers/cacheSignals.js";
+import { QUIET_MODEL } from "../helpers/quietModel.js";
 
 let seq = 0;
 
@@ -99,12 +100,7 @@ export function routingCtx(
  */
 export const BASE = [
   "run",
-  "--model",
-  "test-model",
-  "--alpha-coeffs",
-  "100,1,100",
-  "--beta-coeffs",
-  "1000,2,1",
+  ...QUIET_MODEL,
   "--total-kv-blocks",
   "20000",
   "--num-requests",

@@ -11,18 +11,9 @@ import { checkOutcome, snapshot } from "./oracle.js";
 import { namesBadItem } from "./oracleParts.js";
 import { CaseRunner, type Outcome } from "./runner.js";
 import { runStdoutProblem, sweepStdoutProblem } from "./stdoutFormats.js";
+import { QUIET_MODEL } from "../helpers/quietModel.js";
 
-const RUN = [
-  "run",
-  "--model",
-  "test-model",
-  "--alpha-coeffs",
-  "100,1,100",
-  "--beta-coeffs",
-  "1000,2,1",
-  "--rate",
-  "50",
-];
+const RUN = ["run", ...QUIET_MODEL, "--rate", "50"];
 const fuzzCase = (argv: string[]): FuzzCase => printable({ family: "run", argv, files: [], dirs: [], keys: [] });
 const exit = (code: number, stdout: string, stderr: string[], escaped: string[] = []): Outcome => ({
   kind: "exit",

@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { printable, type FuzzCase, type FuzzFile } from "./case.js";
 import { FLAG_GENS, type Value } from "./flagValues.js";
+import { QUIET_MODEL } from "../helpers/quietModel.js";
 
 export const LLAMA = "meta-llama/llama-3.1-8b-instruct";
 /** Short prompts and outputs; the standard deviations lie within [min, max] as the range check wants. */
@@ -35,19 +36,7 @@ export const baseArb: fc.Arbitrary<string[]> = fc
     ([n, k]) =>
       [
         ["--model", LLAMA, "--num-requests", n, "--rate", "100", ...TINY_LENGTHS],
-        [
-          "--model",
-          "test-model",
-          "--alpha-coeffs",
-          "100,1,100",
-          "--beta-coeffs",
-          "1000,2,1",
-          "--num-requests",
-          n,
-          "--rate",
-          "50",
-          ...TINY_LENGTHS,
-        ],
+        [...QUIET_MODEL, "--num-requests", n, "--rate", "50", ...TINY_LENGTHS],
         [
           "--model",
           LLAMA,

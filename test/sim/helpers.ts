@@ -9,6 +9,7 @@ import { parseRunInput } from "../../src/sim/parseOptions.js";
 import { UserError } from "../../src/util/errors.js";
 import { Logger, silentLogger } from "../../src/util/log.js";
 import { cli } from "../helpers/cli.js";
+import { QUIET_MODEL } from "../helpers/quietModel.js";
 
 /** Options as stage 1 leaves them: schema defaults plus `input`, with the keys given explicitly. */
 export function options(input: RunInput = {}): { o: Readonly<RunOptions>; explicit: Set<string> } {
@@ -34,17 +35,7 @@ export function userError(fn: () => unknown): string {
 }
 
 /** Quiet coefficients so a CLI run reaches validation without latency warnings. */
-const CLI_BASE = [
-  "run",
-  "--model",
-  "test-model",
-  "--alpha-coeffs",
-  "100,1,100",
-  "--beta-coeffs",
-  "1000,2,1",
-  "--num-requests",
-  "1",
-];
+const CLI_BASE = ["run", ...QUIET_MODEL, "--num-requests", "1"];
 
 /** The error line `blis run` prints for these flags, without its "error: " prefix; exit status 1. */
 export async function cliError(args: string[]): Promise<string> {
