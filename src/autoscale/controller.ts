@@ -147,9 +147,10 @@ export class AutoscaleController implements ClusterExtension {
     return this.s.minReplicas;
   }
 
-  /** Keeps the port: the controller and its fleet reach the cluster only through it. */
+  /** Keeps the port (the controller and its fleet reach the cluster only through it) and starts. */
   attach(port: ClusterPort): void {
     this.port = port;
+    this.start();
   }
 
   private cluster(): ClusterPort {

@@ -10,7 +10,7 @@ import { planCli } from "./planRun.js";
 import { parsePositiveSeconds } from "./sweepCommand.js";
 
 /** Run flags the plan sets itself (per candidate or per evaluation) or that have no meaning for it. */
-const OWN = new Set([
+export const PLAN_OWN_KEYS: ReadonlySet<string> = new Set([
   "hardware",
   "tp",
   "numInstances",
@@ -42,7 +42,7 @@ const OWN = new Set([
   "saturationFinalWindow",
   "modelAutoscalerIntervalUs",
 ]);
-export const PLAN_RUN_FLAGS = runFlags().filter((f) => !OWN.has(f.key));
+export const PLAN_RUN_FLAGS = runFlags().filter((f) => !PLAN_OWN_KEYS.has(f.key));
 
 const positive =
   (flag: string, integer = false) =>

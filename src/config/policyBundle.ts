@@ -2,13 +2,12 @@ import { parseDocument, LineCounter } from "yaml";
 import { z } from "zod";
 import { UserError } from "../util/errors.js";
 import { anyNumber } from "../util/policyRegistry.js";
-import { bundleParamFlags } from "./policyFamilies.js";
+import { bundleOnlyKeys, bundleParamFlags } from "./policyFamilies.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
-import { AutoscalerBundle, LifecycleBundle, NodePoolBundle } from "../autoscale/settings.js";
 import { readFailure, readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 // YAML floats, .inf and .nan included: the validation step reports them ("must be a finite number").
@@ -52,10 +51,6 @@ export const PolicyBundleSchema = z.strictObject({
   slo_prefill_thresholds: IntMap.optional(),
   /** `preemption: NAME` (seed form) or `preemption: { policy: NAME }` (today's BLIS). */
   preemption: z.union([z.string(), z.strictObject({ policy: z.string().optional() })]).optional(),
-  // Node pools, instance lifecycle and the autoscaler (docs/autoscaling.md), checked by autoscaleSettings.
-  node_pools: z.array(NodePoolBundle).optional(),
-  instance_lifecycle: LifecycleBundle.optional(),
-  autoscaler: AutoscalerBundle.optional(),
   /** Tenant → fraction of the cluster's running slots (docs/gateway.md "Tenant budgets"). */
   tenant_budgets: TierMap.optional(),
 });
@@ -173,6 +168,10 @@ function bundleSchema(): z.ZodType<PolicyBundle> {
       leaf instanceof z.ZodDefault ? (leaf.unwrap() as z.ZodType) : leaf,
     );
   }
+  for (const { key, bundle, schema: params } of bundleOnlyKeys()) {
+    const leaf = params.shape[key];
+    if (leaf !== undefined) schema = withPath(schema, bundle.split("."), leaf);
+  }
   return schema as unknown as z.ZodType<PolicyBundle>;
 }
 
@@ -187,15 +186,25 @@ function withPath(schema: z.ZodObject, path: string[], leaf: z.ZodType): z.ZodOb
   return schema.extend({ [head]: withPath(inner, rest, leaf).optional() });
 }
 
+/** The bundle's value at a dotted path; undefined when a part is missing. */
+function valueAt(b: PolicyBundle, path: string): unknown {
+  let v: unknown = b;
+  for (const part of path.split("."))
+    v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
+}
+
 /** Parameter values a bundle sets, by run-option key (a policy parameter's `bundle` path). */
 export function bundleParamValues(b: PolicyBundle): [string, unknown][] {
   const out: [string, unknown][] = [];
   for (const { flag } of bundleParamFlags()) {
     if (flag.bundle === undefined) continue;
-    let v: unknown = b;
-    for (const part of flag.bundle.split("."))
-      v = v !== null && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+    const v = valueAt(b, flag.bundle);
     if (v !== undefined) out.push([flag.key, flag.bundleObject === true ? JSON.stringify(v) : v]);
+  }
+  for (const { key, bundle } of bundleOnlyKeys()) {
+    const v = valueAt(b, bundle);
+    if (v !== undefined) out.push([key, v]);
   }
   return out;
 }

@@ -55,6 +55,11 @@ export function featureParamFlags(): { flag: ParamFlag; schema: ParamSchema<unkn
   return features.all().flatMap((f) => f.flags.map((flag) => ({ flag, schema: f.params })));
 }
 
+/** The options only a policy bundle sets (features' bundle keys), with the schema that checks each. */
+export function bundleOnlyKeys(): { key: string; bundle: string; schema: ParamSchema<unknown> }[] {
+  return features.all().flatMap((f) => f.bundleKeys.map((k) => ({ key: k.key, bundle: k.bundle, schema: f.params })));
+}
+
 /** The flags whose values a policy bundle may set too: policies' and features' options. */
 export function bundleParamFlags(): { flag: ParamFlag; schema: ParamSchema<unknown> }[] {
   return [...policyParamFlags(), ...featureParamFlags()];

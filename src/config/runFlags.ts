@@ -372,13 +372,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "output",
     help: "simulated µs (ticks) between time-series samples in the report; doubled until the series fits its memory cap",
   },
-  {
-    key: "modelAutoscalerIntervalUs",
-    flag: "--model-autoscaler-interval-us",
-    type: "float",
-    group: "cluster",
-    help: "autoscaler tick interval in ticks; replaces the policy bundle's autoscaler.interval_us (0 = off; docs/autoscaling.md)",
-  },
   ...GATEWAY_FLAGS,
   ...SATURATION_FLAGS,
   ...LORA_FLAGS,

@@ -140,8 +140,6 @@ export const RunOptionsSchema = z.strictObject({
   report: z.string().default(""),
   /** Simulated ticks between time-series samples (reports). */
   reportInterval: z.number().int().default(100000),
-  /** Autoscaler tick interval in ticks; when given it replaces the bundle's autoscaler.interval_us (0 = off). */
-  modelAutoscalerIntervalUs: anyNumber.default(0),
   // Post-hoc saturation detectors (docs/saturation.md).
   detectors: z.string().default(""),
   saturationConfig: z.string().default(""),

@@ -11,6 +11,8 @@ import type { LatencyModel } from "../latency/model.js";
 import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import type { AdapterRef } from "../lora/resolve.js";
+import type { DecisionTrace } from "../trace/decisionTrace.js";
+import type { FleetProbe } from "../metrics/timeSeries.js";
 
 export type { Incompatibility };
 
@@ -72,6 +74,10 @@ export interface FeatureRun {
   readonly extension: ClusterExtension | null;
   /** Its results when the run ends (where they print: the feature's `metricsKey`); undefined: none. */
   results?(ended: FeatureEnd): unknown;
+  /** Its text block after the metrics on stdout (features in registration order); "" or absent: none. */
+  stdout?(ended: FeatureEnd): string;
+  /** The fleet's lifecycle states, sampled into the time series (the feature that owns the fleet). */
+  readonly fleet?: FleetProbe;
 }
 
 /** What a feature sees of a cluster being built. */
@@ -81,6 +87,10 @@ export interface FeatureStartContext {
    * its part), so it fills later: read it when events run.
    */
   readonly instances: readonly Instance[];
+  /** Builds instance `index` from the run's configuration, every feature's part included (a fleet that grows). */
+  buildInstance(index: number): Instance;
+  /** The decision trace (--trace-level decisions); null: off. */
+  readonly trace: DecisionTrace | null;
   readonly log: Logger;
 }
 
@@ -90,6 +100,17 @@ export interface FeatureEnd {
   readonly users: RequestLedger;
   /** The cluster metrics block so far (the run's duration, counts). */
   readonly cluster: Readonly<MetricsBlock>;
+  /** The tick the run ended at. */
+  readonly end: number;
+}
+
+/**
+ * An option set only by the policy bundle (a mapping or list with no flag form): the value at the
+ * dotted `bundle` path, checked by the schema field `key` when the bundle is loaded.
+ */
+export interface BundleKey {
+  readonly key: string;
+  readonly bundle: string;
 }
 
 /** A feature with options `P` (what its flags and bundle keys set) and settings `S` (what it runs with). */
@@ -99,6 +120,8 @@ export interface Feature<P, S> {
   readonly description: string;
   readonly params: ParamSchema<P>;
   readonly flags: readonly ParamFlag[];
+  /** Options only the policy bundle sets (node pools, lifecycle); absent: none. */
+  readonly bundleKeys?: readonly BundleKey[];
   /** Features it cannot run with: a list, or one from its settings (what it does decides what conflicts). */
   readonly incompatible?: readonly Incompatibility[] | ((settings: S) => readonly Incompatibility[]);
   /**
@@ -116,6 +139,11 @@ export interface Feature<P, S> {
    * backend, with the deployment not known yet.
    */
   reservedBytes?(settings: S): number;
+  /**
+   * Most instances it may add during the run beyond the startup ones (an autoscaler's budget): the
+   * router is built for the startup fleet plus these.
+   */
+  extraInstances?(settings: S): number;
   /** Checks the workload against its settings (null: off) before the run: a bad reference is a UserError. */
   checkWorkload?(settings: S | null, workload: WorkloadFacts): void;
   /** Starts it for one run (each run gets its own state). */

@@ -4,6 +4,7 @@
 
 import { parseParams, type ParamFlag, type ParamSchema } from "../util/policyRegistry.js";
 import type {
+  BundleKey,
   Feature,
   FeatureContext,
   FeatureRun,
@@ -19,6 +20,8 @@ export interface ActiveFeature {
   readonly metricsKey: string | undefined;
   /** GPU memory it sets aside per instance, bytes (0: none). */
   readonly reservedBytes: number;
+  /** Most instances it may add during the run (0: none). */
+  readonly extraInstances: number;
   checkWorkload(workload: WorkloadFacts): void;
   start(context: FeatureStartContext): FeatureRun;
 }
@@ -28,6 +31,7 @@ export interface RegisteredFeature {
   readonly name: string;
   readonly description: string;
   readonly flags: readonly ParamFlag[];
+  readonly bundleKeys: readonly BundleKey[];
   readonly params: ParamSchema<unknown>;
   /** Configured before the latency backend: it reserves GPU memory. */
   readonly early: boolean;
@@ -45,6 +49,7 @@ export function bindFeature<P, S>(feature: Feature<P, S>, settings: S): ActiveFe
     incompatible: typeof incompatible === "function" ? incompatible(settings) : incompatible,
     metricsKey: feature.metricsKey,
     reservedBytes: feature.reservedBytes?.(settings) ?? 0,
+    extraInstances: feature.extraInstances?.(settings) ?? 0,
     checkWorkload: (w) => feature.checkWorkload?.(settings, w),
     start: (c) => feature.start(settings, c),
   };
@@ -59,6 +64,7 @@ export class FeatureRegistry {
       name: feature.name,
       description: feature.description,
       flags: feature.flags,
+      bundleKeys: feature.bundleKeys ?? [],
       params: feature.params as ParamSchema<unknown>,
       early: feature.reservedBytes !== undefined,
       configure: async (source, context) => {

@@ -10,6 +10,7 @@ import type { SimulationMetrics } from "../metrics/collect.js";
 import { SERIES_FIELDS, type TimeSeries } from "../metrics/timeSeries.js";
 import { UserError } from "../util/errors.js";
 import { autoscaleSummary, type AutoscaleSummary } from "../autoscale/summary.js";
+import { autoscalerOf } from "../features/autoscale/access.js";
 import { readInputFile, SPEC_FILE_LIMIT } from "../util/inputFile.js";
 
 export const RUN_REPORT_FORMAT = "blis-run-report/1";
@@ -102,6 +103,7 @@ function readSpecText(file: string): string | null {
 /** Extracts the report data of a finished run. */
 export function runReportData(res: SimulationResult): RunReportData {
   const run = res.run;
+  const autoscaler = autoscalerOf(run);
   const led = run.ledger;
   const classes: string[] = [];
   const classIndex = new Map<number, number>();
@@ -151,9 +153,7 @@ export function runReportData(res: SimulationResult): RunReportData {
     requests: req,
     itlPerToken,
     timeSeries: run.timeSeries,
-    ...(run.autoscaler !== null
-      ? { autoscaler: autoscaleSummary(run.autoscaler, res.metrics.fitnessInputs.simEnded) }
-      : {}),
+    ...(autoscaler !== null ? { autoscaler: autoscaleSummary(autoscaler, res.metrics.fitnessInputs.simEnded) } : {}),
   };
 }
 

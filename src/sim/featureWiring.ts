@@ -3,13 +3,18 @@
 // instance a part), attached to the cluster, their results added to the metrics.
 
 import { features, type ActiveFeature, type RegisteredFeature } from "../features/registry.js";
-import type { FeatureContext, FeatureRun, WorkloadFacts } from "../features/feature.js";
+import type {
+  FeatureContext,
+  FeatureEnd,
+  FeatureRun,
+  FeatureStartContext,
+  WorkloadFacts,
+} from "../features/feature.js";
+import type { FleetProbe } from "../metrics/timeSeries.js";
 import type { ClusterSimulator } from "../cluster/cluster.js";
 import type { ClusterExtension } from "../cluster/extension.js";
-import type { Instance } from "../instance/instance.js";
 import type { RequestLedger } from "../core/ledger.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
-import type { Logger } from "../util/log.js";
 import "../features/builtins.js";
 
 /** A registered feature after configuration: bound to its settings, or null when it is off. */
@@ -56,13 +61,24 @@ export interface StartedFeature {
   readonly run: FeatureRun;
 }
 
-/** A run's features started for a fleet still being built (`instances` fills as it is). */
-export function startFeatures(
-  active: readonly ActiveFeature[],
-  instances: readonly Instance[],
-  log: Logger,
-): StartedFeature[] {
-  return active.map((feature) => ({ feature, run: feature.start({ instances, log }) }));
+/** A run's features started for a fleet still being built (`context.instances` fills as it is). */
+export function startFeatures(active: readonly ActiveFeature[], context: FeatureStartContext): StartedFeature[] {
+  return active.map((feature) => ({ feature, run: feature.start(context) }));
+}
+
+/** The most instances a run holds: the startup ones and what its features may add. */
+export function instanceCapacity(startup: number, active: readonly ActiveFeature[]): number {
+  return active.reduce((n, f) => n + f.extraInstances, startup);
+}
+
+/** The fleet samples of the time series, from the feature that owns the fleet; null: a fixed fleet. */
+export function fleetProbe(started: readonly StartedFeature[]): FleetProbe | null {
+  return started.find(({ run }) => run.fleet !== undefined)?.run.fleet ?? null;
+}
+
+/** The started features' stdout blocks, in start order. */
+export function featureStdout(started: readonly StartedFeature[], ended: FeatureEnd): string {
+  return started.map(({ run }) => run.stdout?.(ended) ?? "").join("");
 }
 
 /** The started features' cluster extensions. */
@@ -86,7 +102,7 @@ export function addFeatureResults(
 ): void {
   const grouped: Record<string, unknown> = {};
   for (const { feature, run } of started) {
-    const results = run.results?.({ users, cluster: metrics.cluster });
+    const results = run.results?.({ users, cluster: metrics.cluster, end: metrics.fitnessInputs.simEnded });
     if (results === undefined) continue;
     if (feature.metricsKey !== undefined) Object.assign(metrics.cluster, { [feature.metricsKey]: results });
     else grouped[feature.name] = results;

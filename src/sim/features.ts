@@ -3,7 +3,6 @@
 
 import { refuseIncompatible } from "../cluster/compatibility.js";
 import type { FeatureDescriptor } from "../cluster/extension.js";
-import { AUTOSCALE_EXTENSION } from "../autoscale/controller.js";
 import { CONTROL_PLANE_EXTENSION } from "../gateway/controlPlane.js";
 import { PD_EXTENSION } from "../pd/descriptor.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
@@ -14,7 +13,6 @@ const DEADLINES: FeatureDescriptor = { name: "deadlines" };
 export interface RunFeatures {
   pd: boolean;
   deadlines: boolean;
-  autoscale: boolean;
   gateway: GatewayPlan | undefined;
 }
 
@@ -26,7 +24,6 @@ export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly 
   const active: FeatureDescriptor[] = [];
   if (f.pd) active.push(PD_EXTENSION);
   if (f.deadlines) active.push(DEADLINES);
-  if (f.autoscale) active.push(AUTOSCALE_EXTENSION);
   // Goodput counting alone constrains nothing; the queue and tenant budgets do.
   const g = f.gateway;
   if (g !== undefined && (g.settings !== null || g.budgets !== null)) active.push(CONTROL_PLANE_EXTENSION);

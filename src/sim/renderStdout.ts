@@ -1,7 +1,7 @@
 import { renderFitness, renderMetricBlocks, renderTail } from "../metrics/render.js";
 import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
-import { renderAutoscaleSummary } from "../autoscale/summary.js";
+import { featureStdout } from "./featureWiring.js";
 import { renderAdapters } from "../metrics/adapters.js";
 import { renderSpeculative } from "../metrics/speculative.js";
 
@@ -32,8 +32,12 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
   const spec = res.metrics.cluster.speculative;
   if (spec !== undefined)
     tail += renderSpeculative(spec, { mean: res.metrics.cluster.itl_mean_ms, p99: res.metrics.cluster.itl_p99_ms });
-  // Only runs with node pools, lifecycle or autoscaling keys have one (docs/autoscaling.md "Outputs").
-  const ctl = res.run.autoscaler ?? null;
-  if (ctl !== null) tail += renderAutoscaleSummary(ctl, res.metrics.fitnessInputs.simEnded);
+  // The features' own blocks (the autoscaler's: docs/autoscaling.md "Outputs").
+  const { run, metrics } = res;
+  tail += featureStdout(run.features, {
+    users: run.ledger,
+    cluster: metrics.cluster,
+    end: metrics.fitnessInputs.simEnded,
+  });
   return { head, tail, fitnessError: null };
 }

@@ -14,21 +14,21 @@ import { SessionManager, type EndedRequest, type SessionPlan } from "../workload
 import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
-import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
+import { TimeSeriesRecorder, type FleetProbe, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
 import { buildPd, poolSettingsOf, wireLeave, type PdRun } from "./pdWiring.js";
 import { projectPd } from "../pd/projection.js";
 import type { PdController } from "../pd/controller.js";
 import type { PdTopology } from "../pd/topology.js";
-import type { AutoscaleController } from "../autoscale/controller.js";
-import { attachAutoscaler, instanceCapacity } from "./attachAutoscaler.js";
 import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
 import type { ControlPlane } from "../gateway/controlPlane.js";
 import {
   addFeatureResults,
   attachFeatures,
   featureExtensions,
+  fleetProbe,
+  instanceCapacity,
   startFeatures,
   type StartedFeature,
 } from "./featureWiring.js";
@@ -58,8 +58,8 @@ export interface ClusterRun {
   timeSeries: TimeSeries | null;
   /** PD runs: the flow's bookkeeping and the sub-request ledger the instance blocks come from. */
   pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
-  /** The autoscaler and fleet of runs with node pools, lifecycle or autoscaling; null otherwise. */
-  autoscaler: AutoscaleController | null;
+  /** The run's registered features that were on, as started (src/features/); their outputs read them. */
+  features: readonly StartedFeature[];
   /** Tenant budgets and the gateway queue of runs that use them (docs/gateway.md); null otherwise. */
   controlPlane: ControlPlane | null;
 }
@@ -74,13 +74,14 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Closed-loop users send at the same tick (all at 0 without think time): one step chain for them.
   const oneStepChain = (hooks.sessions ?? null) !== null;
   const instances: Instance[] = [];
+  const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   // Features start before the instances: their extensions may give every instance a part.
-  const started = startFeatures(cfg.features, instances, log);
+  const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, log });
   const parts = featureExtensions(started);
   const build = (k: number): Instance =>
     buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
-  const capacity = instanceCapacity(cfg);
+  const capacity = instanceCapacity(c.numInstances, cfg.features);
   const admission = c.admission.build({ numInstances: c.numInstances });
   const routing = c.routing.build({
     numInstances: capacity,
@@ -89,7 +90,6 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     sloCacheWeights: c.routing.sloCacheWeights,
     slo: policy.slo,
   });
-  const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   const pd = buildPd(cfg, log);
   const cluster = new ClusterSimulator(
     instances,
@@ -106,10 +106,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
   leave.fn = onLeave;
   wireLeave(instances, pd, onLeave);
-  const autoscaler = attachAutoscaler(cfg, cluster, build, log, trace);
   const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   attachFeatures(started, cluster);
-  const recorder = timeSeriesRecorder(hooks, cluster, instances, autoscaler, controlPlane);
+  const recorder = timeSeriesRecorder(hooks, cluster, instances, fleetProbe(started), controlPlane);
   const progress = progressSampler(hooks, instances, cfg.horizon);
   cluster.recorder = bothSamplers(recorder, progress);
   const stats = cluster.run();
@@ -137,7 +136,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     inFlight: stats.inFlight,
     timeSeries,
     pd: pdRun,
-    autoscaler,
+    features: started,
     controlPlane,
   };
 }
@@ -185,7 +184,7 @@ function timeSeriesRecorder(
   hooks: RunHooks,
   cluster: ClusterSimulator,
   instances: Instance[],
-  autoscaler: AutoscaleController | null,
+  fleet: FleetProbe | null,
   controlPlane: ControlPlane | null,
 ): TimeSeriesRecorder | null {
   if (!(hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0)) return null;
@@ -193,7 +192,7 @@ function timeSeriesRecorder(
     instances,
     cluster.inFlight,
     hooks.timeSeriesIntervalUs,
-    autoscaler,
+    fleet,
     controlPlane?.gateway ?? null,
   );
 }

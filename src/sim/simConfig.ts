@@ -8,7 +8,6 @@ import type { Scheduler, SchedulerContext } from "../policy/scheduler.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
-import type { AutoscaleSettings } from "../autoscale/settings.js";
 import type { GatewayPlan } from "./gatewayConfig.js";
 import type { ActiveFeature } from "../features/registry.js";
 
@@ -77,20 +76,10 @@ export interface SimConfig {
   trace: TraceSettings;
   /** Prefill/decode disaggregation; null or absent: off. */
   pd?: PdConfig | null;
-  /** Node pools, instance lifecycle and autoscaler (docs/autoscaling.md); absent: a fixed fleet. */
-  autoscale?: AutoscaleRun;
   /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */
   gateway?: GatewayPlan;
   /** Registered features that are on, bound to their settings (src/features/); empty: none. */
   features: readonly ActiveFeature[];
-}
-
-export interface AutoscaleRun {
-  settings: AutoscaleSettings;
-  seed: bigint;
-  /** GPU label of instances without node pools, and GPUs per instance. */
-  hardware: string;
-  tp: number;
 }
 
 export { DEFAULT_SCORERS, HORIZON_MAX_TEXT } from "../config/runOptions.js";

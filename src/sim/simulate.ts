@@ -20,7 +20,6 @@ import { validateKv, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies } from "./validatePolicies.js";
 import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
-import { resolveAutoscale } from "./autoscaleConfig.js";
 import { gatewayPlan } from "./gatewayConfig.js";
 import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { sustainedWindow } from "../metrics/sustained.js";
@@ -130,9 +129,8 @@ async function simulateIn(
   const late = await configureFeatures(o, featureContext(o, explicit, log, lat, horizon, so.fetchImpl), false);
   checkFeatureWorkload(late, { adapterRefs: wl.adapterRefs ?? [] });
   const features = activeFeatures([...early, ...late] satisfies ConfiguredFeature[]);
-  const autoscale = resolveAutoscale(o, explicit, lat.hardware, lat.tp);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures({ pd: pd !== null, deadlines, autoscale: autoscale !== undefined, gateway }, features);
+  refuseIncompatibleFeatures({ pd: pd !== null, deadlines, gateway }, features);
   const config = buildSimConfig(
     o,
     lat,
@@ -140,7 +138,6 @@ async function simulateIn(
     {
       features,
       ...(pd !== null ? { pd } : {}),
-      ...(autoscale !== undefined ? { autoscale } : {}),
       ...(gateway !== undefined ? { gateway } : {}),
     },
   );

@@ -59,13 +59,12 @@ test("the autoscaler declares the fleet it changes", () => {
   assert.deepEqual([...AUTOSCALE_EXTENSION.capabilities].sort(), ["fleet", "timed"]);
 });
 
-test("the autoscaler starts only once attached, and places its startup instance through the port", () => {
+test("the autoscaler starts when attached, and places its startup instance through the port", () => {
   const c = controller();
   assert.throws(() => c.start(), /the autoscaler is not attached to a cluster/);
   const inst = { index: 0, id: "instance_0", lifecycle: 0 } as Instance;
   const calls: string[] = [];
   c.attach(recordingPort([inst], calls));
-  c.start();
   // Warm start: Scheduling (not routable), then Active (routable) at once.
   assert.deepEqual(calls, ["setRoutable 0 false", "setRoutable 0 true"]);
   assert.equal(inst.lifecycle, ACTIVE);

@@ -13,6 +13,7 @@ import { silentLogger } from "../../src/util/log.js";
 import { DRAINING } from "../../src/infra/lifecycle.js";
 import { cli } from "../helpers/cli.js";
 import { BASE } from "../cluster/helpers.js";
+import { autoscalerOf } from "../../src/features/autoscale/access.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-autoscale-"));
 process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -123,7 +124,7 @@ for (const drain of ["wait", "redirect"]) {
       policyConfig: bundle(SCALING.replace("DRAIN", drain).replace("MIN", "1")),
       numInstances: 1,
     });
-    const ctl = res.run.autoscaler!;
+    const ctl = autoscalerOf(res.run)!;
     const kinds = ctl.scaleEvents.map((e) => e.kind);
     assert.ok(kinds.includes("scale-up") && kinds.includes("scale-down"), kinds.join(","));
     conserved(res.metrics);
@@ -146,7 +147,7 @@ for (const drain of ["wait", "redirect"]) {
 test("only routable instances receive requests", async () => {
   const routed: [number, number][] = [];
   const res = await run({ policyConfig: bundle(SCALING.replace("DRAIN", "wait").replace("MIN", "1")) }, 9, routed);
-  const events = res.run.autoscaler!.scaleEvents;
+  const events = autoscalerOf(res.run)!.scaleEvents;
   const wrong = routed.filter(([i, t]) => {
     const id = res.run.instances[i]!.id;
     const active = i === 0 ? 0 : (events.find((e) => e.kind === "active" && e.detail === id)?.t ?? Infinity);
@@ -160,7 +161,7 @@ test("only routable instances receive requests", async () => {
 test("two idle replicas never scale to zero (min_replicas 1), and scale-up works without node pools", async () => {
   const b = bundle(`autoscaler:\n  interval_us: 500000\n`);
   const res = await run({ policyConfig: b, numInstances: 3 });
-  const ctl = res.run.autoscaler!;
+  const ctl = autoscalerOf(res.run)!;
   assert.equal(ctl.fleet.pools, null);
   conserved(res.metrics);
   assert.equal(res.metrics.anomalies.routingRejections ?? 0, 0, "a replica is always left");
@@ -189,7 +190,7 @@ test("conservation holds for random autoscaling settings", async () => {
           p.seed,
         );
         conserved(res.metrics);
-        res.run.autoscaler!.fleet.pools!.checkInventory();
+        autoscalerOf(res.run)!.fleet.pools!.checkInventory();
       },
     ),
     { numRuns: 8 },

@@ -38,7 +38,13 @@ const CONTEXT: FeatureContext = {
   deployment: DEPLOYMENT,
   latency: NO_LATENCY,
 };
-const ENDED = { users: new RequestLedger(), cluster: run(simConfig(), [req("r", 0, 16, 2)]).metrics.cluster };
+const ENDED = { users: new RequestLedger(), cluster: run(simConfig(), [req("r", 0, 16, 2)]).metrics.cluster, end: 0 };
+const START = {
+  instances: [],
+  buildInstance: () => assert.fail("the probe feature builds no instance"),
+  trace: null,
+  log: silentLogger,
+};
 
 const params = z.object({
   probeEnabled: z.boolean().default(false),
@@ -160,10 +166,10 @@ test("settings are derived once per configuration from the parsed options, defau
   assert.ok(active !== null);
   assert.deepEqual(calls.settings, [{ probeEnabled: true, probeLevel: 3 }]);
   assert.equal(calls.validate, 1);
-  const run = active.start({ instances: [], log: silentLogger });
+  const run = active.start(START);
   assert.equal(run.extension, null);
   assert.deepEqual(run.results?.(ENDED), { level: 3, instances: 4 });
-  active.start({ instances: [], log: silentLogger });
+  active.start(START);
   assert.equal(calls.settings.length, 1, "starting again reuses the bound settings");
   await assert.rejects(
     () => f!.configure({ probeLevel: "4" }, CONTEXT),
@@ -229,4 +235,46 @@ test("a feature extension whose ranks overlap PD's (4–6) is an internal error 
     const withoutPd = await cli([...RUN, "--probe-enabled"]);
     assert.equal(withoutPd.code, 0, withoutPd.stderr.join("\n"));
   });
+});
+
+const tierParams = z.object({
+  probeTiers: z.array(z.strictObject({ name: z.string(), weight: z.number().positive() })).optional(),
+});
+type TierParams = z.infer<typeof tierParams>;
+
+/** A feature whose only option is a list in the policy bundle, printing its own stdout block. */
+const tierProbe: Feature<TierParams, NonNullable<TierParams["probeTiers"]>> = {
+  name: "tier-probe",
+  description: "prints the tiers its bundle section lists",
+  params: tierParams,
+  flags: [],
+  bundleKeys: [{ key: "probeTiers", bundle: "probe_tiers" }],
+  settings: (p) => p.probeTiers ?? null,
+  start: (tiers) => ({
+    extension: null,
+    stdout: ({ end }) => `=== Tiers ===\n${tiers.map((t) => `${t.name}: ${t.weight}`).join("\n")}\nended at ${end}\n`,
+  }),
+};
+
+test("a bundle-only option reaches its feature through the bundle, checked by its schema; stdout blocks print last", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "blis-feature-"));
+  const write = (name: string, text: string): string => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  const good = write("good.yaml", "probe_tiers:\n  - {name: gold, weight: 2}\n  - {name: iron, weight: 0.5}\n");
+  const bad = write("bad.yaml", "probe_tiers:\n  - {name: gold, weight: -2}\n");
+  await withRegistered(tierProbe, async () => {
+    const on = await cli([...RUN, "--policy-config", good]);
+    assert.equal(on.code, 0, on.stderr.join("\n"));
+    assert.match(on.stdout, /\n=== Tiers ===\ngold: 2\niron: 0\.5\nended at \d+\n$/);
+    const off = await cli(RUN);
+    assert.ok(!off.stdout.includes("=== Tiers ==="), "no bundle section: the feature is off");
+    const refused = await cli([...RUN, "--policy-config", bad]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr.join("\n"), /probe_tiers\.0\.weight/);
+  });
+  const gone = await cli([...RUN, "--policy-config", good]);
+  assert.equal(gone.code, 1, "unregistered: the bundle key is unknown again");
+  assert.match(gone.stderr.join("\n"), /unknown field "probe_tiers"/);
 });

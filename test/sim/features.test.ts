@@ -5,17 +5,24 @@ import type { GatewayPlan } from "../../src/sim/gatewayConfig.js";
 import { loraConfig, withLora } from "../lora/helpers.js";
 import { bindFeature } from "../../src/features/registry.js";
 import { lora } from "../../src/features/lora/lora.js";
+import { autoscale } from "../../src/features/autoscale/autoscale.js";
+import { autoscaleSettings } from "../../src/autoscale/settings.js";
 
-const none: RunFeatures = { pd: false, deadlines: false, autoscale: false, gateway: undefined };
+const none: RunFeatures = { pd: false, deadlines: false, gateway: undefined };
 /** LoRA with adapters and a capacity, as the feature registry binds it. */
 const LORA = [withLora(loraConfig({ a: 8 }))];
+/** An autoscaler, as the feature registry binds it. */
+const AUTOSCALE = bindFeature(autoscale, {
+  settings: autoscaleSettings({ autoscaler: { interval_us: 1000 } }, undefined)!,
+  context: { tp: 1, hardware: "gpu", model: "m", seed: 1n, horizon: 1e6, blockSize: 16, replicaCapacityTokens: 1600 },
+});
 const PD = "--prefill-instances/--decode-instances cannot be combined with";
 const budgetsOnly: GatewayPlan = { settings: null, budgets: new Map([["t", 0.5]]), targets: null, priorities: {} };
 const goodputOnly: GatewayPlan = { settings: null, budgets: null, targets: {}, priorities: {} };
 
 test("each feature runs on its own and with everything but PD", () => {
   refuseIncompatibleFeatures(none);
-  refuseIncompatibleFeatures({ pd: false, deadlines: true, autoscale: true, gateway: budgetsOnly }, LORA);
+  refuseIncompatibleFeatures({ pd: false, deadlines: true, gateway: budgetsOnly }, [...LORA, AUTOSCALE]);
   refuseIncompatibleFeatures({ ...none, pd: true });
 });
 
@@ -27,7 +34,7 @@ test("PD refuses LoRA, deadlines, autoscaling and the gateway queue or budgets w
   assert.throws(() => refuseIncompatibleFeatures({ ...pd, deadlines: true }), {
     message: `${PD} client deadlines (--timeout, or a workload-spec client's timeout key)`,
   });
-  assert.throws(() => refuseIncompatibleFeatures({ ...pd, autoscale: true }), {
+  assert.throws(() => refuseIncompatibleFeatures(pd, [AUTOSCALE]), {
     message: `${PD} node pools or autoscaling (--policy-config, --model-autoscaler-interval-us)`,
   });
   assert.throws(() => refuseIncompatibleFeatures({ ...pd, gateway: budgetsOnly }), {
@@ -40,10 +47,15 @@ test("goodput counting alone runs with PD", () => {
 });
 
 test("with several refusals the first checked wins: LoRA, then deadlines, autoscaling, the gateway", () => {
-  const all: RunFeatures = { pd: true, deadlines: true, autoscale: true, gateway: budgetsOnly };
-  assert.throws(() => refuseIncompatibleFeatures(all, LORA), { message: /^--lora-config cannot be combined/ });
-  assert.throws(() => refuseIncompatibleFeatures(all), /client deadlines/);
-  assert.throws(() => refuseIncompatibleFeatures({ ...all, deadlines: false }), /node pools or autoscaling/);
+  const all: RunFeatures = { pd: true, deadlines: true, gateway: budgetsOnly };
+  assert.throws(() => refuseIncompatibleFeatures(all, [...LORA, AUTOSCALE]), {
+    message: /^--lora-config cannot be combined/,
+  });
+  assert.throws(() => refuseIncompatibleFeatures(all, [AUTOSCALE]), /client deadlines/);
+  assert.throws(
+    () => refuseIncompatibleFeatures({ ...all, deadlines: false }, [AUTOSCALE]),
+    /node pools or autoscaling/,
+  );
 });
 
 test("declared adapters without a capacity are inert and run with PD", () => {
