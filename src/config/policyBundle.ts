@@ -27,8 +27,6 @@ export const PolicyBundleSchema = z.strictObject({
       tier_shed_min_priority: z.number().int().optional(),
       gaie_qd_threshold: anyNumber.optional(),
       gaie_kv_threshold: anyNumber.optional(),
-      slo_priorities: IntMap.optional(),
-      slo_targets: IntMap.optional(),
     })
     .optional(),
   routing: z
@@ -51,8 +49,6 @@ export const PolicyBundleSchema = z.strictObject({
   slo_prefill_thresholds: IntMap.optional(),
   /** `preemption: NAME` (seed form) or `preemption: { policy: NAME }` (today's BLIS). */
   preemption: z.union([z.string(), z.strictObject({ policy: z.string().optional() })]).optional(),
-  /** Tenant → fraction of the cluster's running slots (docs/gateway.md "Tenant budgets"). */
-  tenant_budgets: TierMap.optional(),
 });
 
 export type PolicyBundle = z.infer<typeof PolicyBundleSchema>;

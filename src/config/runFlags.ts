@@ -14,7 +14,6 @@ import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
-import { GATEWAY_FLAGS } from "./runFlagsGateway.js";
 import { SATURATION_FLAGS } from "./runFlagsSaturation.js";
 import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
@@ -372,7 +371,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "output",
     help: "simulated µs (ticks) between time-series samples in the report; doubled until the series fits its memory cap",
   },
-  ...GATEWAY_FLAGS,
   ...SATURATION_FLAGS,
   ...LORA_FLAGS,
 ];

@@ -8,7 +8,6 @@ import { tieBreakParams } from "../cluster/routing/tieBreak.js";
 import { queueDepthParams } from "../cluster/scorers/loadScorers.js";
 import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
-import { gatewayParams } from "../gateway/params.js";
 import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import { pdOptionsShape } from "../pd/options.js";
@@ -153,7 +152,6 @@ export const RunOptionsSchema = z.strictObject({
   // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
   ...tierShedParams.shape,
   ...gaieLegacyParams.shape,
-  ...gatewayParams.shape,
   // LoRA adapters (docs/lora.md).
   ...loraOptionsShape,
 });

@@ -12,7 +12,9 @@ import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import type { AdapterRef } from "../lora/resolve.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
-import type { FleetProbe } from "../metrics/timeSeries.js";
+import type { FleetProbe, GatewayProbe } from "../metrics/timeSeries.js";
+import type { SimulationMetrics } from "../metrics/collect.js";
+import type { SloTargets } from "../metrics/sloTargets.js";
 
 export type { Incompatibility };
 
@@ -32,6 +34,10 @@ export interface Deployment {
   readonly backend: string;
   /** The run's master seed: a feature draws from its own named streams of it (src/engine/rng.ts). */
   readonly seed: bigint;
+  /** The admission policy the run selected (the gateway's saturation-gated policies need its counters). */
+  readonly admissionPolicy: string;
+  /** Running requests per instance (--max-num-seqs). */
+  readonly maxRunning: number;
 }
 
 /** What the latency stage offers a feature that prices extra GPU work (a draft model, a head layer). */
@@ -60,6 +66,14 @@ export interface FeatureContext {
    */
   readonly deployment: Deployment;
   readonly latency: LatencyServices;
+  /** What the resolved workload sets for features (its goodput targets); not known to early features either. */
+  readonly workload: WorkloadSettings;
+}
+
+/** What the workload spec or trace header sets beyond requests. */
+export interface WorkloadSettings {
+  /** Goodput targets by class, from the spec and the trace header (docs/gateway.md "Goodput"). */
+  readonly sloTargets: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> };
 }
 
 /** What a feature may check of the workload before the run (whether or not it is on). */
@@ -78,6 +92,18 @@ export interface FeatureRun {
   stdout?(ended: FeatureEnd): string;
   /** The fleet's lifecycle states, sampled into the time series (the feature that owns the fleet). */
   readonly fleet?: FleetProbe;
+  /** The gateway queue's depth per band, sampled into the time series. */
+  readonly queue?: GatewayProbe;
+  /**
+   * Adds its parts to the metrics outside the cluster block's keys (the gateway's counters, tenants
+   * and goodput), before any feature's `results`.
+   */
+  addMetrics?(metrics: SimulationMetrics, ended: FeatureEnd): void;
+}
+
+/** A finished run's started features (its outputs find a feature's run by name). */
+export interface StartedFeatures {
+  readonly features: readonly { readonly feature: { readonly name: string }; readonly run: FeatureRun }[];
 }
 
 /** What a feature sees of a cluster being built. */
@@ -91,6 +117,8 @@ export interface FeatureStartContext {
   buildInstance(index: number): Instance;
   /** The decision trace (--trace-level decisions); null: off. */
   readonly trace: DecisionTrace | null;
+  /** The ledger instances write (in a PD run the sub-requests'). */
+  readonly ledger: RequestLedger;
   readonly log: Logger;
 }
 
@@ -129,6 +157,11 @@ export interface Feature<P, S> {
    * releases fixed (speculative decoding's `speculative`); absent: `features.<name>`.
    */
   readonly metricsKey?: string;
+  /**
+   * On but constraining nothing with these settings: other features' refusals ignore it (the
+   * gateway counting goodput only). Absent: never inert.
+   */
+  inert?(settings: S): boolean;
   /** Checks option values whether or not the feature is on (a bad value is a mistake either way). */
   validate?(params: P): void;
   /** Its settings for this run, or null when it is off (refusals are UserErrors naming the flag). */

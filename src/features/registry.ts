@@ -17,6 +17,8 @@ import type {
 export interface ActiveFeature {
   readonly name: string;
   readonly incompatible: readonly Incompatibility[];
+  /** On but constraining nothing: other features' refusals ignore it. */
+  readonly inert: boolean;
   readonly metricsKey: string | undefined;
   /** GPU memory it sets aside per instance, bytes (0: none). */
   readonly reservedBytes: number;
@@ -47,6 +49,7 @@ export function bindFeature<P, S>(feature: Feature<P, S>, settings: S): ActiveFe
   return {
     name: feature.name,
     incompatible: typeof incompatible === "function" ? incompatible(settings) : incompatible,
+    inert: feature.inert?.(settings) ?? false,
     metricsKey: feature.metricsKey,
     reservedBytes: feature.reservedBytes?.(settings) ?? 0,
     extraInstances: feature.extraInstances?.(settings) ?? 0,

@@ -36,7 +36,7 @@ export class TierShedAdmission implements AdmissionPolicy {
 
 export const tierShedParams = z.object({
   tierShedThreshold: z.number().int().default(0),
-  /** Absent: 3 when a policy bundle selects tier-shed, else 0 (sim/gatewayConfig.ts). */
+  /** Absent: 3 when a policy bundle selects tier-shed, else 0 (sim/applyBundle.ts). */
   tierShedMinPriority: z.number().int().optional(),
   sloPriorities: IntMap.default({}),
 });

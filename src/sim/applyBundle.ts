@@ -3,7 +3,6 @@ import { mapToListText } from "../config/flagLists.js";
 import type { RunOptions } from "../config/runOptions.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import type { Logger } from "../util/log.js";
-import { gatewayBundleValues } from "./gatewayConfig.js";
 
 /** The options with a policy bundle's values in, and the bundle's scorers. */
 export interface BundledOptions {
@@ -21,7 +20,7 @@ export function applyBundle(parsed: Readonly<RunOptions>, explicit: ReadonlySet<
   const b = loadPolicyBundle(parsed.policyConfig);
   const values: Record<string, unknown> = {};
   for (const [k, v] of bundleValues(b)) if (v !== undefined && !explicit.has(k)) values[k] = v;
-  for (const [k, v] of gatewayBundleValues(b, { ...parsed, ...values }, explicit)) values[k] = v;
+  for (const [k, v] of tierShedDefault(b, { ...parsed, ...values }, explicit)) values[k] = v;
   const o = Object.freeze({ ...parsed, ...values }) as Readonly<RunOptions>;
   log.info(
     `Policy config: admission=${o.admissionPolicy}, routing=${o.routingPolicy}, priority=${o.priorityPolicy}, scheduler=${o.scheduler}`,
@@ -53,4 +52,12 @@ function bundleValues(b: PolicyBundle): [string, unknown][] {
   if (b.slo_prefill_thresholds) out.push(["sloPrefillThresholds", mapToListText(b.slo_prefill_thresholds)]);
   out.push(["preemptionPolicy", orEmpty(typeof b.preemption === "string" ? b.preemption : b.preemption?.policy)]);
   return out;
+}
+
+/** BLIS: a bundle selecting tier-shed without a min priority uses 3 (the command line's default is 0). */
+function tierShedDefault(b: PolicyBundle, o: Readonly<RunOptions>, explicit: ReadonlySet<string>): [string, unknown][] {
+  const adm = b.admission;
+  if (adm?.policy !== "tier-shed" || adm.tier_shed_min_priority !== undefined || explicit.has("tierShedMinPriority"))
+    return [];
+  return o.admissionPolicy === "tier-shed" ? [["tierShedMinPriority", 3]] : [];
 }

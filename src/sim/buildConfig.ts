@@ -86,7 +86,7 @@ export function clusterSettings(
 }
 
 /** What the feature stages resolved for the run; an absent part is off. */
-export type RunParts = Pick<SimConfig, "features"> & Partial<Pick<SimConfig, "pd" | "gateway">>;
+export type RunParts = Pick<SimConfig, "features"> & Partial<Pick<SimConfig, "pd">>;
 
 /**
  * Stage: the configuration the cluster is built from, in one piece and frozen: every part is

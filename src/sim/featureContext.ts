@@ -6,7 +6,13 @@ import type { RunOptions } from "../config/runOptions.js";
 import type { ResolvedLatency } from "../latency/backends/backend.js";
 import { loadDefaultsFile } from "../latency/defaultsFile.js";
 import type { FetchLike } from "../latency/modelConfig.js";
-import type { Deployment, DefaultsFile, FeatureContext, LatencyServices } from "../features/feature.js";
+import type {
+  Deployment,
+  DefaultsFile,
+  FeatureContext,
+  LatencyServices,
+  WorkloadSettings,
+} from "../features/feature.js";
 import { InvariantError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { latencyServices } from "./latencyServices.js";
@@ -36,6 +42,9 @@ export function earlyFeatureContext(
     get latency(): LatencyServices {
       return notYet("latency services");
     },
+    get workload(): WorkloadSettings {
+      return notYet("workload");
+    },
   };
 }
 
@@ -46,6 +55,7 @@ export function featureContext(
   log: Logger,
   lat: ResolvedLatency,
   horizon: number,
+  workload: WorkloadSettings,
   fetchImpl?: FetchLike,
 ): FeatureContext {
   return {
@@ -54,6 +64,7 @@ export function featureContext(
     defaultsFile: defaultsFile(o),
     deployment: deploymentOf(o, lat, horizon),
     latency: latencyServices(o, explicit, lat, log, fetchImpl),
+    workload,
   };
 }
 
@@ -70,5 +81,7 @@ function deploymentOf(o: Readonly<RunOptions>, lat: ResolvedLatency, horizon: nu
     model: o.model,
     backend,
     seed: BigInt.asIntN(64, BigInt(o.seed)),
+    admissionPolicy: o.admissionPolicy,
+    maxRunning: o.maxNumRunningReqs,
   };
 }

@@ -10,7 +10,7 @@ import type {
   FeatureStartContext,
   WorkloadFacts,
 } from "../features/feature.js";
-import type { FleetProbe } from "../metrics/timeSeries.js";
+import type { FleetProbe, GatewayProbe } from "../metrics/timeSeries.js";
 import type { ClusterSimulator } from "../cluster/cluster.js";
 import type { ClusterExtension } from "../cluster/extension.js";
 import type { RequestLedger } from "../core/ledger.js";
@@ -76,6 +76,11 @@ export function fleetProbe(started: readonly StartedFeature[]): FleetProbe | nul
   return started.find(({ run }) => run.fleet !== undefined)?.run.fleet ?? null;
 }
 
+/** The gateway queue the time series samples; null: no queue. */
+export function queueProbe(started: readonly StartedFeature[]): GatewayProbe | null {
+  return started.find(({ run }) => run.queue !== undefined)?.run.queue ?? null;
+}
+
 /** The started features' stdout blocks, in start order. */
 export function featureStdout(started: readonly StartedFeature[], ended: FeatureEnd): string {
   return started.map(({ run }) => run.stdout?.(ended) ?? "").join("");
@@ -91,6 +96,20 @@ export function attachFeatures(started: readonly StartedFeature[], cluster: Clus
   for (const e of featureExtensions(started)) cluster.attach(e);
 }
 
+/** What the run ended with, as features see it. */
+function featureEnd(metrics: SimulationMetrics, users: RequestLedger): FeatureEnd {
+  return { users, cluster: metrics.cluster, end: metrics.fitnessInputs.simEnded };
+}
+
+/** Each started feature's additions outside the cluster block's keys, in start order (before any results). */
+export function addFeatureMetrics(
+  metrics: SimulationMetrics,
+  started: readonly StartedFeature[],
+  users: RequestLedger,
+): void {
+  for (const { run } of started) run.addMetrics?.(metrics, featureEnd(metrics, users));
+}
+
 /**
  * Each started feature's results in start order: under its metrics key in the cluster block, or
  * under its name in the block's `features`.
@@ -102,7 +121,7 @@ export function addFeatureResults(
 ): void {
   const grouped: Record<string, unknown> = {};
   for (const { feature, run } of started) {
-    const results = run.results?.({ users, cluster: metrics.cluster, end: metrics.fitnessInputs.simEnded });
+    const results = run.results?.(featureEnd(metrics, users));
     if (results === undefined) continue;
     if (feature.metricsKey !== undefined) Object.assign(metrics.cluster, { [feature.metricsKey]: results });
     else grouped[feature.name] = results;

@@ -3,9 +3,8 @@
 
 import { refuseIncompatible } from "../cluster/compatibility.js";
 import type { FeatureDescriptor } from "../cluster/extension.js";
-import { CONTROL_PLANE_EXTENSION } from "../gateway/controlPlane.js";
+import type { ActiveFeature } from "../features/registry.js";
 import { PD_EXTENSION } from "../pd/descriptor.js";
-import type { GatewayPlan } from "./gatewayConfig.js";
 
 /** Client deadlines (--timeout, a workload-spec client's timeout key). */
 const DEADLINES: FeatureDescriptor = { name: "deadlines" };
@@ -13,19 +12,16 @@ const DEADLINES: FeatureDescriptor = { name: "deadlines" };
 export interface RunFeatures {
   pd: boolean;
   deadlines: boolean;
-  gateway: GatewayPlan | undefined;
 }
 
 /**
  * Refuses a run whose features cannot run together, with the feature's own message: the registered
  * features' declarations first (LoRA's refusal of PD comes before PD's own), then the stages'.
+ * An inert feature (the gateway counting goodput only) is on but constrains nothing.
  */
-export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly FeatureDescriptor[] = []): void {
-  const active: FeatureDescriptor[] = [];
+export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly ActiveFeature[] = []): void {
+  const active: FeatureDescriptor[] = registered.filter((r) => !r.inert);
   if (f.pd) active.push(PD_EXTENSION);
   if (f.deadlines) active.push(DEADLINES);
-  // Goodput counting alone constrains nothing; the queue and tenant budgets do.
-  const g = f.gateway;
-  if (g !== undefined && (g.settings !== null || g.budgets !== null)) active.push(CONTROL_PLANE_EXTENSION);
-  refuseIncompatible([...registered, ...active]);
+  refuseIncompatible(active);
 }

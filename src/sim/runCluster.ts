@@ -14,21 +14,21 @@ import { SessionManager, type EndedRequest, type SessionPlan } from "../workload
 import { sessionMetrics } from "../metrics/sessions.js";
 import type { Logger } from "../util/log.js";
 import type { SimConfig } from "./simConfig.js";
-import { TimeSeriesRecorder, type FleetProbe, type TimeSeries } from "../metrics/timeSeries.js";
+import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
 import { buildPd, poolSettingsOf, wireLeave, type PdRun } from "./pdWiring.js";
 import { projectPd } from "../pd/projection.js";
 import type { PdController } from "../pd/controller.js";
 import type { PdTopology } from "../pd/topology.js";
-import { attachControlPlane, controlPlaneMetrics } from "./gatewayWiring.js";
-import type { ControlPlane } from "../gateway/controlPlane.js";
 import {
   addFeatureResults,
   attachFeatures,
   featureExtensions,
+  addFeatureMetrics,
   fleetProbe,
   instanceCapacity,
+  queueProbe,
   startFeatures,
   type StartedFeature,
 } from "./featureWiring.js";
@@ -60,8 +60,6 @@ export interface ClusterRun {
   pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
   /** The run's registered features that were on, as started (src/features/); their outputs read them. */
   features: readonly StartedFeature[];
-  /** Tenant budgets and the gateway queue of runs that use them (docs/gateway.md); null otherwise. */
-  controlPlane: ControlPlane | null;
 }
 
 /** Builds the cluster from a resolved configuration, runs it to the end, and collects metrics. */
@@ -76,7 +74,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const instances: Instance[] = [];
   const trace = cfg.trace.level === "decisions" ? new DecisionTrace(cfg.trace.counterfactualK) : null;
   // Features start before the instances: their extensions may give every instance a part.
-  const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, log });
+  const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, ledger, log });
   const parts = featureExtensions(started);
   const build = (k: number): Instance =>
     buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
@@ -106,9 +104,8 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
   leave.fn = onLeave;
   wireLeave(instances, pd, onLeave);
-  const controlPlane = attachControlPlane(cfg, cluster, ledger, log);
   attachFeatures(started, cluster);
-  const recorder = timeSeriesRecorder(hooks, cluster, instances, fleetProbe(started), controlPlane);
+  const recorder = timeSeriesRecorder(hooks, cluster, instances, started);
   const progress = progressSampler(hooks, instances, cfg.horizon);
   cluster.recorder = bothSamplers(recorder, progress);
   const stats = cluster.run();
@@ -117,7 +114,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
-  addRunMetrics(metrics, users, { cfg, instances, sessions, controlPlane, started, log });
+  addRunMetrics(metrics, users, { sessions, started });
   const warning = outcomeWarning({
     metrics,
     stats,
@@ -137,7 +134,6 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     timeSeries,
     pd: pdRun,
     features: started,
-    controlPlane,
   };
 }
 
@@ -184,16 +180,15 @@ function timeSeriesRecorder(
   hooks: RunHooks,
   cluster: ClusterSimulator,
   instances: Instance[],
-  fleet: FleetProbe | null,
-  controlPlane: ControlPlane | null,
+  started: readonly StartedFeature[],
 ): TimeSeriesRecorder | null {
   if (!(hooks.timeSeriesIntervalUs && hooks.timeSeriesIntervalUs > 0)) return null;
   return new TimeSeriesRecorder(
     instances,
     cluster.inFlight,
     hooks.timeSeriesIntervalUs,
-    fleet,
-    controlPlane?.gateway ?? null,
+    fleetProbe(started),
+    queueProbe(started),
   );
 }
 
@@ -213,17 +208,10 @@ function bothSamplers(recorder: TimeSeriesRecorder | null, progress: ProgressSam
 function addRunMetrics(
   metrics: SimulationMetrics,
   users: RequestLedger,
-  run: {
-    cfg: SimConfig;
-    instances: Instance[];
-    sessions: SessionPlan | null;
-    controlPlane: ControlPlane | null;
-    started: readonly StartedFeature[];
-    log: Logger;
-  },
+  run: { sessions: SessionPlan | null; started: readonly StartedFeature[] },
 ): void {
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
-  if (run.controlPlane !== null) controlPlaneMetrics(run.controlPlane, run.cfg, metrics, users, run.log);
+  addFeatureMetrics(metrics, run.started, users);
   addFeatureResults(metrics, run.started, users);
 }
 

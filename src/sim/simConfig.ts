@@ -8,7 +8,6 @@ import type { Scheduler, SchedulerContext } from "../policy/scheduler.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
 import type { PdConfig } from "../pd/config.js";
-import type { GatewayPlan } from "./gatewayConfig.js";
 import type { ActiveFeature } from "../features/registry.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
@@ -76,8 +75,6 @@ export interface SimConfig {
   trace: TraceSettings;
   /** Prefill/decode disaggregation; null or absent: off. */
   pd?: PdConfig | null;
-  /** Gateway queue, tenant budgets, goodput targets (docs/gateway.md); absent: none is used. */
-  gateway?: GatewayPlan;
   /** Registered features that are on, bound to their settings (src/features/); empty: none. */
   features: readonly ActiveFeature[];
 }

@@ -17,10 +17,9 @@ import type { Coefficients, ResolvedLatency } from "../latency/backends/backend.
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
 import { validateKv, validateLimits } from "./validateOptions.js";
-import { selectScorers, validatePolicies } from "./validatePolicies.js";
+import { selectScorers, validatePolicies, warnTierShedDefault } from "./validatePolicies.js";
 import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
-import { gatewayPlan } from "./gatewayConfig.js";
 import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { sustainedWindow } from "../metrics/sustained.js";
 import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
@@ -34,6 +33,8 @@ import {
   type ConfiguredFeature,
 } from "./featureWiring.js";
 import { earlyFeatureContext, featureContext } from "./featureContext.js";
+import { controlPlaneOf } from "../features/gateway/access.js";
+import type { BuiltinFeatureOptions } from "../features/builtins.js";
 
 export interface SimulationResult {
   options: Readonly<RunOptions>;
@@ -71,7 +72,10 @@ export { HORIZON_MAX_TEXT };
  * CLI's order (docs/behavior.md "Validation order and exit status"), so the first problem reported
  * is the one BLIS would report.
  */
-export async function simulate(input: RunInput, so: SimulateOptions = {}): Promise<SimulationResult> {
+export async function simulate(
+  input: RunInput & BuiltinFeatureOptions,
+  so: SimulateOptions = {},
+): Promise<SimulationResult> {
   const scope: { dispose: () => void } = { dispose: () => undefined };
   try {
     return await simulateIn(scope, input, so);
@@ -116,7 +120,7 @@ async function simulateIn(
   const pdCounts = validatePd(o, explicit, log);
 
   const policies = validatePolicies(o, log, explicit);
-  const gateway = gatewayPlan(o, log, wl.sloTargets);
+  warnTierShedDefault(o, log);
   validateKv(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
   // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a
@@ -126,11 +130,12 @@ async function simulateIn(
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const cluster = clusterSettings(o, scorerSpecs, policies);
   const pd = await resolvePd(o, explicit, pdCounts, lat, cluster.routing, log, so.fetchImpl);
-  const late = await configureFeatures(o, featureContext(o, explicit, log, lat, horizon, so.fetchImpl), false);
+  const context = featureContext(o, explicit, log, lat, horizon, { sloTargets: wl.sloTargets ?? {} }, so.fetchImpl);
+  const late = await configureFeatures(o, context, false);
   checkFeatureWorkload(late, { adapterRefs: wl.adapterRefs ?? [] });
   const features = activeFeatures([...early, ...late] satisfies ConfiguredFeature[]);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures({ pd: pd !== null, deadlines, gateway }, features);
+  refuseIncompatibleFeatures({ pd: pd !== null, deadlines }, features);
   const config = buildSimConfig(
     o,
     lat,
@@ -138,7 +143,6 @@ async function simulateIn(
     {
       features,
       ...(pd !== null ? { pd } : {}),
-      ...(gateway !== undefined ? { gateway } : {}),
     },
   );
 
@@ -166,7 +170,7 @@ async function simulateIn(
     run,
     saturation: analysis,
     resultsObject() {
-      const reqs = requestRecords(run.ledger, run.controlPlane?.gateway?.recordDelaysMs);
+      const reqs = requestRecords(run.ledger, controlPlaneOf(run)?.gateway?.recordDelaysMs);
       const base: MetricsBlock & { requests?: RequestRecord[] } = { ...run.metrics.cluster };
       if (reqs.length > 0) base.requests = reqs;
       return base;

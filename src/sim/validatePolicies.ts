@@ -137,3 +137,9 @@ function checkName(kind: string, name: string, valid: string[]): void {
     throw new UserError(`Unknown ${kind} "${name}". Valid: ${valid.join(", ")}`);
   }
 }
+
+/** Tier-shed without a min priority sheds little: said once, where the gateway's checks ran. */
+export function warnTierShedDefault(o: Readonly<RunOptions>, log: Logger): void {
+  if (o.admissionPolicy === "tier-shed" && o.tierShedMinPriority === undefined)
+    log.warn("tier-shed: no min priority given; 0 sheds only negative-priority classes (batch, sheddable, background)");
+}

@@ -26,6 +26,8 @@ const DEPLOYMENT: Deployment = {
   model: "m",
   backend: "blackbox",
   seed: 42n,
+  admissionPolicy: "always-admit",
+  maxRunning: 256,
 };
 const NO_LATENCY: LatencyServices = {
   targetLayers: () => Promise.reject(new Error("no model config")),
@@ -37,12 +39,14 @@ const CONTEXT: FeatureContext = {
   defaultsFile: { path: "defaults.yaml", block: () => undefined },
   deployment: DEPLOYMENT,
   latency: NO_LATENCY,
+  workload: { sloTargets: {} },
 };
 const ENDED = { users: new RequestLedger(), cluster: run(simConfig(), [req("r", 0, 16, 2)]).metrics.cluster, end: 0 };
 const START = {
   instances: [],
   buildInstance: () => assert.fail("the probe feature builds no instance"),
   trace: null,
+  ledger: new RequestLedger(),
   log: silentLogger,
 };
 

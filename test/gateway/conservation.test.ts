@@ -8,7 +8,10 @@ import { run, simConfig } from "../helpers/sim.js";
 import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { createDetector } from "../../src/gateway/detectors.js";
 import { priorityMap } from "../../src/gateway/priorities.js";
-import type { GatewayPlan } from "../../src/sim/gatewayConfig.js";
+import type { GatewayPlan } from "../../src/features/gateway/plan.js";
+import { gateway } from "../../src/features/gateway/gateway.js";
+import { controlPlaneOf } from "../../src/features/gateway/access.js";
+import { bindFeature } from "../../src/features/registry.js";
 import { renderMetricBlocks, renderTail } from "../../src/metrics/render.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
 
@@ -101,7 +104,7 @@ function simulate(g: G, w: W, routed?: Map<number, number>): ClusterRun {
     kv: { totalKvBlocks: g.totalKvBlocks },
     engine: { maxRunning: g.maxRunning },
   });
-  cfg.gateway = plan(g);
+  cfg.features = [bindFeature(gateway, { plan: plan(g), runningSlots: g.numInstances * g.maxRunning })];
   const hooks =
     routed === undefined
       ? {}
@@ -124,7 +127,7 @@ test("gateway conservation: injected + rejected + shed + expired + timed out + e
       const r = simulate(g, w, routedAt);
       const m = r.metrics;
       const gw = m.gateway!;
-      const cp = r.controlPlane!;
+      const cp = controlPlaneOf(r)!;
       let arrived = 0;
       for (const n of cp.arrivals.values()) arrived += n;
       const reqs = workload(w, g.timeout);

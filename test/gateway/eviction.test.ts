@@ -7,10 +7,13 @@ import { createDetector } from "../../src/gateway/detectors.js";
 import { priorityMap } from "../../src/gateway/priorities.js";
 import { requestRecords } from "../../src/metrics/collect.js";
 import type { InstanceObserver } from "../../src/instance/instance.js";
+import type { GatewayPlan } from "../../src/features/gateway/plan.js";
+import { gateway } from "../../src/features/gateway/gateway.js";
+import { bindFeature } from "../../src/features/registry.js";
 
 test("in-flight eviction: sheddable requests make room for waiting critical ones", () => {
   const cfg = simConfig({ alpha: [100, 1, 100], beta: [1000, 3, 2], kv: { totalKvBlocks: 200 } });
-  cfg.gateway = {
+  const plan: GatewayPlan = {
     settings: {
       priority: priorityMap(),
       detector: createDetector("concurrency", { queueDepthThreshold: 5, kvCacheUtilThreshold: 0.8, maxConcurrency: 3 }),
@@ -29,6 +32,7 @@ test("in-flight eviction: sheddable requests make room for waiting critical ones
     targets: null,
     priorities: {},
   };
+  cfg.features = [bindFeature(gateway, { plan, runningSlots: cfg.cluster.numInstances * cfg.engine.maxRunning })];
   const reqs = [
     ...Array.from({ length: 3 }, (_, i) => req(`s${i}`, i * 10, 64, 300, { sloClass: "sheddable" })),
     ...Array.from({ length: 3 }, (_, i) => req(`c${i}`, 50000 + i * 10, 64, 20, { sloClass: "critical" })),

@@ -1,13 +1,8 @@
 // The autoscaler of a finished run, for the outputs that show what it did (the run report, tests).
 
 import { AutoscaleController } from "../../autoscale/controller.js";
-import type { FeatureRun } from "../feature.js";
+import type { StartedFeatures } from "../feature.js";
 import { autoscale } from "./autoscale.js";
-
-/** The started features of a run, as a finished run keeps them. */
-export interface StartedFeatures {
-  readonly features: readonly { readonly feature: { readonly name: string }; readonly run: FeatureRun }[];
-}
 
 /** The run's autoscaler; null when the run had no node pools, lifecycle or autoscaler. */
 export function autoscalerOf(run: StartedFeatures): AutoscaleController | null {

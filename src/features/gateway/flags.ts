@@ -1,7 +1,8 @@
 // Flags of the gateway queue, tenant budgets and SLO goodput (docs/gateway.md "Flags and bundle keys").
-import type { FlagSpec } from "./flagDef.js";
+import type { ParamFlag } from "../../util/policyRegistry.js";
+import type { GatewayParams } from "../../gateway/params.js";
 
-const gw = (key: FlagSpec["key"], flag: string, type: FlagSpec["type"], help: string): FlagSpec => ({
+const gw = (key: keyof GatewayParams, flag: string, type: ParamFlag["type"], help: string): ParamFlag => ({
   key,
   flag,
   type,
@@ -9,7 +10,7 @@ const gw = (key: FlagSpec["key"], flag: string, type: FlagSpec["type"], help: st
   help,
 });
 
-export const GATEWAY_FLAGS: FlagSpec[] = [
+export const GATEWAY_FLAGS: ParamFlag[] = [
   gw(
     "flowControl",
     "--flow-control",

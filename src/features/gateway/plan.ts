@@ -1,13 +1,18 @@
-// Stage: the gateway queue, tenant budgets and goodput targets of a run, validated before it starts
-// (docs/gateway.md "Flags and bundle keys").
-import type { RunOptions } from "../config/runOptions.js";
-import type { PolicyBundle } from "../config/policyBundle.js";
-import { UserError } from "../util/errors.js";
-import type { Logger } from "../util/log.js";
-import { createDetector, validateDetector, type DetectorParams } from "../gateway/detectors.js";
-import { priorityMap } from "../gateway/priorities.js";
-import type { GatewaySettings } from "../gateway/gateway.js";
-import { mergeSloTargets, parseSloFlag, type SloTargets } from "../metrics/sloTargets.js";
+// The gateway feature's settings: the gateway queue, tenant budgets and goodput targets of a run,
+// validated before it starts (docs/gateway.md "Flags and bundle keys").
+import { UserError } from "../../util/errors.js";
+import type { Logger } from "../../util/log.js";
+import { createDetector, validateDetector, type DetectorParams } from "../../gateway/detectors.js";
+import { priorityMap } from "../../gateway/priorities.js";
+import type { GatewaySettings } from "../../gateway/gateway.js";
+import type { GatewayParams } from "../../gateway/params.js";
+import { mergeSloTargets, parseSloFlag, type SloTargets } from "../../metrics/sloTargets.js";
+
+/** Goodput targets the workload spec or the trace header sets (docs/gateway.md "Goodput"). */
+export interface WorkloadSloTargets {
+  spec?: Record<string, SloTargets>;
+  header?: Record<string, SloTargets>;
+}
 
 /** What runCluster builds the control plane from; absent from a run that uses none of it. */
 export interface GatewayPlan {
@@ -25,11 +30,19 @@ const DISPATCH_ORDERS = ["fifo", "priority", "slo-deadline"];
 const FAIRNESS = ["global-strict", "round-robin"];
 const GATED_POLICIES = new Set(["tier-shed", "gaie-legacy"]);
 
+/** The gateway feature's settings: the plan and the cluster's running slots (tenant budgets share them). */
+export interface GatewayRun {
+  readonly plan: GatewayPlan;
+  /** Instances × --max-num-seqs. */
+  readonly runningSlots: number;
+}
+
 /** The validated plan, or undefined when the run uses no control-plane feature (its output stays as before). */
 export function gatewayPlan(
-  o: Readonly<RunOptions>,
+  o: Readonly<GatewayParams>,
   log: Logger,
-  workloadTargets: { spec?: Record<string, SloTargets>; header?: Record<string, SloTargets> } = {},
+  workloadTargets: WorkloadSloTargets = {},
+  admissionPolicy = "",
 ): GatewayPlan | undefined {
   checkAlways(o, log);
   const priorities = checkPriorities(o.sloPriorities);
@@ -43,17 +56,14 @@ export function gatewayPlan(
     workloadTargets.header,
     workloadTargets.spec,
   );
-  if (o.admissionPolicy === "tier-shed" && o.tierShedMinPriority === undefined) {
-    log.warn("tier-shed: no min priority given; 0 sheds only negative-priority classes (batch, sheddable, background)");
-  }
   const settings = o.flowControl ? flowSettings(o, log, priorities) : null;
-  if (settings === null && budgets === null && targets === undefined && !GATED_POLICIES.has(o.admissionPolicy))
+  if (settings === null && budgets === null && targets === undefined && !GATED_POLICIES.has(admissionPolicy))
     return undefined;
   return { settings, budgets, targets: targets ?? null, priorities: o.sloPriorities };
 }
 
 /** Checks made whether or not flow control is on: a bad value is a mistake even where it has no effect. */
-function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
+function checkAlways(o: Readonly<GatewayParams>, log: Logger): void {
   if (o.requestTtl < 0) throw new UserError(`--request-ttl must be >= 0, got ${o.requestTtl}`);
   if (o.dispatchTickInterval < 0)
     throw new UserError(`--dispatch-tick-interval must be >= 0, got ${o.dispatchTickInterval}`);
@@ -77,7 +87,7 @@ function checkAlways(o: Readonly<RunOptions>, log: Logger): void {
   if (o.inFlightEviction) log.warn("--in-flight-eviction has no effect without --flow-control");
 }
 
-function detectorParams(o: Readonly<RunOptions>): DetectorParams {
+function detectorParams(o: Readonly<GatewayParams>): DetectorParams {
   return {
     queueDepthThreshold: o.queueDepthThreshold,
     kvCacheUtilThreshold: o.kvCacheUtilThreshold,
@@ -86,7 +96,11 @@ function detectorParams(o: Readonly<RunOptions>): DetectorParams {
 }
 
 /** The queue's settings; its values were checked by checkAlways. */
-function flowSettings(o: Readonly<RunOptions>, log: Logger, priority: ReturnType<typeof priorityMap>): GatewaySettings {
+function flowSettings(
+  o: Readonly<GatewayParams>,
+  log: Logger,
+  priority: ReturnType<typeof priorityMap>,
+): GatewaySettings {
   const det = detectorParams(o);
   if (o.saturationDetector === "never")
     log.warn('saturation detector "never" never gates dispatch: the gateway queue passes requests straight through');
@@ -154,22 +168,4 @@ function checkBudgets(m: Readonly<Record<string, number>>): Map<string, number> 
       throw new UserError(`tenant_budgets["${t}"] must be in [0, 1], got ${v}`);
   }
   return entries.length > 0 ? new Map(entries) : null;
-}
-
-/** Bundle values of the gateway without a flag (policy bundle step); `o` holds the bundle's other values. */
-export function gatewayBundleValues(
-  b: PolicyBundle,
-  o: Readonly<RunOptions>,
-  explicit: ReadonlySet<string>,
-): [string, unknown][] {
-  const adm = b.admission;
-  const out: [string, unknown][] = [];
-  if (adm?.slo_priorities !== undefined) out.push(["sloPriorities", adm.slo_priorities]);
-  if (adm?.slo_targets !== undefined) out.push(["sloTargetsMap", adm.slo_targets]);
-  if (b.tenant_budgets !== undefined) out.push(["tenantBudgets", b.tenant_budgets]);
-  // BLIS: a bundle selecting tier-shed without a min priority uses 3 (the command line's default is 0).
-  if (adm?.policy === "tier-shed" && adm.tier_shed_min_priority === undefined && !explicit.has("tierShedMinPriority")) {
-    if (o.admissionPolicy === "tier-shed") out.push(["tierShedMinPriority", 3]);
-  }
-  return out;
 }
