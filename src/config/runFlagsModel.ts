@@ -128,7 +128,8 @@ export const MODEL_FLAGS: FlagSpec[] = [
 function sourceFlags(source: { flags: readonly ParamFlag[] }): FlagSpec[] {
   return source.flags.map((f) => {
     if (!(f.key in RunOptionsSchema.shape)) throw new Error(`${f.flag}: ${f.key} is not a run option`);
-    return { key: f.key as keyof RunOptions, flag: f.flag, type: f.type, group: f.group, help: f.help };
+    const spec: FlagSpec = { key: f.key as keyof RunOptions, flag: f.flag, type: f.type, group: f.group, help: f.help };
+    return f.shown === undefined ? spec : { ...spec, shown: f.shown };
   });
 }
 

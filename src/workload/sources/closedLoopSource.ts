@@ -5,6 +5,8 @@ import { z } from "zod";
 import { UserError } from "../../util/errors.js";
 import { distributionParams, distributionSpec } from "./distributionSource.js";
 import { isDistributionMode } from "./sharedParams.js";
+import { replayTraceShape } from "./replayTraceSource.js";
+import { workloadSpecShape } from "./workloadSpecSource.js";
 import type { SourceContext, SpecOutput, WorkloadSource } from "./source.js";
 
 export const closedLoopShape = {
@@ -18,9 +20,9 @@ const params = z.object({
   ...distributionParams.shape,
   ...closedLoopShape,
   // The sources it cannot be combined with (its refusals name them).
-  workloadSpec: z.string().default(""),
+  workloadSpec: workloadSpecShape.workloadSpec,
   workloadSpecObject: z.unknown().optional(),
-  replayTrace: z.string().default(""),
+  replayTrace: replayTraceShape.replayTrace,
 });
 type ClosedLoopParams = z.infer<typeof params>;
 
