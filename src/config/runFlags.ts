@@ -19,6 +19,7 @@ import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { PD_FLAGS } from "./pdFlags.js";
 import { prefixThreshold } from "../pd/deciders.js";
+import { workloadSources } from "../workload/sources/registry.js";
 
 export type { FlagType, AnyFlagDef, FlagDef };
 
@@ -379,13 +380,14 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
 export const RUN_FLAGS: FlagDef[] = RUN_FLAG_TABLE.map(withDefault);
 
 /**
- * The flags of `blis run`: RUN_FLAGS plus the parameter flags of policies and latency backends
- * registered beyond the built-ins (in-process registrations; plugins load after flags are parsed
- * and use bundle keys).
+ * The flags of `blis run`: RUN_FLAGS plus the option flags of policies, features, latency backends
+ * and workload sources registered beyond the built-ins (in-process registrations; plugins load
+ * after flags are parsed and use bundle keys).
  */
 export function runFlags(): AnyFlagDef[] {
   const known = new Set<string>(RUN_FLAGS.map((f) => f.key));
-  const extra = runParamFlags()
+  const sources = workloadSources.ranked().flatMap((s) => s.flags.map((flag) => ({ flag, schema: s.params })));
+  const extra = [...runParamFlags(), ...sources]
     .filter((p) => !known.has(p.flag.key))
     .map((p) => paramFlag(p.flag, p.schema));
   return [...RUN_FLAGS, ...extra];

@@ -1,5 +1,12 @@
 // The model and workload flags of `blis run` (README.md "Flags of `blis run`").
 import type { FlagSpec } from "./flagDef.js";
+import type { ParamFlag } from "../util/policyRegistry.js";
+import { RunOptionsSchema, type RunOptions } from "./runOptions.js";
+import { workloadSpecSource } from "../workload/sources/workloadSpecSource.js";
+import { csvTraceSource } from "../workload/sources/csvTraceSource.js";
+import { replayTraceSource } from "../workload/sources/replayTraceSource.js";
+import { closedLoopSource } from "../workload/sources/closedLoopSource.js";
+import { distributionSource } from "../workload/sources/distributionSource.js";
 
 export const MODEL_FLAGS: FlagSpec[] = [
   {
@@ -117,6 +124,19 @@ export const MODEL_FLAGS: FlagSpec[] = [
   },
 ];
 
+/** A built-in workload source's own flags (their keys are run options), placed where the table lists them. */
+function sourceFlags(source: { flags: readonly ParamFlag[] }): FlagSpec[] {
+  return source.flags.map((f) => {
+    if (!(f.key in RunOptionsSchema.shape)) throw new Error(`${f.flag}: ${f.key} is not a run option`);
+    const spec: FlagSpec = { key: f.key as keyof RunOptions, flag: f.flag, type: f.type, group: f.group, help: f.help };
+    return f.shown === undefined ? spec : { ...spec, shown: f.shown };
+  });
+}
+
+/**
+ * The workload flags: the run-wide and shared ones here, each source's own ones from its
+ * descriptor (src/workload/sources/), in the order --help has always listed them.
+ */
 export const WORKLOAD_FLAGS: FlagSpec[] = [
   {
     key: "seed",
@@ -139,34 +159,9 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     group: "workload",
     help: "distribution, traces, or a preset name (chatbot, contentgen, summarization, multidoc)",
   },
-  {
-    key: "workloadSpec",
-    flag: "--workload-spec",
-    type: "string",
-    group: "workload",
-    help: "workload-spec v2 YAML file; overrides --workload",
-  },
-  {
-    key: "workloadTracesFilepath",
-    flag: "--workload-traces-filepath",
-    type: "string",
-    group: "workload",
-    help: "CSV trace for --workload traces (converted to average rate and lengths)",
-  },
-  {
-    key: "replayTrace",
-    flag: "--replay-trace",
-    type: "string",
-    group: "workload",
-    help: "replay a trace v2 (header YAML) request by request; overrides the other workload flags",
-  },
-  {
-    key: "replayTraceData",
-    flag: "--replay-trace-data",
-    type: "string",
-    group: "workload",
-    help: "data CSV of the --replay-trace (default: the header path with .csv)",
-  },
+  ...sourceFlags(workloadSpecSource),
+  ...sourceFlags(csvTraceSource),
+  ...sourceFlags(replayTraceSource),
   {
     key: "rate",
     flag: "--rate",
@@ -175,20 +170,7 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     group: "workload",
     help: "arrival rate, requests/s (distribution mode and presets; with --workload-spec it replaces the spec's aggregate_rate)",
   },
-  {
-    key: "concurrency",
-    flag: "--concurrency",
-    type: "int",
-    group: "workload",
-    help: "closed loop: this many virtual users, each sending its next request when its previous one ends (distribution mode; not with --rate; needs --num-requests or --horizon); 0 = open loop",
-  },
-  {
-    key: "thinkTimeMs",
-    flag: "--think-time-ms",
-    type: "int",
-    group: "workload",
-    help: "closed loop: ms a virtual user waits between a response and its next request",
-  },
+  ...sourceFlags(closedLoopSource),
   {
     key: "timeout",
     flag: "--timeout",
@@ -203,25 +185,5 @@ export const WORKLOAD_FLAGS: FlagSpec[] = [
     group: "workload",
     help: "number of requests (with --concurrency: only if given)",
   },
-  { key: "prefixTokens", flag: "--prefix-tokens", type: "int", group: "workload", help: "shared prefix length" },
-  { key: "promptTokens", flag: "--prompt-tokens", type: "int", group: "workload", help: "mean prompt length" },
-  {
-    key: "promptTokensStdev",
-    flag: "--prompt-tokens-stdev",
-    type: "int",
-    group: "workload",
-    help: "prompt standard deviation (must lie within [min, max], as in BLIS)",
-  },
-  { key: "promptTokensMin", flag: "--prompt-tokens-min", type: "int", group: "workload", help: "prompt minimum" },
-  { key: "promptTokensMax", flag: "--prompt-tokens-max", type: "int", group: "workload", help: "prompt maximum" },
-  { key: "outputTokens", flag: "--output-tokens", type: "int", group: "workload", help: "mean output length" },
-  {
-    key: "outputTokensStdev",
-    flag: "--output-tokens-stdev",
-    type: "int",
-    group: "workload",
-    help: "output standard deviation (must lie within [min, max])",
-  },
-  { key: "outputTokensMin", flag: "--output-tokens-min", type: "int", group: "workload", help: "output minimum" },
-  { key: "outputTokensMax", flag: "--output-tokens-max", type: "int", group: "workload", help: "output maximum" },
+  ...sourceFlags(distributionSource),
 ];

@@ -13,6 +13,13 @@ import type { ScorerSpec } from "../cluster/scorers/scorer.js";
 import { pdOptionsShape } from "../pd/options.js";
 import { prefixThresholdParams } from "../pd/deciders.js";
 import { loraOptionsShape } from "../lora/options.js";
+import { sharedWorkloadShape } from "../workload/sources/sharedParams.js";
+import { workloadSpecShape } from "../workload/sources/workloadSpecSource.js";
+import { csvTraceShape } from "../workload/sources/csvTraceSource.js";
+import { replayTraceShape } from "../workload/sources/replayTraceSource.js";
+import { closedLoopShape } from "../workload/sources/closedLoopSource.js";
+import { distributionShape } from "../workload/sources/distributionSource.js";
+import { workloadSources } from "../workload/sources/registry.js";
 
 export { anyNumber };
 
@@ -54,30 +61,18 @@ export const RunOptionsSchema = z.strictObject({
   horizon: anyNumber.default(Infinity),
   log: z.string().default("warn"),
   resultsPath: z.string().default(""),
-  workload: z.string().default("distribution"),
-  workloadSpec: z.string().default(""),
+  // The workload sources' options (src/workload/sources/), in the order of their flags.
+  workload: sharedWorkloadShape.workload,
+  ...workloadSpecShape,
   /** An in-memory workload spec object (library and sweep use); wins over workloadSpec. */
   workloadSpecObject: z.record(z.string(), z.unknown()).optional(),
-  workloadTracesFilepath: z.string().default(""),
-  replayTrace: z.string().default(""),
-  replayTraceData: z.string().default(""),
-  rate: anyNumber.default(1.0),
-  /** Virtual users of a closed loop (distribution mode); 0 = open loop at --rate. */
-  concurrency: z.number().int().default(0),
-  /** Think time of the virtual users, ms. */
-  thinkTimeMs: z.number().int().default(0),
-  /** Client deadline, s after arrival; negative = none (0 is an error). */
-  timeout: z.number().int().default(-1),
-  numRequests: z.number().int().default(100),
-  prefixTokens: z.number().int().default(0),
-  promptTokens: z.number().int().default(512),
-  promptTokensStdev: z.number().int().default(256),
-  promptTokensMin: z.number().int().default(2),
-  promptTokensMax: z.number().int().default(7000),
-  outputTokens: z.number().int().default(512),
-  outputTokensStdev: z.number().int().default(256),
-  outputTokensMin: z.number().int().default(2),
-  outputTokensMax: z.number().int().default(7000),
+  ...csvTraceShape,
+  ...replayTraceShape,
+  rate: sharedWorkloadShape.rate,
+  ...closedLoopShape,
+  timeout: sharedWorkloadShape.timeout,
+  numRequests: sharedWorkloadShape.numRequests,
+  ...distributionShape,
   totalKvBlocks: z.number().int().default(1000000),
   blockSizeInTokens: z.number().int().default(16),
   maxNumRunningReqs: z.number().int().default(256),
@@ -170,7 +165,7 @@ export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});
 export function runOptionsSchema(): z.ZodType<RunOptions, RunInput> {
   const known = RunOptionsSchema.shape as Record<string, unknown>;
   const extra: Record<string, z.ZodType> = {};
-  for (const schema of paramSchemas()) {
+  for (const schema of [...paramSchemas(), ...workloadSources.ranked().map((s) => s.params)]) {
     for (const [k, v] of Object.entries(schema.shape)) if (!(k in known)) extra[k] = v;
   }
   return Object.keys(extra).length === 0
