@@ -129,35 +129,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     help: "longest prompt + output served; longer requests are dropped (default: from config.json, capped by KV capacity; ignored by blackbox)",
   },
   {
-    key: "kvCpuBlocks",
-    flag: "--kv-cpu-blocks",
-    type: "int64",
-    group: "kv",
-    help: "CPU-tier KV blocks; 0 = single tier",
-  },
-  {
-    key: "kvOffloadThreshold",
-    flag: "--kv-offload-threshold",
-    type: "float",
-    group: "kv",
-    help: "GPU utilization above which freed cached blocks move to the CPU tier",
-  },
-  {
-    key: "kvTransferBandwidth",
-    flag: "--kv-transfer-bandwidth",
-    type: "float",
-    shown: "100.0", // BLIS's spelling
-    group: "kv",
-    help: "CPU→GPU reload bandwidth; each block costs ceil(block size / this) ticks (tokens per tick, despite BLIS's 'blocks per tick')",
-  },
-  {
-    key: "kvTransferBaseLatency",
-    flag: "--kv-transfer-base-latency",
-    type: "int64",
-    group: "kv",
-    help: "fixed ticks per reloaded block",
-  },
-  {
     key: "numInstances",
     flag: "--num-instances",
     type: "int",

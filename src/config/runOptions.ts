@@ -83,10 +83,6 @@ export const RunOptionsSchema = z.strictObject({
   /** Current names of maxNumRunningReqs and maxNumScheduledTokens; when given they win. */
   maxNumSeqs: z.number().int().default(256),
   maxNumBatchedTokens: z.number().int().default(2048),
-  kvCpuBlocks: z.number().int().default(0),
-  kvOffloadThreshold: anyNumber.default(0.9),
-  kvTransferBandwidth: anyNumber.default(100.0),
-  kvTransferBaseLatency: z.number().int().default(0),
   numInstances: z.number().int().default(1),
   admissionPolicy: z.string().default("always-admit"),
   admissionLatency: z.number().int().default(0),

@@ -6,12 +6,14 @@ import { speculativeDecoding } from "./speculative/speculative.js";
 import { queueSnapshot } from "./queueSnapshot/queueSnapshot.js";
 import { autoscale } from "./autoscale/autoscale.js";
 import { gateway } from "./gateway/gateway.js";
+import { kvCpuTier } from "./kvCpuTier/kvCpuTier.js";
 
 features.register(lora);
 features.register(speculativeDecoding);
 features.register(queueSnapshot);
 features.register(autoscale);
 features.register(gateway);
+features.register(kvCpuTier);
 
 type OptionsOf<F> = F extends Feature<infer P, infer _S> ? P : never;
 /** Each option may be left out or undefined (its default), as in the run options. */
@@ -23,5 +25,6 @@ export type BuiltinFeatureOptions = Optional<
     OptionsOf<typeof speculativeDecoding> &
     OptionsOf<typeof queueSnapshot> &
     OptionsOf<typeof autoscale> &
-    OptionsOf<typeof gateway>
+    OptionsOf<typeof gateway> &
+    OptionsOf<typeof kvCpuTier>
 >;

@@ -12,6 +12,8 @@ import type { RequestLedger } from "../core/ledger.js";
 import type { MetricsBlock } from "../metrics/metricsBlock.js";
 import type { AdapterRef } from "../lora/resolve.js";
 import type { DecisionTrace } from "../trace/decisionTrace.js";
+import type { KvCache } from "../kv/kvCache.js";
+import type { KvSettings } from "../kv/createKvStore.js";
 import type { FleetProbe, GatewayProbe } from "../metrics/timeSeries.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import type { SloTargets } from "../metrics/sloTargets.js";
@@ -94,6 +96,11 @@ export interface FeatureRun {
   readonly fleet?: FleetProbe;
   /** The gateway queue's depth per band, sampled into the time series. */
   readonly queue?: GatewayProbe;
+  /**
+   * Builds every instance's KV store from its GPU capacity in place of the single-tier store (the CPU
+   * tier); at most one feature of a run does.
+   */
+  readonly kvStore?: (gpu: KvSettings, log: Logger) => KvCache;
   /**
    * Adds its parts to the metrics outside the cluster block's keys (the gateway's counters, tenants
    * and goodput), before any feature's `results`.

@@ -112,10 +112,6 @@ export function buildSimConfig(
     kv: {
       totalKvBlocks: lat.totalKvBlocks,
       blockSize: o.blockSizeInTokens,
-      kvCpuBlocks: o.kvCpuBlocks,
-      kvOffloadThreshold: o.kvOffloadThreshold,
-      kvTransferBandwidth: o.kvTransferBandwidth,
-      kvTransferBaseLatency: o.kvTransferBaseLatency,
     },
     cluster: run.cluster,
     policy: instancePolicies(o),

@@ -2,7 +2,8 @@ import type { StepProbe } from "../instance/stepProbe.js";
 import "../policy/builtins.js";
 import "../gateway/builtins.js";
 import { Instance, type InstanceObserver } from "../instance/instance.js";
-import { createKvStore } from "../kv/createKvStore.js";
+import type { KvSettings } from "../kv/createKvStore.js";
+import type { KvCache } from "../kv/kvCache.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
 import { ClusterSimulator, type ClusterObserver } from "../cluster/cluster.js";
@@ -28,6 +29,7 @@ import {
   addFeatureMetrics,
   fleetProbe,
   instanceCapacity,
+  kvStoreFactory,
   queueProbe,
   startFeatures,
   type StartedFeature,
@@ -76,8 +78,9 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Features start before the instances: their extensions may give every instance a part.
   const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, ledger, log });
   const parts = featureExtensions(started);
+  const kvStore = kvStoreFactory(started);
   const build = (k: number): Instance =>
-    buildInstance(k, cfg, ledger, instanceLog, hooks, leave.fn, oneStepChain, parts);
+    buildInstance(k, cfg, { ledger, instanceLog, hooks, onLeave: leave.fn, oneStepChain, extensions: parts, kvStore });
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(c.numInstances, cfg.features);
   const admission = c.admission.build({ numInstances: c.numInstances });
@@ -229,21 +232,25 @@ function checkInFlight(instances: readonly Instance[], inFlight: Int32Array, pd:
   }
 }
 
+/** What every instance of a run is built with beside the configuration. */
+interface InstanceBuild {
+  ledger: RequestLedger;
+  instanceLog: OrderedLogger;
+  hooks: RunHooks;
+  onLeave: Instance["onLeave"];
+  oneStepChain: boolean;
+  extensions: readonly ClusterExtension[];
+  /** The KV store of an instance with this GPU capacity. */
+  kvStore: (gpu: KvSettings, log: OrderedLogger) => KvCache;
+}
+
 /** Instance k, sharing the ledger and the ordered instance logger. */
-function buildInstance(
-  k: number,
-  cfg: SimConfig,
-  ledger: RequestLedger,
-  instanceLog: OrderedLogger,
-  hooks: RunHooks,
-  onLeave: Instance["onLeave"],
-  oneStepChain: boolean,
-  extensions: readonly ClusterExtension[],
-): Instance {
+function buildInstance(k: number, cfg: SimConfig, b: InstanceBuild): Instance {
   const { engine, kv, policy } = cfg;
+  const { ledger, instanceLog, hooks, onLeave, oneStepChain, extensions } = b;
   // PD pools may have their own latency model, KV capacity and max-model-len.
   const pool = poolSettingsOf(cfg, k);
-  const store = createKvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog);
+  const store = b.kvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog);
   const latency = pool !== null ? pool.latency() : cfg.latency();
   const decodes = cfg.pd == null || k >= cfg.pd.counts.prefill;
   const inst = new Instance(

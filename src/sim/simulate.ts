@@ -16,7 +16,7 @@ import { parseFitnessWeights } from "../metrics/fitness.js";
 import type { Coefficients, ResolvedLatency } from "../latency/backends/backend.js";
 import { flagName, parseRunInput } from "./parseOptions.js";
 import { applyBundle } from "./applyBundle.js";
-import { validateKv, validateLimits } from "./validateOptions.js";
+import { validatePipeline, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies, warnTierShedDefault } from "./validatePolicies.js";
 import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
@@ -121,7 +121,7 @@ async function simulateIn(
 
   const policies = validatePolicies(o, log, explicit);
   warnTierShedDefault(o, log);
-  validateKv(o);
+  validatePipeline(o);
   const scorerSpecs = selectScorers(o, bundleScorers, log);
   // BLIS parses the weights only while printing, after the metrics (docs/behavior.md#c15); a
   // bad string fails either way, so it fails here before anything runs or is printed.

@@ -39,19 +39,8 @@ export function validateLimits(o: Readonly<RunOptions>, explicit: ReadonlySet<st
   if (explicit.has("horizon") && !(o.horizon > 0)) throw new UserError(`--horizon must be > 0, got ${o.horizon}`);
 }
 
-/** Stage: KV tiers, snapshots and pipeline latencies (step 9). */
-export function validateKv(o: Readonly<RunOptions>): void {
-  if (o.kvCpuBlocks < 0) throw new UserError(`--kv-cpu-blocks must be >= 0, got ${o.kvCpuBlocks}`);
-  if (!Number.isFinite(o.kvOffloadThreshold) || o.kvOffloadThreshold < 0 || o.kvOffloadThreshold > 1) {
-    throw new UserError(`--kv-offload-threshold must be a finite value in [0, 1], got ${o.kvOffloadThreshold}`);
-  }
-  // Checked with or without a CPU tier: a bad value is a mistake even where it has no effect.
-  if (!Number.isFinite(o.kvTransferBandwidth) || o.kvTransferBandwidth <= 0) {
-    throw new UserError(`--kv-transfer-bandwidth must be a finite value > 0, got ${o.kvTransferBandwidth}`);
-  }
-  if (o.kvTransferBaseLatency < 0) {
-    throw new UserError(`--kv-transfer-base-latency must be >= 0, got ${o.kvTransferBaseLatency}`);
-  }
+/** Stage: snapshot refreshes and pipeline latencies (step 9; the CPU tier checks its own flags). */
+export function validatePipeline(o: Readonly<RunOptions>): void {
   if (o.snapshotRefreshInterval < 0) {
     throw new UserError(`--snapshot-refresh-interval must be >= 0, got ${o.snapshotRefreshInterval}`);
   }

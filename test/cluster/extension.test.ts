@@ -253,7 +253,7 @@ test("instance extensions contribute their part of every instance's configuratio
   const undeclared: ClusterExtension = { ...withPart, descriptor: { name: "quiet", ranks: null, capabilities: [] } };
   const cfg = simConfig();
   const build = (decodes: boolean): InstanceBuild => ({
-    kv: createKvStore(cfg.kv, silentLogger),
+    kv: createKvStore(cfg.kv),
     latency: cfg.latency(),
     decodes,
   });

@@ -12,6 +12,28 @@ import "../../src/cluster/builtins.js";
 import { DEFAULT_SLO_PARAMS } from "../../src/policy/sloTiers.js";
 import { ArrayRequestSource, makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { silentLogger } from "../../src/util/log.js";
+import { bindFeature } from "../../src/features/registry.js";
+import { kvCpuTier } from "../../src/features/kvCpuTier/kvCpuTier.js";
+
+interface CpuTierOptions {
+  kvCpuBlocks: number;
+  kvOffloadThreshold: number;
+  kvTransferBandwidth: number;
+  kvTransferBaseLatency: number;
+}
+
+/** The CPU tier feature bound to the test's tier options; none without CPU blocks. */
+function cpuTier(kv: Partial<CpuTierOptions> = {}): SimConfig["features"] {
+  const cpuBlocks = kv.kvCpuBlocks ?? 0;
+  if (cpuBlocks <= 0) return [];
+  const settings = {
+    cpuBlocks,
+    offloadThreshold: kv.kvOffloadThreshold ?? 0.9,
+    transferBandwidth: kv.kvTransferBandwidth ?? 100,
+    transferBaseLatency: kv.kvTransferBaseLatency ?? 0,
+  };
+  return [bindFeature(kvCpuTier, settings)];
+}
 
 export const LLAMA_H100_TP2 = {
   alpha: [1601.350510688092, 3.512476196805965, 1805.5430360826988],
@@ -25,7 +47,8 @@ export interface SimOverrides {
   horizon?: number;
   latency?: SimConfig["latency"];
   engine?: Partial<SimConfig["engine"]>;
-  kv?: Partial<SimConfig["kv"]>;
+  /** GPU capacity, and a CPU tier when kvCpuBlocks > 0 (bound as the run options bind it). */
+  kv?: Partial<SimConfig["kv"]> & Partial<CpuTierOptions>;
   cluster?: {
     numInstances?: number;
     admission?: { policy?: string; latency?: number };
@@ -78,15 +101,7 @@ export function simConfig(over: SimOverrides = {}): SimConfig {
       maxModelLen: 0,
       ...over.engine,
     },
-    kv: {
-      totalKvBlocks: 1000,
-      blockSize: 16,
-      kvCpuBlocks: 0,
-      kvOffloadThreshold: 0.9,
-      kvTransferBandwidth: 100,
-      kvTransferBaseLatency: 0,
-      ...over.kv,
-    },
+    kv: { totalKvBlocks: over.kv?.totalKvBlocks ?? 1000, blockSize: over.kv?.blockSize ?? 16 },
     cluster: clusterSettings(over, params),
     policy: {
       preemption: "tail",
@@ -99,7 +114,7 @@ export function simConfig(over: SimOverrides = {}): SimConfig {
       buildScheduler: schedulers.bind(scheduler, params),
     },
     trace: { level: "none", counterfactualK: 0, ...over.trace },
-    features: [],
+    features: cpuTier(over.kv),
   };
 }
 

@@ -1,7 +1,7 @@
-// The limit and KV checks of the configuration pipeline (src/sim/validateOptions.ts).
+// The limit and pipeline checks of the configuration pipeline (src/sim/validateOptions.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MAX_INSTANCES, validateKv, validateLimits } from "../../src/sim/validateOptions.js";
+import { MAX_INSTANCES, validatePipeline, validateLimits } from "../../src/sim/validateOptions.js";
 import type { RunInput } from "../../src/config/runOptions.js";
 import { cliError, options, userError } from "./helpers.js";
 
@@ -10,11 +10,11 @@ const limits = (input: RunInput = {}): void => {
   validateLimits(o, explicit, o.totalKvBlocks);
 };
 const limitsError = (input: RunInput): string => userError(() => limits(input));
-const kvError = (input: RunInput): string => userError(() => validateKv(options(input).o));
+const pipelineError = (input: RunInput): string => userError(() => validatePipeline(options(input).o));
 
-test("validateLimits and validateKv accept the defaults", () => {
+test("validateLimits and validatePipeline accept the defaults", () => {
   assert.doesNotThrow(() => limits());
-  assert.doesNotThrow(() => validateKv(options().o));
+  assert.doesNotThrow(() => validatePipeline(options().o));
 });
 
 test("validateLimits: counts must be positive, the long-prefill threshold non-negative", async () => {
@@ -30,31 +30,9 @@ test("validateLimits: counts must be positive, the long-prefill threshold non-ne
   assert.equal(limitsError({ numInstances: 0 }), await cliError(["--num-instances", "0"]));
 });
 
-test("validateKv: tier, transfer and snapshot ranges", async () => {
-  assert.equal(kvError({ kvCpuBlocks: -1 }), "--kv-cpu-blocks must be >= 0, got -1");
-  assert.equal(
-    kvError({ kvOffloadThreshold: 1.5 }),
-    "--kv-offload-threshold must be a finite value in [0, 1], got 1.5",
-  );
-  assert.equal(
-    kvError({ kvOffloadThreshold: NaN }),
-    "--kv-offload-threshold must be a finite value in [0, 1], got NaN",
-  );
-  assert.equal(kvError({ kvTransferBaseLatency: -2 }), "--kv-transfer-base-latency must be >= 0, got -2");
-  assert.equal(kvError({ snapshotRefreshInterval: -5 }), "--snapshot-refresh-interval must be >= 0, got -5");
-  assert.equal(kvError({ kvOffloadThreshold: 2 }), await cliError(["--kv-offload-threshold", "2"]));
-});
-
-test("validateKv checks the transfer bandwidth with or without a CPU tier", () => {
-  assert.equal(kvError({ kvTransferBandwidth: 0 }), "--kv-transfer-bandwidth must be a finite value > 0, got 0");
-  assert.equal(
-    kvError({ kvCpuBlocks: 10, kvTransferBandwidth: 0 }),
-    "--kv-transfer-bandwidth must be a finite value > 0, got 0",
-  );
-  assert.equal(
-    kvError({ kvCpuBlocks: 10, kvTransferBandwidth: Infinity }),
-    "--kv-transfer-bandwidth must be a finite value > 0, got Infinity",
-  );
+test("validatePipeline: snapshot refresh interval", async () => {
+  assert.equal(pipelineError({ snapshotRefreshInterval: -5 }), "--snapshot-refresh-interval must be >= 0, got -5");
+  assert.equal(pipelineError({ snapshotRefreshInterval: -5 }), await cliError(["--snapshot-refresh-interval", "-5"]));
 });
 
 test("validateLimits names the newer flag when it set the batch limit", async () => {
@@ -75,8 +53,8 @@ test("validateLimits: at most MAX_INSTANCES instances; an explicit horizon must 
   assert.doesNotThrow(() => validateLimits(o, explicit, o.totalKvBlocks));
 });
 
-test("validateKv: admission and routing latencies must not be negative", () => {
-  assert.equal(kvError({ admissionLatency: -5 }), "--admission-latency must be >= 0, got -5");
-  assert.equal(kvError({ routingLatency: -1 }), "--routing-latency must be >= 0, got -1");
-  assert.doesNotThrow(() => validateKv(options({ admissionLatency: 0, routingLatency: 10 }).o));
+test("validatePipeline: admission and routing latencies must not be negative", () => {
+  assert.equal(pipelineError({ admissionLatency: -5 }), "--admission-latency must be >= 0, got -5");
+  assert.equal(pipelineError({ routingLatency: -1 }), "--routing-latency must be >= 0, got -1");
+  assert.doesNotThrow(() => validatePipeline(options({ admissionLatency: 0, routingLatency: 10 }).o));
 });
