@@ -2,6 +2,7 @@
 // are read once, through its schema, when a run is configured; what the run keeps is the feature
 // bound to its typed settings (an ActiveFeature), never the options.
 
+import { Registry } from "../util/registry.js";
 import { parseParams, type ParamFlag, type ParamSchema } from "../util/policyRegistry.js";
 import type {
   BundleKey,
@@ -59,11 +60,10 @@ export function bindFeature<P, S>(feature: Feature<P, S>, settings: S): ActiveFe
 }
 
 export class FeatureRegistry {
-  private readonly entries = new Map<string, RegisteredFeature>();
+  private readonly entries = new Registry<RegisteredFeature>("feature");
 
   register<P, S>(feature: Feature<P, S>): void {
-    if (this.entries.has(feature.name)) throw new Error(`feature "${feature.name}" is already registered`);
-    this.entries.set(feature.name, {
+    this.entries.register({
       name: feature.name,
       description: feature.description,
       flags: feature.flags,
@@ -87,12 +87,12 @@ export class FeatureRegistry {
 
   /** In registration order: the order they are configured, started and print their results. */
   all(): RegisteredFeature[] {
-    return [...this.entries.values()];
+    return this.entries.all();
   }
 
   /** Removes a feature (tests register features for one run at a time). */
   unregister(name: string): void {
-    this.entries.delete(name);
+    this.entries.unregister(name);
   }
 }
 
