@@ -4,10 +4,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Command, Option } from "commander";
-import { RUN_FLAGS, type FlagDef } from "../config/runFlags.js";
+import { runFlags } from "../config/runFlags.js";
+import type { AnyFlagDef } from "../config/flagDef.js";
+import { saturationParams, type SaturationParams } from "../features/saturation/saturation.js";
+import { parseParams } from "../util/policyRegistry.js";
 import { flagParser } from "../config/parseFlagValue.js";
 import type { CliIo } from "./io.js";
-import { RunOptionsSchema, type RunOptions } from "../config/runOptions.js";
+import { runOptionsSchema, type RunOptions } from "../config/runOptions.js";
 import { UserError } from "../util/errors.js";
 import { Logger, parseLogLevel } from "../util/log.js";
 import { fileKind } from "../util/inputFile.js";
@@ -23,13 +26,12 @@ import type { RequestSource } from "../workload/index.js";
 
 /** Workload flags shared with `blis run`, plus the preset file and the log level. */
 // observe has its own --timeout (the HTTP request's), so the simulated client deadline is left out.
-const SHARED_FLAGS: FlagDef[] = RUN_FLAGS.filter(
+const SHARED_FLAGS: AnyFlagDef[] = runFlags().filter(
   (f) =>
     (f.group === "workload" && f.key !== "timeout") ||
     f.key === "defaultsFilepath" ||
     f.key === "log" ||
-    f.key === "detectors" ||
-    f.key.startsWith("saturation"),
+    f.key in saturationParams.shape,
 );
 
 const MAX_TIMEOUT_S = 86400;
@@ -60,7 +62,7 @@ export interface ObserveCliOptions {
   [key: string]: unknown;
 }
 
-function sharedOption(f: FlagDef): Option {
+function sharedOption(f: AnyFlagDef): Option {
   const value = f.type === "bool" ? " [bool]" : ` <${f.type === "floats" ? "list" : f.type}>`;
   const help = f.def !== "" ? `${f.help} (default ${f.def})` : f.help;
   const o = new Option(f.flag + value, help).argParser(flagParser(f.type, f.flag));
@@ -142,6 +144,8 @@ interface ObserveTarget {
 /** The workload flags parsed as `blis run` parses them. */
 interface ObserveWorkload {
   ro: RunOptions;
+  /** The detectors' options (the run's saturation feature reads the same). */
+  saturation: SaturationParams;
   /** Keys given on the command line. */
   explicit: Set<string>;
   /** A named preset (--workload NAME) rather than a spec, a trace or distribution flags. */
@@ -164,7 +168,7 @@ export async function observeCli(opts: ObserveCliOptions, io: CliIo): Promise<vo
   const settings = requestSettings(opts, lib);
   const workload = observeWorkload(opts);
   checkRunInputs(workload.ro);
-  const saturation = saturationPlan(workload.ro);
+  const saturation = saturationPlan(workload.saturation);
   if (saturation !== null && saturation.report !== "") checkOutputPath("--saturation-report", saturation.report);
   const itlPath =
     opts.itlOutput !== undefined && opts.itlOutput !== "" ? opts.itlOutput : lib.defaultItlPath(target.traceData);
@@ -226,14 +230,14 @@ function observeWorkload(opts: ObserveCliOptions): ObserveWorkload {
       "no workload: give --rate (with --num-requests or --horizon), --workload <preset> --rate R, --workload-spec FILE or --replay-trace FILE",
     );
   }
-  const parsed = RunOptionsSchema.safeParse(input);
+  const parsed = runOptionsSchema().safeParse(input);
   if (!parsed.success) throw new UserError(`invalid workload option: ${parsed.error.issues[0]!.message}`);
   const ro: RunOptions = parsed.data;
   const preset =
     ro.workloadSpec === "" && ro.replayTrace === "" && !["distribution", "traces", ""].includes(ro.workload);
   if (preset && !explicit.has("rate"))
     throw new UserError(`--workload ${ro.workload} needs --rate (requests per second)`);
-  return { ro, explicit, preset };
+  return { ro, saturation: parseParams(saturationParams, input), explicit, preset };
 }
 
 function checkOutputFiles(target: ObserveTarget, opts: ObserveCliOptions, itlPath: string, log: Logger): void {

@@ -1,4 +1,6 @@
 import { Command, Option } from "commander";
+import { parseParams } from "../util/policyRegistry.js";
+import { saturationParams } from "../features/saturation/saturation.js";
 import { runFlags, type AnyFlagDef } from "../config/runFlags.js";
 import { flagParser } from "../config/parseFlagValue.js";
 import type { RunInput } from "../config/runOptions.js";
@@ -78,13 +80,9 @@ export function checkSaturationReport(input: RunInput): void {
 
 /** Writes the detectors' labels and trace when --saturation-report asks for them. */
 export function writeSaturationReport(res: SimulationResult): void {
-  if (res.saturation === null || res.options.saturationReport === "") return;
-  writeOutput(
-    "--saturation-report",
-    res.options.saturationReport,
-    saturationReportJson(res.saturation),
-    writeFileAtomic,
-  );
+  const report = parseParams(saturationParams, res.options).saturationReport;
+  if (res.saturation === null || report === "") return;
+  writeOutput("--saturation-report", report, saturationReportJson(res.saturation), writeFileAtomic);
 }
 
 export async function runCli(input: RunInput, io: CliIo, progressMode: RunProgressMode = "auto"): Promise<void> {

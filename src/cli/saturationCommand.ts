@@ -10,7 +10,7 @@ import { checkOutputPath } from "./outputPaths.js";
 import { parseDetectorSelection } from "../saturation/config.js";
 
 /** Run flags a probe takes from the command line: all but what the search sets or writes. */
-const OWN = new Set([
+export const SATURATION_OWN_KEYS: ReadonlySet<string> = new Set([
   "rate",
   "numRequests",
   "resultsPath",
@@ -20,7 +20,7 @@ const OWN = new Set([
   "saturationReport",
   "saturationFinalWindow",
 ]);
-export const SATURATION_RUN_FLAGS = runFlags().filter((f) => !OWN.has(f.key));
+export const SATURATION_RUN_FLAGS = runFlags().filter((f) => !SATURATION_OWN_KEYS.has(f.key));
 
 const positive =
   (flag: string, integer = false) =>

@@ -14,7 +14,6 @@ import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
-import { SATURATION_FLAGS } from "./runFlagsSaturation.js";
 import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
 import { PD_FLAGS } from "./pdFlags.js";
@@ -47,6 +46,7 @@ function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): 
     def: f.shown ?? printedDefault(schema.shape[f.key]),
     group: f.group,
     help: f.help,
+    ...(f.metavar !== undefined ? { metavar: f.metavar } : {}),
   };
 }
 
@@ -343,7 +343,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "output",
     help: "simulated µs (ticks) between time-series samples in the report; doubled until the series fits its memory cap",
   },
-  ...SATURATION_FLAGS,
   ...LORA_FLAGS,
 ];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { BuiltinFeatureOptions } from "../features/builtins.js";
 import { DEFAULT_SLO_CACHE_WEIGHTS, DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
 import { BUNDLED_DEFAULTS } from "../util/paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
@@ -130,16 +131,6 @@ export const RunOptionsSchema = z.strictObject({
   report: z.string().default(""),
   /** Simulated ticks between time-series samples (reports). */
   reportInterval: z.number().int().default(100000),
-  // Post-hoc saturation detectors (docs/saturation.md).
-  detectors: z.string().default(""),
-  saturationConfig: z.string().default(""),
-  saturationReport: z.string().default(""),
-  saturationFinalWindow: z.string().default(""),
-  /**
-   * Set by `blis saturation` on its probes (no flag): the backlog-drift window, seconds, and the
-   * requests still in flight at the end counted as arrivals (docs/saturation.md "Finding the saturation rate").
-   */
-  saturationProbe: z.strictObject({ windowSec: z.number().positive() }).optional(),
   // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
   ...tierShedParams.shape,
   ...gaieLegacyParams.shape,
@@ -148,7 +139,8 @@ export const RunOptionsSchema = z.strictObject({
 });
 
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
-export type RunInput = z.input<typeof RunOptionsSchema>;
+/** A run's input: the run options and the built-in features' options (each feature reads its own). */
+export type RunInput = z.input<typeof RunOptionsSchema> & BuiltinFeatureOptions;
 
 /** Every option at its default (what a run uses for an option not given). */
 export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});

@@ -7,6 +7,7 @@ import { queueSnapshot } from "./queueSnapshot/queueSnapshot.js";
 import { autoscale } from "./autoscale/autoscale.js";
 import { gateway } from "./gateway/gateway.js";
 import { kvCpuTier } from "./kvCpuTier/kvCpuTier.js";
+import { saturationDetectors } from "./saturation/saturation.js";
 
 features.register(lora);
 features.register(speculativeDecoding);
@@ -14,6 +15,7 @@ features.register(queueSnapshot);
 features.register(autoscale);
 features.register(gateway);
 features.register(kvCpuTier);
+features.register(saturationDetectors);
 
 type OptionsOf<F> = F extends Feature<infer P, infer _S> ? P : never;
 /** Each option may be left out or undefined (its default), as in the run options. */
@@ -26,5 +28,6 @@ export type BuiltinFeatureOptions = Optional<
     OptionsOf<typeof queueSnapshot> &
     OptionsOf<typeof autoscale> &
     OptionsOf<typeof gateway> &
-    OptionsOf<typeof kvCpuTier>
+    OptionsOf<typeof kvCpuTier> &
+    OptionsOf<typeof saturationDetectors>
 >;

@@ -106,6 +106,8 @@ export interface FeatureRun {
    * and goodput), before any feature's `results`.
    */
   addMetrics?(metrics: SimulationMetrics, ended: FeatureEnd): void;
+  /** Last, after every feature's results: may rewrite the cluster block (the saturation labels). */
+  finish?(metrics: SimulationMetrics, ended: FeatureEnd): void;
 }
 
 /** A finished run's started features (its outputs find a feature's run by name). */

@@ -118,6 +118,15 @@ export function addFeatureMetrics(
   for (const { run } of started) run.addMetrics?.(metrics, featureEnd(metrics, users));
 }
 
+/** Each started feature's last word on the metrics, in start order, after every feature's results. */
+export function finishFeatures(
+  metrics: SimulationMetrics,
+  started: readonly StartedFeature[],
+  users: RequestLedger,
+): void {
+  for (const { run } of started) run.finish?.(metrics, featureEnd(metrics, users));
+}
+
 /**
  * Each started feature's results in start order: under its metrics key in the cluster block, or
  * under its name in the block's `features`.

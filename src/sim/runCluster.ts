@@ -27,6 +27,7 @@ import {
   attachFeatures,
   featureExtensions,
   addFeatureMetrics,
+  finishFeatures,
   fleetProbe,
   instanceCapacity,
   kvStoreFactory,
@@ -216,6 +217,7 @@ function addRunMetrics(
   if (run.sessions !== null) metrics.sessions = sessionMetrics(users, run.sessions.tags);
   addFeatureMetrics(metrics, run.started, users);
   addFeatureResults(metrics, run.started, users);
+  finishFeatures(metrics, run.started, users);
 }
 
 /** The router's in-flight counts against the instances' queues at the end of the run. */

@@ -20,9 +20,7 @@ import { validatePipeline, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies, warnTierShedDefault } from "./validatePolicies.js";
 import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
 import { resolvePd, validatePd } from "./pdStage.js";
-import { probePlan, saturationPlan, type SaturationPlan } from "../saturation/config.js";
 import { sustainedWindow } from "../metrics/sustained.js";
-import { labelRun, steadyCompletionRatio } from "../saturation/runSaturation.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseIncompatibleFeatures } from "./features.js";
 import {
@@ -34,7 +32,7 @@ import {
 } from "./featureWiring.js";
 import { earlyFeatureContext, featureContext } from "./featureContext.js";
 import { controlPlaneOf } from "../features/gateway/access.js";
-import type { BuiltinFeatureOptions } from "../features/builtins.js";
+import { saturationOf } from "../features/saturation/access.js";
 
 export interface SimulationResult {
   options: Readonly<RunOptions>;
@@ -72,10 +70,7 @@ export { HORIZON_MAX_TEXT };
  * CLI's order (docs/behavior.md "Validation order and exit status"), so the first problem reported
  * is the one BLIS would report.
  */
-export async function simulate(
-  input: RunInput & BuiltinFeatureOptions,
-  so: SimulateOptions = {},
-): Promise<SimulationResult> {
+export async function simulate(input: RunInput, so: SimulateOptions = {}): Promise<SimulationResult> {
   const scope: { dispose: () => void } = { dispose: () => undefined };
   try {
     return await simulateIn(scope, input, so);
@@ -96,7 +91,6 @@ async function simulateIn(
   so: SimulateOptions,
 ): Promise<SimulationResult> {
   const { o: parsed, explicit, log } = parseRunInput(input, so.logger);
-  const saturation = probePlan(saturationPlan(parsed), parsed.saturationProbe);
 
   // Features that set GPU memory aside (LoRA's adapters) are configured before the KV capacity is
   // derived (docs/architecture.md "Configuration: parsed once, derived once").
@@ -161,14 +155,13 @@ async function simulateIn(
   log.info(`Simulation wall-clock time: ${wall.toFixed(3)}s`);
   log.info("Simulation complete.");
   run.metrics.sustainedResponsesPerSec = sustainedWindow(run.ledger).perSec;
-  const analysis = saturation !== null ? labelSaturation(run, saturation, log) : null;
 
   return {
     options: o,
     config,
     metrics: run.metrics,
     run,
-    saturation: analysis,
+    saturation: saturationOf(run),
     resultsObject() {
       const reqs = requestRecords(run.ledger, controlPlaneOf(run)?.gateway?.recordDelaysMs);
       const base: MetricsBlock & { requests?: RequestRecord[] } = { ...run.metrics.cluster };
@@ -176,14 +169,6 @@ async function simulateIn(
       return base;
     },
   };
-}
-
-/** Runs the detectors and adds their labels and the steady completion ratio to the metrics. */
-function labelSaturation(run: ClusterRun, plan: SaturationPlan, log: Logger): SaturationAnalysis {
-  const labelled = labelRun(run.ledger, plan, run.metrics.cluster, (m) => log.warn(m));
-  run.metrics.cluster = labelled.block;
-  run.metrics.steadyCompletionRatio = steadyCompletionRatio(run.ledger);
-  return labelled.analysis;
 }
 
 /** One stderr line when the report's time series had to sample more coarsely than asked. */

@@ -28,6 +28,8 @@ export interface ParamFlag {
   bundleObject?: boolean;
   /** How --help prints the default when the schema's would mislead (an optional value's source, in words). */
   shown?: string;
+  /** The value's name in --help (`<path>`); absent: the type's name. */
+  metavar?: string;
 }
 
 /** A parameter schema: an object whose fields carry their defaults. */

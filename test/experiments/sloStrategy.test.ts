@@ -5,12 +5,11 @@ import { fileURLToPath } from "node:url";
 import { simulate } from "../../src/sim/simulate.js";
 import { renderStdout } from "../../src/sim/renderStdout.js";
 import type { RunInput } from "../../src/config/runOptions.js";
-import type { BuiltinFeatureOptions } from "../../src/features/builtins.js";
 import { record, req, run, simConfig } from "../helpers/sim.js";
 
 const SPEC = fileURLToPath(new URL("../../../examples/strategy-workload.yaml", import.meta.url));
 // A seed-era study: the workload's load was sized for the 2025 blackbox coefficients.
-const BASE: RunInput & BuiltinFeatureOptions = {
+const BASE: RunInput = {
   model: "meta-llama/llama-3.1-8b-instruct",
   latencyModel: "blackbox",
   workloadSpec: SPEC,

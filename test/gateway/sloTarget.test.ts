@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { simulate } from "../../src/sim/simulate.js";
 import { silentLogger } from "../../src/util/log.js";
 import type { RunInput } from "../../src/config/runOptions.js";
-import type { BuiltinFeatureOptions } from "../../src/features/builtins.js";
 import { mkReq, tokens } from "../cluster/helpers.js";
 import { fakeGateway } from "./helpers.js";
 
@@ -33,7 +32,7 @@ const client = (id: string, input: number, extra: Record<string, unknown>): Reco
 
 /** Mean TTFT (ms) of the requests with each prompt length, overloaded behind a gateway. */
 async function ttftByClient(spec: Record<string, unknown>, order: string): Promise<Map<number, number>> {
-  const input: RunInput & BuiltinFeatureOptions = {
+  const input: RunInput = {
     model: "meta-llama/llama-3.1-8b-instruct",
     workloadSpecObject: spec,
     flowControl: true,

@@ -1,7 +1,7 @@
 // Flags of the post-hoc saturation detectors (docs/saturation.md "Flags").
-import type { FlagSpec } from "./flagDef.js";
+import type { ParamFlag } from "../../util/policyRegistry.js";
 
-const sat = (key: FlagSpec["key"], flag: string, help: string, metavar?: string): FlagSpec => ({
+const sat = (key: string, flag: string, help: string, metavar?: string): ParamFlag => ({
   key,
   flag,
   type: "string",
@@ -10,7 +10,7 @@ const sat = (key: FlagSpec["key"], flag: string, help: string, metavar?: string)
   ...(metavar !== undefined ? { metavar } : {}),
 });
 
-export const SATURATION_FLAGS: FlagSpec[] = [
+export const SATURATION_FLAGS: ParamFlag[] = [
   sat(
     "detectors",
     "--detectors",

@@ -1,0 +1,11 @@
+// The detectors' labels and trace of a finished run (the --saturation-report file, `blis saturation`).
+
+import type { SaturationAnalysis } from "../../saturation/analyze.js";
+import type { StartedFeatures } from "../feature.js";
+import { SaturationLabels, saturationDetectors } from "./saturation.js";
+
+/** The run's saturation analysis; null when no detector was selected. */
+export function saturationOf(run: StartedFeatures): SaturationAnalysis | null {
+  const started = run.features.find((f) => f.feature.name === saturationDetectors.name);
+  return started !== undefined && started.run instanceof SaturationLabels ? started.run.analysis : null;
+}
