@@ -11,6 +11,7 @@ import type {
   FeatureRun,
   FeatureStartContext,
   Incompatibility,
+  StartedFeatures,
   WorkloadFacts,
 } from "./feature.js";
 
@@ -42,6 +43,11 @@ export interface RegisteredFeature {
   configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): Promise<ActiveFeature | null>;
   /** Checks the workload: through `active` when the feature is on, as an off feature otherwise. */
   checkWorkload(active: ActiveFeature | null, workload: WorkloadFacts): void;
+}
+
+/** The run of feature `name` in a finished run; null when it was off. */
+export function featureRunOf(run: StartedFeatures, name: string): FeatureRun | null {
+  return run.features.find((f) => f.feature.name === name)?.run ?? null;
 }
 
 /** `feature` on, with `settings` (a library caller building a SimConfig by hand binds its own). */

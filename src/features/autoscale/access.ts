@@ -2,10 +2,11 @@
 
 import { AutoscaleController } from "../../autoscale/controller.js";
 import type { StartedFeatures } from "../feature.js";
+import { featureRunOf } from "../registry.js";
 import { autoscale } from "./autoscale.js";
 
 /** The run's autoscaler; null when the run had no node pools, lifecycle or autoscaler. */
 export function autoscalerOf(run: StartedFeatures): AutoscaleController | null {
-  const started = run.features.find((f) => f.feature.name === autoscale.name);
-  return started !== undefined && started.run.extension instanceof AutoscaleController ? started.run.extension : null;
+  const extension = featureRunOf(run, autoscale.name)?.extension;
+  return extension instanceof AutoscaleController ? extension : null;
 }

@@ -3,10 +3,11 @@
 
 import { ControlPlane } from "../../gateway/controlPlane.js";
 import type { StartedFeatures } from "../feature.js";
+import { featureRunOf } from "../registry.js";
 import { gateway } from "./gateway.js";
 
 /** The run's control plane; null when the run used no gateway feature. */
 export function controlPlaneOf(run: StartedFeatures): ControlPlane | null {
-  const started = run.features.find((f) => f.feature.name === gateway.name);
-  return started !== undefined && started.run.extension instanceof ControlPlane ? started.run.extension : null;
+  const extension = featureRunOf(run, gateway.name)?.extension;
+  return extension instanceof ControlPlane ? extension : null;
 }
