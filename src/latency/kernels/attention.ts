@@ -149,7 +149,7 @@ export class DecodeSurface {
   private readonly logRows: Float64Array[];
   /** Per integer batch size (filled on first use): rows i, j, weight f of row j, and log factor beyond the rows. */
   private readonly weights = new BatchWeights();
-  private readonly memo = new ContextMemo();
+  private readonly memo = new ContextMemo(2);
   private beyond: (() => void) | undefined;
 
   constructor(table: AttentionTable, s: AttentionShape, notes: Extrapolations) {

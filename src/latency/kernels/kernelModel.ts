@@ -6,6 +6,7 @@ import { ConstructionError } from "../../util/errors.js";
 import type { FeatureModel } from "../trainedPhysics.js";
 import type { LatencyModel, StepRequestView } from "../model.js";
 import type { LayerCosts } from "./layers.js";
+import { ContextMemo } from "./contextMemo.js";
 
 /** The overhead terms, in the order of `beta` (µs each). */
 export const KERNEL_OVERHEADS = ["step_us", "layer_us", "request_us", "token_us"] as const;
@@ -27,6 +28,8 @@ const CACHE_TOKENS = 65536;
 export class TokenCostCache {
   private readonly byTokens = new Float64Array(CACHE_TOKENS + 1);
   private readonly byRows = new Float64Array(CACHE_TOKENS + 1);
+  /** Kernel time of a step of D decodes only, by D and the sum of their positions (an integer). */
+  readonly decodeSteps = new ContextMemo(1);
   constructor(readonly costs: LayerCosts) {}
 
   tokens(m: number): number {
@@ -139,8 +142,23 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     this.aggRows = B + rows;
   }
 
-  /** Measured kernel time (µs) of the last aggregate. */
+  /**
+   * Measured kernel time (µs) of the last aggregate. A step of decodes only (m, rows and D equal, no
+   * prefill) depends on D and S alone, and the same ones come back step after step: remembered.
+   */
   private kernelTime(m: number, rows: number, D: number, S: number, pf: number): number {
+    if (pf !== 0 || m !== D || rows !== D) return this.measuredKernelTime(m, rows, D, S, pf);
+    const memo = this.cache.decodeSteps;
+    const s = memo.slot(D, S);
+    if (s < 0) return this.measuredKernelTime(m, rows, D, S, pf);
+    if (memo.has(D, s, S)) return memo.value(D, s);
+    const t = this.measuredKernelTime(m, rows, D, S, pf);
+    memo.keep(D, s, S, t);
+    return t;
+  }
+
+  /** kernelTime() computed. */
+  private measuredKernelTime(m: number, rows: number, D: number, S: number, pf: number): number {
     const c = this.cache;
     let t = c.tokens(m) + c.lmHead(rows) + this.L * pf;
     if (D > 0) t += this.L * c.costs.decode(D, S / D + 1);

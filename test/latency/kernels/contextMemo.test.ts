@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { ContextMemo } from "../../../src/latency/kernels/contextMemo.js";
 import { DecodeSurface } from "../../../src/latency/kernels/attention.js";
 import { FC_SEED } from "../../helpers/fc.js";
-import { readTables, recordingNotes } from "./helpers.js";
+import { decode, LLAMA_8B, readTables, recordingNotes, resolveKernels } from "./helpers.js";
+import type { LatencyModel } from "../../../src/latency/model.js";
 
 /** Batch sizes in and out of the memo's range, non-integer ones included. */
 const batchArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom(1.5, 2.25, -1));
@@ -21,30 +22,38 @@ const contextArb = fc.oneof(
 
 test("the memo says it holds a (batch, context) only with the value last kept for that pair (property)", () => {
   fc.assert(
-    fc.property(fc.array(fc.tuple(batchArb, contextArb, fc.double({ noNaN: true })), { maxLength: 200 }), (ops) => {
-      const memo = new ContextMemo();
-      const reference = new Map<string, number>();
-      let answered = 0;
-      for (const [batch, context, value] of ops) {
-        const s = memo.slot(batch, context);
-        if (s < 0) continue;
-        if (memo.has(batch, s, context)) {
-          answered++;
-          assert.equal(memo.value(batch, s), reference.get(`${batch}/${context}`), `batch ${batch} context ${context}`);
-        } else {
-          memo.keep(batch, s, context, value);
-          reference.set(`${batch}/${context}`, value);
-          assert.ok(memo.has(batch, s, context), "kept, then not found");
+    fc.property(
+      fc.constantFrom(1, 2),
+      fc.array(fc.tuple(batchArb, contextArb, fc.double({ noNaN: true })), { maxLength: 200 }),
+      (scale, ops) => {
+        const memo = new ContextMemo(scale);
+        const reference = new Map<string, number>();
+        let answered = 0;
+        for (const [batch, context, value] of ops) {
+          const s = memo.slot(batch, context);
+          if (s < 0) continue;
+          if (memo.has(batch, s, context)) {
+            answered++;
+            assert.equal(
+              memo.value(batch, s),
+              reference.get(`${batch}/${context}`),
+              `batch ${batch} context ${context}`,
+            );
+          } else {
+            memo.keep(batch, s, context, value);
+            reference.set(`${batch}/${context}`, value);
+            assert.ok(memo.has(batch, s, context), "kept, then not found");
+          }
         }
-      }
-      return answered >= 0;
-    }),
+        return answered >= 0;
+      },
+    ),
     { seed: FC_SEED, numRuns: 300 },
   );
 });
 
 test("the memo keeps small integer batch sizes and non-negative contexts only", () => {
-  const memo = new ContextMemo();
+  const memo = new ContextMemo(2);
   assert.ok(memo.slot(1, 12000) >= 0);
   assert.ok(memo.slot(8, 0.5) >= 0);
   for (const [b, c] of [
@@ -75,5 +84,25 @@ test("decode attention asked again gives what a surface asked for the first time
       }
     }),
     { seed: FC_SEED, numRuns: 60 },
+  );
+});
+
+test("a step of decodes asked again takes what a model that was never asked gives it (property)", async () => {
+  const asked = (await resolveKernels(LLAMA_8B, "H100", 1)).r.build();
+  const fresh = async (): Promise<LatencyModel> => (await resolveKernels(LLAMA_8B, "H100", 1)).r.build();
+  // A step is n decodes whose positions add up to a total drawn from a few (so that batches of
+  // different sizes meet on the same total), asked as a listed batch or as a cohort.
+  const step = fc.tuple(fc.integer({ min: 1, max: 10 }), fc.constantFrom(12000, 12001, 24002, 40000), fc.boolean());
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+      for (const [n, total, listed] of [...steps, ...steps]) {
+        const each = Math.floor(total / n);
+        const batch = Array.from({ length: n }, (_, i) => decode(i === 0 ? total - each * (n - 1) : each));
+        const time = (m: LatencyModel): number =>
+          listed ? m.stepTime(batch, n) : m.stepTimeWithDecodes!([], 0, n, total);
+        assert.equal(time(asked), time(await fresh()), `${n} decodes at ${total} positions in all`);
+      }
+    }),
+    { seed: FC_SEED, numRuns: 25 },
   );
 });
