@@ -69,6 +69,8 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   private readonly fixed: number;
   private readonly perRequest: number;
   private readonly perToken: number;
+  /** Step times of decodes only, by their count and position sum (decodesOnly). */
+  private readonly decodeSteps = new ContextMemo(1);
 
   constructor(
     private readonly cache: TokenCostCache,
@@ -187,6 +189,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   }
 
   stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number {
+    if (count === 0) return this.decodesOnly(decodes, decodePis);
     this.aggregate(batch, count);
     return this.total(
       this.aggTokens + decodes,
@@ -197,6 +200,19 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
       this.aggPrefillAttn,
       this.aggOutputs + decodes,
     );
+  }
+
+  /**
+   * The step of `decodes` decodes at positions adding up to `pis` and nothing else (a steady step,
+   * steadySteps.ts): what stepTimeWithDecodes() gives for an empty batch, remembered.
+   */
+  private decodesOnly(decodes: number, pis: number): number {
+    const memo = this.decodeSteps;
+    const s = memo.slot(decodes, pis);
+    if (s >= 0 && memo.has(decodes, s, pis)) return memo.value(decodes, s);
+    const t = this.total(decodes, decodes, decodes, decodes, pis, 0, decodes);
+    if (s >= 0) memo.keep(decodes, s, pis, t);
+    return t;
   }
 
   /** Features: kernel µs, 1, L, B, output tokens (coefficients: 1 and the overheads). */
