@@ -1,5 +1,6 @@
 import type { Request } from "../core/request.js";
 import type { PooledItl } from "./pooledItl.js";
+import type { KvCache } from "../kv/kvCache.js";
 import { grownInt32 } from "../core/typedArrays.js";
 
 /** A member is due at most this many steps after it entered (it may always leave early). */
@@ -35,7 +36,15 @@ export class DecodeCohort {
   private nFree = 0;
   private slots = 0;
 
-  constructor(private readonly itl: PooledItl) {}
+  /**
+   * `kv`: the store of members whose block-filling token may come while they are out
+   * (Instance.enroll); such a member's last block is filled when it leaves with it full.
+   */
+  constructor(
+    private readonly itl: PooledItl,
+    private readonly kv: KvCache | null = null,
+    private readonly blockSize = 0,
+  ) {}
 
   /** Adds r, up to date after step `step`, due at step `dueStep` (step + 1 < dueStep ≤ step + MAX_AHEAD). */
   enter(r: Request, step: number, dueStep: number): void {
@@ -122,6 +131,8 @@ export class DecodeCohort {
       r.computed += k;
       r.tailFill += k;
       r.itlCount += k;
+      // Only a member let out past its filling token comes back with its last block full.
+      if (r.tailFill === this.blockSize && this.kv !== null) this.kv.fillLastBlock(r);
     }
     r.numNewTokens = 1;
     r.syncStep = step - 1;
