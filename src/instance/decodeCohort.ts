@@ -106,9 +106,12 @@ export class DecodeCohort {
     return k;
   }
 
-  /** Removes every member, brought up to date to the start of `step`. */
+  /**
+   * Removes every member, brought up to date to the start of `step`. A bucket holds members or is
+   * empty (head -1), so the walk stops once no member is left.
+   */
   drain(step: number): void {
-    for (let b = 0; b < RING; b++) {
+    for (let b = 0; b < RING && this.count > 0; b++) {
       for (let s = this.head[b]!; s >= 0; s = this.nextSlot[s]!) this.leave(this.release(s), step);
       this.head[b] = -1;
       this.tail[b] = -1;
