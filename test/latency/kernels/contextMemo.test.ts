@@ -9,6 +9,8 @@ import { DecodeSurface } from "../../../src/latency/kernels/attention.js";
 import { FC_SEED } from "../../helpers/fc.js";
 import { decode, LLAMA_8B, readTables, recordingNotes, resolveKernels } from "./helpers.js";
 import type { LatencyModel } from "../../../src/latency/model.js";
+import { KernelLatencyModel, TokenCostCache } from "../../../src/latency/kernels/kernelModel.js";
+import type { LayerCosts } from "../../../src/latency/kernels/layers.js";
 
 /** Batch sizes in and out of the memo's range, non-integer ones included. */
 const batchArb = fc.oneof(fc.integer({ min: 0, max: 12 }), fc.constantFrom(1.5, 2.25, -1));
@@ -105,4 +107,38 @@ test("a step of decodes asked again takes what a model that was never asked give
     }),
     { seed: FC_SEED, numRuns: 25 },
   );
+});
+
+/** Costs that make a decode-only step's time tell its count and position sum apart. */
+const COSTS: LayerCosts = {
+  numLayers: 2,
+  tokens: (m) => 10 * m,
+  lmHead: (rows) => rows,
+  prefillChunk: (_c, n) => n,
+  decode: (batch, context) => batch * context,
+};
+
+test("the models of one cost cache with the same overheads share one memo of decode-only steps, a bounded number in all", () => {
+  const cache = new TokenCostCache(COSTS);
+  const model = (beta: number[]): KernelLatencyModel => new KernelLatencyModel(cache, { alpha: [0, 0, 0], beta });
+  const memo = cache.stepMemo(1, 2, 3);
+  assert.ok(memo !== null);
+  assert.equal(cache.stepMemo(1, 2, 3), memo, "the same overheads, the same memo");
+  assert.notEqual(cache.stepMemo(1, 2, 4), memo);
+  for (let k = 0; k < 20; k++) cache.stepMemo(100 + k, 0, 0);
+  assert.equal(cache.stepMemo(99, 0, 0), null, "past the bound, no memo");
+  // Models with or without a memo give the same times, asked once or twice.
+  const kept = model([1, 0, 2, 3]);
+  const unkept = model([1000, 0, 2, 3]);
+  const fresh = new KernelLatencyModel(new TokenCostCache(COSTS), { alpha: [0, 0, 0], beta: [1000, 0, 2, 3] });
+  for (const [n, pis] of [
+    [1, 500],
+    [2, 500],
+    [1, 500],
+    [3, 9000],
+    [2, 500],
+  ] as const) {
+    assert.equal(unkept.stepTimeWithDecodes([], 0, n, pis), fresh.stepTimeWithDecodes([], 0, n, pis));
+    assert.equal(kept.stepTimeWithDecodes([], 0, n, pis) + 999, unkept.stepTimeWithDecodes([], 0, n, pis));
+  }
 });
