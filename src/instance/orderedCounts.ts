@@ -6,17 +6,22 @@
 import { grownFloat64 } from "../core/typedArrays.js";
 
 const EMPTY_SLOT = 0;
+const NO_NUMBERS = new Float64Array(0);
+const NO_SLOTS = new Int32Array(0);
 /** The two 32-bit halves of a number (its hash when it is not a 31-bit integer). */
 const bits = new Float64Array(1);
 const halves = new Int32Array(bits.buffer);
 
 export class OrderedCounts {
-  /** Entry i: keys[i] and counts[i], i in order of first add. */
-  private keys = new Float64Array(16);
-  private counts = new Float64Array(16);
+  /**
+   * Entry i: keys[i] and counts[i], i in order of first add. Empty until the first add: an
+   * instance of a large cluster may never fold its gaps.
+   */
+  private keys = NO_NUMBERS;
+  private counts = NO_NUMBERS;
   size = 0;
   /** Per slot: 1 + the number of the entry whose key hashes there, EMPTY_SLOT when free. */
-  private slots = new Int32Array(32);
+  private slots = NO_SLOTS;
 
   /** The i-th key (i < size), in order of first add. */
   keyAt(i: number): number {
@@ -34,6 +39,11 @@ export class OrderedCounts {
    */
   add(key: number, c: number): void {
     const k = key === 0 ? 0 : key !== key ? NaN : key;
+    if (this.slots.length === 0) {
+      this.keys = new Float64Array(16);
+      this.counts = new Float64Array(16);
+      this.slots = new Int32Array(32);
+    }
     const mask = this.slots.length - 1;
     let s = hashOf(k) & mask;
     for (;;) {
