@@ -1,5 +1,6 @@
 import type { Request } from "../core/request.js";
 import type { PooledItl } from "./pooledItl.js";
+import type { KvCache } from "../kv/kvCache.js";
 import { grownInt32 } from "../core/typedArrays.js";
 
 /** A member is due at most this many steps after it entered (it may always leave early). */
@@ -35,7 +36,15 @@ export class DecodeCohort {
   private nFree = 0;
   private slots = 0;
 
-  constructor(private readonly itl: PooledItl) {}
+  /**
+   * `kv`: the store of members whose block-filling token may come while they are out
+   * (Instance.enroll); such a member's last block is filled when it leaves with it full.
+   */
+  constructor(
+    private readonly itl: PooledItl,
+    private readonly kv: KvCache | null = null,
+    private readonly blockSize = 0,
+  ) {}
 
   /** Adds r, up to date after step `step`, due at step `dueStep` (step + 1 < dueStep ≤ step + MAX_AHEAD). */
   enter(r: Request, step: number, dueStep: number): void {
@@ -97,9 +106,12 @@ export class DecodeCohort {
     return k;
   }
 
-  /** Removes every member, brought up to date to the start of `step`. */
+  /**
+   * Removes every member, brought up to date to the start of `step`. A bucket holds members or is
+   * empty (head -1), so the walk stops once no member is left.
+   */
   drain(step: number): void {
-    for (let b = 0; b < RING; b++) {
+    for (let b = 0; b < RING && this.count > 0; b++) {
       for (let s = this.head[b]!; s >= 0; s = this.nextSlot[s]!) this.leave(this.release(s), step);
       this.head[b] = -1;
       this.tail[b] = -1;
@@ -122,6 +134,8 @@ export class DecodeCohort {
       r.computed += k;
       r.tailFill += k;
       r.itlCount += k;
+      // Only a member let out past its filling token comes back with its last block full.
+      if (r.tailFill === this.blockSize && this.kv !== null) this.kv.fillLastBlock(r);
     }
     r.numNewTokens = 1;
     r.syncStep = step - 1;

@@ -293,7 +293,7 @@ export class Instance {
         this.kv.cpuTierStats() === null &&
         this.observer === null &&
         this.probe === null;
-      this.cohort = ok ? new DecodeCohort(this.itl) : null;
+      this.cohort = ok ? new DecodeCohort(this.itl, this.kv, this.cfg.blockSize) : null;
     }
     return this.cohort;
   }
@@ -351,7 +351,10 @@ export class Instance {
         r.outputLen > 0 &&
         r.nBlocks > 0
       ) {
-        const toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
+        // The step that fills the last block needs a visit only when the filling is seen by
+        // others; else the member stays out until the step that needs a new block.
+        let toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
+        if (r.tailFill < bs && this.kv.mayFillLater(r)) toKv++;
         const toDone = r.inputLen + r.outputLen - 1 - r.pi;
         let k = toKv < toDone ? toKv : toDone;
         if (k > MAX_AHEAD) k = MAX_AHEAD;

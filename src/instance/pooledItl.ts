@@ -1,6 +1,7 @@
 import type { Request } from "../core/request.js";
 import { InvariantError } from "../util/errors.js";
 import type { Deque } from "./deque.js";
+import { OrderedCounts } from "./orderedCounts.js";
 
 /**
  * The instance's pooled inter-token gaps without a per-request list (docs/architecture.md
@@ -20,7 +21,7 @@ export class PooledItl {
   /** Completed requests with an entry at step base − 1 (the folded diffs' sum). */
   private carry = 0;
   /** Pooled entries of the folded steps, value → count, in first-occurrence order. */
-  private readonly folded = new Map<number, number>();
+  private readonly folded = new OrderedCounts();
   /**
    * Earliest step a request still in the instance can refer to (its decode runs, its scheduling
    * step); null: steps are never folded (their values are read after the run, PD).
@@ -70,7 +71,7 @@ export class PooledItl {
   /**
    * Adds the pooled entries of steps from .. to to `into`; `active` counts the entries at from − 1. Returns it at `to`.
    */
-  private pool(into: Map<number, number>, from: number, to: number, active: number): number {
+  private pool(into: OrderedCounts, from: number, to: number, active: number): number {
     const diff = this.runDiff;
     const val = this.stepVal;
     const base = this.base;
@@ -84,14 +85,14 @@ export class PooledItl {
       if (active > 0 && s >= 1) {
         const v = val[s - base]!;
         if (runCount > 0 && v !== runVal) {
-          into.set(runVal, (into.get(runVal) ?? 0) + runCount);
+          into.add(runVal, runCount);
           runCount = 0;
         }
         runVal = v;
         runCount += active;
       }
     }
-    if (runCount > 0) into.set(runVal, (into.get(runVal) ?? 0) + runCount);
+    if (runCount > 0) into.add(runVal, runCount);
     return active;
   }
 
@@ -141,8 +142,12 @@ export class PooledItl {
 
   /** Adds the pooled entries of steps 1 .. stepCount to `into` as value → count. */
   collect(into: Map<number, number>, stepCount: number): void {
-    for (const [v, c] of this.folded) into.set(v, (into.get(v) ?? 0) + c);
-    this.pool(into, this.base, stepCount, this.carry);
+    this.folded.addTo(into);
+    // The window's entries are pooled apart (collect() leaves the instance as it is) and join
+    // `into` after the folded ones, in the order they first occur: as if pooled into it directly.
+    const window = new OrderedCounts();
+    this.pool(window, this.base, stepCount, this.carry);
+    window.addTo(into);
   }
 }
 

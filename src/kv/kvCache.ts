@@ -57,6 +57,19 @@ export interface KvCache {
   /** One decode token into the request's partially filled last block; never fails. */
   appendDecodeToken(req: Request, pos: number): void;
   /**
+   * Whether the tokens that fill the request's partially filled last block may be placed without
+   * the store, and the block filled later by fillLastBlock(): its content is private (only its
+   * owner ever asks for it, docs/architecture.md "Private blocks"), so when it is hashed changes
+   * nothing anyone else sees.
+   */
+  mayFillLater(req: Request): boolean;
+  /**
+   * The request's last block was filled by tokens placed without the store (the decode cohort,
+   * instance/decodeCohort.ts) after mayFillLater() said so: what appendDecodeToken() does for the
+   * token that fills it. req.pi is the position after that token.
+   */
+  fillLastBlock(req: Request): void;
+  /**
    * Takes n free blocks for the current step's speculative slots (docs/speculative.md "KV"): they
    * count as used and lose their cached content until releaseScratch(). False, with nothing taken,
    * when fewer than n are free.

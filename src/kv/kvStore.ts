@@ -143,6 +143,15 @@ export class KvStore implements KvCache {
       this.content.hashFullBlock(req, pos + 1 - this.blockSize, req.blocks[req.nBlocks - 1]!);
   }
 
+  mayFillLater(req: Request): boolean {
+    const p = this.content.priv;
+    return p !== null && req.nBlocks > 0 && req.nBlocks - 1 >= p.firstPrivate(req);
+  }
+
+  fillLastBlock(req: Request): void {
+    this.content.hashFullBlock(req, req.pi - this.blockSize, req.blocks[req.nBlocks - 1]!);
+  }
+
   /** The GPU-tier allocation behind allocate(); the tiered store retries it after reloads. */
   protected allocateGpu(req: Request, start: number, end: number, nPrefix: number): boolean {
     const bs = this.blockSize;
@@ -439,6 +448,10 @@ export class KvStore implements KvCache {
   }
   freeListIds(): number[] {
     return this.free.toArray();
+  }
+  /** Block b's chain hash (NO_HASH when it holds nothing findable, PRIVATE_HASH when private). */
+  hashOf(b: number): number {
+    return b < this.content.hash.length ? this.content.hash[b]! : NO_HASH;
   }
   indexSize(): number {
     return this.content.index.size;

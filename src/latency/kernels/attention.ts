@@ -2,6 +2,7 @@
 // attention over the prompt positions of a chunk, decode ("generation") attention over a decode
 // batch and its cached context.
 
+import { ContextMemo } from "./contextMemo.js";
 import { Curve, floorIndex } from "./curve.js";
 import type { Extrapolations } from "./gemm.js";
 import type { AttentionTable, CurveData } from "./tables.js";
@@ -148,6 +149,7 @@ export class DecodeSurface {
   private readonly logRows: Float64Array[];
   /** Per integer batch size (filled on first use): rows i, j, weight f of row j, and log factor beyond the rows. */
   private readonly weights = new BatchWeights();
+  private readonly memo = new ContextMemo(2);
   private beyond: (() => void) | undefined;
 
   constructor(table: AttentionTable, s: AttentionShape, notes: Extrapolations) {
@@ -177,9 +179,21 @@ export class DecodeSurface {
    * µs for `batch` decodes whose cached contexts average `context` tokens: log–log interpolation
    * along the context in the two measured batch rows around `batch`, then log–log between them
    * (curve.ts's rules; beyond the grid linear in context, beyond the largest batch linear in
-   * batch), done in the log domain: one logarithm and one exponential per call.
+   * batch), done in the log domain: one logarithm and one exponential per call, made once per
+   * small batch size and context (contextMemo.ts).
    */
   at(batch: number, tokens: number): number {
+    const memo = this.memo;
+    const s = memo.slot(batch, tokens);
+    if (s < 0) return this.interpolate(batch, tokens);
+    if (memo.has(batch, s, tokens)) return memo.value(batch, s);
+    const t = this.interpolate(batch, tokens);
+    memo.keep(batch, s, tokens, t);
+    return t;
+  }
+
+  /** at() computed. */
+  private interpolate(batch: number, tokens: number): number {
     const w = this.weights.of(batch, this.batches);
     const i = w.i;
     const rowI = this.logRows[i]!;

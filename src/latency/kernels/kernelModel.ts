@@ -6,6 +6,7 @@ import { ConstructionError } from "../../util/errors.js";
 import type { FeatureModel } from "../trainedPhysics.js";
 import type { LatencyModel, StepRequestView } from "../model.js";
 import type { LayerCosts } from "./layers.js";
+import { ContextMemo } from "./contextMemo.js";
 
 /** The overhead terms, in the order of `beta` (µs each). */
 export const KERNEL_OVERHEADS = ["step_us", "layer_us", "request_us", "token_us"] as const;
@@ -22,12 +23,34 @@ export interface KernelModelParams {
 const MAX_TICKS = 2 ** 63;
 /** Token counts up to this many have their token-only cost cached. */
 const CACHE_TOKENS = 65536;
+/** Sets of overheads whose decode-only step times a cost cache remembers (fits try many). */
+const MAX_STEP_MEMOS = 16;
 
 /** The token-dependent cost per m, computed once per m and shared by every instance. */
 export class TokenCostCache {
   private readonly byTokens = new Float64Array(CACHE_TOKENS + 1);
   private readonly byRows = new Float64Array(CACHE_TOKENS + 1);
+  /** Kernel time of a step of D decodes only, by D and the sum of their positions (an integer). */
+  readonly decodeSteps = new ContextMemo(1);
+  /** Whole step times of decodes only, per set of overheads (KernelLatencyModel.decodesOnly). */
+  private readonly stepMemos = new Map<string, ContextMemo>();
   constructor(readonly costs: LayerCosts) {}
+
+  /**
+   * The memo of decode-only step times shared by the models with these overheads (the instances of
+   * a deployment), or null once MAX_STEP_MEMOS sets have one: each instance of a large cluster
+   * must not hold tables of its own.
+   */
+  stepMemo(fixed: number, perRequest: number, perToken: number): ContextMemo | null {
+    const key = `${fixed} ${perRequest} ${perToken}`;
+    let memo = this.stepMemos.get(key);
+    if (memo === undefined) {
+      if (this.stepMemos.size >= MAX_STEP_MEMOS) return null;
+      memo = new ContextMemo(1);
+      this.stepMemos.set(key, memo);
+    }
+    return memo;
+  }
 
   tokens(m: number): number {
     if (m > CACHE_TOKENS) return this.costs.tokens(m);
@@ -66,6 +89,8 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   private readonly fixed: number;
   private readonly perRequest: number;
   private readonly perToken: number;
+  /** Step times of decodes only, by their count and position sum (decodesOnly); null: not kept. */
+  private readonly decodeSteps: ContextMemo | null;
 
   constructor(
     private readonly cache: TokenCostCache,
@@ -79,6 +104,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     this.fixed = p.beta[0]! + p.beta[1]! * this.L;
     this.perRequest = p.beta[2]!;
     this.perToken = p.beta[3]!;
+    this.decodeSteps = cache.stepMemo(this.fixed, this.perRequest, this.perToken);
   }
 
   queueingTime(): number {
@@ -139,8 +165,23 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     this.aggRows = B + rows;
   }
 
-  /** Measured kernel time (µs) of the last aggregate. */
+  /**
+   * Measured kernel time (µs) of the last aggregate. A step of decodes only (m, rows and D equal, no
+   * prefill) depends on D and S alone, and the same ones come back step after step: remembered.
+   */
   private kernelTime(m: number, rows: number, D: number, S: number, pf: number): number {
+    if (pf !== 0 || m !== D || rows !== D) return this.measuredKernelTime(m, rows, D, S, pf);
+    const memo = this.cache.decodeSteps;
+    const s = memo.slot(D, S);
+    if (s < 0) return this.measuredKernelTime(m, rows, D, S, pf);
+    if (memo.has(D, s, S)) return memo.value(D, s);
+    const t = this.measuredKernelTime(m, rows, D, S, pf);
+    memo.keep(D, s, S, t);
+    return t;
+  }
+
+  /** kernelTime() computed. */
+  private measuredKernelTime(m: number, rows: number, D: number, S: number, pf: number): number {
     const c = this.cache;
     let t = c.tokens(m) + c.lmHead(rows) + this.L * pf;
     if (D > 0) t += this.L * c.costs.decode(D, S / D + 1);
@@ -169,6 +210,7 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   }
 
   stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number {
+    if (count === 0) return this.decodesOnly(decodes, decodePis);
     this.aggregate(batch, count);
     return this.total(
       this.aggTokens + decodes,
@@ -179,6 +221,20 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
       this.aggPrefillAttn,
       this.aggOutputs + decodes,
     );
+  }
+
+  /**
+   * The step of `decodes` decodes at positions adding up to `pis` and nothing else (a steady step,
+   * steadySteps.ts): what stepTimeWithDecodes() gives for an empty batch, remembered.
+   */
+  private decodesOnly(decodes: number, pis: number): number {
+    const memo = this.decodeSteps;
+    if (memo === null) return this.total(decodes, decodes, decodes, decodes, pis, 0, decodes);
+    const s = memo.slot(decodes, pis);
+    if (s >= 0 && memo.has(decodes, s, pis)) return memo.value(decodes, s);
+    const t = this.total(decodes, decodes, decodes, decodes, pis, 0, decodes);
+    if (s >= 0) memo.keep(decodes, s, pis, t);
+    return t;
   }
 
   /** Features: kernel µs, 1, L, B, output tokens (coefficients: 1 and the overheads). */
