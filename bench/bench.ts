@@ -89,6 +89,18 @@ function targetText(c: Case): string {
   return c.n === 1 ? "(startup)" : "(growth)";
 }
 
+const USAGE = "usage: npm run bench -- [--quick] [--repeat N] [--only CASE-PREFIX]";
+
+/** Prints the usage (on stdout when asked for, else the problem on stderr) and exits. */
+function usage(problem: string | null): never {
+  if (problem === null) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  process.stderr.write(`error: ${problem}\n${USAGE}\n`);
+  process.exit(1);
+}
+
 function parseArgs(argv: string[]): { quick: boolean; repeat: number | null; only: string } {
   let quick = process.env["BLIS_BENCH_QUICK"] === "1";
   let repeat: number | null = null;
@@ -99,7 +111,7 @@ function parseArgs(argv: string[]): { quick: boolean; repeat: number | null; onl
     else if (a === "--repeat" && i + 1 < argv.length && Number(argv[i + 1]) >= 1)
       repeat = Math.floor(Number(argv[++i]));
     else if (a === "--only" && i + 1 < argv.length) only = argv[++i]!;
-    else throw new Error(`usage: npm run bench -- [--quick] [--repeat N] [--only CASE-PREFIX] (got ${a})`);
+    else usage(a === "--help" || a === "-h" ? null : `unknown argument ${a}`);
   }
   return { quick, repeat, only };
 }
