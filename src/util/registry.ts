@@ -1,6 +1,7 @@
 // Name → descriptor lookup, the one registry type of every named family: policies (through
 // PolicyRegistry, which stores its descriptors with their parameter types erased), latency
-// backends, features and workload sources (each through its own registry, which erases types too). Adding one is one file plus one `register` call; plugins register into the same registries.
+// backends, features and workload sources (each through its own registry, which erases types too).
+// Adding one is one file plus one `register` call; plugins register into the same registries.
 
 /** What every registered descriptor has: the name it is looked up by. */
 export interface Named {
