@@ -98,7 +98,7 @@ export interface FeatureRun {
   readonly queue?: GatewayProbe;
   /**
    * Builds every instance's KV store from its GPU capacity in place of the single-tier store (the CPU
-   * tier); at most one feature of a run does.
+   * tier); the first feature of a run that gives one builds them all.
    */
   readonly kvStore?: (gpu: KvSettings, log: Logger) => KvCache;
   /**

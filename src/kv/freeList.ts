@@ -15,8 +15,6 @@ export class FreeList {
   tail: number;
   private vPrev = NIL;
   private vNext = NIL;
-  /** What popHeadRun() returns. */
-  private run = new Int32Array(64);
   /** Blocks with ID < highWater have been materialized. */
   highWater = 0;
   /** Called when highWater passes the per-block arrays' capacity. */
@@ -64,16 +62,6 @@ export class FreeList {
     if (b >= this.prev.length) this.grow(b + 1);
     if (this.highWater === this.total) this.unlink(VIRGIN);
     return b;
-  }
-
-  /**
-   * Removes the first n blocks (n at most the list's length) and returns them in list order in
-   * [0, n) of a buffer reused by the next call: popHeadRunInto() into that buffer.
-   */
-  popHeadRun(n: number): Int32Array {
-    if (this.run.length < n) this.run = new Int32Array(n * 2);
-    this.popHeadRunInto(this.run, 0, n);
-    return this.run;
   }
 
   /**

@@ -10,10 +10,6 @@ import type {
   FeatureStartContext,
   WorkloadFacts,
 } from "../features/feature.js";
-import type { FleetProbe, GatewayProbe } from "../metrics/timeSeries.js";
-import { createKvStore, type KvSettings } from "../kv/createKvStore.js";
-import type { KvCache } from "../kv/kvCache.js";
-import type { Logger } from "../util/log.js";
 import type { ClusterSimulator } from "../cluster/cluster.js";
 import type { ClusterExtension } from "../cluster/extension.js";
 import type { RequestLedger } from "../core/ledger.js";
@@ -74,19 +70,15 @@ export function instanceCapacity(startup: number, active: readonly ActiveFeature
   return active.reduce((n, f) => n + f.extraInstances, startup);
 }
 
-/** The fleet samples of the time series, from the feature that owns the fleet; null: a fixed fleet. */
-export function fleetProbe(started: readonly StartedFeature[]): FleetProbe | null {
-  return started.find(({ run }) => run.fleet !== undefined)?.run.fleet ?? null;
-}
-
-/** How instances build their KV store: a feature's (the CPU tier) or the single-tier store. */
-export function kvStoreFactory(started: readonly StartedFeature[]): (gpu: KvSettings, log: Logger) => KvCache {
-  return started.find(({ run }) => run.kvStore !== undefined)?.run.kvStore ?? ((gpu) => createKvStore(gpu));
-}
-
-/** The gateway queue the time series samples; null: no queue. */
-export function queueProbe(started: readonly StartedFeature[]): GatewayProbe | null {
-  return started.find(({ run }) => run.queue !== undefined)?.run.queue ?? null;
+/**
+ * The part one feature gives the whole run: the fleet the time series samples, the gateway queue,
+ * the instances' KV store. The first started feature that gives it; undefined when none does.
+ */
+export function featurePart<K extends "fleet" | "queue" | "kvStore">(
+  started: readonly StartedFeature[],
+  part: K,
+): FeatureRun[K] | undefined {
+  return started.find(({ run }) => run[part] !== undefined)?.run[part];
 }
 
 /** The started features' stdout blocks, in start order. */

@@ -2,8 +2,6 @@ import { renderFitness, renderMetricBlocks, renderTail } from "../metrics/render
 import { evaluateFitness, parseFitnessWeights } from "../metrics/fitness.js";
 import type { SimulationResult } from "./simulate.js";
 import { featureStdout } from "./featureWiring.js";
-import { renderAdapters } from "../metrics/adapters.js";
-import { renderSpeculative } from "../metrics/speculative.js";
 
 /**
  * The exact stdout of `blis run` for a finished simulation, in two parts: the metric blocks (the
@@ -25,14 +23,8 @@ export function renderStdout(res: SimulationResult): { head: string; tail: strin
     printFairness: res.options.printFairness,
     summarizeTrace: res.options.summarizeTrace,
   });
-  // Extension: LoRA runs with adapter activity (docs/lora.md "Output").
-  const adapters = res.metrics.cluster.adapters;
-  if (adapters !== undefined) tail += renderAdapters(adapters);
-  // Extension: speculative decoding (docs/speculative.md "Metrics").
-  const spec = res.metrics.cluster.speculative;
-  if (spec !== undefined)
-    tail += renderSpeculative(spec, { mean: res.metrics.cluster.itl_mean_ms, p99: res.metrics.cluster.itl_p99_ms });
-  // The features' own blocks (the autoscaler's: docs/autoscaling.md "Outputs").
+  // The features' own blocks in registration order: LoRA's adapters (docs/lora.md "Output"),
+  // speculative decoding's (docs/speculative.md "Metrics"), the autoscaler's (docs/autoscaling.md "Outputs").
   const { run, metrics } = res;
   tail += featureStdout(run.features, {
     users: run.ledger,

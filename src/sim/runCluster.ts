@@ -2,7 +2,7 @@ import type { StepProbe } from "../instance/stepProbe.js";
 import "../policy/builtins.js";
 import "../gateway/builtins.js";
 import { Instance, type InstanceObserver } from "../instance/instance.js";
-import type { KvSettings } from "../kv/createKvStore.js";
+import { createKvStore, type KvSettings } from "../kv/createKvStore.js";
 import type { KvCache } from "../kv/kvCache.js";
 import { RequestLedger } from "../core/ledger.js";
 import { collectMetrics, type SimulationMetrics } from "../metrics/collect.js";
@@ -28,10 +28,8 @@ import {
   featureExtensions,
   addFeatureMetrics,
   finishFeatures,
-  fleetProbe,
+  featurePart,
   instanceCapacity,
-  kvStoreFactory,
-  queueProbe,
   startFeatures,
   type StartedFeature,
 } from "./featureWiring.js";
@@ -79,7 +77,7 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   // Features start before the instances: their extensions may give every instance a part.
   const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, ledger, log });
   const parts = featureExtensions(started);
-  const kvStore = kvStoreFactory(started);
+  const kvStore = featurePart(started, "kvStore") ?? ((gpu: KvSettings) => createKvStore(gpu));
   const build = (k: number): Instance =>
     buildInstance(k, cfg, { ledger, instanceLog, hooks, onLeave: leave.fn, oneStepChain, extensions: parts, kvStore });
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
@@ -191,8 +189,8 @@ function timeSeriesRecorder(
     instances,
     cluster.inFlight,
     hooks.timeSeriesIntervalUs,
-    fleetProbe(started),
-    queueProbe(started),
+    featurePart(started, "fleet") ?? null,
+    featurePart(started, "queue") ?? null,
   );
 }
 

@@ -11,13 +11,20 @@ import { opArb, requestOf, Side, specArb, type Op, type Spec } from "./storeSide
 // take exactly the blocks, in exactly the order, that the one-by-one path takes, and leave the free
 // list, the index and every lookup as that path does.
 
-type ListOp = { kind: "popHead" | "popHeadRun" | "pushTail" | "pushHead" | "unlink"; n: number };
+type ListOp = { kind: "popHead" | "popHeadRunInto" | "pushTail" | "pushHead" | "unlink"; n: number };
 const listOpArb = fc.record({
-  kind: fc.constantFrom<ListOp["kind"]>("popHead", "popHeadRun", "popHeadRun", "pushTail", "pushHead", "unlink"),
+  kind: fc.constantFrom<ListOp["kind"]>(
+    "popHead",
+    "popHeadRunInto",
+    "popHeadRunInto",
+    "pushTail",
+    "pushHead",
+    "unlink",
+  ),
   n: fc.nat({ max: 40 }),
 });
 
-/** A free list and the set of blocks taken off it; popHeadRun pops one by one when `oneByOne`. */
+/** A free list and the set of blocks taken off it; popHeadRunInto pops one by one when `oneByOne`. */
 class ListSide {
   readonly list: FreeList;
   readonly taken: number[] = [];
@@ -31,11 +38,17 @@ class ListSide {
   apply(op: ListOp): string {
     const list = this.list;
     const free = list.total - this.taken.length;
-    if (op.kind === "popHead" || op.kind === "popHeadRun") {
+    if (op.kind === "popHead" || op.kind === "popHeadRunInto") {
       const n = op.kind === "popHead" ? Math.min(1, free) : op.n % (free + 1);
       const got: number[] = [];
       if (this.oneByOne || op.kind === "popHead") for (let i = 0; i < n; i++) got.push(list.popHead());
-      else got.push(...list.popHeadRun(n).subarray(0, n));
+      else {
+        // Into the middle of a list that already holds entries, as a request's block list is.
+        const out = new Int32Array(n + 3).fill(-7);
+        list.popHeadRunInto(out, 3, n);
+        assert.deepEqual([...out.subarray(0, 3)], [-7, -7, -7], "entries before `at` untouched");
+        got.push(...out.subarray(3, 3 + n));
+      }
       this.taken.push(...got);
       return got.join(",");
     }
@@ -59,7 +72,7 @@ class ListSide {
   }
 }
 
-test("popHeadRun(n) takes what n popHead() calls take and leaves the same list (property)", () => {
+test("popHeadRunInto(n) takes what n popHead() calls take and leaves the same list (property)", () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 60 }),

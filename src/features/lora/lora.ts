@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { anyNumber } from "../../util/policyRegistry.js";
 import { checkAdapterRefs, checkLoraFlags } from "../../lora/resolve.js";
-import { adapterMetrics } from "../../metrics/adapters.js";
+import { adapterMetrics, renderAdapters } from "../../metrics/adapters.js";
 import type { Feature, Incompatibility } from "../feature.js";
 import { loraFlags, loraSettings, type LoraSettings } from "./settings.js";
 import { LoraExtension } from "./extension.js";
@@ -94,6 +94,8 @@ export const lora: Feature<z.infer<typeof params>, LoraSettings> = {
     return {
       extension: new LoraExtension(s.active),
       results: ({ users, cluster }) => adapterMetrics(instances, users, cluster.vllm_estimated_duration_s) ?? undefined,
+      // Printed when some adapter saw activity (its results are then in the block).
+      stdout: ({ cluster }) => (cluster.adapters !== undefined ? renderAdapters(cluster.adapters) : ""),
     };
   },
 };

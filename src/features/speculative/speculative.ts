@@ -6,6 +6,7 @@ import type { Feature } from "../feature.js";
 import type { SpeculationPlan } from "../../speculative/plan.js";
 import { speculationPlan } from "./settings.js";
 import { SpeculationExtension } from "./extension.js";
+import { renderSpeculative } from "../../metrics/speculative.js";
 
 const params = z.object({
   /** vLLM's JSON speculative config; "" = off. */
@@ -31,6 +32,11 @@ export const speculativeDecoding: Feature<z.infer<typeof params>, SpeculationPla
   settings: (p, context) => speculationPlan(p.speculativeConfig, context),
   start(plan) {
     const extension = new SpeculationExtension(plan);
-    return { extension, results: ({ users }) => extension.results(users) };
+    return {
+      extension,
+      results: ({ users }) => extension.results(users),
+      stdout: ({ cluster: c }) =>
+        c.speculative !== undefined ? renderSpeculative(c.speculative, { mean: c.itl_mean_ms, p99: c.itl_p99_ms }) : "",
+    };
   },
 };

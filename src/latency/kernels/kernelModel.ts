@@ -23,34 +23,17 @@ export interface KernelModelParams {
 const MAX_TICKS = 2 ** 63;
 /** Token counts up to this many have their token-only cost cached. */
 const CACHE_TOKENS = 65536;
-/** Sets of overheads whose decode-only step times a cost cache remembers (fits try many). */
-const MAX_STEP_MEMOS = 16;
 
 /** The token-dependent cost per m, computed once per m and shared by every instance. */
 export class TokenCostCache {
   private readonly byTokens = new Float64Array(CACHE_TOKENS + 1);
   private readonly byRows = new Float64Array(CACHE_TOKENS + 1);
-  /** Kernel time of a step of D decodes only, by D and the sum of their positions (an integer). */
-  readonly decodeSteps = new ContextMemo(1);
-  /** Whole step times of decodes only, per set of overheads (KernelLatencyModel.decodesOnly). */
-  private readonly stepMemos = new Map<string, ContextMemo>();
-  constructor(readonly costs: LayerCosts) {}
-
   /**
-   * The memo of decode-only step times shared by the models with these overheads (the instances of
-   * a deployment), or null once MAX_STEP_MEMOS sets have one: each instance of a large cluster
-   * must not hold tables of its own.
+   * Kernel time of a step of D decodes only, by D and the sum of their positions (an integer),
+   * shared by every model of this cache (the overheads are added per model).
    */
-  stepMemo(fixed: number, perRequest: number, perToken: number): ContextMemo | null {
-    const key = `${fixed} ${perRequest} ${perToken}`;
-    let memo = this.stepMemos.get(key);
-    if (memo === undefined) {
-      if (this.stepMemos.size >= MAX_STEP_MEMOS) return null;
-      memo = new ContextMemo(1);
-      this.stepMemos.set(key, memo);
-    }
-    return memo;
-  }
+  readonly decodeSteps = new ContextMemo(1);
+  constructor(readonly costs: LayerCosts) {}
 
   tokens(m: number): number {
     if (m > CACHE_TOKENS) return this.costs.tokens(m);
@@ -89,8 +72,6 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   private readonly fixed: number;
   private readonly perRequest: number;
   private readonly perToken: number;
-  /** Step times of decodes only, by their count and position sum (decodesOnly); null: not kept. */
-  private readonly decodeSteps: ContextMemo | null;
 
   constructor(
     private readonly cache: TokenCostCache,
@@ -104,7 +85,6 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
     this.fixed = p.beta[0]! + p.beta[1]! * this.L;
     this.perRequest = p.beta[2]!;
     this.perToken = p.beta[3]!;
-    this.decodeSteps = cache.stepMemo(this.fixed, this.perRequest, this.perToken);
   }
 
   queueingTime(): number {
@@ -210,7 +190,8 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
   }
 
   stepTimeWithDecodes(batch: readonly StepRequestView[], count: number, decodes: number, decodePis: number): number {
-    if (count === 0) return this.decodesOnly(decodes, decodePis);
+    // A steady step (steadySteps.ts): decodes only, their kernel time remembered (kernelTime).
+    if (count === 0) return this.total(decodes, decodes, decodes, decodes, decodePis, 0, decodes);
     this.aggregate(batch, count);
     return this.total(
       this.aggTokens + decodes,
@@ -221,20 +202,6 @@ export class KernelLatencyModel implements LatencyModel, FeatureModel {
       this.aggPrefillAttn,
       this.aggOutputs + decodes,
     );
-  }
-
-  /**
-   * The step of `decodes` decodes at positions adding up to `pis` and nothing else (a steady step,
-   * steadySteps.ts): what stepTimeWithDecodes() gives for an empty batch, remembered.
-   */
-  private decodesOnly(decodes: number, pis: number): number {
-    const memo = this.decodeSteps;
-    if (memo === null) return this.total(decodes, decodes, decodes, decodes, pis, 0, decodes);
-    const s = memo.slot(decodes, pis);
-    if (s >= 0 && memo.has(decodes, s, pis)) return memo.value(decodes, s);
-    const t = this.total(decodes, decodes, decodes, decodes, pis, 0, decodes);
-    if (s >= 0) memo.keep(decodes, s, pis, t);
-    return t;
   }
 
   /** Features: kernel µs, 1, L, B, output tokens (coefficients: 1 and the overheads). */
