@@ -17,9 +17,17 @@ import { features } from "../features/registry.js";
 
 export interface PolicyFamily {
   registry: PolicyFamilyView;
-  /** The run option naming the selected policy; null for scorers (chosen by --routing-scorers). */
-  option:
-    "admissionPolicy" | "routingPolicy" | "priorityPolicy" | "scheduler" | "preemptionPolicy" | "pdDecider" | null;
+  /**
+   * The option naming the selected policy (a run option, or a feature's: PD's decider); null for
+   * scorers (chosen by --routing-scorers).
+   */
+  option: string | null;
+}
+
+/** The policy a family's option selects in `options` ("" when it is not set). */
+export function selectedPolicy(family: PolicyFamily, options: Readonly<Record<string, unknown>>): string {
+  const name = family.option !== null ? options[family.option] : undefined;
+  return typeof name === "string" ? name : "";
 }
 
 export function policyFamilies(): PolicyFamily[] {

@@ -16,7 +16,6 @@ import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 import { LORA_FLAGS } from "./runFlagsLora.js";
 import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
-import { PD_FLAGS } from "./pdFlags.js";
 import { prefixThreshold } from "../pd/deciders.js";
 import { workloadSources } from "../workload/sources/registry.js";
 
@@ -167,7 +166,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
   ...builtinParamFlags(weighted),
   ...builtinParamFlags(queueDepth),
   ...builtinParamFlags(precisePrefixCache),
-  ...PD_FLAGS,
   ...builtinParamFlags(prefixThreshold),
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),

@@ -11,7 +11,6 @@ import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
 import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
-import { pdOptionsShape } from "../pd/options.js";
 import { prefixThresholdParams } from "../pd/deciders.js";
 import { loraOptionsShape } from "../lora/options.js";
 import { sharedWorkloadShape } from "../workload/sources/sharedParams.js";
@@ -94,8 +93,6 @@ export const RunOptionsSchema = z.strictObject({
   routingTieBreak: tieBreakParams.shape.routingTieBreak,
   ...queueDepthParams.shape,
   ...cacheSignalParams.shape,
-  // Prefill/decode disaggregation (off by default).
-  ...pdOptionsShape,
   ...prefixThresholdParams.shape,
   priorityPolicy: z.string().default("constant"),
   scheduler: z.string().default("fcfs"),

@@ -2,6 +2,7 @@
 import { features } from "./registry.js";
 import type { Feature } from "./feature.js";
 import { lora } from "./lora/lora.js";
+import { pd } from "./pd/pd.js";
 import { speculativeDecoding } from "./speculative/speculative.js";
 import { queueSnapshot } from "./queueSnapshot/queueSnapshot.js";
 import { autoscale } from "./autoscale/autoscale.js";
@@ -10,6 +11,7 @@ import { kvCpuTier } from "./kvCpuTier/kvCpuTier.js";
 import { saturationDetectors } from "./saturation/saturation.js";
 
 features.register(lora);
+features.register(pd);
 features.register(speculativeDecoding);
 features.register(queueSnapshot);
 features.register(autoscale);
@@ -24,6 +26,7 @@ type Optional<T> = { [K in keyof T]?: T[K] | undefined };
 /** The built-in features' options, as a library caller may give them beside the run options (`simulate`). */
 export type BuiltinFeatureOptions = Optional<
   OptionsOf<typeof lora> &
+    OptionsOf<typeof pd> &
     OptionsOf<typeof speculativeDecoding> &
     OptionsOf<typeof queueSnapshot> &
     OptionsOf<typeof autoscale> &

@@ -17,6 +17,13 @@ import type { KvSettings } from "../kv/createKvStore.js";
 import type { FleetProbe, GatewayProbe } from "../metrics/timeSeries.js";
 import type { SimulationMetrics } from "../metrics/collect.js";
 import type { SloTargets } from "../metrics/sloTargets.js";
+import type { ResolvedLatency } from "../latency/backends/backend.js";
+import type { ResolvedModelConfig } from "../latency/modelConfig.js";
+import type { PolicyRegistry } from "../util/policyRegistry.js";
+import type { RoutingPolicy } from "../cluster/routing/routing.js";
+import type { ScorerSpec } from "../cluster/routing/context.js";
+import type { EndedRequest } from "../workload/index.js";
+import type { PdProjection } from "../pd/projection.js";
 
 export type { Incompatibility };
 
@@ -48,6 +55,34 @@ export interface LatencyServices {
   targetLayers(): Promise<number>;
   /** The run's latency backend resolved again for `model` on the same GPU at `tp` GPUs (one model per call). */
   latencyFor(model: string, tp: number): Promise<() => LatencyModel>;
+  /** The served model's config.json as the latency stage found it (its text and where it came from). */
+  modelConfig(): Promise<Pick<ResolvedModelConfig, "text" | "path" | "exactName">>;
+  /**
+   * The run's latency backend resolved again with some deployment options replaced (a pool's own
+   * TP, GPU, backend or max-model-len); the run's KV capacity is the fallback of a backend without one.
+   */
+  resolveWith(overrides: LatencyOverrides): Promise<ResolvedLatency>;
+}
+
+/** Deployment options a feature may resolve the latency backend with instead of the run's. */
+export interface LatencyOverrides {
+  tp?: number;
+  hardware?: string;
+  latencyModel?: string;
+  maxModelLen?: number;
+}
+
+/** What the policy stage offers a feature that routes or decides itself (PD's pool routers and decider). */
+export interface PolicyServices {
+  /** Policy `name` of `registry`, bound to its parameters in the run's options (checked by its schema). */
+  bind<C, T>(registry: PolicyRegistry<C, T>, name: string): (context: C) => T;
+  /**
+   * A router over the run's instances: weighted over `scorers` when given, else the run's routing
+   * policy with its scorers; each call builds one with its own state.
+   */
+  routingPolicy(scorers: readonly ScorerSpec[] | null): () => RoutingPolicy;
+  /** --cache-signal-delay: how old the instance caches are that a router reads, ticks. */
+  readonly cacheSignalDelay: number;
 }
 
 /** The defaults file (--defaults-filepath): a feature may keep its own block there. */
@@ -55,6 +90,12 @@ export interface DefaultsFile {
   readonly path: string;
   /** Its top-level block `key` (undefined: none); the file is read on the first call. */
   block(key: string): unknown;
+}
+
+/** What a feature's option checks see: which options were given, and the log. */
+export interface CheckContext {
+  readonly explicit: ReadonlySet<string>;
+  readonly log: Logger;
 }
 
 export interface FeatureContext {
@@ -68,6 +109,7 @@ export interface FeatureContext {
    */
   readonly deployment: Deployment;
   readonly latency: LatencyServices;
+  readonly policies: PolicyServices;
   /** What the resolved workload sets for features (its goodput targets); not known to early features either. */
   readonly workload: WorkloadSettings;
 }
@@ -108,6 +150,35 @@ export interface FeatureRun {
   addMetrics?(metrics: SimulationMetrics, ended: FeatureEnd): void;
   /** Last, after every feature's results: may rewrite the cluster block (the saturation labels). */
   finish?(metrics: SimulationMetrics, ended: FeatureEnd): void;
+  /** What instance `index` is built with beyond the run's configuration (a PD pool's role and hardware). */
+  readonly instanceRole?: (index: number) => InstanceRole;
+  /** The age of the instance caches the router reads, ticks, when this feature reads them (PD's decider). */
+  readonly cacheSignalDelay?: number;
+  /**
+   * Sets the instances' completion hooks in place of `userLeave` on each (PD: sub-requests go to its
+   * controller, which passes a user request on to `userLeave` when it ends); `userLeave` null: none.
+   */
+  readonly wireLeave?: (instances: readonly Instance[], userLeave: LeaveHandler | null) => void;
+  /**
+   * The user requests when instances served parts of them (PD's sub-requests): the cluster block
+   * and the outputs then describe these.
+   */
+  readonly projectUsers?: (instanceLedger: RequestLedger, instances: readonly Instance[]) => PdProjection;
+  /** Requests counted in flight at instance `index` but in neither of its queues at the end (PD's decode picks). */
+  readonly pendingInFlight?: (index: number) => number;
+}
+
+/** What is told when a user request leaves its instance (the closed loop's next round). */
+export type LeaveHandler = (req: EndedRequest, t: number, dropped: boolean) => void;
+
+/** What one instance of a feature's fleet is built with (absent parts: the run's). */
+export interface InstanceRole {
+  /** False: it only prefills (its decode never runs there). */
+  readonly decodes: boolean;
+  readonly latency?: () => LatencyModel;
+  readonly totalKvBlocks?: number;
+  /** 0 = unlimited. */
+  readonly maxModelLen?: number;
 }
 
 /** A finished run's started features (its outputs find a feature's run by name). */
@@ -171,8 +242,12 @@ export interface Feature<P, S> {
    * gateway counting goodput only). Absent: never inert.
    */
   inert?(settings: S): boolean;
-  /** Checks option values whether or not the feature is on (a bad value is a mistake either way). */
-  validate?(params: P): void;
+  /**
+   * Checks option values whether or not the feature is on (a bad value is a mistake either way):
+   * right after the policy bundle is applied, or, for a feature that reserves GPU memory, when it is
+   * configured. Warnings about options without effect go to `log`.
+   */
+  validate?(params: P, context: CheckContext): void;
   /** Its settings for this run, or null when it is off (refusals are UserErrors naming the flag). */
   settings(params: P, context: FeatureContext): S | null | Promise<S | null>;
   /**

@@ -6,6 +6,7 @@ import { Registry } from "../util/registry.js";
 import { parseParams, type ParamFlag, type ParamSchema } from "../util/policyRegistry.js";
 import type {
   BundleKey,
+  CheckContext,
   Feature,
   FeatureContext,
   FeatureRun,
@@ -39,8 +40,17 @@ export interface RegisteredFeature {
   readonly params: ParamSchema<unknown>;
   /** Configured before the latency backend: it reserves GPU memory. */
   readonly early: boolean;
-  /** Validates its options from `source` and, when it is on, binds it to its settings. */
-  configure(source: Readonly<Record<string, unknown>>, context: FeatureContext): Promise<ActiveFeature | null>;
+  /** Checks its options in `source`, whether or not it is on. */
+  check(source: Readonly<Record<string, unknown>>, context: CheckContext): void;
+  /**
+   * Reads its options from `source` (checking them unless `checked`) and, when it is on, binds it
+   * to its settings.
+   */
+  configure(
+    source: Readonly<Record<string, unknown>>,
+    context: FeatureContext,
+    checked?: boolean,
+  ): Promise<ActiveFeature | null>;
   /** Checks the workload: through `active` when the feature is on, as an off feature otherwise. */
   checkWorkload(active: ActiveFeature | null, workload: WorkloadFacts): void;
 }
@@ -76,9 +86,10 @@ export class FeatureRegistry {
       bundleKeys: feature.bundleKeys ?? [],
       params: feature.params as ParamSchema<unknown>,
       early: feature.reservedBytes !== undefined,
-      configure: async (source, context) => {
+      check: (source, context) => feature.validate?.(parseParams(feature.params, source), context),
+      configure: async (source, context, checked = false) => {
         const params = parseParams(feature.params, source);
-        feature.validate?.(params);
+        if (!checked) feature.validate?.(params, context);
         const settings = await feature.settings(params, context);
         return settings === null ? null : bindFeature(feature, settings);
       },

@@ -1,6 +1,5 @@
 // The resolved PD setup a cluster is built from (docs/prefill-decode.md).
 import type { LatencyModel } from "../latency/model.js";
-import type { RoutingContext, ScorerChoice } from "../cluster/routing/context.js";
 import type { RoutingPolicy } from "../cluster/routing/routing.js";
 import type { DeciderContext, PdDecider } from "./deciders.js";
 import type { PoolCounts } from "./topology.js";
@@ -14,25 +13,22 @@ export interface PoolInstanceSettings {
   maxModelLen: number;
 }
 
-/** A pool's routing policy: its factory and its weighted-routing scorers (parameters read). */
-export interface PoolRouting {
-  build: (context: RoutingContext) => RoutingPolicy;
-  scorers: readonly ScorerChoice[];
-}
-
 export interface PdConfig {
   counts: PoolCounts;
+  /** The cluster's instances (pools first, by index; the rest are never routed to). */
+  numInstances: number;
+  blockSize: number;
   decider: string;
   buildDecider: (context: DeciderContext) => PdDecider;
   /** --cache-signal-delay, used when the decider reads the instance caches. */
   cacheSignalDelay: number;
   transfer: TransferSettings;
   /**
-   * Each pool's routing: weighted with the pool's --{prefill,decode}-routing-scorers when given,
-   * else a policy of the main routing policy's kind with its scorers.
+   * Each pool's router (each call builds one with its own state): weighted with the pool's
+   * --{prefill,decode}-routing-scorers when given, else the main routing policy's kind and scorers.
    */
-  prefillRouting: PoolRouting;
-  decodeRouting: PoolRouting;
+  prefillPolicy: () => RoutingPolicy;
+  decodePolicy: () => RoutingPolicy;
   /** Settings of the prefill-only instances; null: the global ones. */
   prefillPool: PoolInstanceSettings | null;
   /** Settings of the decode and shared instances; null: the global ones. */

@@ -89,6 +89,11 @@ export class PdController implements ClusterExtension {
     return this.parts.transfer;
   }
 
+  /** The pools it routes to. */
+  get topology(): PdTopology {
+    return this.parts.topology;
+  }
+
   attach(port: ClusterPort): void {
     this.port = port;
   }

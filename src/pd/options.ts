@@ -28,11 +28,6 @@ export const pdOptionsShape = {
   decodeMaxModelLen: z.number().int().default(0),
 };
 
-/** The PD options as the run options hold them. */
-export type PdOptions = { [K in keyof typeof pdOptionsShape]: z.infer<(typeof pdOptionsShape)[K]> } & {
-  pdPrefixThreshold: number;
-};
-
 /** The per-pool override options, in the order checks and warnings name them. */
 export const POOL_OVERRIDE_KEYS = [
   "prefillTp",

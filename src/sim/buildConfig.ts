@@ -11,6 +11,7 @@ import { ConstructionError, UserError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { HORIZON_MAX_TEXT, type ClusterSettings, type InstancePolicies, type SimConfig } from "./simConfig.js";
 import type { PolicySettings } from "./validatePolicies.js";
+import type { SloParams } from "../policy/sloTiers.js";
 
 /** Stage: builds one latency model to surface construction errors, then logs the setup (step 11). */
 export function latencyFactory(
@@ -86,7 +87,7 @@ export function clusterSettings(
 }
 
 /** What the feature stages resolved for the run; an absent part is off. */
-export type RunParts = Pick<SimConfig, "features"> & Partial<Pick<SimConfig, "pd">>;
+export type RunParts = Pick<SimConfig, "features">;
 
 /**
  * Stage: the configuration the cluster is built from, in one piece and frozen: every part is
@@ -130,14 +131,19 @@ function instancePolicies(o: Readonly<RunOptions>): InstancePolicies {
     buildScheduler: schedulers.bind(named(o, "scheduler"), o),
     preemption: preemptionPolicies.create(named(o, "preemptionPolicy"), o, {}),
     priorityBridge: o.priorityBridge as InstancePolicies["priorityBridge"],
-    slo: {
-      baseCritical: o.sloBaseCritical,
-      baseStandard: o.sloBaseStandard,
-      baseSheddable: o.sloBaseSheddable,
-      ageWeight: o.sloAgeWeight,
-      thresholdCritical: o.sloThresholdCritical,
-      thresholdStandard: o.sloThresholdStandard,
-      thresholdSheddable: o.sloThresholdSheddable,
-    },
+    slo: sloParams(o),
+  };
+}
+
+/** The SLO tiers the instance policies and the routers share. */
+export function sloParams(o: Readonly<RunOptions>): SloParams {
+  return {
+    baseCritical: o.sloBaseCritical,
+    baseStandard: o.sloBaseStandard,
+    baseSheddable: o.sloBaseSheddable,
+    ageWeight: o.sloAgeWeight,
+    thresholdCritical: o.sloThresholdCritical,
+    thresholdStandard: o.sloThresholdStandard,
+    thresholdSheddable: o.sloThresholdSheddable,
   };
 }

@@ -11,11 +11,14 @@ import type {
   DefaultsFile,
   FeatureContext,
   LatencyServices,
+  PolicyServices,
   WorkloadSettings,
 } from "../features/feature.js";
 import { InvariantError } from "../util/errors.js";
 import type { Logger } from "../util/log.js";
 import { latencyServices } from "./latencyServices.js";
+import { policyServices } from "./policyServices.js";
+import type { RoutingSettings } from "./simConfig.js";
 
 /** The defaults file, read on the first block asked for. */
 function defaultsFile(o: Readonly<RunOptions>): DefaultsFile {
@@ -42,28 +45,39 @@ export function earlyFeatureContext(
     get latency(): LatencyServices {
       return notYet("latency services");
     },
+    get policies(): PolicyServices {
+      return notYet("policy services");
+    },
     get workload(): WorkloadSettings {
       return notYet("workload");
     },
   };
 }
 
-/** The context of the other features: the deployment and the latency stage's services. */
+/** What the stages before the late features resolved, as their context is built from it. */
+export interface ResolvedStages {
+  lat: ResolvedLatency;
+  horizon: number;
+  routing: RoutingSettings;
+  workload: WorkloadSettings;
+  fetchImpl?: FetchLike;
+}
+
+/** The context of the other features: the deployment and the latency and policy stages' services. */
 export function featureContext(
   o: Readonly<RunOptions>,
   explicit: ReadonlySet<string>,
   log: Logger,
-  lat: ResolvedLatency,
-  horizon: number,
-  workload: WorkloadSettings,
-  fetchImpl?: FetchLike,
+  stages: ResolvedStages,
 ): FeatureContext {
+  const { lat, horizon, routing, workload, fetchImpl } = stages;
   return {
     explicit,
     log,
     defaultsFile: defaultsFile(o),
     deployment: deploymentOf(o, lat, horizon),
     latency: latencyServices(o, explicit, lat, log, fetchImpl),
+    policies: policyServices(o, routing),
     workload,
   };
 }

@@ -4,6 +4,7 @@
 
 import { features, type ActiveFeature, type RegisteredFeature } from "../features/registry.js";
 import type {
+  CheckContext,
   FeatureContext,
   FeatureEnd,
   FeatureRun,
@@ -23,8 +24,17 @@ export interface ConfiguredFeature {
 }
 
 /**
+ * Checks the options of the features configured after the latency backend, in registration order
+ * (right after the policy bundle: PD's checks come before the policies', as in BLIS).
+ */
+export function checkLateFeatures(source: Readonly<Record<string, unknown>>, context: CheckContext): void {
+  for (const feature of features.all()) if (!feature.early) feature.check(source, context);
+}
+
+/**
  * The features of one pass, each reading its options once here: the early pass (features that
- * reserve GPU memory, before the latency backend) or the rest.
+ * reserve GPU memory, before the latency backend; their options are checked here) or the rest
+ * (checked before, by `checkLateFeatures`).
  */
 export async function configureFeatures(
   source: Readonly<Record<string, unknown>>,
@@ -33,7 +43,7 @@ export async function configureFeatures(
 ): Promise<ConfiguredFeature[]> {
   const out: ConfiguredFeature[] = [];
   for (const feature of features.all())
-    if (feature.early === early) out.push({ feature, active: await feature.configure(source, context) });
+    if (feature.early === early) out.push({ feature, active: await feature.configure(source, context, !early) });
   return out;
 }
 
@@ -70,11 +80,23 @@ export function instanceCapacity(startup: number, active: readonly ActiveFeature
   return active.reduce((n, f) => n + f.extraInstances, startup);
 }
 
+/** The parts of a run one feature gives for all (the first started feature that gives one). */
+type FeaturePart =
+  | "fleet"
+  | "queue"
+  | "kvStore"
+  | "instanceRole"
+  | "cacheSignalDelay"
+  | "wireLeave"
+  | "projectUsers"
+  | "pendingInFlight";
+
 /**
  * The part one feature gives the whole run: the fleet the time series samples, the gateway queue,
- * the instances' KV store. The first started feature that gives it; undefined when none does.
+ * the instances' KV store, PD's instance roles, cache-signal delay, completion hooks, user
+ * projection and pending picks. The first started feature that gives it; undefined when none does.
  */
-export function featurePart<K extends "fleet" | "queue" | "kvStore">(
+export function featurePart<K extends FeaturePart>(
   started: readonly StartedFeature[],
   part: K,
 ): FeatureRun[K] | undefined {

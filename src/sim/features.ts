@@ -4,24 +4,22 @@
 import { refuseIncompatible } from "../cluster/compatibility.js";
 import type { FeatureDescriptor } from "../cluster/extension.js";
 import type { ActiveFeature } from "../features/registry.js";
-import { PD_EXTENSION } from "../pd/descriptor.js";
 
 /** Client deadlines (--timeout, a workload-spec client's timeout key). */
 const DEADLINES: FeatureDescriptor = { name: "deadlines" };
 
 export interface RunFeatures {
-  pd: boolean;
   deadlines: boolean;
 }
 
 /**
  * Refuses a run whose features cannot run together, with the feature's own message: the registered
- * features' declarations first (LoRA's refusal of PD comes before PD's own), then the stages'.
+ * features' declarations in registration order (LoRA's refusal of PD comes before PD's own), then
+ * the deadlines stage's.
  * An inert feature (the gateway counting goodput only) is on but constrains nothing.
  */
 export function refuseIncompatibleFeatures(f: RunFeatures, registered: readonly ActiveFeature[] = []): void {
   const active: FeatureDescriptor[] = registered.filter((r) => !r.inert);
-  if (f.pd) active.push(PD_EXTENSION);
   if (f.deadlines) active.push(DEADLINES);
   refuseIncompatible(active);
 }

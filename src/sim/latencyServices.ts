@@ -9,7 +9,16 @@ import type { ResolvedLatency } from "../latency/backends/backend.js";
 import { parseArchConfig } from "../latency/archConfig.js";
 import { resolveModelConfig, type FetchLike } from "../latency/modelConfig.js";
 import type { Logger } from "../util/log.js";
-import type { LatencyServices } from "../features/feature.js";
+import type { LatencyOverrides, LatencyServices } from "../features/feature.js";
+
+/** What resolving the latency backend again starts from: the run's options and resolution. */
+interface ResolutionInputs {
+  o: Readonly<RunOptions>;
+  explicit: ReadonlySet<string>;
+  lat: ResolvedLatency;
+  log: Logger;
+  fetchImpl: FetchLike | undefined;
+}
 
 export function latencyServices(
   o: Readonly<RunOptions>,
@@ -21,7 +30,19 @@ export function latencyServices(
   return {
     targetLayers: () => targetLayers(o, log, fetchImpl),
     latencyFor: (model, tp) => latencyFor({ o, explicit, lat, log, fetchImpl }, model, tp),
+    modelConfig: () => servedModelConfig(o, log, fetchImpl),
+    resolveWith: (overrides) => resolveWith({ o, explicit, lat, log, fetchImpl }, overrides),
   };
+}
+
+/**
+ * The run's resolution again with `overrides` given explicitly; the run's resolved KV count stands
+ * in for --total-kv-blocks (the fallback of a backend without a count of its own).
+ */
+function resolveWith(run: ResolutionInputs, overrides: LatencyOverrides): Promise<ResolvedLatency> {
+  const options = { ...run.o, totalKvBlocks: run.lat.totalKvBlocks, ...overrides };
+  const given = new Set([...run.explicit, ...Object.keys(overrides)]);
+  return resolveLatencyBackend(options, given, run.log, run.fetchImpl);
 }
 
 /** The served model's config.json: --model-config-folder, the bundled configs, or a download. */
@@ -52,17 +73,7 @@ async function targetLayers(o: Readonly<RunOptions>, log: Logger, fetchImpl?: Fe
  * model folder and an explicit --total-kv-blocks are the served model's, so not passed on). One
  * model is built now so a bad configuration is refused before the run.
  */
-async function latencyFor(
-  run: {
-    o: Readonly<RunOptions>;
-    explicit: ReadonlySet<string>;
-    lat: ResolvedLatency;
-    log: Logger;
-    fetchImpl: FetchLike | undefined;
-  },
-  model: string,
-  tp: number,
-): Promise<ResolvedLatency["build"]> {
+async function latencyFor(run: ResolutionInputs, model: string, tp: number): Promise<ResolvedLatency["build"]> {
   const { o, lat } = run;
   const options = { ...o, model, modelConfigFolder: "", hardware: lat.hardware, tp, totalKvBlocks: lat.totalKvBlocks };
   const given = new Set(run.explicit);

@@ -18,10 +18,6 @@ import type { SimConfig } from "./simConfig.js";
 import { TimeSeriesRecorder, type TimeSeries } from "../metrics/timeSeries.js";
 import { outcomeWarning } from "./runOutcome.js";
 import { ProgressSampler, SamplerPair, type ProgressHook } from "./progress.js";
-import { buildPd, poolSettingsOf, wireLeave, type PdRun } from "./pdWiring.js";
-import { projectPd } from "../pd/projection.js";
-import type { PdController } from "../pd/controller.js";
-import type { PdTopology } from "../pd/topology.js";
 import {
   addFeatureResults,
   attachFeatures,
@@ -33,6 +29,7 @@ import {
   startFeatures,
   type StartedFeature,
 } from "./featureWiring.js";
+import type { InstanceRole, LeaveHandler } from "../features/feature.js";
 
 export interface RunHooks {
   instanceObserver?: InstanceObserver;
@@ -57,8 +54,6 @@ export interface ClusterRun {
   /** Router in-flight counters at the end of the run. */
   inFlight: Int32Array;
   timeSeries: TimeSeries | null;
-  /** PD runs: the flow's bookkeeping and the sub-request ledger the instance blocks come from. */
-  pd?: { controller: PdController; instanceLedger: RequestLedger; topology: PdTopology } | null;
   /** The run's registered features that were on, as started (src/features/); their outputs read them. */
   features: readonly StartedFeature[];
 }
@@ -78,8 +73,18 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   const started = startFeatures(cfg.features, { instances, buildInstance: (k) => build(k), trace, ledger, log });
   const parts = featureExtensions(started);
   const kvStore = featurePart(started, "kvStore") ?? ((gpu: KvSettings) => createKvStore(gpu));
+  const role = featurePart(started, "instanceRole") ?? null;
   const build = (k: number): Instance =>
-    buildInstance(k, cfg, { ledger, instanceLog, hooks, onLeave: leave.fn, oneStepChain, extensions: parts, kvStore });
+    buildInstance(k, cfg, {
+      ledger,
+      instanceLog,
+      hooks,
+      onLeave: leave.fn,
+      oneStepChain,
+      extensions: parts,
+      kvStore,
+      role: role?.(k) ?? null,
+    });
   for (let k = 0; k < c.numInstances; k++) instances.push(build(k));
   const capacity = instanceCapacity(c.numInstances, cfg.features);
   const admission = c.admission.build({ numInstances: c.numInstances });
@@ -90,30 +95,29 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     sloCacheWeights: c.routing.sloCacheWeights,
     slo: policy.slo,
   });
-  const pd = buildPd(cfg, log);
+  const cacheSignalDelay = featurePart(started, "cacheSignalDelay");
   const cluster = new ClusterSimulator(
     instances,
     admission,
     routing,
     source,
     ledger,
-    clusterOptions(cfg, trace, instanceLog, pd, capacity),
+    clusterOptions(cfg, trace, instanceLog, cacheSignalDelay, capacity),
     log,
   );
-  if (pd !== null) cluster.attach(pd.controller);
   if (hooks.clusterObserver) cluster.observer = hooks.clusterObserver;
   const sessions = hooks.sessions ?? null;
   const onLeave = sessions !== null ? nextRoundOnLeave(sessions, cluster, log) : null;
   leave.fn = onLeave;
-  wireLeave(instances, pd, onLeave);
+  wireLeave(instances, started, onLeave);
   attachFeatures(started, cluster);
   const recorder = timeSeriesRecorder(hooks, cluster, instances, started);
   const progress = progressSampler(hooks, instances, cfg.horizon);
   cluster.recorder = bothSamplers(recorder, progress);
   const stats = cluster.run();
   if (progress !== null) hooks.progress!.onProgress(progress.snapshot(stats.clock, true));
-  checkInFlight(instances, stats.inFlight, pd, log);
-  const projection = pd !== null ? projectPd(pd.controller, ledger, instances, pd.topology) : null;
+  checkInFlight(instances, stats.inFlight, featurePart(started, "pendingInFlight") ?? null, log);
+  const projection = featurePart(started, "projectUsers")?.(ledger, instances) ?? null;
   const metrics = collectMetrics(instances, ledger, stats, trace, { priorityPolicy: policy.priority, pd: projection });
   const users = projection !== null ? projection.ledger : ledger;
   addRunMetrics(metrics, users, { sessions, started });
@@ -126,7 +130,6 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
   });
   if (warning !== null) log.warn(warning);
   const timeSeries = recorder?.series ?? null;
-  const pdRun = pd !== null ? { controller: pd.controller, instanceLedger: ledger, topology: pd.topology } : null;
   return {
     metrics,
     ledger: users,
@@ -134,17 +137,19 @@ export function runCluster(cfg: SimConfig, source: RequestSource, log: Logger, h
     trace,
     inFlight: stats.inFlight,
     timeSeries,
-    pd: pdRun,
     features: started,
   };
 }
 
-/** The simulator's options from the configuration (model and cache-signal delay only when set). */
+/**
+ * The simulator's options from the configuration (model and cache-signal delay only when set: a
+ * feature's, PD's decider reading the caches).
+ */
 function clusterOptions(
   cfg: SimConfig,
   trace: DecisionTrace | null,
   instanceLog: OrderedLogger,
-  pd: ReturnType<typeof buildPd>,
+  cacheSignalDelay: number | undefined,
   capacity: number,
 ): ConstructorParameters<typeof ClusterSimulator>[5] {
   const { kv, cluster: c, policy } = cfg;
@@ -159,7 +164,7 @@ function clusterOptions(
     trace,
     ...(c.model !== undefined ? { model: c.model } : {}),
     instanceLog,
-    ...(pd?.cacheSignalDelay !== undefined ? { cacheSignalDelay: pd.cacheSignalDelay } : {}),
+    ...(cacheSignalDelay !== undefined ? { cacheSignalDelay } : {}),
     capacity,
   };
 }
@@ -218,12 +223,30 @@ function addRunMetrics(
   finishFeatures(metrics, run.started, users);
 }
 
+/**
+ * Completion hooks: a feature's (PD's sub-requests) when one gives them, else every instance tells
+ * the closed loop directly.
+ */
+function wireLeave(
+  instances: readonly Instance[],
+  started: readonly StartedFeature[],
+  userLeave: LeaveHandler | null,
+): void {
+  const wire = featurePart(started, "wireLeave");
+  if (wire !== undefined) wire(instances, userLeave);
+  else if (userLeave !== null) for (const inst of instances) inst.onLeave = userLeave;
+}
+
 /** The router's in-flight counts against the instances' queues at the end of the run. */
-function checkInFlight(instances: readonly Instance[], inFlight: Int32Array, pd: PdRun | null, log: Logger): void {
+function checkInFlight(
+  instances: readonly Instance[],
+  inFlight: Int32Array,
+  pending: ((index: number) => number) | null,
+  log: Logger,
+): void {
   for (const inst of instances) {
-    // Split requests count in flight at their decode instance from the decode pick on.
-    const expect =
-      inst.waitQueue.length + inst.running.length + (pd !== null ? pd.controller.pendingPicks[inst.index]! : 0);
+    // A feature may count requests in flight that are in no queue yet (PD's decode picks).
+    const expect = inst.waitQueue.length + inst.running.length + (pending !== null ? pending(inst.index) : 0);
     if (inFlight[inst.index] !== expect) {
       log.warn(
         `${inst.id}: in-flight count ${inFlight[inst.index]} differs from queued+running ${expect} at the end of the run`,
@@ -242,6 +265,8 @@ interface InstanceBuild {
   extensions: readonly ClusterExtension[];
   /** The KV store of an instance with this GPU capacity. */
   kvStore: (gpu: KvSettings, log: OrderedLogger) => KvCache;
+  /** What a feature builds it with (a PD pool's role and hardware); null: the run's configuration. */
+  role: InstanceRole | null;
 }
 
 /** Instance k, sharing the ledger and the ordered instance logger. */
@@ -249,15 +274,18 @@ function buildInstance(k: number, cfg: SimConfig, b: InstanceBuild): Instance {
   const { engine, kv, policy } = cfg;
   const { ledger, instanceLog, hooks, onLeave, oneStepChain, extensions } = b;
   // PD pools may have their own latency model, KV capacity and max-model-len.
-  const pool = poolSettingsOf(cfg, k);
-  const store = b.kvStore(pool !== null ? { ...kv, totalKvBlocks: pool.totalKvBlocks } : kv, instanceLog);
-  const latency = pool !== null ? pool.latency() : cfg.latency();
-  const decodes = cfg.pd == null || k >= cfg.pd.counts.prefill;
+  const role = b.role;
+  const store = b.kvStore(
+    role?.totalKvBlocks !== undefined ? { ...kv, totalKvBlocks: role.totalKvBlocks } : kv,
+    instanceLog,
+  );
+  const latency = role?.latency !== undefined ? role.latency() : cfg.latency();
+  const decodes = role?.decodes ?? true;
   const inst = new Instance(
     k,
     {
       ...engine,
-      ...(pool !== null ? { maxModelLen: pool.maxModelLen } : {}),
+      ...(role?.maxModelLen !== undefined ? { maxModelLen: role.maxModelLen } : {}),
       blockSize: kv.blockSize,
       preemptionPolicy: policy.preemption,
       priorityFloors: policy.priorityBridge === "floor",

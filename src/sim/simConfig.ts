@@ -7,7 +7,6 @@ import type { PriorityContext, PriorityPolicy } from "../policy/priority.js";
 import type { Scheduler, SchedulerContext } from "../policy/scheduler.js";
 import type { KvSettings } from "../kv/createKvStore.js";
 import type { SloParams } from "../policy/sloTiers.js";
-import type { PdConfig } from "../pd/config.js";
 import type { ActiveFeature } from "../features/registry.js";
 
 /** Per-instance batch limits and chunking (docs/behavior.md). */
@@ -73,8 +72,6 @@ export interface SimConfig {
   cluster: ClusterSettings;
   policy: InstancePolicies;
   trace: TraceSettings;
-  /** Prefill/decode disaggregation; null or absent: off. */
-  pd?: PdConfig | null;
   /** Registered features that are on, bound to their settings (src/features/); empty: none. */
   features: readonly ActiveFeature[];
 }

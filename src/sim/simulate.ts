@@ -19,13 +19,13 @@ import { applyBundle } from "./applyBundle.js";
 import { validatePipeline, validateLimits } from "./validateOptions.js";
 import { selectScorers, validatePolicies, warnTierShedDefault } from "./validatePolicies.js";
 import { buildSimConfig, clusterSettings, latencyFactory } from "./buildConfig.js";
-import { resolvePd, validatePd } from "./pdStage.js";
 import { sustainedWindow } from "../metrics/sustained.js";
 import type { SaturationAnalysis } from "../saturation/analyze.js";
 import { refuseIncompatibleFeatures } from "./features.js";
 import {
   activeFeatures,
   checkFeatureWorkload,
+  checkLateFeatures,
   configureFeatures,
   reservedBytes,
   type ConfiguredFeature,
@@ -111,7 +111,8 @@ async function simulateIn(
   so.beforePlugins?.(parsed);
   await loadRunPlugins(parsed, log, scope);
   const { o, scorers: bundleScorers } = applyBundle(parsed, explicit, log);
-  const pdCounts = validatePd(o, explicit, log);
+  // Features' options, in registration order (PD's first, before the policies', as in BLIS).
+  checkLateFeatures(o, { explicit, log });
 
   const policies = validatePolicies(o, log, explicit);
   warnTierShedDefault(o, log);
@@ -123,22 +124,19 @@ async function simulateIn(
   const horizon = wl.horizon;
   const latency = latencyFactory(o, lat, horizon, so.coefficients, log);
   const cluster = clusterSettings(o, scorerSpecs, policies);
-  const pd = await resolvePd(o, explicit, pdCounts, lat, cluster.routing, log, so.fetchImpl);
-  const context = featureContext(o, explicit, log, lat, horizon, { sloTargets: wl.sloTargets ?? {} }, so.fetchImpl);
+  const context = featureContext(o, explicit, log, {
+    lat,
+    horizon,
+    routing: cluster.routing,
+    workload: { sloTargets: wl.sloTargets ?? {} },
+    ...(so.fetchImpl !== undefined ? { fetchImpl: so.fetchImpl } : {}),
+  });
   const late = await configureFeatures(o, context, false);
   checkFeatureWorkload(late, { adapterRefs: wl.adapterRefs ?? [] });
   const features = activeFeatures([...early, ...late] satisfies ConfiguredFeature[]);
   const deadlines = wl.deadlines === true;
-  refuseIncompatibleFeatures({ pd: pd !== null, deadlines }, features);
-  const config = buildSimConfig(
-    o,
-    lat,
-    { latency, horizon, cluster, policies },
-    {
-      features,
-      ...(pd !== null ? { pd } : {}),
-    },
-  );
+  refuseIncompatibleFeatures({ deadlines }, features);
+  const config = buildSimConfig(o, lat, { latency, horizon, cluster, policies }, { features });
 
   const sampling = samplingInterval(o, so);
   so.onStart?.(lat);

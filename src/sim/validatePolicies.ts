@@ -1,5 +1,5 @@
 import { parseRoutingScorers, parseSloCacheWeights, parseSloPrefillThresholds } from "../config/flagLists.js";
-import { policyFamilies } from "../config/policyFamilies.js";
+import { policyFamilies, selectedPolicy } from "../config/policyFamilies.js";
 import { DEFAULT_SCORERS, RUN_DEFAULTS, type RunOptions } from "../config/runOptions.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
@@ -48,7 +48,7 @@ export function validatePolicies(
  * then those of other policies whose flags were given: a bad value is a mistake even where it has no effect.
  */
 function validatePolicyParameters(o: Readonly<RunOptions>, explicit: ReadonlySet<string>): void {
-  for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(o[fam.option])?.validate(o);
+  for (const fam of policyFamilies()) if (fam.option !== null) fam.registry.get(selectedPolicy(fam, o))?.validate(o);
   for (const fam of policyFamilies()) {
     for (const p of fam.registry.all()) if (p.flags.some((f) => explicit.has(f.key))) p.validate(o);
   }
@@ -125,7 +125,7 @@ export function selectScorers(
     );
   }
   for (const fam of policyFamilies()) {
-    const line = fam.option !== null ? fam.registry.get(o[fam.option])?.summary(o) : null;
+    const line = fam.option !== null ? fam.registry.get(selectedPolicy(fam, o))?.summary(o) : null;
     if (line) log.info(line);
   }
   return withLoraScorer(o, scorerSpecs, log);

@@ -10,9 +10,11 @@ import { silentLogger } from "../../src/util/log.js";
 import { cliError, userError } from "../sim/helpers.js";
 import { cli } from "../helpers/cli.js";
 
+const CHECK = { explicit: new Set<string>(), log: silentLogger };
+
 const DEFAULTS = { kvCpuBlocks: 0, kvOffloadThreshold: 0.9, kvTransferBandwidth: 100, kvTransferBaseLatency: 0 };
 const tierError = (over: Partial<typeof DEFAULTS>): string =>
-  userError(() => kvCpuTier.validate!({ ...DEFAULTS, ...over }));
+  userError(() => kvCpuTier.validate!({ ...DEFAULTS, ...over }, CHECK));
 
 test("tier, transfer and threshold ranges, with the command line's message", async () => {
   assert.equal(tierError({ kvCpuBlocks: -1 }), "--kv-cpu-blocks must be >= 0, got -1");
@@ -26,7 +28,7 @@ test("tier, transfer and threshold ranges, with the command line's message", asy
   );
   assert.equal(tierError({ kvTransferBaseLatency: -2 }), "--kv-transfer-base-latency must be >= 0, got -2");
   assert.equal(tierError({ kvOffloadThreshold: 2 }), await cliError(["--kv-offload-threshold", "2"]));
-  assert.doesNotThrow(() => kvCpuTier.validate!(DEFAULTS));
+  assert.doesNotThrow(() => kvCpuTier.validate!(DEFAULTS, CHECK));
 });
 
 test("the transfer bandwidth is checked with or without a CPU tier", async () => {

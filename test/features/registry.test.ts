@@ -8,7 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { FeatureRegistry, features } from "../../src/features/registry.js";
-import type { Deployment, Feature, FeatureContext, LatencyServices } from "../../src/features/feature.js";
+import type {
+  Deployment,
+  Feature,
+  FeatureContext,
+  LatencyServices,
+  PolicyServices,
+} from "../../src/features/feature.js";
 import { RequestLedger } from "../../src/core/ledger.js";
 import type { ClusterExtension } from "../../src/cluster/extension.js";
 import { UserError } from "../../src/util/errors.js";
@@ -32,6 +38,17 @@ const DEPLOYMENT: Deployment = {
 const NO_LATENCY: LatencyServices = {
   targetLayers: () => Promise.reject(new Error("no model config")),
   latencyFor: () => Promise.reject(new Error("no backend")),
+  modelConfig: () => Promise.reject(new Error("no model config")),
+  resolveWith: () => Promise.reject(new Error("no backend")),
+};
+const NO_POLICIES: PolicyServices = {
+  bind: () => () => {
+    throw new Error("no policies");
+  },
+  routingPolicy: () => () => {
+    throw new Error("no router");
+  },
+  cacheSignalDelay: 0,
 };
 const CONTEXT: FeatureContext = {
   explicit: new Set(),
@@ -39,6 +56,7 @@ const CONTEXT: FeatureContext = {
   defaultsFile: { path: "defaults.yaml", block: () => undefined },
   deployment: DEPLOYMENT,
   latency: NO_LATENCY,
+  policies: NO_POLICIES,
   workload: { sloTargets: {} },
 };
 const ENDED = { users: new RequestLedger(), cluster: run(simConfig(), [req("r", 0, 16, 2)]).metrics.cluster, end: 0 };

@@ -12,7 +12,11 @@ import type { ClusterRun } from "../../src/sim/runCluster.js";
 import { ROLE_DECODE, ROLE_PREFILL } from "../../src/pd/topology.js";
 import { DONE, DROPPED_DECODE, DROPPED_PREFILL, PENDING, REJECTED } from "../../src/pd/records.js";
 import { pdDeciders } from "../../src/pd/deciders.js";
-import { poolRouting } from "../../src/sim/pdStage.js";
+import { routerFactory } from "../../src/sim/policyServices.js";
+import { bindFeature } from "../../src/features/registry.js";
+import { pd as pdFeature } from "../../src/features/pd/pd.js";
+import { pdOf } from "../../src/features/pd/access.js";
+import type { ScorerSpec } from "../../src/cluster/scorers/scorer.js";
 
 const PREFIXES = [[], Array.from({ length: 32 }, (_, i) => 70000 + i), Array.from({ length: 64 }, (_, i) => 80000 + i)];
 
@@ -71,9 +75,13 @@ function buildConfig(c: Cfg, horizon = 1e10): SimConfig {
     trace: { level: c.traced ? "decisions" : "none" },
   });
   const params = { pdPrefixThreshold: c.threshold, cacheSignalDelay: c.cacheSignalDelay };
-  const routing = poolRouting(c.poolScorers, cfg.cluster.routing, params);
-  cfg.pd = {
+  const cluster = { numInstances: cfg.cluster.numInstances, blockSize: cfg.kv.blockSize, slo: cfg.policy.slo };
+  const router = (scorers: readonly ScorerSpec[] | null) =>
+    routerFactory(params, cfg.cluster.routing, scorers, cluster);
+  const settings = {
     counts: { prefill: t.prefill, decode: t.decode, shared: t.shared, encode: 0 },
+    numInstances: cfg.cluster.numInstances,
+    blockSize: cfg.kv.blockSize,
     decider: c.decider,
     buildDecider: pdDeciders.bind(c.decider, params),
     cacheSignalDelay: c.cacheSignalDelay,
@@ -84,12 +92,12 @@ function buildConfig(c: Cfg, horizon = 1e10): SimConfig {
       baseLatency: c.baseLatency,
       contention: c.contention,
     },
-    prefillRouting: routing,
-    decodeRouting: poolRouting(c.poolScorers, cfg.cluster.routing, params),
+    prefillPolicy: router(c.poolScorers),
+    decodePolicy: router(c.poolScorers),
     prefillPool: null,
     decodePool: null,
   };
-  return cfg;
+  return { ...cfg, features: [bindFeature(pdFeature, settings)] };
 }
 
 function buildWorkload(w: Wl): WorkloadRequest[] {
@@ -119,7 +127,7 @@ function runChecked(cfg: SimConfig, reqs: WorkloadRequest[]): ClusterRun {
   const r = run(cfg, reqs, {
     clusterObserver: { onRouted: (req, i) => routed.push([req.id, i]), onClock: () => undefined },
   });
-  const topo = r.pd!.topology;
+  const topo = pdOf(r)!.topology;
   for (let i = 0; i < topo.roles.length; i++) roles.push(topo.roles[i]!);
   for (const [id, i] of routed) {
     // INV-PD-2: prefill sub-requests only on prefill-capable instances, all else on decode-capable ones.
@@ -134,7 +142,7 @@ test("PD runs to completion: conservation, causality, transfers, KV blocks, dete
     fc.property(configArb, workloadArb, (c, w) => {
       const reqs = buildWorkload(w);
       const r = runChecked(buildConfig(c), reqs);
-      const pd = r.pd!.controller;
+      const pd = pdOf(r)!;
       const m = r.metrics;
       const n = reqs.length;
       // Conservation at the user level: every request is completed, dropped or rejected, once.
@@ -179,7 +187,7 @@ function checkParents(r: ClusterRun): void {
   const l = r.ledger;
   const row = new Map<string, number>();
   for (let i = 0; i < l.size; i++) if (l.isRegistered(i)) row.set(l.id(i), i);
-  for (const p of r.pd!.controller.parents) {
+  for (const p of pdOf(r)!.parents) {
     const t0 = p.parent.arrival;
     if (p.outcome === DROPPED_PREFILL) continue;
     assert.ok(
@@ -211,7 +219,7 @@ test("PD runs cut by the horizon count each request once", () => {
     fc.property(configArb, workloadArb, fc.integer({ min: 1, max: 60000 }), (c, w, horizon) => {
       const reqs = buildWorkload(w);
       const r = runChecked(buildConfig(c, horizon), reqs);
-      const pd = r.pd!.controller;
+      const pd = pdOf(r)!;
       const m = r.metrics.cluster;
       const count = (o: number): number => pd.parents.filter((p) => p.outcome === o).length;
       assert.ok(pd.inTransfer() >= 0);

@@ -107,6 +107,21 @@ test("the decider name is checked before the topology", async () => {
   );
 });
 
+test("PD's options are checked before the policies' (BLIS's order), its pools after them", async () => {
+  const errors = async (flags: string): Promise<string[]> =>
+    (await cli(splitArgs(`${BASE} ${flags}`))).stderr.filter((l) => l.startsWith("error: "));
+  assert.deepEqual(await errors("--prefill-instances=-1 --admission-policy nope"), [
+    "error: --prefill-instances must be >= 0, got -1",
+  ]);
+  // A pool's backend is resolved with the feature's settings, after the policy names.
+  const pool = "--prefill-instances 2 --decode-instances 2 --prefill-hardware NoSuchGpu";
+  assert.match((await errors(`${pool} --admission-policy nope`))[0]!, /admission policy/i);
+  assert.match(
+    (await errors(pool))[0]!,
+    /^error: --prefill-tp\/--prefill-hardware: latency model for the prefill pool/,
+  );
+});
+
 test("PD options without PD warn and change nothing", async () => {
   const plain = await cli(splitArgs(BASE));
   const r = await cli(splitArgs(`${BASE} --pd-decider always --prefill-tp 2 --pd-transfer-bandwidth 5`));

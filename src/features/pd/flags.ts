@@ -1,10 +1,10 @@
 // The prefill/decode disaggregation flags of `blis run` (docs/prefill-decode.md "Flags").
-import type { FlagSpec } from "./flagDef.js";
+import type { ParamFlag } from "../../util/policyRegistry.js";
 
 const pool = (role: "prefill" | "decode", what: string): string =>
   `${what} of the ${role} pool${role === "decode" ? " (and shared instances)" : ""}; default: the global setting`;
 
-export const PD_FLAGS: FlagSpec[] = [
+export const PD_FLAGS: readonly ParamFlag[] = [
   {
     key: "prefillInstances",
     flag: "--prefill-instances",
