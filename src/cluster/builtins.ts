@@ -1,6 +1,6 @@
 // Registers the built-in admission policies, routing policies and scorers: one descriptor each.
 // Policies with parameters export their descriptor from their own file; the rest take none.
-import { factoryPolicy } from "../util/policyRegistry.js";
+import { factoryPolicy, type ParamsOf } from "../util/policyRegistry.js";
 import { admissionPolicies } from "./admission/admission.js";
 import { alwaysAdmit, rejectAll } from "./admission/alwaysAdmit.js";
 import { tokenBucket } from "./admission/tokenBucket.js";
@@ -21,6 +21,16 @@ import { runningRequests } from "./scorers/runningRequests.js";
 import { loadAware } from "./scorers/loadAware.js";
 import { vllmDp } from "./scorers/vllmDp.js";
 import { loraAffinity } from "./scorers/loraAffinity.js";
+
+/**
+ * The parameters of the built-in admission policies, routing policies and scorers that have any
+ * (least-loaded shares weighted's tie-break, no-hit-lru the precise cache's signal delay).
+ */
+export type ClusterPolicyParams = ParamsOf<typeof tokenBucket> &
+  ParamsOf<typeof sloGated> &
+  ParamsOf<typeof weighted> &
+  ParamsOf<typeof queueDepth> &
+  ParamsOf<typeof precisePrefixCache>;
 
 // The registration order is the order of the --help lists (the gateway's admission policies follow:
 // src/gateway/builtins.ts).

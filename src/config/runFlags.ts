@@ -1,22 +1,15 @@
 import type { z } from "zod";
 import { DEFAULT_SCORERS, HORIZON_MAX_TEXT, RunOptionsSchema, type RunOptions } from "./runOptions.js";
-import type { FlagType, ParamFlag, PolicyFamilyView } from "../util/policyRegistry.js";
+import type { FlagType, ParamFlag, ParamSchema, PolicyFamilyView } from "../util/policyRegistry.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { routingPolicies } from "../cluster/routing/routing.js";
 import { scorers } from "../cluster/scorers/scorer.js";
 import { priorityPolicies } from "../policy/priority.js";
 import { schedulers } from "../policy/scheduler.js";
-import { tokenBucket } from "../cluster/admission/tokenBucket.js";
-import { sloGated } from "../cluster/admission/sloGated.js";
-import { weighted } from "../cluster/routing/weighted.js";
-import { queueDepth } from "../cluster/scorers/loadScorers.js";
-import { precisePrefixCache } from "../cluster/scorers/precisePrefixCache.js";
 import { runParamFlags } from "./policyFamilies.js";
 import type { AnyFlagDef, FlagDef, FlagSpec } from "./flagDef.js";
 import { MODEL_FLAGS, WORKLOAD_FLAGS } from "./runFlagsModel.js";
 import { LORA_FLAGS } from "./runFlagsLora.js";
-import { gaieLegacy, tierShed } from "../gateway/admissionPolicies.js";
-import { prefixThreshold } from "../pd/deciders.js";
 import { workloadSources } from "../workload/sources/registry.js";
 
 export type { FlagType, AnyFlagDef, FlagDef };
@@ -47,14 +40,6 @@ function paramFlag(f: ParamFlag, schema: { shape: Record<string, z.ZodType> }): 
     help: f.help,
     ...(f.metavar !== undefined ? { metavar: f.metavar } : {}),
   };
-}
-
-/** Built-in parameter flags; their keys are run options, so the run-option schema holds their defaults. */
-function builtinParamFlags(d: { flags: readonly ParamFlag[] }): FlagSpec[] {
-  return d.flags.map((f) => {
-    if (!(f.key in RunOptionsSchema.shape)) throw new Error(`${f.flag}: ${f.key} is not a run option`);
-    return { key: f.key as keyof RunOptions, flag: f.flag, type: f.type, group: f.group, help: f.help };
-  });
 }
 
 /** A policy-selection flag whose help lists the registered names (read when printed). */
@@ -149,9 +134,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "cluster",
     help: "ticks from admission to the routing decision",
   },
-  ...builtinParamFlags(tokenBucket),
-  ...builtinParamFlags(tierShed),
-  ...builtinParamFlags(gaieLegacy),
   choiceFlag("routingPolicy", "--routing-policy", routingPolicies),
   {
     key: "routingScorers",
@@ -163,10 +145,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
       return `weighted routing scorers "name:weight,..." over ${scorers.listed().join(", ")} (default ${def})`;
     },
   },
-  ...builtinParamFlags(weighted),
-  ...builtinParamFlags(queueDepth),
-  ...builtinParamFlags(precisePrefixCache),
-  ...builtinParamFlags(prefixThreshold),
   choiceFlag("priorityPolicy", "--priority-policy", priorityPolicies),
   choiceFlag("scheduler", "--scheduler", schedulers),
   {
@@ -219,7 +197,6 @@ const RUN_FLAG_TABLE: FlagSpec[] = [
     group: "output",
     help: "write the cluster metrics and per-request records (JSON) here",
   },
-  ...builtinParamFlags(sloGated),
   {
     key: "sloCacheWeights",
     flag: "--slo-cache-weights",
@@ -353,10 +330,39 @@ export const RUN_FLAGS: FlagDef[] = RUN_FLAG_TABLE.map(withDefault);
  * after flags are parsed and use bundle keys).
  */
 export function runFlags(): AnyFlagDef[] {
-  const known = new Set<string>(RUN_FLAGS.map((f) => f.key));
+  const placed = new Set<string>(RUN_FLAGS.map((f) => f.key));
+  const place = (p: SchemaFlag): AnyFlagDef[] => {
+    if (placed.has(p.flag.key)) return [];
+    placed.add(p.flag.key);
+    return [paramFlag(p.flag, p.schema)];
+  };
+  const out: AnyFlagDef[] = [];
+  for (const f of RUN_FLAGS) {
+    out.push(f);
+    const family = FAMILY_PARAMS_AFTER.get(f.key);
+    if (family !== undefined) out.push(...familyParamFlags(family).flatMap(place));
+  }
   const sources = workloadSources.ranked().flatMap((s) => s.flags.map((flag) => ({ flag, schema: s.params })));
-  const extra = [...runParamFlags(), ...sources]
-    .filter((p) => !known.has(p.flag.key))
-    .map((p) => paramFlag(p.flag, p.schema));
-  return [...RUN_FLAGS, ...extra];
+  out.push(...[...runParamFlags(), ...sources].flatMap(place));
+  return out;
+}
+
+/** A registered option flag with the schema holding its default. */
+interface SchemaFlag {
+  flag: ParamFlag;
+  schema: ParamSchema<unknown>;
+}
+
+/** The flags after which a policy family's parameter flags print: the flag that selects its policy. */
+const FAMILY_PARAMS_AFTER: ReadonlyMap<string, PolicyFamilyView> = new Map<string, PolicyFamilyView>([
+  ["admissionPolicy", admissionPolicies],
+  ["routingPolicy", routingPolicies],
+  ["routingScorers", scorers],
+  ["priorityPolicy", priorityPolicies],
+  ["scheduler", schedulers],
+]);
+
+/** The parameter flags of a family's registered policies, in registration order. */
+function familyParamFlags(family: PolicyFamilyView): SchemaFlag[] {
+  return family.all().flatMap((p) => p.flags.map((flag) => ({ flag, schema: p.params })));
 }

@@ -3,15 +3,11 @@ import type { BuiltinFeatureOptions } from "../features/builtins.js";
 import { DEFAULT_SLO_CACHE_WEIGHTS, DEFAULT_SLO_PARAMS } from "../policy/sloTiers.js";
 import { BUNDLED_DEFAULTS } from "../util/paths.js";
 import { anyNumber } from "../util/policyRegistry.js";
-import { tokenBucketParams } from "../cluster/admission/tokenBucket.js";
-import { sloGatedParams } from "../cluster/admission/sloGated.js";
-import { tieBreakParams } from "../cluster/routing/tieBreak.js";
-import { queueDepthParams } from "../cluster/scorers/loadScorers.js";
-import { cacheSignalParams } from "../cluster/scorers/precisePrefixCache.js";
 import { paramSchemas } from "./policyFamilies.js";
-import { gaieLegacyParams, tierShedParams } from "../gateway/admissionPolicies.js";
 import type { ScorerSpec } from "../cluster/scorers/scorer.js";
-import { prefixThresholdParams } from "../pd/deciders.js";
+import type { ClusterPolicyParams } from "../cluster/builtins.js";
+import type { GatewayPolicyParams } from "../gateway/builtins.js";
+import type { DeciderParams } from "../pd/deciders.js";
 import { loraOptionsShape } from "../lora/options.js";
 import { sharedWorkloadShape } from "../workload/sources/sharedParams.js";
 import { workloadSpecShape } from "../workload/sources/workloadSpecSource.js";
@@ -87,13 +83,8 @@ export const RunOptionsSchema = z.strictObject({
   admissionPolicy: z.string().default("always-admit"),
   admissionLatency: z.number().int().default(0),
   routingLatency: z.number().int().default(0),
-  ...tokenBucketParams.shape,
   routingPolicy: z.string().default("round-robin"),
   routingScorers: z.string().default(""),
-  routingTieBreak: tieBreakParams.shape.routingTieBreak,
-  ...queueDepthParams.shape,
-  ...cacheSignalParams.shape,
-  ...prefixThresholdParams.shape,
   priorityPolicy: z.string().default("constant"),
   scheduler: z.string().default("fcfs"),
   policyConfig: z.string().default(""),
@@ -103,7 +94,6 @@ export const RunOptionsSchema = z.strictObject({
   summarizeTrace: z.boolean().default(false),
   fitnessWeights: z.string().default(""),
   // Extensions beyond BLIS (all default to BLIS behavior).
-  ...sloGatedParams.shape,
   sloCacheWeights: z.string().default(
     Object.entries(DEFAULT_SLO_CACHE_WEIGHTS)
       .map(([tier, w]) => `${tier}:${w}`)
@@ -128,19 +118,25 @@ export const RunOptionsSchema = z.strictObject({
   report: z.string().default(""),
   /** Simulated ticks between time-series samples (reports). */
   reportInterval: z.number().int().default(100000),
-  // Gateway queue, saturation-gated admission, tenant budgets and goodput (docs/gateway.md).
-  ...tierShedParams.shape,
-  ...gaieLegacyParams.shape,
   // LoRA adapters (docs/lora.md).
   ...loraOptionsShape,
 });
 
-export type RunOptions = z.infer<typeof RunOptionsSchema>;
-/** A run's input: the run options and the built-in features' options (each feature reads its own). */
-export type RunInput = z.input<typeof RunOptionsSchema> & BuiltinFeatureOptions;
+/**
+ * The built-in policies' parameters, typed by their descriptors: the run options hold every
+ * registered policy's (`runOptionsSchema`), each policy reads its own through its schema.
+ */
+type BuiltinPolicyParams = ClusterPolicyParams & GatewayPolicyParams & DeciderParams;
+type Optional<T> = { [K in keyof T]?: T[K] | undefined };
 
-/** Every option at its default (what a run uses for an option not given). */
-export const RUN_DEFAULTS: Readonly<RunOptions> = RunOptionsSchema.parse({});
+/** The run's own options, without any policy's or feature's. */
+export type CoreRunOptions = z.infer<typeof RunOptionsSchema>;
+export type RunOptions = CoreRunOptions & BuiltinPolicyParams;
+/** A run's input: the run options and the built-in policies' and features' options (each reads its own). */
+export type RunInput = z.input<typeof RunOptionsSchema> & Optional<BuiltinPolicyParams> & BuiltinFeatureOptions;
+
+/** Every run option at its default (what a run uses for an option not given). */
+export const RUN_DEFAULTS: Readonly<CoreRunOptions> = RunOptionsSchema.parse({});
 
 /**
  * The run-option schema with the options of registered policies, features and latency backends
@@ -153,7 +149,7 @@ export function runOptionsSchema(): z.ZodType<RunOptions, RunInput> {
   for (const schema of [...paramSchemas(), ...workloadSources.ranked().map((s) => s.params)]) {
     for (const [k, v] of Object.entries(schema.shape)) if (!(k in known)) extra[k] = v;
   }
-  return Object.keys(extra).length === 0
-    ? RunOptionsSchema
-    : (RunOptionsSchema.extend(extra) as unknown as z.ZodType<RunOptions, RunInput>);
+  // The registries are filled at run time, so the extended schema's type is known only as the
+  // built-ins' (RunOptions); a plugin's parameters are read through the plugin's own schema.
+  return RunOptionsSchema.extend(extra) as unknown as z.ZodType<RunOptions, RunInput>;
 }

@@ -3,6 +3,10 @@
 import "../cluster/builtins.js";
 import { admissionPolicies } from "../cluster/admission/admission.js";
 import { gaieLegacy, tierShed } from "./admissionPolicies.js";
+import type { ParamsOf } from "../util/policyRegistry.js";
+
+/** The parameters of the gateway's admission policies. */
+export type GatewayPolicyParams = ParamsOf<typeof tierShed> & ParamsOf<typeof gaieLegacy>;
 
 admissionPolicies.register(tierShed);
 admissionPolicies.register(gaieLegacy);

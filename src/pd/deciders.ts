@@ -2,7 +2,7 @@
 // instance the decode pool's policy pre-selected, whether to split it into a prefill on the prefill
 // pool and a decode there. Descriptors like every policy family: name, parameter schema, factory.
 import { z } from "zod";
-import { PolicyRegistry, factoryPolicy, type PolicyDescriptor } from "../util/policyRegistry.js";
+import { PolicyRegistry, factoryPolicy, type ParamsOf, type PolicyDescriptor } from "../util/policyRegistry.js";
 import type { Request } from "../core/request.js";
 import type { RouterState } from "../cluster/snapshot.js";
 import { promptHashes } from "../cluster/scorers/cacheSignals.js";
@@ -62,6 +62,9 @@ export const prefixThreshold: DeciderDescriptor<z.infer<typeof prefixThresholdPa
   ],
   create: (p, c) => new PrefixThresholdDecider(p.pdPrefixThreshold, c.blockSize),
 };
+
+/** The parameters of the built-in deciders. */
+export type DeciderParams = ParamsOf<typeof prefixThreshold>;
 
 pdDeciders.register(
   factoryPolicy("never", () => constant("never", false), "serve every request on its decode instance"),

@@ -35,6 +35,9 @@ export interface ParamFlag {
 /** A parameter schema: an object whose fields carry their defaults. */
 export type ParamSchema<P> = z.ZodType<P> & { shape: Record<string, z.ZodType> };
 
+/** The parameters of a descriptor with a schema (a policy's or a feature's), as parsed. */
+export type ParamsOf<D> = D extends { readonly params: ParamSchema<infer P> } ? P : never;
+
 export interface PolicyDescriptor<C, T, P = Record<string, never>> {
   readonly name: string;
   /** One line for listings. */
