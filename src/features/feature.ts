@@ -243,11 +243,15 @@ export interface Feature<P, S> {
    */
   inert?(settings: S): boolean;
   /**
-   * Checks option values whether or not the feature is on (a bad value is a mistake either way):
-   * right after the policy bundle is applied, or, for a feature that reserves GPU memory, when it is
-   * configured. Warnings about options without effect go to `log`.
+   * Checks option values whether or not the feature is on (a bad value is a mistake either way),
+   * when the feature is configured; warnings about options without effect go to `log`.
    */
   validate?(params: P, context: CheckContext): void;
+  /**
+   * Its `validate` runs right after the policy bundle, before the policies are checked, where BLIS
+   * checks these options (PD); absent: when it is configured, after the policies.
+   */
+  readonly checkedBeforePolicies?: boolean;
   /** Its settings for this run, or null when it is off (refusals are UserErrors naming the flag). */
   settings(params: P, context: FeatureContext): S | null | Promise<S | null>;
   /**

@@ -40,6 +40,8 @@ export interface RegisteredFeature {
   readonly params: ParamSchema<unknown>;
   /** Configured before the latency backend: it reserves GPU memory. */
   readonly early: boolean;
+  /** Its options are checked right after the policy bundle, before the policies' (PD). */
+  readonly checkedBeforePolicies: boolean;
   /** Checks its options in `source`, whether or not it is on. */
   check(source: Readonly<Record<string, unknown>>, context: CheckContext): void;
   /**
@@ -86,6 +88,7 @@ export class FeatureRegistry {
       bundleKeys: feature.bundleKeys ?? [],
       params: feature.params as ParamSchema<unknown>,
       early: feature.reservedBytes !== undefined,
+      checkedBeforePolicies: feature.checkedBeforePolicies === true && feature.reservedBytes === undefined,
       check: (source, context) => feature.validate?.(parseParams(feature.params, source), context),
       configure: async (source, context, checked = false) => {
         const params = parseParams(feature.params, source);

@@ -24,17 +24,17 @@ export interface ConfiguredFeature {
 }
 
 /**
- * Checks the options of the features configured after the latency backend, in registration order
- * (right after the policy bundle: PD's checks come before the policies', as in BLIS).
+ * Checks the options of the features whose checks come before the policies' (PD's, where BLIS
+ * checks them), in registration order.
  */
-export function checkLateFeatures(source: Readonly<Record<string, unknown>>, context: CheckContext): void {
-  for (const feature of features.all()) if (!feature.early) feature.check(source, context);
+export function checkFeaturesBeforePolicies(source: Readonly<Record<string, unknown>>, context: CheckContext): void {
+  for (const feature of features.all()) if (feature.checkedBeforePolicies) feature.check(source, context);
 }
 
 /**
- * The features of one pass, each reading its options once here: the early pass (features that
- * reserve GPU memory, before the latency backend; their options are checked here) or the rest
- * (checked before, by `checkLateFeatures`).
+ * The features of one pass, each reading its options once here and checking them (unless checked
+ * before the policies): the early pass (features that reserve GPU memory, before the latency
+ * backend) or the rest.
  */
 export async function configureFeatures(
   source: Readonly<Record<string, unknown>>,
@@ -43,7 +43,8 @@ export async function configureFeatures(
 ): Promise<ConfiguredFeature[]> {
   const out: ConfiguredFeature[] = [];
   for (const feature of features.all())
-    if (feature.early === early) out.push({ feature, active: await feature.configure(source, context, !early) });
+    if (feature.early === early)
+      out.push({ feature, active: await feature.configure(source, context, feature.checkedBeforePolicies) });
   return out;
 }
 

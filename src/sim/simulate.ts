@@ -25,7 +25,7 @@ import { refuseIncompatibleFeatures } from "./features.js";
 import {
   activeFeatures,
   checkFeatureWorkload,
-  checkLateFeatures,
+  checkFeaturesBeforePolicies,
   configureFeatures,
   reservedBytes,
   type ConfiguredFeature,
@@ -111,8 +111,8 @@ async function simulateIn(
   so.beforePlugins?.(parsed);
   await loadRunPlugins(parsed, log, scope);
   const { o, scorers: bundleScorers } = applyBundle(parsed, explicit, log);
-  // Features' options, in registration order (PD's first, before the policies', as in BLIS).
-  checkLateFeatures(o, { explicit, log });
+  // PD's options are checked here, before the policies', as in BLIS; other features' when configured.
+  checkFeaturesBeforePolicies(o, { explicit, log });
 
   const policies = validatePolicies(o, log, explicit);
   warnTierShedDefault(o, log);

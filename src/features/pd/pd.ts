@@ -18,6 +18,7 @@ export const pd: Feature<PdParams, PdConfig> = {
   flags: PD_FLAGS,
   incompatible: PD_EXTENSION.incompatible ?? [],
   validate: validatePd,
+  checkedBeforePolicies: true,
   settings: pdSettings,
   start: (config, { log }) => startPd(config, log),
 };
