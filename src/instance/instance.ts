@@ -11,7 +11,7 @@ import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl, oldestStepReferenced } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
 import { COMPLETED, QUEUED, RUNNING, TIMED_OUT, type Request } from "../core/request.js";
-import { DecodeCohort, MAX_AHEAD, mergeByBatchOrder } from "./decodeCohort.js";
+import { DecodeCohort, mergeByBatchOrder, stepsToDue } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import { runSteadySteps } from "./steadySteps.js";
 import type { StepProbe } from "./stepProbe.js";
@@ -353,11 +353,7 @@ export class Instance {
       ) {
         // The step that fills the last block needs a visit only when the filling is seen by
         // others; else the member stays out until the step that needs a new block.
-        let toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
-        if (r.tailFill < bs && this.kv.mayFillLater(r)) toKv++;
-        const toDone = r.inputLen + r.outputLen - 1 - r.pi;
-        let k = toKv < toDone ? toKv : toDone;
-        if (k > MAX_AHEAD) k = MAX_AHEAD;
+        const k = stepsToDue(r, r.pi, r.tailFill, bs, this.kv);
         if (k > 1) {
           cohort.enter(r, stepIdx, stepIdx + k);
           continue;

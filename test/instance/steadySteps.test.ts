@@ -11,6 +11,8 @@ import { run, simConfig } from "../helpers/sim.js";
 import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
 import { renderMetricBlocks, renderTail } from "../../src/metrics/render.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
+import { KvStore } from "../../src/kv/kvStore.js";
+import type { KvCache } from "../../src/kv/kvCache.js";
 
 const configArb = fc.record({
   instances: fc.integer({ min: 1, max: 4 }),
@@ -25,6 +27,9 @@ const workloadArb = fc.array(
   fc.record({
     gap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20000 }), fc.integer({ min: 0, max: 400000 })),
     input: fc.integer({ min: 1, max: 200 }),
+    // Leading prompt tokens common to every request with the same value: cache hits make the
+    // order in which steps take and free KV blocks show in the results.
+    shared: fc.integer({ min: 0, max: 120 }),
     output: fc.integer({ min: 0, max: 400 }),
     timeout: fc.oneof(fc.constant(0), fc.integer({ min: 10000, max: 3_000_000 })),
   }),
@@ -38,7 +43,7 @@ function requests(w: Wl): WorkloadRequest[] {
   let t = 0;
   return w.map((r, i) => {
     t += r.gap;
-    const input = Array.from({ length: r.input }, (_, k) => 1000 + ((i * 7919 + k) % 5000));
+    const input = Array.from({ length: r.input }, (_, k) => (k < r.shared ? 7 + k : 1000 + ((i * 7919 + k) % 5000)));
     const output = Array.from({ length: r.output }, (_, k) => 9000 + k);
     return makeRequest(`request_${i}`, t, input, output, r.timeout > 0 ? { deadline: t + r.timeout } : {});
   });
@@ -60,10 +65,16 @@ function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean): ClusterRun {
   return run(cfg, requests(w), oneEventAtATime ? { clusterObserver: observer } : {});
 }
 
+/** Every block's hash: what each block holds (freed blocks keep their content). */
+function blockHashes(kv: KvCache): number[] {
+  assert.ok(kv instanceof KvStore);
+  return Array.from({ length: kv.totalBlocks }, (_, b) => kv.hashOf(b));
+}
+
 const stdoutOf = (r: ClusterRun): string =>
   renderMetricBlocks(r.metrics) + renderTail(r.metrics, { printFairness: false, summarizeTrace: false });
 
-test("steady steps (property): the same metrics, ITLs and step counts as running every step as an event", () => {
+test("steady steps (property): the same metrics, ITLs, step counts and KV state as running every step as an event", () => {
   let steady = 0;
   fc.assert(
     fc.property(configArb, workloadArb, (c, w) => {
@@ -75,6 +86,8 @@ test("steady steps (property): the same metrics, ITLs and step counts as running
         const b = slow.instances[i]!;
         assert.equal(a.stepCount, b.stepCount, `${a.id} step count`);
         assert.equal(a.clock, b.clock, `${a.id} clock`);
+        assert.deepEqual(a.kv.freeListIds(), b.kv.freeListIds(), `${a.id} free list`);
+        assert.deepEqual(blockHashes(a.kv), blockHashes(b.kv), `${a.id} block contents`);
         const pa = new Map<number, number>();
         const pb = new Map<number, number>();
         a.pooledItl(pa);
