@@ -234,6 +234,7 @@ export class Instance {
   /** One step, items 1 to 9 of docs/behavior.md "The step". */
   // eslint-disable-next-line complexity -- the hot loop: the nine items in order, once per step
   private step(now: number, until: (() => number) | null): void {
+    if (until !== null && this.resumeSteady(now, until)) return;
     const stepIdx = ++this.stepCount;
     this.kv.setClock(now);
     this.prioritizer.prioritize(this.waitQueue, now);
@@ -283,6 +284,23 @@ export class Instance {
       this.stepChainRegistered = false;
     }
     if (this.observer !== null) this.observer.afterStep(this);
+  }
+
+  /**
+   * A step that finds only the decode cohort running and nothing waiting (most often the one after
+   * a steady run that stopped at a cluster event of another instance) is a steady step: it and the
+   * steady steps after it run in the steady loop, and the step after them is pushed, as the full
+   * step would have done. False, with nothing done, when the loop takes no step.
+   */
+  private resumeSteady(now: number, until: () => number): boolean {
+    const cohort = this.cohort;
+    if (cohort === undefined || cohort === null || cohort.count === 0) return false;
+    const steps = this.stepCount;
+    const next = runSteadySteps(this, cohort, this.execution, this.visit, this.events.peekTime(), now, until);
+    if (this.stepCount === steps) return false;
+    this.pushStep(next);
+    this.stepChainRegistered = true;
+    return true;
   }
 
   /** The decode cohort, when usable: decodes priced by count and PI sum, one KV tier, no observer or probe. */

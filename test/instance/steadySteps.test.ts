@@ -49,7 +49,7 @@ function requests(w: Wl): WorkloadRequest[] {
   });
 }
 
-function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean): ClusterRun {
+function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean, timeSeriesIntervalUs = 0): ClusterRun {
   const cfg = simConfig({
     horizon: c.horizon,
     alpha: [200, 2, 100],
@@ -62,7 +62,7 @@ function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean): ClusterRun {
     engine: { maxRunning: c.maxRunning },
   });
   const observer = { onRouted: () => undefined, onClock: () => undefined };
-  return run(cfg, requests(w), oneEventAtATime ? { clusterObserver: observer } : {});
+  return run(cfg, requests(w), { ...(oneEventAtATime ? { clusterObserver: observer } : {}), timeSeriesIntervalUs });
 }
 
 /** Every block's hash: what each block holds (freed blocks keep their content). */
@@ -100,4 +100,28 @@ test("steady steps (property): the same metrics, ITLs, step counts and KV state 
     { seed: FC_SEED, numRuns: 120 },
   );
   assert.ok(steady > 1000, `only ${steady} steady steps in all cases: the property exercises little`);
+});
+
+test("the step after a steady run stopped by a cluster event is a steady step too", () => {
+  // A time-series sample every 10 ms stops the steady run of a lone 600-token decode (1 ms steps)
+  // 60 times; each time its next step finds nothing but the cohort and is taken in the steady loop
+  // again. Its events are the prefill and, at each of its 64-token blocks, the step that fills it
+  // (others may look the block up) and the next, which takes a new one.
+  const c: Cfg = {
+    instances: 1,
+    routing: "round-robin",
+    blockSize: 64,
+    totalKvBlocks: 200,
+    maxRunning: 4,
+    horizon: 1e12,
+  };
+  const w: Wl = [{ gap: 0, input: 40, shared: 0, output: 600, timeout: 0 }];
+  const fast = runOnce(c, w, false, 10_000);
+  const slow = runOnce(c, w, true, 10_000);
+  assert.equal(stdoutOf(fast), stdoutOf(slow));
+  assert.deepEqual(fast.timeSeries, slow.timeSeries);
+  const inst = fast.instances[0]!;
+  assert.equal(inst.stepCount, slow.instances[0]!.stepCount);
+  assert.ok(slow.timeSeries !== null && slow.timeSeries.timesUs.length >= 60, "the samples stop the steady run often");
+  assert.ok(inst.stepCount - inst.steadySteps <= 25, `${inst.stepCount - inst.steadySteps} steps as events`);
 });
