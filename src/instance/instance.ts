@@ -11,7 +11,7 @@ import type { InstanceConfig } from "./instanceConfig.js";
 import { PooledItl, oldestStepReferenced } from "./pooledItl.js";
 import { Prioritizer } from "./prioritizer.js";
 import { COMPLETED, QUEUED, RUNNING, TIMED_OUT, type Request } from "../core/request.js";
-import { DecodeCohort, MAX_AHEAD, mergeByBatchOrder } from "./decodeCohort.js";
+import { DecodeCohort, mergeByBatchOrder, stepsToDue } from "./decodeCohort.js";
 import { StepExecution } from "./stepExecution.js";
 import { runSteadySteps } from "./steadySteps.js";
 import type { StepProbe } from "./stepProbe.js";
@@ -234,6 +234,7 @@ export class Instance {
   /** One step, items 1 to 9 of docs/behavior.md "The step". */
   // eslint-disable-next-line complexity -- the hot loop: the nine items in order, once per step
   private step(now: number, until: (() => number) | null): void {
+    if (until !== null && this.resumeSteady(now, until)) return;
     const stepIdx = ++this.stepCount;
     this.kv.setClock(now);
     this.prioritizer.prioritize(this.waitQueue, now);
@@ -283,6 +284,23 @@ export class Instance {
       this.stepChainRegistered = false;
     }
     if (this.observer !== null) this.observer.afterStep(this);
+  }
+
+  /**
+   * A step that finds only the decode cohort running and nothing waiting (most often the one after
+   * a steady run that stopped at a cluster event of another instance) is a steady step: it and the
+   * steady steps after it run in the steady loop, and the step after them is pushed, as the full
+   * step would have done. False, with nothing done, when the loop takes no step.
+   */
+  private resumeSteady(now: number, until: () => number): boolean {
+    const cohort = this.cohort;
+    if (cohort === undefined || cohort === null || cohort.count === 0) return false;
+    const steps = this.stepCount;
+    const next = runSteadySteps(this, cohort, this.execution, this.visit, this.events.peekTime(), now, until);
+    if (this.stepCount === steps) return false;
+    this.pushStep(next);
+    this.stepChainRegistered = true;
+    return true;
   }
 
   /** The decode cohort, when usable: decodes priced by count and PI sum, one KV tier, no observer or probe. */
@@ -353,11 +371,7 @@ export class Instance {
       ) {
         // The step that fills the last block needs a visit only when the filling is seen by
         // others; else the member stays out until the step that needs a new block.
-        let toKv = r.tailFill >= bs ? 1 : bs - r.tailFill;
-        if (r.tailFill < bs && this.kv.mayFillLater(r)) toKv++;
-        const toDone = r.inputLen + r.outputLen - 1 - r.pi;
-        let k = toKv < toDone ? toKv : toDone;
-        if (k > MAX_AHEAD) k = MAX_AHEAD;
+        const k = stepsToDue(r, r.pi, r.tailFill, bs, this.kv);
         if (k > 1) {
           cohort.enter(r, stepIdx, stepIdx + k);
           continue;

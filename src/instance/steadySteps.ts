@@ -9,6 +9,7 @@ export interface SteadyHost {
   readonly kv: KvCache;
   readonly latency: LatencyModel;
   readonly horizon: number;
+  readonly cfg: { readonly maxScheduledTokens: number };
   readonly waitQueue: { readonly length: number };
   stepCount: number;
   /** Steps taken here (a count for diagnostics and tests). */
@@ -20,11 +21,12 @@ export interface SteadyHost {
 
 /**
  * Runs, without events, the steps from `t` on in which only the decode cohort works
- * (docs/architecture.md "Steady steps"): no request outside the cohort runs or waits, no member
- * is due, and the step starts before `until()` (the first moment anything else could happen or be
- * looked at) and before the instance's next queued event. Such a step does exactly what the full
- * step would: every member adds a token, the step's ITL value is recorded, the wait-queue sample
- * is taken (0). Returns the start time of the first step not run here.
+ * (docs/architecture.md "Steady steps"): no request outside the cohort runs or waits, the members
+ * due at the step only need their token's KV placed (DecodeCohort.passDue), and the step starts
+ * before `until()` (the first moment anything else could happen or be looked at) and before the
+ * instance's next queued event. Such a step does exactly what the full step would: every member
+ * adds a token, the step's ITL value is recorded, the wait-queue sample is taken (0). Returns the
+ * start time of the first step not run here.
  */
 export function runSteadySteps(
   host: SteadyHost,
@@ -42,8 +44,12 @@ export function runSteadySteps(
   const bound = until();
   const end = bound < nextEvent ? bound : nextEvent;
   const horizon = host.horizon;
-  while (t < end && t <= horizon && !cohort.dueAt(host.stepCount + 1)) {
-    const stepIdx = ++host.stepCount;
+  const maxTokens = host.cfg.maxScheduledTokens;
+  while (t < end && t <= horizon) {
+    const stepIdx = host.stepCount + 1;
+    // Members due at this step are taken through it in place when that is all the step would do.
+    if (cohort.dueAt(stepIdx) && !cohort.passDue(stepIdx, maxTokens)) break;
+    host.stepCount = stepIdx;
     host.steadySteps++;
     host.clock = t;
     kv.setClock(t);
