@@ -9,10 +9,8 @@ import fc from "fast-check";
 import { FC_SEED } from "../helpers/fc.js";
 import { run, simConfig } from "../helpers/sim.js";
 import { makeRequest, type WorkloadRequest } from "../../src/core/workloadRequest.js";
-import { renderMetricBlocks, renderTail } from "../../src/metrics/render.js";
 import type { ClusterRun } from "../../src/sim/runCluster.js";
-import { KvStore } from "../../src/kv/kvStore.js";
-import type { KvCache } from "../../src/kv/kvCache.js";
+import { assertSameRuns, stdoutOf } from "./helpers.js";
 
 const configArb = fc.record({
   instances: fc.integer({ min: 1, max: 4 }),
@@ -65,35 +63,13 @@ function runOnce(c: Cfg, w: Wl, oneEventAtATime: boolean, timeSeriesIntervalUs =
   return run(cfg, requests(w), { ...(oneEventAtATime ? { clusterObserver: observer } : {}), timeSeriesIntervalUs });
 }
 
-/** Every block's hash: what each block holds (freed blocks keep their content). */
-function blockHashes(kv: KvCache): number[] {
-  assert.ok(kv instanceof KvStore);
-  return Array.from({ length: kv.totalBlocks }, (_, b) => kv.hashOf(b));
-}
-
-const stdoutOf = (r: ClusterRun): string =>
-  renderMetricBlocks(r.metrics) + renderTail(r.metrics, { printFairness: false, summarizeTrace: false });
-
 test("steady steps (property): the same metrics, ITLs, step counts and KV state as running every step as an event", () => {
   let steady = 0;
   fc.assert(
     fc.property(configArb, workloadArb, (c, w) => {
       const fast = runOnce(c, w, false);
       const slow = runOnce(c, w, true);
-      assert.equal(stdoutOf(fast), stdoutOf(slow));
-      for (let i = 0; i < fast.instances.length; i++) {
-        const a = fast.instances[i]!;
-        const b = slow.instances[i]!;
-        assert.equal(a.stepCount, b.stepCount, `${a.id} step count`);
-        assert.equal(a.clock, b.clock, `${a.id} clock`);
-        assert.deepEqual(a.kv.freeListIds(), b.kv.freeListIds(), `${a.id} free list`);
-        assert.deepEqual(blockHashes(a.kv), blockHashes(b.kv), `${a.id} block contents`);
-        const pa = new Map<number, number>();
-        const pb = new Map<number, number>();
-        a.pooledItl(pa);
-        b.pooledItl(pb);
-        assert.deepEqual([...pa], [...pb], `${a.id} pooled ITL`);
-      }
+      assertSameRuns(fast, slow);
       for (const inst of slow.instances) assert.equal(inst.steadySteps, 0);
       for (const inst of fast.instances) steady += inst.steadySteps;
     }),
