@@ -8,20 +8,18 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { FC_SEED } from "../helpers/fc.js";
 import { KvStore } from "../../src/kv/kvStore.js";
-import { assertSameRuns, runTrace as runOnce, traceConfigArb as configArb, traceWorkloadArb } from "./helpers.js";
+import {
+  assertSameRuns,
+  runTrace as runOnce,
+  traceConfigArb as configArb,
+  traceWorkloadArb,
+  withMethodFalse,
+} from "./helpers.js";
 
 const workloadArb = traceWorkloadArb(2000, 300);
 
 /** Runs with every block-filling step visited (no block filled later). */
-function visitingEveryFill<T>(f: () => T): T {
-  const own = Object.getOwnPropertyDescriptor(KvStore.prototype, "mayFillLater")!;
-  Object.defineProperty(KvStore.prototype, "mayFillLater", { ...own, value: () => false });
-  try {
-    return f();
-  } finally {
-    Object.defineProperty(KvStore.prototype, "mayFillLater", own);
-  }
-}
+const visitingEveryFill = <T>(f: () => T): T => withMethodFalse(KvStore.prototype, "mayFillLater", f);
 
 test("blocks filled later (property): the same metrics, ITLs, preemptions and KV state as visiting every fill", () => {
   let filledLater = 0;

@@ -48,6 +48,17 @@ export function assertSameRuns(a: ClusterRun, b: ClusterRun): void {
   }
 }
 
+/** Runs f with `proto[name]` answering false (a shortcut switched off), then puts the method back. */
+export function withMethodFalse<T>(proto: object, name: string, f: () => T): T {
+  const own = Object.getOwnPropertyDescriptor(proto, name)!;
+  Object.defineProperty(proto, name, { ...own, value: () => false });
+  try {
+    return f();
+  } finally {
+    Object.defineProperty(proto, name, own);
+  }
+}
+
 export const traceConfigArb = fc.record({
   instances: fc.integer({ min: 1, max: 3 }),
   blockSize: fc.constantFrom(4, 8, 16, 64),

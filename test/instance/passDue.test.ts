@@ -14,6 +14,7 @@ import {
   runTrace as runOnce,
   traceConfigArb as configArb,
   traceWorkloadArb,
+  withMethodFalse,
   type TraceConfig as Cfg,
   type TraceWorkload as Wl,
 } from "./helpers.js";
@@ -21,15 +22,7 @@ import {
 const workloadArb = traceWorkloadArb(20000, 400);
 
 /** Runs f with every due member left to the full step (passDue always declining), as before it existed. */
-function leavingDueToFullSteps<T>(f: () => T): T {
-  const own = Object.getOwnPropertyDescriptor(DecodeCohort.prototype, "passDue")!;
-  Object.defineProperty(DecodeCohort.prototype, "passDue", { ...own, value: () => false });
-  try {
-    return f();
-  } finally {
-    Object.defineProperty(DecodeCohort.prototype, "passDue", own);
-  }
-}
+const leavingDueToFullSteps = <T>(f: () => T): T => withMethodFalse(DecodeCohort.prototype, "passDue", f);
 
 /** Steps run as events, over all instances. */
 const eventSteps = (r: ClusterRun): number => r.instances.reduce((n, i) => n + i.stepCount - i.steadySteps, 0);
