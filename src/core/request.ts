@@ -88,6 +88,12 @@ export class Request implements StepRequestView {
   /** KV block list (allocated with the first block). */
   blocks: Int32Array = EMPTY_BLOCKS;
   nBlocks = 0;
+  /**
+   * Block positions [kvRunFrom, kvRunTo) of the list: full private blocks that hold nothing anyone
+   * can look up, freed together as one spent run (kv/freeList.ts); -1 when there are none.
+   */
+  kvRunFrom = -1;
+  kvRunTo = -1;
   /** Tokens held by the last block of the list (meaningful when nBlocks > 0). */
   tailFill = 0;
   /** Hash of the last full block (the chain value the next block's hash starts from). */
@@ -141,6 +147,13 @@ export class Request implements StepRequestView {
     while (this.nBlocks + n > this.blocks.length) this.growBlocks();
   }
 
+  /** Gives the block list away (to the free list, which keeps it); the next block starts a new one. */
+  handOverBlocks(): Int32Array {
+    const b = this.blocks;
+    this.blocks = EMPTY_BLOCKS;
+    return b;
+  }
+
   /** The first list holds the whole sequence's blocks. */
   private growBlocks(): void {
     const whole = Math.ceil((this.inputLen + this.outputLen) / this.blockSize) + 1;
@@ -155,6 +168,8 @@ export class Request implements StepRequestView {
     this.hashes = null;
     this.blocks = EMPTY_BLOCKS;
     this.nBlocks = 0;
+    this.kvRunFrom = -1;
+    this.kvRunTo = -1;
   }
 }
 

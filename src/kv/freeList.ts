@@ -1,12 +1,75 @@
 // Doubly linked free list over block IDs, ordered from "evict first" (head) to "evict last" (tail).
 //
-// Blocks that were never touched form one contiguous run in ID order (initially the whole list).
-// That run is represented by a single sentinel node so a cache of a million blocks costs nothing
-// until blocks are actually used; per-block arrays grow with the high-water mark.
+// Two kinds of node stand for many blocks at once (docs/architecture.md "Private blocks"):
+//  - the untouched run: blocks never used form one contiguous run in ID order (initially the whole
+//    list), one sentinel node, so a cache of a million blocks costs nothing until blocks are used;
+//    per-block arrays grow with the high-water mark;
+//  - spent runs: the private blocks a request frees together, which hold nothing anyone can look
+//    up, join the tail as one node that keeps their IDs in an array it takes over. Taking them
+//    back copies IDs instead of following one link per block, and their per-block state is left as
+//    it was (the store knows it: kv/kvStore.ts).
 
 export const NIL = -1;
 /** Sentinel node standing for the run of untouched blocks [highWater, total). */
 export const VIRGIN = -2;
+/** Node ID of spent run r is SPENT_BASE - r. */
+const SPENT_BASE = -3;
+
+/** The spent runs' records: members ids[lo .. hi), taken from hi - 1 down (the order freed). */
+class SpentRuns {
+  ids: (Int32Array | null)[] = [];
+  lo: number[] = [];
+  hi: number[] = [];
+  prev: number[] = [];
+  next: number[] = [];
+  private readonly unused: number[] = [];
+  /** Blocks in all spent runs. */
+  blocks = 0;
+  /** Changes when a run is added or taken from (introspection caches its members by it). */
+  version = 0;
+
+  add(ids: Int32Array, lo: number, hi: number): number {
+    const r = this.unused.length > 0 ? this.unused.pop()! : this.ids.length;
+    this.ids[r] = ids;
+    this.lo[r] = lo;
+    this.hi[r] = hi;
+    this.prev[r] = NIL;
+    this.next[r] = NIL;
+    this.blocks += hi - lo;
+    this.version++;
+    return r;
+  }
+
+  /** Moves up to `max` members of run r, next first, into out from `at`; returns how many. */
+  take(r: number, out: Int32Array, at: number, max: number): number {
+    const ids = this.ids[r]!;
+    const lo = this.lo[r]!;
+    let hi = this.hi[r]!;
+    const m = hi - lo < max ? hi - lo : max;
+    for (let i = at, end = at + m; i < end; i++) out[i] = ids[--hi]!;
+    this.hi[r] = hi;
+    this.blocks -= m;
+    this.version++;
+    return m;
+  }
+
+  isEmpty(r: number): boolean {
+    return this.hi[r] === this.lo[r];
+  }
+
+  drop(r: number): void {
+    this.ids[r] = null;
+    this.unused.push(r);
+  }
+
+  /** Members of run r in list order (tests and invariant checks). */
+  members(r: number): number[] {
+    const out: number[] = [];
+    const ids = this.ids[r]!;
+    for (let i = this.hi[r]! - 1; i >= this.lo[r]!; i--) out.push(ids[i]!);
+    return out;
+  }
+}
 
 export class FreeList {
   prev: Int32Array;
@@ -15,6 +78,7 @@ export class FreeList {
   tail: number;
   private vPrev = NIL;
   private vNext = NIL;
+  private readonly spent = new SpentRuns();
   /** Blocks with ID < highWater have been materialized. */
   highWater = 0;
   /** Called when highWater passes the per-block arrays' capacity. */
@@ -35,62 +99,95 @@ export class FreeList {
     return this.prev.length;
   }
 
+  /** Blocks held in spent runs, and a stamp that changes whenever they change. */
+  get spentBlocks(): number {
+    return this.spent.blocks;
+  }
+  get spentVersion(): number {
+    return this.spent.version;
+  }
+
   private getNext(b: number): number {
-    return b === VIRGIN ? this.vNext : this.next[b]!;
+    if (b >= 0) return this.next[b]!;
+    return b === VIRGIN ? this.vNext : this.spent.next[SPENT_BASE - b]!;
   }
   private getPrev(b: number): number {
-    return b === VIRGIN ? this.vPrev : this.prev[b]!;
+    if (b >= 0) return this.prev[b]!;
+    return b === VIRGIN ? this.vPrev : this.spent.prev[SPENT_BASE - b]!;
   }
   private setNext(b: number, v: number): void {
-    if (b === VIRGIN) this.vNext = v;
-    else this.next[b] = v;
+    if (b >= 0) this.next[b] = v;
+    else if (b === VIRGIN) this.vNext = v;
+    else this.spent.next[SPENT_BASE - b] = v;
   }
   private setPrev(b: number, v: number): void {
-    if (b === VIRGIN) this.vPrev = v;
-    else this.prev[b] = v;
+    if (b >= 0) this.prev[b] = v;
+    else if (b === VIRGIN) this.vPrev = v;
+    else this.spent.prev[SPENT_BASE - b] = v;
   }
 
   /** Removes and returns the head block ID, or NIL when the list is empty. */
   popHead(): number {
     const h = this.head;
     if (h === NIL) return NIL;
-    if (h !== VIRGIN) {
-      this.unlink(h);
+    if (h >= 0) {
+      this.unlinkBlock(h);
       return h;
     }
-    const b = this.highWater++;
-    if (b >= this.prev.length) this.grow(b + 1);
-    if (this.highWater === this.total) this.unlink(VIRGIN);
-    return b;
+    if (h === VIRGIN) {
+      const b = this.highWater++;
+      if (b >= this.prev.length) this.grow(b + 1);
+      if (this.highWater === this.total) this.unlink(VIRGIN);
+      return b;
+    }
+    const r = SPENT_BASE - h;
+    this.spent.take(r, this.one, 0, 1);
+    if (this.spent.isEmpty(r)) this.unlinkSpent(h);
+    return this.one[0]!;
   }
+  private readonly one = new Int32Array(1);
 
   /**
    * Removes the first n blocks (n at most the list's length) into out[at, at + n) in list order:
    * what n popHead() calls return, without relinking each block (a taken block's links are never
-   * read) and with the untouched run taken in one piece.
+   * read), with the untouched run taken in one piece and spent runs copied. With `fresh`, the
+   * positions in out of the blocks that did not come from a spent run go to fresh[0, result).
    */
-  popHeadRunInto(out: Int32Array, at: number, n: number): void {
+  popHeadRunInto(out: Int32Array, at: number, n: number, fresh: Int32Array | null = null): number {
     const end = at + n;
     let next = this.next;
     let i = at;
     let h = this.head;
+    let nFresh = 0;
     while (i < end) {
-      if (h !== VIRGIN) {
+      if (h >= 0) {
+        if (fresh !== null) fresh[nFresh++] = i;
         out[i++] = h;
         h = next[h]!;
         continue;
       }
-      i = this.takeUntouched(out, i, end);
-      next = this.next; // grown with the untouched blocks taken
-      if (this.highWater < this.total) break;
-      // The untouched run is used up: its node leaves the list.
-      h = this.vNext;
-      this.vPrev = NIL;
-      this.vNext = NIL;
+      if (h === VIRGIN) {
+        const from = i;
+        i = this.takeUntouched(out, i, end);
+        if (fresh !== null) for (let j = from; j < i; j++) fresh[nFresh++] = j;
+        next = this.next; // grown with the untouched blocks taken
+        if (this.highWater < this.total) break;
+        // The untouched run is used up: its node leaves the list.
+        h = this.vNext;
+        this.vPrev = NIL;
+        this.vNext = NIL;
+        continue;
+      }
+      const r = SPENT_BASE - h;
+      i += this.spent.take(r, out, i, end - i);
+      if (!this.spent.isEmpty(r)) break;
+      h = this.spent.next[r]!;
+      this.spent.drop(r);
     }
     this.head = h;
     if (h === NIL) this.tail = NIL;
     else this.setPrev(h, NIL);
+    return nFresh;
   }
 
   /** Takes untouched blocks into out[i, end) while there are any; returns where it stopped. */
@@ -101,16 +198,20 @@ export class FreeList {
     return i;
   }
 
-  /** First materialized block from the head satisfying `pred`, skipping the untouched run. */
+  /**
+   * First materialized block from the head satisfying `pred`, skipping the untouched run. Only for
+   * a list without spent runs (a store that keeps private blocks in its index makes none).
+   */
   findFromHead(pred: (b: number) => boolean): number {
     for (let b = this.head; b !== NIL; b = this.getNext(b)) {
+      if (b < VIRGIN) throw new Error("free list: findFromHead over a spent run");
       if (b !== VIRGIN && pred(b)) return b;
     }
     return NIL;
   }
 
   unlink(b: number): void {
-    if (b !== VIRGIN) {
+    if (b >= 0) {
       this.unlinkBlock(b);
       return;
     }
@@ -124,9 +225,15 @@ export class FreeList {
     this.setNext(b, NIL);
   }
 
+  /** Unlinks spent run node h, now empty, and drops its record. */
+  private unlinkSpent(h: number): void {
+    this.unlink(h);
+    this.spent.drop(SPENT_BASE - h);
+  }
+
   /**
    * unlink() of a materialized block: its own links are array entries; only its neighbours may be
-   * the untouched run.
+   * run nodes.
    */
   private unlinkBlock(b: number): void {
     const prev = this.prev;
@@ -134,11 +241,11 @@ export class FreeList {
     const p = prev[b]!;
     const n = next[b]!;
     if (p === NIL) this.head = n;
-    else if (p === VIRGIN) this.vNext = n;
-    else next[p] = n;
+    else if (p >= 0) next[p] = n;
+    else this.setNext(p, n);
     if (n === NIL) this.tail = p;
-    else if (n === VIRGIN) this.vPrev = p;
-    else prev[n] = p;
+    else if (n >= 0) prev[n] = p;
+    else this.setPrev(n, p);
     prev[b] = NIL;
     next[b] = NIL;
   }
@@ -170,6 +277,14 @@ export class FreeList {
     this.tail = last;
   }
 
+  /**
+   * Appends ids[hi - 1], ids[hi - 2], …, ids[lo] (hi > lo) to the tail as one spent run, which
+   * takes `ids` over: the caller never writes it again. Their per-block links are not touched.
+   */
+  pushTailSpent(ids: Int32Array, lo: number, hi: number): void {
+    this.pushTail(SPENT_BASE - this.spent.add(ids, lo, hi));
+  }
+
   pushHead(b: number): void {
     this.setNext(b, this.head);
     this.setPrev(b, NIL);
@@ -193,14 +308,24 @@ export class FreeList {
   }
 
   /**
-   * Block IDs in list order, untouched run expanded (tests and invariant checks only); a broken
-   * link that closes a cycle shows as more IDs than there are blocks instead of a walk without end.
+   * Block IDs in list order, runs expanded (tests and invariant checks only); a broken link that
+   * closes a cycle shows as more IDs than there are blocks instead of a walk without end.
    */
   toArray(): number[] {
     const out: number[] = [];
     for (let b = this.head; b !== NIL && out.length <= this.total; b = this.getNext(b)) {
       if (b === VIRGIN) for (let v = this.highWater; v < this.total; v++) out.push(v);
+      else if (b < VIRGIN) out.push(...this.spent.members(SPENT_BASE - b));
       else out.push(b);
+    }
+    return out;
+  }
+
+  /** IDs of the blocks in spent runs (tests and invariant checks only). */
+  spentMembers(): Set<number> {
+    const out = new Set<number>();
+    for (let b = this.head; b !== NIL && out.size <= this.total; b = this.getNext(b)) {
+      if (b < VIRGIN) for (const m of this.spent.members(SPENT_BASE - b)) out.add(m);
     }
     return out;
   }

@@ -39,6 +39,10 @@ export class KvStore implements KvCache {
   scratchBlocks = 0;
   /** The blocks a release frees, in the order they join the free list (dropBlocks). */
   private freed = new Int32Array(64);
+  /** Positions in a request's list of the blocks a private run took from outside spent runs. */
+  private fresh = new Int32Array(64);
+  /** Members of the free list's spent runs, as of its spentVersion (introspection only). */
+  private spentCache: { version: number; members: Set<number> } | null = null;
 
   /**
    * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts);
@@ -305,6 +309,8 @@ export class KvStore implements KvCache {
   /**
    * Takes n fresh blocks (there are n free) for the request's next n blocks, full and of untracked
    * private content: what n takeFresh() calls would do, without undo records (it cannot fail).
+   * Blocks that come from a spent run already are in that state (dropBlocks): only the others are
+   * touched.
    */
   private takePrivateRun(req: Request, n: number): void {
     // The blocks go straight into the request's list, taken first: the free list may grow the
@@ -313,17 +319,22 @@ export class KvStore implements KvCache {
     const ids = req.blocks;
     const from = req.nBlocks;
     const to = from + n;
-    this.free.popHeadRunInto(ids, from, n);
+    if (this.fresh.length < n) this.fresh = new Int32Array(n * 2);
+    const fresh = this.fresh;
+    const nFresh = this.free.popHeadRunInto(ids, from, n, fresh);
     const content = this.content;
     const refCount = this.refCount;
     const inUse = this.inUse;
-    for (let i = from; i < to; i++) {
-      const b = ids[i]!;
+    for (let i = 0; i < nFresh; i++) {
+      const b = ids[fresh[i]!]!;
       content.takePrivate(b);
       refCount[b] = 1;
       inUse[b] = 1;
     }
     req.nBlocks = to;
+    // Every block between an earlier run and this one is a full private block too.
+    if (req.kvRunFrom < 0) req.kvRunFrom = from;
+    req.kvRunTo = to;
     this.used += n;
     this.misses += n;
     req.chainPrev = PRIVATE_HASH;
@@ -405,18 +416,39 @@ export class KvStore implements KvCache {
    */
   releaseToRetry(req: Request): void {
     this.content.priv?.retain(req, this.content.hash);
+    // Its private prompt blocks now have entries: they are freed one by one.
+    req.kvRunFrom = -1;
+    req.kvRunTo = -1;
     this.dropBlocks(req);
   }
 
   private dropBlocks(req: Request): void {
-    // Freed blocks are collected, then linked to the free list's tail in one pass.
-    if (this.freed.length < req.nBlocks) this.freed = new Int32Array(req.nBlocks * 2);
-    const freed = this.freed;
     const blocks = req.blocks;
+    const from = req.kvRunFrom;
+    const to = req.kvRunTo;
+    // Last to first: the blocks after the private run, the run as one spent run, the blocks before.
+    if (from < 0) {
+      this.freeDown(blocks, req.nBlocks, 0);
+    } else {
+      this.freeDown(blocks, req.nBlocks, to);
+      this.freeSpent(req, from, to);
+      this.freeDown(blocks, from, 0);
+    }
+    req.nBlocks = 0;
+    req.kvRunFrom = -1;
+    req.kvRunTo = -1;
+    req.chainPrev = NO_HASH;
+    this.afterRelease();
+  }
+
+  /** Frees blocks[lo .. hi), last first, linking those no one else holds to the free list's tail in one pass. */
+  private freeDown(blocks: Int32Array, hi: number, lo: number): void {
+    if (this.freed.length < hi - lo) this.freed = new Int32Array((hi - lo) * 2);
+    const freed = this.freed;
     const refCount = this.refCount;
     const inUse = this.inUse;
     let n = 0;
-    for (let i = req.nBlocks - 1; i >= 0; i--) {
+    for (let i = hi - 1; i >= lo; i--) {
       const b = blocks[i]!;
       if (--refCount[b]! === 0) {
         inUse[b] = 0;
@@ -425,9 +457,18 @@ export class KvStore implements KvCache {
     }
     this.used -= n;
     this.free.pushTailRun(freed, n);
-    req.nBlocks = 0;
-    req.chainPrev = NO_HASH;
-    this.afterRelease();
+  }
+
+  /**
+   * Frees the request's private run [from, to) as one spent run: its blocks keep the state of a
+   * held private block (reference count 1, in use, PRIVATE_HASH, no entry), which takePrivateRun
+   * gives them again; the introspection below reports them as free. The run keeps the request's
+   * list when it is most of it, else a copy.
+   */
+  private freeSpent(req: Request, from: number, to: number): void {
+    if ((to - from) * 2 >= req.blocks.length) this.free.pushTailSpent(req.handOverBlocks(), from, to);
+    else this.free.pushTailSpent(req.blocks.slice(from, to), 0, to - from);
+    this.used -= to - from;
   }
 
   /** Hook for the tiered store (offload after every release). */
@@ -441,10 +482,17 @@ export class KvStore implements KvCache {
   // ---- Introspection for invariant checks and tests ----
 
   refCountOf(b: number): number {
-    return b < this.refCount.length ? this.refCount[b]! : 0;
+    return b < this.refCount.length && !this.inSpentRun(b) ? this.refCount[b]! : 0;
   }
   isInUse(b: number): boolean {
-    return b < this.inUse.length && this.inUse[b] === 1;
+    return b < this.inUse.length && this.inUse[b] === 1 && !this.inSpentRun(b);
+  }
+  private inSpentRun(b: number): boolean {
+    if (this.free.spentBlocks === 0) return false;
+    const v = this.free.spentVersion;
+    if (this.spentCache === null || this.spentCache.version !== v)
+      this.spentCache = { version: v, members: this.free.spentMembers() };
+    return this.spentCache.members.has(b);
   }
   freeListIds(): number[] {
     return this.free.toArray();

@@ -108,12 +108,28 @@ const longOpArb: fc.Arbitrary<Op> = fc.record({
 });
 
 test("taking private blocks as runs changes no lookup, no allocation and no free-list order (property)", () => {
-  // Count the runs taken, so that the property is known to exercise them.
+  // Count the runs taken, the spent runs freed and the runs that took spent blocks back, so that
+  // the property is known to exercise them.
   const popHeadRunInto = FreeList.prototype.popHeadRunInto;
+  const pushTailSpent = FreeList.prototype.pushTailSpent;
   let runs = 0;
-  FreeList.prototype.popHeadRunInto = function (this: FreeList, out: Int32Array, at: number, n: number): void {
+  let spentFreed = 0;
+  let spentTaken = 0;
+  FreeList.prototype.popHeadRunInto = function (
+    this: FreeList,
+    out: Int32Array,
+    at: number,
+    n: number,
+    fresh: Int32Array | null = null,
+  ): number {
     runs++;
-    popHeadRunInto.call(this, out, at, n);
+    const nFresh = popHeadRunInto.call(this, out, at, n, fresh);
+    if (nFresh < n) spentTaken++;
+    return nFresh;
+  };
+  FreeList.prototype.pushTailSpent = function (this: FreeList, ids: Int32Array, lo: number, hi: number): void {
+    spentFreed++;
+    pushTailSpent.call(this, ids, lo, hi);
   };
   try {
     fc.assert(
@@ -136,8 +152,11 @@ test("taking private blocks as runs changes no lookup, no allocation and no free
     );
   } finally {
     FreeList.prototype.popHeadRunInto = popHeadRunInto;
+    FreeList.prototype.pushTailSpent = pushTailSpent;
   }
   assert.ok(runs > 300, `only ${runs} runs taken`);
+  assert.ok(spentFreed > 150, `only ${spentFreed} spent runs freed`);
+  assert.ok(spentTaken > 20, `only ${spentTaken} runs took spent blocks back`);
 });
 
 test("a prompt's private blocks come off the free list as the one-by-one path takes them", () => {
