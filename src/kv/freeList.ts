@@ -79,6 +79,8 @@ export class FreeList {
   private vPrev = NIL;
   private vNext = NIL;
   private readonly spent = new SpentRuns();
+  /** popHead()'s landing place for a spent run's next member. */
+  private readonly one = new Int32Array(1);
   /** Blocks with ID < highWater have been materialized. */
   highWater = 0;
   /** Called when highWater passes the per-block arrays' capacity. */
@@ -145,7 +147,6 @@ export class FreeList {
     if (this.spent.isEmpty(r)) this.unlinkSpent(h);
     return this.one[0]!;
   }
-  private readonly one = new Int32Array(1);
 
   /**
    * Removes the first n blocks (n at most the list's length) into out[at, at + n) in list order:

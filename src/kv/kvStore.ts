@@ -7,7 +7,7 @@ import { AllocationUndoLog } from "./undoLog.js";
 import { seqHashesInto } from "./seqHash.js";
 import type { Request } from "../core/request.js";
 import type { CpuTierStats, KvCache } from "./kvCache.js";
-import { grownInt32, grownUint8 } from "../core/typedArrays.js";
+import { grownInt32 } from "../core/typedArrays.js";
 
 /**
  * Paged KV cache with prefix caching, single tier (docs/behavior.md "KV cache").
@@ -22,7 +22,6 @@ export class KvStore implements KvCache {
   readonly totalBlocks: number;
   readonly blockSize: number;
   protected refCount: Int32Array;
-  protected inUse: Uint8Array;
   protected readonly free: FreeList;
   /** Each block's content and the prefix index. */
   protected readonly content: BlockContent;
@@ -59,14 +58,12 @@ export class KvStore implements KvCache {
     this.free = new FreeList(totalBlocks, cap);
     this.refCount = new Int32Array(cap);
     this.content = new BlockContent(cap, blockSize, privateBlocks);
-    this.inUse = new Uint8Array(cap);
     this.free.onGrow = (c) => this.growArrays(c);
   }
 
   private growArrays(cap: number): void {
     this.refCount = grownInt32(this.refCount, cap);
     this.content.grow(cap);
-    this.inUse = grownUint8(this.inUse, cap);
   }
 
   freeBlocks(): number {
@@ -217,16 +214,14 @@ export class KvStore implements KvCache {
   private attachPrefix(req: Request, nPrefix: number, undoable: boolean): void {
     const prefix = this.prefixScratch;
     const refCount = this.refCount;
-    const inUse = this.inUse;
     req.reserveBlocks(nPrefix);
     const blocks = req.blocks;
     const at = req.nBlocks;
     for (let i = 0; i < nPrefix; i++) {
       const b = prefix[i]!;
-      if (undoable) this.undo.recordAttach(b, inUse[b]!);
-      refCount[b]!++;
-      if (inUse[b] === 0) {
-        inUse[b] = 1;
+      if (undoable) this.undo.recordAttach(b, refCount[b]! > 0 ? 1 : 0);
+      // A block is in use exactly while someone holds it.
+      if (refCount[b]!++ === 0) {
         this.used++;
         this.free.unlink(b);
       }
@@ -298,7 +293,6 @@ export class KvStore implements KvCache {
       placed += take;
       req.tailFill = take;
       this.refCount[blk] = 1;
-      this.inUse[blk] = 1;
       this.used++;
       this.misses++;
       req.appendBlock(blk);
@@ -324,12 +318,10 @@ export class KvStore implements KvCache {
     const nFresh = this.free.popHeadRunInto(ids, from, n, fresh);
     const content = this.content;
     const refCount = this.refCount;
-    const inUse = this.inUse;
     for (let i = 0; i < nFresh; i++) {
       const b = ids[fresh[i]!]!;
       content.takePrivate(b);
       refCount[b] = 1;
-      inUse[b] = 1;
     }
     req.nBlocks = to;
     // Every block between an earlier run and this one is a full private block too.
@@ -357,7 +349,6 @@ export class KvStore implements KvCache {
       const b = undo.fresh[i]!;
       this.content.undoFresh(b, undo.freshHash[i]!, undo.freshOwner[i]!, undo.freshPos[i]!);
       this.refCount[b] = 0;
-      this.inUse[b] = 0;
       this.used--;
       this.misses--;
       this.free.pushHead(b);
@@ -367,7 +358,6 @@ export class KvStore implements KvCache {
       this.refCount[b]!--;
       this.hits--;
       if (undo.attachedWasUsed[i] === 0 && this.refCount[b] === 0) {
-        this.inUse[b] = 0;
         this.used--;
         this.free.pushTail(b);
       }
@@ -385,7 +375,6 @@ export class KvStore implements KvCache {
       // A slot written by a proposal overwrites whatever the block cached.
       this.content.evict(b);
       this.refCount[b] = 1;
-      this.inUse[b] = 1;
       this.used++;
       this.scratch[this.scratchBlocks++] = b;
     }
@@ -396,7 +385,6 @@ export class KvStore implements KvCache {
     for (let i = this.scratchBlocks - 1; i >= 0; i--) {
       const b = this.scratch[i]!;
       this.refCount[b] = 0;
-      this.inUse[b] = 0;
       this.used--;
       this.free.pushHead(b);
     }
@@ -446,14 +434,10 @@ export class KvStore implements KvCache {
     if (this.freed.length < hi - lo) this.freed = new Int32Array((hi - lo) * 2);
     const freed = this.freed;
     const refCount = this.refCount;
-    const inUse = this.inUse;
     let n = 0;
     for (let i = hi - 1; i >= lo; i--) {
       const b = blocks[i]!;
-      if (--refCount[b]! === 0) {
-        inUse[b] = 0;
-        freed[n++] = b;
-      }
+      if (--refCount[b]! === 0) freed[n++] = b;
     }
     this.used -= n;
     this.free.pushTailRun(freed, n);
@@ -461,7 +445,7 @@ export class KvStore implements KvCache {
 
   /**
    * Frees the request's private run [from, to) as one spent run: its blocks keep the state of a
-   * held private block (reference count 1, in use, PRIVATE_HASH, no entry), which takePrivateRun
+   * held private block (reference count 1, PRIVATE_HASH, no entry), which takePrivateRun
    * gives them again; the introspection below reports them as free. The run keeps the request's
    * list when it is most of it, else a copy.
    */
@@ -485,7 +469,7 @@ export class KvStore implements KvCache {
     return b < this.refCount.length && !this.inSpentRun(b) ? this.refCount[b]! : 0;
   }
   isInUse(b: number): boolean {
-    return b < this.inUse.length && this.inUse[b] === 1 && !this.inSpentRun(b);
+    return b < this.refCount.length && this.refCount[b]! > 0 && !this.inSpentRun(b);
   }
   private inSpentRun(b: number): boolean {
     if (this.free.spentBlocks === 0) return false;

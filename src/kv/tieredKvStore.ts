@@ -144,7 +144,6 @@ export class TieredKvStore extends KvStore {
         this.content.evict(b);
         this.content.hash[b] = h;
         this.refCount[b] = 0;
-        this.inUse[b] = 0;
         this.content.index.set(h, b);
         this.free.pushTail(b);
         this.pending += this.reloadCost;
