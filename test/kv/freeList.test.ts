@@ -97,7 +97,10 @@ class Checked {
   check(): void {
     assert.deepEqual(this.list.toArray(), this.model);
     assert.equal(this.list.spentBlocks, this.spent.size);
-    assert.deepEqual([...this.list.spentMembers()].sort((a, b) => a - b), [...this.spent].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...this.list.spentMembers()].sort((a, b) => a - b),
+      [...this.spent].sort((a, b) => a - b),
+    );
   }
 }
 
