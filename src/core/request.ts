@@ -147,13 +147,6 @@ export class Request implements StepRequestView {
     while (this.nBlocks + n > this.blocks.length) this.growBlocks();
   }
 
-  /** Gives the block list away (to the free list, which keeps it); the next block starts a new one. */
-  handOverBlocks(): Int32Array {
-    const b = this.blocks;
-    this.blocks = EMPTY_BLOCKS;
-    return b;
-  }
-
   /** The first list holds the whole sequence's blocks. */
   private growBlocks(): void {
     const whole = Math.ceil((this.inputLen + this.outputLen) / this.blockSize) + 1;

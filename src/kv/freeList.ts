@@ -5,71 +5,17 @@
 //    list), one sentinel node, so a cache of a million blocks costs nothing until blocks are used;
 //    per-block arrays grow with the high-water mark;
 //  - spent runs: the private blocks a request frees together, which hold nothing anyone can look
-//    up, join the tail as one node that keeps their IDs in an array it takes over. Taking them
-//    back copies IDs instead of following one link per block, and their per-block state is left as
-//    it was (the store knows it: kv/kvStore.ts).
+//    up, join the tail as one node, their IDs kept in order (kv/spentRuns.ts). Taking them back
+//    copies IDs instead of following one link per block, and their per-block state is left as it
+//    was (the store knows it: kv/kvStore.ts).
+
+import { SpentRuns } from "./spentRuns.js";
 
 export const NIL = -1;
 /** Sentinel node standing for the run of untouched blocks [highWater, total). */
 export const VIRGIN = -2;
 /** Node ID of spent run r is SPENT_BASE - r. */
 const SPENT_BASE = -3;
-
-/** The spent runs' records: members ids[lo .. hi), taken from hi - 1 down (the order freed). */
-class SpentRuns {
-  ids: (Int32Array | null)[] = [];
-  lo: number[] = [];
-  hi: number[] = [];
-  prev: number[] = [];
-  next: number[] = [];
-  private readonly unused: number[] = [];
-  /** Blocks in all spent runs. */
-  blocks = 0;
-  /** Changes when a run is added or taken from (introspection caches its members by it). */
-  version = 0;
-
-  add(ids: Int32Array, lo: number, hi: number): number {
-    const r = this.unused.length > 0 ? this.unused.pop()! : this.ids.length;
-    this.ids[r] = ids;
-    this.lo[r] = lo;
-    this.hi[r] = hi;
-    this.prev[r] = NIL;
-    this.next[r] = NIL;
-    this.blocks += hi - lo;
-    this.version++;
-    return r;
-  }
-
-  /** Moves up to `max` members of run r, next first, into out from `at`; returns how many. */
-  take(r: number, out: Int32Array, at: number, max: number): number {
-    const ids = this.ids[r]!;
-    const lo = this.lo[r]!;
-    let hi = this.hi[r]!;
-    const m = hi - lo < max ? hi - lo : max;
-    for (let i = at, end = at + m; i < end; i++) out[i] = ids[--hi]!;
-    this.hi[r] = hi;
-    this.blocks -= m;
-    this.version++;
-    return m;
-  }
-
-  isEmpty(r: number): boolean {
-    return this.hi[r] === this.lo[r];
-  }
-
-  drop(r: number): void {
-    this.ids[r] = null;
-    this.unused.push(r);
-  }
-
-  /** Members of run r in list order (tests and invariant checks). */
-  members(r: number): number[] {
-    const out: number[] = [];
-    const ids = this.ids[r]!;
-    for (let i = this.hi[r]! - 1; i >= this.lo[r]!; i--) out.push(ids[i]!);
-    return out;
-  }
-}
 
 export class FreeList {
   prev: Int32Array;
@@ -79,8 +25,6 @@ export class FreeList {
   private vPrev = NIL;
   private vNext = NIL;
   private readonly spent = new SpentRuns();
-  /** popHead()'s landing place for a spent run's next member. */
-  private readonly one = new Int32Array(1);
   /** Blocks with ID < highWater have been materialized. */
   highWater = 0;
   /** Called when highWater passes the per-block arrays' capacity. */
@@ -143,9 +87,9 @@ export class FreeList {
       return b;
     }
     const r = SPENT_BASE - h;
-    this.spent.take(r, this.one, 0, 1);
+    const b = this.spent.takeOne(r);
     if (this.spent.isEmpty(r)) this.unlinkSpent(h);
-    return this.one[0]!;
+    return b;
   }
 
   /**
@@ -279,8 +223,8 @@ export class FreeList {
   }
 
   /**
-   * Appends ids[hi - 1], ids[hi - 2], …, ids[lo] (hi > lo) to the tail as one spent run, which
-   * takes `ids` over: the caller never writes it again. Their per-block links are not touched.
+   * Appends ids[hi - 1], ids[hi - 2], …, ids[lo] (hi > lo) to the tail as one spent run (the IDs
+   * are copied). Their per-block links are not touched.
    */
   pushTailSpent(ids: Int32Array, lo: number, hi: number): void {
     this.pushTail(SPENT_BASE - this.spent.add(ids, lo, hi));

@@ -445,13 +445,11 @@ export class KvStore implements KvCache {
 
   /**
    * Frees the request's private run [from, to) as one spent run: its blocks keep the state of a
-   * held private block (reference count 1, PRIVATE_HASH, no entry), which takePrivateRun
-   * gives them again; the introspection below reports them as free. The run keeps the request's
-   * list when it is most of it, else a copy.
+   * held private block (reference count 1, PRIVATE_HASH, no entry), which takePrivateRun gives
+   * them again; the introspection below reports them as free.
    */
   private freeSpent(req: Request, from: number, to: number): void {
-    if ((to - from) * 2 >= req.blocks.length) this.free.pushTailSpent(req.handOverBlocks(), from, to);
-    else this.free.pushTailSpent(req.blocks.slice(from, to), 0, to - from);
+    this.free.pushTailSpent(req.blocks, from, to);
     this.used -= to - from;
   }
 
