@@ -49,8 +49,8 @@ export class FreeList {
   get spentBlocks(): number {
     return this.spent.blocks;
   }
-  get spentVersion(): number {
-    return this.spent.version;
+  get spentStamp(): number {
+    return this.spent.stamp;
   }
 
   private getNext(b: number): number {
@@ -268,10 +268,6 @@ export class FreeList {
 
   /** IDs of the blocks in spent runs (tests and invariant checks only). */
   spentMembers(): Set<number> {
-    const out = new Set<number>();
-    for (let b = this.head; b !== NIL && out.size <= this.total; b = this.getNext(b)) {
-      if (b < VIRGIN) for (const m of this.spent.members(SPENT_BASE - b)) out.add(m);
-    }
-    return out;
+    return this.spent.allMembers();
   }
 }

@@ -40,8 +40,8 @@ export class KvStore implements KvCache {
   private freed = new Int32Array(64);
   /** Positions in a request's list of the blocks a private run took from outside spent runs. */
   private fresh = new Int32Array(64);
-  /** Members of the free list's spent runs, as of its spentVersion (introspection only). */
-  private spentCache: { version: number; members: Set<number> } | null = null;
+  /** Members of the free list's spent runs, as of its spentStamp (introspection only). */
+  private spentCache: { stamp: number; members: Set<number> } | null = null;
 
   /**
    * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts);
@@ -471,9 +471,9 @@ export class KvStore implements KvCache {
   }
   private inSpentRun(b: number): boolean {
     if (this.free.spentBlocks === 0) return false;
-    const v = this.free.spentVersion;
-    if (this.spentCache === null || this.spentCache.version !== v)
-      this.spentCache = { version: v, members: this.free.spentMembers() };
+    const stamp = this.free.spentStamp;
+    if (this.spentCache === null || this.spentCache.stamp !== stamp)
+      this.spentCache = { stamp, members: this.free.spentMembers() };
     return this.spentCache.members.has(b);
   }
   freeListIds(): number[] {

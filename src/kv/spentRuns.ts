@@ -1,7 +1,8 @@
 // The spent runs of a free list (kv/freeList.ts): the private blocks a request frees together, one
 // list node per run. Their IDs are kept in one ring, in the order they join the free list: runs
 // only ever join at the tail and leave from the head, so the oldest run still there is always the
-// one being taken, and the ring is read where it was written first. Nothing is allocated per run.
+// one being taken, and the ring is read where it was written first. Nothing is allocated per run,
+// and the members of all runs are exactly ring[readAt .. writeAt).
 
 export class SpentRuns {
   /** Member IDs; the members of run r are ring[start[r] .. end[r]) (positions counted mod size). */
@@ -15,10 +16,16 @@ export class SpentRuns {
   readonly prev: number[] = [];
   readonly next: number[] = [];
   private readonly unused: number[] = [];
+
   /** Blocks in all spent runs. */
-  blocks = 0;
-  /** Changes when a run is added or taken from (introspection caches its members by it). */
-  version = 0;
+  get blocks(): number {
+    return this.writeAt - this.readAt;
+  }
+
+  /** Changes whenever a run is added or taken from: both ends only move forward. */
+  get stamp(): number {
+    return this.writeAt + this.readAt;
+  }
 
   /** A new run of ids[hi - 1], ids[hi - 2], …, ids[lo] (the order they are freed); its number. */
   add(ids: Int32Array, lo: number, hi: number): number {
@@ -32,8 +39,6 @@ export class SpentRuns {
     const r = this.unused.length > 0 ? this.unused.pop()! : this.start.length;
     this.start[r] = from;
     this.end[r] = from + n;
-    this.blocks += n;
-    this.version++;
     return r;
   }
 
@@ -47,8 +52,6 @@ export class SpentRuns {
     for (let j = 0; j < m; j++) out[at + j] = ring[(s + j) & mask]!;
     this.start[r] = s + m;
     this.readAt = s + m;
-    this.blocks -= m;
-    this.version++;
     return m;
   }
 
@@ -57,8 +60,6 @@ export class SpentRuns {
     const s = this.start[r]!;
     this.start[r] = s + 1;
     this.readAt = s + 1;
-    this.blocks--;
-    this.version++;
     return this.ring[s & (this.ring.length - 1)]!;
   }
 
@@ -75,6 +76,14 @@ export class SpentRuns {
     const out: number[] = [];
     const mask = this.ring.length - 1;
     for (let i = this.start[r]!; i < this.end[r]!; i++) out.push(this.ring[i & mask]!);
+    return out;
+  }
+
+  /** The members of all runs (tests and invariant checks). */
+  allMembers(): Set<number> {
+    const out = new Set<number>();
+    const mask = this.ring.length - 1;
+    for (let i = this.readAt; i < this.writeAt; i++) out.add(this.ring[i & mask]!);
     return out;
   }
 
