@@ -17,6 +17,9 @@ export class BlockContent {
   readonly index = new HashIndex(16);
   /** Entries of private blocks; null: every block goes in the shared index. */
   readonly priv: PrivateEntries | null;
+  /** The hashes and owners of the blocks a run takes, before it takes them (readOld). */
+  private oldHash = new Float64Array(64);
+  private oldOwner = new Int32Array(64);
 
   constructor(
     capacity: number,
@@ -110,6 +113,93 @@ export class BlockContent {
   }
 
   /**
+   * Blocks req.blocks[from .. from + n), just taken fresh, take the request's prompt blocks from
+   * position `from` on (all before firstPrivate, hashes in hs): what evict() then setSharedBlock()
+   * for each block in turn would do.
+   */
+  takeShared(req: Request, from: number, n: number, hs: Float64Array): void {
+    const ids = req.blocks;
+    this.readOld(ids, from, n);
+    const p = this.priv;
+    const hash = this.hash;
+    const index = this.index;
+    for (let i = 0; i < n; i++) {
+      const b = ids[from + i]!;
+      this.evictOld(b, i);
+      hash[b] = hs[from + i]!;
+      index.setAt(hs, from + i, b);
+      if (p !== null) p.owner[b] = SHARED;
+    }
+    req.chainPrev = hs[from + n - 1]!;
+  }
+
+  /**
+   * Blocks ids[at[0 .. n)], just taken fresh, hold full blocks of untrackedPrivateFrom()'s kind:
+   * what evict() then hashFullBlock() would leave each with, nothing done for a block that held
+   * such content before.
+   */
+  takePrivate(ids: Int32Array, at: Int32Array, n: number): void {
+    const p = this.priv!;
+    this.readOldAt(ids, at, n);
+    const oldHash = this.oldHash;
+    const oldOwner = this.oldOwner;
+    const hash = this.hash;
+    for (let i = 0; i < n; i++) {
+      if (oldHash[i] === PRIVATE_HASH && oldOwner[i] === UNTRACKED) continue;
+      const b = ids[at[i]!]!;
+      this.evictOld(b, i);
+      hash[b] = PRIVATE_HASH;
+      p.owner[b] = UNTRACKED;
+    }
+  }
+
+  // The blocks a run takes come off the free list's head, long unused: reading a block's hash and
+  // owner is a cache miss. Reading them for the whole run first, in a loop of independent loads,
+  // lets the processor wait for those misses side by side rather than one after another.
+
+  /** Reads the hash and owner of blocks ids[from .. from + n) into oldHash and oldOwner. */
+  private readOld(ids: Int32Array, from: number, n: number): void {
+    this.reserveOld(n);
+    const hash = this.hash;
+    const old = this.oldHash;
+    for (let i = 0; i < n; i++) old[i] = hash[ids[from + i]!]!;
+    const p = this.priv;
+    if (p === null) return;
+    const owner = p.owner;
+    const oldOwner = this.oldOwner;
+    for (let i = 0; i < n; i++) oldOwner[i] = owner[ids[from + i]!]!;
+  }
+
+  /** Reads the hash and owner of blocks ids[at[0 .. n)] (private blocks kept apart) into oldHash and oldOwner. */
+  private readOldAt(ids: Int32Array, at: Int32Array, n: number): void {
+    this.reserveOld(n);
+    const hash = this.hash;
+    const owner = this.priv!.owner;
+    const old = this.oldHash;
+    const oldOwner = this.oldOwner;
+    for (let i = 0; i < n; i++) {
+      const b = ids[at[i]!]!;
+      old[i] = hash[b]!;
+      oldOwner[i] = owner[b]!;
+    }
+  }
+
+  private reserveOld(n: number): void {
+    if (this.oldHash.length >= n) return;
+    this.oldHash = new Float64Array(n * 2);
+    this.oldOwner = new Int32Array(n * 2);
+  }
+
+  /** evict(b) for block b whose hash and owner readOld put at i. */
+  private evictOld(b: number, i: number): void {
+    if (this.oldHash[i] === NO_HASH) return;
+    // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
+    const p = this.priv;
+    if (p === null || this.oldOwner[i] === SHARED) this.index.deleteAt(this.oldHash, i);
+    else p.evict(b);
+  }
+
+  /**
    * First block position from which the request's full blocks hold private content without an
    * entry to keep (kv/privateEntries.ts), taken by takePrivate(); -1 when every block goes
    * through hashFullBlock (no private blocks, or the request's entries are kept).
@@ -118,18 +208,6 @@ export class BlockContent {
     const p = this.priv;
     if (p === null || req.kvTracker === p) return -1;
     return p.firstPrivate(req);
-  }
-
-  /**
-   * Block b, just taken fresh, holds a full block of untrackedPrivateFrom()'s kind: what evict(b)
-   * then hashFullBlock() would leave, with nothing done for a block that held such content before.
-   */
-  takePrivate(b: number): void {
-    const p = this.priv!;
-    if (this.hash[b] === PRIVATE_HASH && p.owner[b] === UNTRACKED) return;
-    this.evict(b);
-    this.hash[b] = PRIVATE_HASH;
-    p.owner[b] = UNTRACKED;
   }
 
   /** Makes block blk, holding the content of the request's block k (hash[blk] set), findable. */
@@ -151,12 +229,8 @@ export class BlockContent {
     const k = Math.floor(req.inputLen / this.blockSize);
     const shared = this.sharedPromptBlocks(req);
     const hashes = shared > 0 ? this.sequenceHashes(req) : null;
-    let n = 0;
-    for (; n < shared; n++) {
-      const b = this.index.getAt(hashes!, n);
-      if (b < 0) return n;
-      out[n] = b;
-    }
+    let n = shared > 0 ? this.index.findRunAt(hashes!, 0, shared, out) : 0;
+    if (n < shared) return n;
     for (; n < k; n++) {
       const b = this.priv!.lookup(req, n, this.hash);
       if (b < 0) return n;

@@ -32,7 +32,7 @@ export class KvStore implements KvCache {
   prefixScratch: Int32Array = new Int32Array(16);
 
   private readonly undo = new AllocationUndoLog();
-  private readonly privateRuns: boolean;
+  private readonly runs: boolean;
   /** Blocks taken for the current step's speculative slots (reserveScratch). */
   private scratch = new Int32Array(8);
   scratchBlocks = 0;
@@ -46,11 +46,11 @@ export class KvStore implements KvCache {
   /**
    * `privateBlocks`: keep blocks of private content (TokenSeq.privateFrom) off the shared index (kv/privateEntries.ts);
    * the
-   * lookups' answers are the same either way. `privateRuns`: take a prefill's full private blocks as one run
-   * (takePrivateRun).
+   * lookups' answers are the same either way. `runs`: take a prefill's full blocks as runs (takePrivateRun,
+   * takeSharedRun) rather than one by one; the outcome is the same either way.
    */
-  constructor(totalBlocks: number, blockSize: number, privateBlocks = true, privateRuns = true) {
-    this.privateRuns = privateRuns;
+  constructor(totalBlocks: number, blockSize: number, privateBlocks = true, runs = true) {
+    this.runs = runs;
     this.totalBlocks = totalBlocks;
     this.blockSize = blockSize;
     // Small to start: per-block arrays grow with use, and idle instances of a large cluster stay cheap.
@@ -265,19 +265,21 @@ export class KvStore implements KvCache {
     const ph = prefill && req.nBlocks < shared ? content.sequenceHashes(req) : null;
     const nb = Math.ceil(count / bs);
     // With a free block for every block of the call it cannot fail: nothing to undo, and its full
-    // private blocks can be taken as one run.
+    // blocks can be taken as runs, shared and private ones apart.
     const sure = nb <= this.totalBlocks - this.used;
-    const runFrom = sure && prefill && this.privateRuns ? content.untrackedPrivateFrom(req) : -1;
+    const sharedRunsTo = sure && this.runs ? shared : 0;
+    const privateRunsFrom = sure && prefill && this.runs ? content.untrackedPrivateFrom(req) : -1;
     let placed = 0;
     for (let k = 0; k < nb; k++) {
       const blockIdx = req.nBlocks;
-      if (runFrom >= 0 && blockIdx >= runFrom && pos === blockIdx * bs && count - placed >= bs) {
-        const n = Math.floor((count - placed) / bs);
-        this.takePrivateRun(req, n);
-        k += n - 1;
-        pos += n * bs;
-        placed += n * bs;
-        continue;
+      if (pos === blockIdx * bs && count - placed >= bs) {
+        const n = this.takeRun(req, Math.floor((count - placed) / bs), ph, sharedRunsTo, privateRunsFrom);
+        if (n > 0) {
+          k += n - 1;
+          pos += n * bs;
+          placed += n * bs;
+          continue;
+        }
       }
       const blk = this.takeFresh(!sure);
       if (blk === NIL) return false;
@@ -301,6 +303,29 @@ export class KvStore implements KvCache {
   }
 
   /**
+   * Takes up to `full` fresh blocks (there are that many free) for the request's next full blocks
+   * as one run, when they can be: shared prompt blocks (hashes ph) before block `sharedRunsTo`,
+   * private ones from block `privateRunsFrom` (-1: none). Returns how many it took, 0 for none.
+   */
+  private takeRun(
+    req: Request,
+    full: number,
+    ph: Float64Array | null,
+    sharedRunsTo: number,
+    privateRunsFrom: number,
+  ): number {
+    const blockIdx = req.nBlocks;
+    if (ph !== null && blockIdx < sharedRunsTo) {
+      const n = full < sharedRunsTo - blockIdx ? full : sharedRunsTo - blockIdx;
+      this.takeSharedRun(req, n, ph);
+      return n;
+    }
+    if (privateRunsFrom < 0 || blockIdx < privateRunsFrom) return 0;
+    this.takePrivateRun(req, full);
+    return full;
+  }
+
+  /**
    * Takes n fresh blocks (there are n free) for the request's next n blocks, full and of untracked
    * private content: what n takeFresh() calls would do, without undo records (it cannot fail).
    * Blocks that come from a spent run already are in that state (dropBlocks): only the others are
@@ -316,13 +341,9 @@ export class KvStore implements KvCache {
     if (this.fresh.length < n) this.fresh = new Int32Array(n * 2);
     const fresh = this.fresh;
     const nFresh = this.free.popHeadRunInto(ids, from, n, fresh);
-    const content = this.content;
+    this.content.takePrivate(ids, fresh, nFresh);
     const refCount = this.refCount;
-    for (let i = 0; i < nFresh; i++) {
-      const b = ids[fresh[i]!]!;
-      content.takePrivate(b);
-      refCount[b] = 1;
-    }
+    for (let i = 0; i < nFresh; i++) refCount[ids[fresh[i]!]!] = 1;
     req.nBlocks = to;
     // Every block between an earlier run and this one is a full private block too.
     if (req.kvRunFrom < 0) req.kvRunFrom = from;
@@ -330,6 +351,26 @@ export class KvStore implements KvCache {
     this.used += n;
     this.misses += n;
     req.chainPrev = PRIVATE_HASH;
+    req.tailFill = this.blockSize;
+  }
+
+  /**
+   * Takes n fresh blocks (there are n free) for the request's next n blocks, full prompt blocks
+   * before its private content with chain hashes ph: what n takeFresh() and setSharedBlock() calls
+   * would do, in the same order, without undo records (it cannot fail).
+   */
+  private takeSharedRun(req: Request, n: number, ph: Float64Array): void {
+    // Taken first, as in takePrivateRun: the free list may grow the per-block arrays.
+    req.reserveBlocks(n);
+    const from = req.nBlocks;
+    this.free.popHeadRunInto(req.blocks, from, n);
+    this.content.takeShared(req, from, n, ph);
+    const ids = req.blocks;
+    const refCount = this.refCount;
+    for (let i = from; i < from + n; i++) refCount[ids[i]!] = 1;
+    req.nBlocks = from + n;
+    this.used += n;
+    this.misses += n;
     req.tailFill = this.blockSize;
   }
 

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { HashIndex } from "../../src/kv/hashIndex.js";
+import { FC_SEED } from "../helpers/fc.js";
 
 test("keys equal in their low 32 bits but not above stay distinct", () => {
   const idx = new HashIndex(4);
@@ -60,4 +62,30 @@ test("the keyed-by-slot operations act as get, set and delete of the slot's key"
     assert.equal(a.get(keys[i]!), i === 1 ? -1 : i * 10);
   }
   assert.equal(a.size, 3);
+});
+
+test("findRunAt finds what get() finds, up to the first key not found (property)", () => {
+  fc.assert(
+    fc.property(
+      // Few distinct low words: keys often sit away from their home slot, behind others.
+      fc.array(fc.tuple(fc.nat({ max: 12 }), fc.nat({ max: 1 })), { minLength: 0, maxLength: 60 }),
+      fc.array(fc.tuple(fc.nat({ max: 12 }), fc.nat({ max: 1 })), { minLength: 0, maxLength: 30 }),
+      fc.nat({ max: 5 }),
+      (stored, asked, from) => {
+        const idx = new HashIndex(4);
+        const key = ([lo, hi]: [number, number]): number => hi * 4294967296 + lo;
+        stored.forEach((k, i) => idx.set(key(k), i));
+        const keys = Float64Array.from(asked.map(key));
+        const start = Math.min(from, keys.length);
+        const out = new Int32Array(keys.length).fill(-9);
+        const end = idx.findRunAt(keys, start, keys.length, out);
+        let want = start;
+        while (want < keys.length && idx.get(keys[want]!) >= 0) want++;
+        assert.equal(end, want);
+        for (let i = 0; i < keys.length; i++)
+          assert.equal(out[i], i >= start && i < end ? idx.get(keys[i]!) : -9, `out[${i}]`);
+      },
+    ),
+    { seed: FC_SEED, numRuns: 500 },
+  );
 });

@@ -3,11 +3,14 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { KvStore } from "../../src/kv/kvStore.js";
 import { FreeList, NIL } from "../../src/kv/freeList.js";
+import { BlockContent } from "../../src/kv/blockContent.js";
+import type { Request } from "../../src/core/request.js";
 import { FC_SEED } from "../helpers/fc.js";
 import { opArb, requestOf, Side, specArb, type Op, type Spec } from "./storeSides.js";
 
 // A prefill's full private blocks are taken as one run (KvStore.takePrivateRun, FreeList.popHeadRunInto)
-// instead of one by one. The eviction order decides which cached prefixes survive, so the run must
+// instead of one by one, and so are its full shared prompt blocks (KvStore.takeSharedRun,
+// BlockContent.takeShared). The eviction order decides which cached prefixes survive, so the run must
 // take exactly the blocks, in exactly the order, that the one-by-one path takes, and leave the free
 // list, the index and every lookup as that path does.
 
@@ -107,11 +110,13 @@ const longOpArb: fc.Arbitrary<Op> = fc.record({
   chunk: fc.integer({ min: 8, max: 64 }),
 });
 
-test("taking private blocks as runs changes no lookup, no allocation and no free-list order (property)", () => {
+test("taking blocks as runs changes no lookup, no allocation and no free-list order (property)", () => {
   // Count the runs taken, the spent runs freed and the runs that took spent blocks back, so that
   // the property is known to exercise them.
   const popHeadRunInto = FreeList.prototype.popHeadRunInto;
   const pushTailSpent = FreeList.prototype.pushTailSpent;
+  const takeShared = BlockContent.prototype.takeShared;
+  let sharedRuns = 0;
   let runs = 0;
   let spentFreed = 0;
   let spentTaken = 0;
@@ -130,6 +135,16 @@ test("taking private blocks as runs changes no lookup, no allocation and no free
   FreeList.prototype.pushTailSpent = function (this: FreeList, ids: Int32Array, lo: number, hi: number): void {
     spentFreed++;
     pushTailSpent.call(this, ids, lo, hi);
+  };
+  BlockContent.prototype.takeShared = function (
+    this: BlockContent,
+    req: Request,
+    from: number,
+    n: number,
+    hs: Float64Array,
+  ): void {
+    sharedRuns++;
+    takeShared.call(this, req, from, n, hs);
   };
   try {
     fc.assert(
@@ -153,8 +168,10 @@ test("taking private blocks as runs changes no lookup, no allocation and no free
   } finally {
     FreeList.prototype.popHeadRunInto = popHeadRunInto;
     FreeList.prototype.pushTailSpent = pushTailSpent;
+    BlockContent.prototype.takeShared = takeShared;
   }
   assert.ok(runs > 300, `only ${runs} runs taken`);
+  assert.ok(sharedRuns > 300, `only ${sharedRuns} shared runs taken`);
   assert.ok(spentFreed > 150, `only ${spentFreed} spent runs freed`);
   assert.ok(spentTaken > 20, `only ${spentTaken} runs took spent blocks back`);
 });
