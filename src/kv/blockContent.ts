@@ -120,15 +120,12 @@ export class BlockContent {
   takeShared(req: Request, from: number, n: number, hs: Float64Array): void {
     const ids = req.blocks;
     this.readOld(ids, from, n);
-    const p = this.priv;
     const hash = this.hash;
-    const index = this.index;
     for (let i = 0; i < n; i++) {
       const b = ids[from + i]!;
       this.evictOld(b, i);
       hash[b] = hs[from + i]!;
-      index.setAt(hs, from + i, b);
-      if (p !== null) p.owner[b] = SHARED;
+      this.indexShared(hs, from + i, b);
     }
     req.chainPrev = hs[from + n - 1]!;
   }
@@ -193,10 +190,7 @@ export class BlockContent {
   /** evict(b) for block b whose hash and owner readOld put at i. */
   private evictOld(b: number, i: number): void {
     if (this.oldHash[i] === NO_HASH) return;
-    // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
-    const p = this.priv;
-    if (p === null || this.oldOwner[i] === SHARED) this.index.deleteAt(this.oldHash, i);
-    else p.evict(b);
+    this.dropEntry(b, this.oldHash, i, this.priv === null ? SHARED : this.oldOwner[i]!);
   }
 
   /**
@@ -213,12 +207,14 @@ export class BlockContent {
   /** Makes block blk, holding the content of the request's block k (hash[blk] set), findable. */
   private register(req: Request, blk: number, k: number): void {
     const p = this.priv;
-    if (p === null || k < p.firstPrivate(req)) {
-      this.index.setAt(this.hash, blk, blk);
-      if (p !== null) p.owner[blk] = SHARED;
-    } else {
-      p.register(req, blk, k);
-    }
+    if (p === null || k < p.firstPrivate(req)) this.indexShared(this.hash, blk, blk);
+    else p.register(req, blk, k);
+  }
+
+  /** Puts block blk, whose content has hash keys[i], in the shared index. */
+  private indexShared(keys: Float64Array, i: number, blk: number): void {
+    this.index.setAt(keys, i, blk);
+    if (this.priv !== null) this.priv.owner[blk] = SHARED;
   }
 
   /**
@@ -248,13 +244,16 @@ export class BlockContent {
 
   /** Drops block b's content before it takes other content. */
   evict(b: number): void {
-    if (this.hash[b] !== NO_HASH) {
-      // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
-      const p = this.priv;
-      if (p === null || p.owner[b] === SHARED) this.index.deleteAt(this.hash, b);
-      else p.evict(b);
-      this.hash[b] = NO_HASH;
-    }
+    if (this.hash[b] === NO_HASH) return;
+    this.dropEntry(b, this.hash, b, this.priv === null ? SHARED : this.priv.owner[b]!);
+    this.hash[b] = NO_HASH;
+  }
+
+  /** Drops the entry of block b's content (hash keys[i], entry owner `owner`) from wherever it is kept. */
+  private dropEntry(b: number, keys: Float64Array, i: number, owner: number): void {
+    // Compat (docs/behavior.md#q13): the entry goes even if it points at another block.
+    if (owner === SHARED) this.index.deleteAt(keys, i);
+    else this.priv!.evict(b);
   }
 
   /**
